@@ -1,0 +1,113 @@
+# IPU stack: the emulated card (QEMU), the driver, the library, the tools and
+# their tests. `make` builds everything, `make run` shows it working in a VM,
+# `make check` runs every test, `make bench` the benchmarks. See README.md.
+
+B := $(CURDIR)/build
+CC := gcc
+USER_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -I$(CURDIR)/include
+KABI := $(shell cat $(B)/kabi 2>/dev/null)
+KDIR := /usr/src/linux-headers-$(KABI)
+LINUX_SRC := $(B)/linux-src
+KERNEL_ROOT := $(B)/kernel/root
+INITRAMFS := $(B)/vm/initramfs.cpio.gz
+QEMU := $(B)/qemu/qemu-system-x86_64
+VM := $(CURDIR)/tools/ipu-vm
+
+ALL_TARGETS :=
+HOST_CHECKS :=
+BENCH_TARGETS :=
+VM_BINS :=
+VM_TESTS :=
+VM_LIBS :=
+VM_MODULE := $(B)/driver/ipu.ko
+
+.DEFAULT_GOAL := all
+.PHONY: all build deps run check check-inner bench bench-inner shell clean \
+	qemu kernel linux-src initramfs vm-check FORCE
+
+# Everything else needs the packages, so the public targets install them
+# first and then re-enter make (KABI is known only after that).
+all: deps
+	@$(MAKE) --no-print-directory build
+run: deps
+	@$(MAKE) --no-print-directory build
+	@scripts/demo.sh
+check: deps
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory check-inner
+bench: deps
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory bench-inner
+shell: deps
+	@$(MAKE) --no-print-directory build
+	@$(VM) --shell
+
+deps: $(B)/kabi
+$(B)/kabi: scripts/deps.sh
+	@mkdir -p $(B)
+	@scripts/deps.sh | tail -1 >$@.tmp && mv $@.tmp $@
+
+-include $(sort $(wildcard mk/*.mk))
+
+build: qemu kernel linux-src $(ALL_TARGETS) initramfs
+
+qemu: FORCE
+	@scripts/qemu-build.sh $(CURDIR) $(B)
+
+kernel: $(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
+$(KERNEL_ROOT)/boot/vmlinuz-$(KABI):
+	@scripts/kernel-fetch.sh $(B) $(KABI)
+
+# The kselftest harness and checkpatch come from Debian's linux-source-6.1.
+LINUX_SRC_FILES := tools/testing/selftests/kselftest_harness.h \
+	tools/testing/selftests/kselftest.h scripts/checkpatch.pl \
+	scripts/spelling.txt scripts/const_structs.checkpatch
+linux-src: $(LINUX_SRC)/.stamp
+$(LINUX_SRC)/.stamp: | $(B)/kabi
+	@echo "linux-src: extracting the kselftest harness and checkpatch"
+	@rm -rf $(LINUX_SRC) && mkdir -p $(LINUX_SRC)
+	@tar -xJf /usr/src/linux-source-6.1.tar.xz -C $(LINUX_SRC) --strip-components=1 \
+		$(addprefix linux-source-6.1/,$(LINUX_SRC_FILES))
+	@touch $@
+
+initramfs: $(INITRAMFS)
+$(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh tests/vm/run-tests.sh \
+		$(VM_BINS) $(VM_TESTS) $(VM_LIBS) $(wildcard $(VM_MODULE)) \
+		$(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
+	@mkdir -p $(dir $@)
+	@echo "initramfs: $@"
+	@scripts/mkinitramfs.sh $@ $(KERNEL_ROOT) $(KABI) \
+		--bin $(VM_BINS) --test tests/vm/run-tests.sh $(VM_TESTS) \
+		--lib $(VM_LIBS) $(if $(wildcard $(VM_MODULE)),--module $(VM_MODULE))
+
+# Tests: host suites first, then the VM; each writes KTAP to $(B)/results.
+check-inner:
+	@rm -rf $(B)/results && mkdir -p $(B)/results
+	@for t in $(HOST_CHECKS) vm-check; do \
+		n=$$(ls $(B)/results/*.ktap 2>/dev/null | wc -l); \
+		$(MAKE) --no-print-directory $$t; rc=$$?; \
+		if [ $$rc != 0 ] && [ "$$(ls $(B)/results/*.ktap 2>/dev/null | wc -l)" = "$$n" ]; then \
+			printf 'KTAP version 1\n1..1\nnot ok 1 %s # exited %s without results\n' $$t $$rc \
+				>$(B)/results/$$t.ktap; \
+		fi; \
+	done
+	@scripts/ktap-summary.sh $(B)/results
+
+vm-check:
+	@rm -rf $(B)/vm-share/results && mkdir -p $(B)/vm-share/results
+	@$(VM) --share $(B)/vm-share --dmesg $(B)/results/vm-dmesg.txt -- \
+		/tests/run-tests.sh /mnt/host/results; \
+	rc=$$?; \
+	cat $(B)/vm-share/results/*.ktap >$(B)/results/vm.ktap 2>/dev/null; \
+	scripts/dmesg-check.sh $(B)/results/vm-dmesg.txt $$rc >>$(B)/results/vm.ktap
+
+bench-inner:
+	@rm -rf $(B)/bench && mkdir -p $(B)/bench
+	@for t in $(BENCH_TARGETS); do $(MAKE) --no-print-directory $$t || true; done
+	@scripts/bench-report.py $(B)/bench
+
+clean:
+	rm -rf $(B)/results $(B)/vm $(B)/engine $(B)/lib $(B)/tools $(B)/driver $(B)/kselftest
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null 2>&1
+
+FORCE:

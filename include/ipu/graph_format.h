@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IPU graph binary format, version 1 (docs/graph-format.md is the reference).
+ *
+ * Written by the graph builder (libipudev), read by the tile engine
+ * (qemu-device/engine). Plain C, no dependencies beyond <stdint.h>/<stddef.h>.
+ *
+ * Container: a header, a section table, then sections. All integers are
+ * little-endian, all structs have fixed-width fields with explicit padding
+ * (reserved fields are written as 0 and ignored by readers). Sections are
+ * arrays of fixed-size records (or byte blobs) referenced by index. A
+ * reader skips sections whose type it does not know unless the section has
+ * IPU_GRAPH_SECF_REQUIRED set. Records may grow in later minor versions:
+ * each section states its record size (entsize) and readers read the prefix
+ * they know.
+ *
+ * Change rules: additive only. New section types, new program node kinds,
+ * new fields at the end of records (bump VERSION_MINOR). Anything a version-1
+ * reader would misinterpret needs VERSION_MAJOR + 1.
+ */
+#ifndef IPU_GRAPH_FORMAT_H
+#define IPU_GRAPH_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IPU_GRAPH_MAGIC		0x47555049u	/* bytes "IPUG" */
+#define IPU_GRAPH_VERSION_MAJOR	1
+#define IPU_GRAPH_VERSION_MINOR	0
+
+#define IPU_GRAPH_NONE		0xffffffffu	/* "no string / no node / no id" */
+#define IPU_GRAPH_MAX_RANK	6
+#define IPU_GRAPH_ALIGN		8		/* every section starts 8-aligned */
+
+/* ---- element types ---- */
+#define IPU_DTYPE_F32		1
+#define IPU_DTYPE_F16		2
+#define IPU_DTYPE_I32		3
+
+/* bytes per element, 0 for an unknown dtype */
+static inline unsigned ipu_dtype_size(unsigned dtype)
+{
+	switch (dtype) {
+	case IPU_DTYPE_F32: return 4;
+	case IPU_DTYPE_F16: return 2;
+	case IPU_DTYPE_I32: return 4;
+	default: return 0;
+	}
+}
+
+/* ---- header: at offset 0 ---- */
+struct ipu_graph_header {
+	uint32_t magic;		/* IPU_GRAPH_MAGIC */
+	uint16_t version_major;	/* readers reject another major */
+	uint16_t version_minor;	/* readers accept any minor */
+	uint32_t header_size;	/* >= sizeof(struct ipu_graph_header) */
+	uint32_t model;		/* target IPU_MODEL_* (ipu_models.h) */
+	uint64_t total_size;	/* bytes in the whole binary */
+	uint64_t section_table;	/* offset of the section table, 8-aligned */
+	uint32_t section_count;
+	uint32_t section_entsize; /* >= sizeof(struct ipu_graph_section) */
+	uint32_t checksum;	/* CRC-32 of all total_size bytes, this field as 0 */
+	uint32_t flags;		/* 0 in version 1 */
+	uint32_t tiles_used;	/* informational: highest tile used + 1 */
+	uint32_t codelet_version; /* codelet library version built for, 0 = any */
+	uint32_t reserved[2];
+};
+_Static_assert(sizeof(struct ipu_graph_header) == 64, "header size");
+
+/* ---- section table entry ---- */
+struct ipu_graph_section {
+	uint32_t type;		/* IPU_GRAPH_SEC_* */
+	uint32_t flags;		/* IPU_GRAPH_SECF_* */
+	uint64_t offset;	/* from the start of the binary, 8-aligned */
+	uint64_t size;		/* bytes; == entsize * count */
+	uint32_t entsize;	/* record size (1 for blobs) */
+	uint32_t count;		/* records */
+};
+_Static_assert(sizeof(struct ipu_graph_section) == 32, "section size");
+
+#define IPU_GRAPH_SECF_REQUIRED	1u	/* reject if the type is unknown */
+
+enum ipu_graph_section_type {
+	IPU_GRAPH_SEC_STRINGS = 1,	/* blob: NUL-terminated UTF-8 strings */
+	IPU_GRAPH_SEC_TENSORS = 2,	/* struct ipu_graph_tensor[] */
+	IPU_GRAPH_SEC_INTERVALS = 3,	/* struct ipu_graph_interval[] */
+	IPU_GRAPH_SEC_TILE_PLANS = 4,	/* struct ipu_graph_tile_plan[] */
+	IPU_GRAPH_SEC_VERTICES = 5,	/* struct ipu_graph_vertex[] */
+	IPU_GRAPH_SEC_FIELDS = 6,	/* struct ipu_graph_field[] */
+	IPU_GRAPH_SEC_PARAMS = 7,	/* uint32_t[] vertex parameters */
+	IPU_GRAPH_SEC_COMPUTE_SETS = 8,	/* struct ipu_graph_compute_set[] */
+	IPU_GRAPH_SEC_CS_VERTICES = 9,	/* uint32_t[] vertex ids */
+	IPU_GRAPH_SEC_EXCHANGES = 10,	/* struct ipu_graph_exchange[] */
+	IPU_GRAPH_SEC_COPIES = 11,	/* struct ipu_graph_copy[] */
+	IPU_GRAPH_SEC_PROGRAM_NODES = 12, /* struct ipu_graph_prog_node[] */
+	IPU_GRAPH_SEC_PROGRAM_CHILDREN = 13, /* uint32_t[] node ids */
+	IPU_GRAPH_SEC_ENTRIES = 14,	/* struct ipu_graph_entry[] */
+	IPU_GRAPH_SEC_STREAMS = 15,	/* struct ipu_graph_stream[] */
+	IPU_GRAPH_SEC_HOST_HANDLES = 16, /* struct ipu_graph_host_handle[] */
+	IPU_GRAPH_SEC_METADATA = 17,	/* struct ipu_graph_kv[] */
+	IPU_GRAPH_SEC_INIT = 18,	/* struct ipu_graph_init[] */
+	IPU_GRAPH_SEC_DATA = 19,	/* blob: initial data bytes */
+	IPU_GRAPH_SEC_COUNT_		/* one past the last known type */
+};
+
+/*
+ * Strings are referenced by their byte offset in the STRINGS blob; the
+ * string must end with a NUL inside the blob. IPU_GRAPH_NONE = no name ("").
+ */
+
+/* ---- tensors ---- */
+#define IPU_GRAPH_TENSOR_CONSTANT 1u	/* informational */
+
+struct ipu_graph_tensor {
+	uint32_t name;		/* string */
+	uint8_t dtype;		/* IPU_DTYPE_* */
+	uint8_t rank;		/* 0..IPU_GRAPH_MAX_RANK, 0 = scalar */
+	uint16_t flags;		/* IPU_GRAPH_TENSOR_* */
+	uint32_t shape[IPU_GRAPH_MAX_RANK]; /* dims beyond rank are 0 */
+	uint32_t first_interval; /* index into INTERVALS */
+	uint32_t interval_count;
+	uint64_t elements;	/* product of shape[0..rank) (1 if rank 0) */
+};
+_Static_assert(sizeof(struct ipu_graph_tensor) == 48, "tensor size");
+
+/*
+ * Tile layout: elements [begin, begin + count) of the flattened (row-major)
+ * tensor live at tile_offset on tile. A tensor's intervals are in ascending
+ * order and cover [0, elements) exactly once.
+ */
+struct ipu_graph_interval {
+	uint64_t begin;
+	uint32_t count;
+	uint32_t tile;
+	uint32_t tile_offset;	/* bytes, aligned to the element size */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_interval) == 24, "interval size");
+
+/*
+ * Per-tile memory plan: the tile's high-water mark. Every tensor interval,
+ * vertex field, copy and init record on the tile lies in [0, bytes). Tiles
+ * without a plan have no memory. At most one plan per tile.
+ */
+struct ipu_graph_tile_plan {
+	uint32_t tile;
+	uint32_t bytes;		/* <= the model's tile memory */
+	uint32_t reserved[2];
+};
+_Static_assert(sizeof(struct ipu_graph_tile_plan) == 16, "tile plan size");
+
+/* ---- vertices ---- */
+struct ipu_graph_vertex {
+	uint16_t codelet;	/* codelet id (qemu-device/engine/codelets.h) */
+	uint8_t nfields;	/* fields [first_field, first_field + nfields) */
+	uint8_t nparams;	/* params [first_param, first_param + nparams) */
+	uint32_t tile;
+	uint32_t first_field;	/* index into FIELDS */
+	uint32_t first_param;	/* index into PARAMS */
+};
+_Static_assert(sizeof(struct ipu_graph_vertex) == 16, "vertex size");
+
+/* a field binding: count elements of dtype at tile_offset on the vertex's tile */
+struct ipu_graph_field {
+	uint32_t tile_offset;	/* bytes, aligned to the element size */
+	uint32_t count;		/* elements */
+	uint8_t dtype;
+	uint8_t reserved[3];
+};
+_Static_assert(sizeof(struct ipu_graph_field) == 12, "field size");
+
+/* a compute set: vertex ids CS_VERTICES[first, first + count) */
+struct ipu_graph_compute_set {
+	uint32_t name;
+	uint32_t first;
+	uint32_t count;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_compute_set) == 16, "cs size");
+
+/* ---- exchange ---- */
+/* an exchange list: COPIES[first_copy, first_copy + copy_count) */
+struct ipu_graph_exchange {
+	uint32_t name;
+	uint32_t first_copy;
+	uint32_t copy_count;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_exchange) == 16, "exchange size");
+
+/*
+ * One copy: all copies of an exchange read the state before the exchange;
+ * destinations must not overlap each other nor any source of the same list.
+ */
+struct ipu_graph_copy {
+	uint32_t src_tile;
+	uint32_t src_offset;
+	uint32_t dst_tile;
+	uint32_t dst_offset;
+	uint32_t bytes;
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_copy) == 24, "copy size");
+
+/* ---- control program ---- */
+enum ipu_graph_prog_kind {
+	IPU_PROG_SEQUENCE = 1,	/* a = first child index (PROGRAM_CHILDREN), b = count */
+	IPU_PROG_EXECUTE = 2,	/* a = compute set id */
+	IPU_PROG_COPY = 3,	/* a = exchange id */
+	IPU_PROG_REPEAT = 4,	/* a = iterations, b = body node */
+	IPU_PROG_REPEAT_WHILE_TRUE = 5, /* a = scalar tensor, b = body node,
+				 * c = condition program node run before each
+				 * test, or IPU_GRAPH_NONE */
+	IPU_PROG_IF = 6,	/* a = scalar tensor, b = then node, c = else node
+				 * (IPU_GRAPH_NONE = nothing) */
+	IPU_PROG_SYNC = 7,	/* a = 0 (internal sync) */
+	IPU_PROG_STREAM_COPY = 8, /* a = stream id, b = tensor id,
+				 * c = IPU_STREAM_HOST_TO_DEVICE / DEVICE_TO_HOST
+				 * (must equal the stream's direction) */
+	IPU_PROG_ABORT_ON_CONDITION = 9, /* a = scalar tensor, b = abort code */
+	IPU_PROG_KIND_COUNT_
+};
+
+/*
+ * A scalar tensor is a tensor of exactly one element (any dtype); it is
+ * "true" when its bytes are not all zero (for F32/F16 also -0.0 is true).
+ */
+struct ipu_graph_prog_node {
+	uint16_t kind;		/* IPU_PROG_* */
+	uint16_t flags;		/* 0 in version 1 */
+	uint32_t a, b, c, d;	/* meaning per kind; unused are 0 */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_prog_node) == 24, "prog node size");
+
+/* an entry program: run by index K = its position in ENTRIES */
+struct ipu_graph_entry {
+	uint32_t name;
+	uint32_t node;
+};
+_Static_assert(sizeof(struct ipu_graph_entry) == 8, "entry size");
+
+/* ---- host streams ---- */
+#define IPU_STREAM_HOST_TO_DEVICE 1
+#define IPU_STREAM_DEVICE_TO_HOST 2
+#define IPU_GRAPH_MAX_STREAM_DEPTH 16
+
+struct ipu_graph_stream {
+	uint32_t name;
+	uint8_t direction;	/* IPU_STREAM_* */
+	uint8_t dtype;
+	uint16_t depth;		/* buffering depth, 1..IPU_GRAPH_MAX_STREAM_DEPTH */
+	uint32_t elements;	/* per transfer */
+	uint32_t reserved[3];
+};
+_Static_assert(sizeof(struct ipu_graph_stream) == 24, "stream size");
+
+/* ---- host-visible tensors ---- */
+#define IPU_HANDLE_READ		1u
+#define IPU_HANDLE_WRITE	2u
+
+struct ipu_graph_host_handle {
+	uint32_t name;		/* unique among handles */
+	uint32_t tensor;
+	uint32_t access;	/* IPU_HANDLE_READ | IPU_HANDLE_WRITE */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_host_handle) == 16, "handle size");
+
+/* ---- free-form metadata ---- */
+struct ipu_graph_kv {
+	uint32_t key;		/* string */
+	uint32_t value;		/* string */
+};
+_Static_assert(sizeof(struct ipu_graph_kv) == 8, "kv size");
+
+/* ---- initial tile memory contents, applied at load ---- */
+struct ipu_graph_init {
+	uint32_t tile;
+	uint32_t tile_offset;
+	uint32_t bytes;
+	uint32_t data_offset;	/* into the DATA blob */
+};
+_Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
+
+/*
+ * CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), as zlib's crc32().
+ * Start with crc = 0; chain calls to checksum in pieces. Nibble table:
+ * small, no global state, ~0.5 GB/s.
+ */
+static inline uint32_t ipu_graph_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	static const uint32_t t[16] = {
+		0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,
+		0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
+		0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
+		0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
+	};
+	const uint8_t *p = (const uint8_t *)buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ t[crc & 15];
+		crc = (crc >> 4) ^ t[crc & 15];
+	}
+	return ~crc;
+}
+
+/* checksum of a whole binary whose header checksum field must read as 0 */
+static inline uint32_t ipu_graph_checksum(const void *bin, size_t len)
+{
+	static const uint8_t zero[4] = { 0, 0, 0, 0 };
+	size_t off = offsetof(struct ipu_graph_header, checksum);
+	uint32_t crc;
+
+	if (len < off + 4)
+		return ipu_graph_crc32(0, bin, len);
+	crc = ipu_graph_crc32(0, bin, off);
+	crc = ipu_graph_crc32(crc, zero, 4);
+	return ipu_graph_crc32(crc, (const uint8_t *)bin + off + 4, len - off - 4);
+}
+
+#endif /* IPU_GRAPH_FORMAT_H */

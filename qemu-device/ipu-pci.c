@@ -1,0 +1,492 @@
+/*
+ * Emulated IPU PCIe card: identity, status/reset handshake and interrupts.
+ *
+ * The register interface is specified in docs/hw-interface.md and mirrored
+ * by include/ipu/ipu_hw.h. Every guest access is validated here: anything
+ * the specification does not allow is ignored (or reads as it says) and
+ * logged with LOG_GUEST_ERROR; nothing the guest does can abort QEMU.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/pci/pci.h"
+#include "hw/pci/pcie.h"
+#include "hw/pci/msi.h"
+#include "hw/pci/msix.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "qom/object.h"
+
+#include "ipu/ipu_hw.h"
+
+#define TYPE_IPU_PCI "ipu"
+OBJECT_DECLARE_SIMPLE_TYPE(IpuState, IPU_PCI)
+
+#define IPU_FW_VERSION      ((1 << 16) | (4 << 8) | 0)  /* 1.4.0 */
+#define IPU_PCIE_CAP_OFFSET 0x80
+
+typedef struct IpuModel {
+    const char *name;
+    uint32_t id;
+    uint32_t tiles;
+    uint32_t tile_mem;
+    uint32_t clock_khz;
+    uint32_t link_ports;
+    uint8_t pcie_speed;     /* PCI_EXP_LNKSTA_CLS_* value */
+    uint8_t pcie_width;
+} IpuModel;
+
+static const IpuModel ipu_models[] = {
+    { "gc200", IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM,
+      IPU_GC200_CLOCK_KHZ, 10, 4 /* 16 GT/s */, 16 },
+    { "gc2", IPU_MODEL_GC2, IPU_GC2_TILES, IPU_GC2_TILE_MEM,
+      IPU_GC2_CLOCK_KHZ, 10, 3 /* 8 GT/s */, 8 },
+    { "test", IPU_MODEL_TEST, IPU_TEST_TILES, IPU_TEST_TILE_MEM,
+      IPU_TEST_CLOCK_KHZ, 2, 3 /* 8 GT/s */, 8 },
+};
+
+struct IpuState {
+    PCIDevice parent_obj;
+
+    MemoryRegion regs;
+    QEMUTimer *ready_timer;
+    const IpuModel *model;
+    char serial_buf[IPU_SERIAL_LEN];
+
+    /* Guest-visible state */
+    uint32_t state;
+    uint32_t reset_count;
+    uint32_t scratch;
+    uint32_t irq_status;
+    uint32_t irq_mask;
+    bool intx_level;
+
+    /* Properties */
+    char *model_name;
+    char *serial;
+    uint32_t card_index;
+    bool msix;
+};
+
+static bool ipu_msix_on(IpuState *s)
+{
+    return s->msix && msix_enabled(PCI_DEVICE(s));
+}
+
+/*
+ * Signal the causes in @new_bits that just became pending and unmasked.
+ * Message interrupts are sent for each such event; INTx follows the level
+ * of IRQ_STATUS & ~IRQ_MASK.
+ */
+static void ipu_irq_update(IpuState *s, uint32_t new_bits)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint32_t pending = s->irq_status & ~s->irq_mask;
+
+    if (ipu_msix_on(s)) {
+        if (new_bits & pending) {
+            msix_notify(pdev, IPU_VECTOR_EVENTS);
+        }
+    } else if (msi_enabled(pdev)) {
+        if (new_bits & pending) {
+            msi_notify(pdev, 0);
+        }
+    } else {
+        bool level = pending != 0;
+
+        if (level != s->intx_level) {
+            s->intx_level = level;
+            pci_set_irq(pdev, level);
+        }
+    }
+}
+
+static void ipu_raise(IpuState *s, uint32_t causes)
+{
+    uint32_t new_bits = causes & ~s->irq_status;
+
+    s->irq_status |= causes;
+    ipu_irq_update(s, new_bits);
+}
+
+static void ipu_ready_timer_cb(void *opaque)
+{
+    IpuState *s = opaque;
+
+    if (s->state == IPU_STATE_RESETTING) {
+        s->reset_count++;
+    }
+    s->state = IPU_STATE_READY;
+    ipu_raise(s, IPU_IRQ_READY);
+}
+
+/* Enter @state and schedule the transition to READY. */
+static void ipu_begin_bringup(IpuState *s, uint32_t state)
+{
+    s->state = state;
+    s->scratch = 0;
+    timer_mod(s->ready_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+              (int64_t)IPU_READY_DELAY_US * SCALE_US);
+}
+
+static uint32_t ipu_serial_word(IpuState *s, hwaddr off)
+{
+    uint32_t v = 0;
+
+    for (int i = 3; i >= 0; i--) {
+        v = (v << 8) | (uint8_t)s->serial_buf[off + i];
+    }
+    return v;
+}
+
+static bool ipu_reg_read_only(hwaddr addr)
+{
+    return addr <= IPU_REG_NUM_VECTORS ||
+           (addr >= IPU_REG_SERIAL && addr < IPU_REG_SERIAL + IPU_SERIAL_LEN) ||
+           addr == IPU_REG_STATUS || addr == IPU_REG_RESET_COUNT;
+}
+
+static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    IpuState *s = opaque;
+    const IpuModel *m = s->model;
+
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: %u-byte read at 0x%" HWADDR_PRIx
+                      " (registers are 32-bit, aligned)\n", size, addr);
+        return MAKE_64BIT_MASK(0, size * 8);
+    }
+
+    if (addr >= IPU_REG_SERIAL && addr < IPU_REG_SERIAL + IPU_SERIAL_LEN) {
+        return ipu_serial_word(s, addr - IPU_REG_SERIAL);
+    }
+
+    switch (addr) {
+    case IPU_REG_MAGIC:
+        return IPU_MAGIC;
+    case IPU_REG_VERSION:
+        return IPU_HW_VERSION;
+    case IPU_REG_MODEL:
+        return m->id;
+    case IPU_REG_CARD_INDEX:
+        return s->card_index;
+    case IPU_REG_TILES:
+        return m->tiles;
+    case IPU_REG_TILE_MEM:
+        return m->tile_mem;
+    case IPU_REG_THREADS:
+        return IPU_WORKER_THREADS;
+    case IPU_REG_LINK_PORTS:
+        return m->link_ports;
+    case IPU_REG_FW_VERSION:
+        return IPU_FW_VERSION;
+    case IPU_REG_CLOCK_KHZ:
+        return m->clock_khz;
+    case IPU_REG_CAPS:
+        return IPU_CAP_SOFT_RESET | (s->msix ? IPU_CAP_MSIX : 0);
+    case IPU_REG_NUM_VECTORS:
+        return s->msix ? IPU_MSIX_VECTORS : 0;
+    case IPU_REG_STATUS:
+        return s->state |
+               (s->state == IPU_STATE_READY ? IPU_STATUS_READY : 0);
+    case IPU_REG_CONTROL:
+    case IPU_REG_IRQ_TEST:
+        return 0;   /* write-only, reads as 0 by specification */
+    case IPU_REG_RESET_COUNT:
+        return s->reset_count;
+    case IPU_REG_SCRATCH:
+        return s->scratch;
+    case IPU_REG_IRQ_STATUS:
+        return s->irq_status;
+    case IPU_REG_IRQ_MASK:
+        return s->irq_mask;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: read of undefined register 0x%" HWADDR_PRIx "\n",
+                      addr);
+        return 0;
+    }
+}
+
+static void ipu_write_control(IpuState *s, uint32_t val)
+{
+    if (val & ~IPU_CONTROL_VALID) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: CONTROL write 0x%x sets undefined bits\n", val);
+    }
+    if (!(val & IPU_CONTROL_RESET)) {
+        return;
+    }
+    if (s->state == IPU_STATE_OFF || s->state == IPU_STATE_RESETTING) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: reset requested while the card is coming up\n");
+        return;
+    }
+    ipu_begin_bringup(s, IPU_STATE_RESETTING);
+}
+
+static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
+                           unsigned size)
+{
+    IpuState *s = opaque;
+    uint32_t val = val64;
+    uint32_t old;
+
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: %u-byte write at 0x%" HWADDR_PRIx
+                      " ignored (registers are 32-bit, aligned)\n",
+                      size, addr);
+        return;
+    }
+
+    switch (addr) {
+    case IPU_REG_CONTROL:
+        ipu_write_control(s, val);
+        break;
+    case IPU_REG_SCRATCH:
+        s->scratch = val;
+        break;
+    case IPU_REG_IRQ_STATUS:
+        if (val & ~IPU_IRQ_VALID) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: IRQ_STATUS write 0x%x clears undefined "
+                          "bits\n", val);
+        }
+        s->irq_status &= ~val;
+        ipu_irq_update(s, 0);
+        break;
+    case IPU_REG_IRQ_MASK:
+        if (val & ~IPU_IRQ_VALID) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: IRQ_MASK write 0x%x sets undefined bits\n",
+                          val);
+        }
+        old = s->irq_mask;
+        s->irq_mask = (val & IPU_IRQ_VALID) | ~IPU_IRQ_VALID;
+        /* Unmasking a pending cause signals it. */
+        ipu_irq_update(s, old & ~s->irq_mask);
+        break;
+    case IPU_REG_IRQ_TEST:
+        if (val & ~IPU_IRQ_TEST) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: IRQ_TEST write 0x%x sets undefined bits\n",
+                          val);
+        }
+        if (val & IPU_IRQ_TEST) {
+            ipu_raise(s, IPU_IRQ_TEST);
+        }
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: write 0x%x to %s register 0x%" HWADDR_PRIx
+                      " ignored\n", val,
+                      ipu_reg_read_only(addr) ? "read-only" : "undefined",
+                      addr);
+        break;
+    }
+}
+
+static const MemoryRegionOps ipu_mmio_ops = {
+    .read = ipu_mmio_read,
+    .write = ipu_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* Let every width reach the handlers so they can refuse it and log. */
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+        .unaligned = true,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+        .unaligned = true,
+    },
+};
+
+static void ipu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                             int len)
+{
+    IpuState *s = IPU_PCI(pdev);
+
+    pci_default_write_config(pdev, addr, val, len);
+    /* INTx is not used once message interrupts are on: drop its level. */
+    if ((ipu_msix_on(s) || msi_enabled(pdev)) && s->intx_level) {
+        s->intx_level = false;
+        pci_set_irq(pdev, 0);
+    }
+}
+
+static void ipu_set_link(PCIDevice *pdev, const IpuModel *m)
+{
+    uint8_t *exp = pdev->config + pdev->exp.exp_cap;
+
+    pci_long_test_and_clear_mask(exp + PCI_EXP_LNKCAP,
+                                 PCI_EXP_LNKCAP_MLW | PCI_EXP_LNKCAP_SLS);
+    pci_long_test_and_set_mask(exp + PCI_EXP_LNKCAP,
+                               (m->pcie_width << 4) | m->pcie_speed);
+    pci_set_word(exp + PCI_EXP_LNKSTA,
+                 (m->pcie_width << 4) | m->pcie_speed);
+}
+
+static void ipu_realize(PCIDevice *pdev, Error **errp)
+{
+    IpuState *s = IPU_PCI(pdev);
+    const char *name = s->model_name ? s->model_name : "gc200";
+    uint8_t *conf = pdev->config;
+
+    s->model = NULL;
+    for (size_t i = 0; i < ARRAY_SIZE(ipu_models); i++) {
+        if (!strcmp(ipu_models[i].name, name)) {
+            s->model = &ipu_models[i];
+        }
+    }
+    if (!s->model) {
+        error_setg(errp, "ipu: unknown model '%s' (gc200, gc2 or test)",
+                   name);
+        return;
+    }
+
+    memset(s->serial_buf, 0, sizeof(s->serial_buf));
+    if (s->serial) {
+        size_t len = strlen(s->serial);
+
+        if (len == 0 || len >= IPU_SERIAL_LEN) {
+            error_setg(errp, "ipu: serial must be 1-%d characters",
+                       IPU_SERIAL_LEN - 1);
+            return;
+        }
+        for (size_t i = 0; i < len; i++) {
+            if (!g_ascii_isgraph(s->serial[i])) {
+                error_setg(errp, "ipu: serial must be printable ASCII "
+                           "without spaces");
+                return;
+            }
+        }
+        memcpy(s->serial_buf, s->serial, len);
+    } else {
+        snprintf(s->serial_buf, sizeof(s->serial_buf), "IPU-%u-%s",
+                 s->card_index, s->model->name);
+    }
+
+    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, IPU_PCI_VENDOR_ID);
+    pci_set_word(conf + PCI_SUBSYSTEM_ID, s->model->id);
+    pci_config_set_interrupt_pin(conf, 1);
+
+    memory_region_init_io(&s->regs, OBJECT(s), &ipu_mmio_ops, s, "ipu-regs",
+                          IPU_BAR_REGS_SIZE);
+    pci_register_bar(pdev, IPU_BAR_REGS, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->regs);
+
+    if (pcie_endpoint_cap_init(pdev, IPU_PCIE_CAP_OFFSET) < 0) {
+        error_setg(errp, "ipu: cannot add the PCI Express capability");
+        return;
+    }
+    ipu_set_link(pdev, s->model);
+
+    if (msi_init(pdev, 0, 1, true, false, errp)) {
+        goto fail_pcie;
+    }
+    if (s->msix) {
+        if (msix_init_exclusive_bar(pdev, IPU_MSIX_VECTORS, IPU_BAR_MSIX,
+                                    errp)) {
+            goto fail_msi;
+        }
+        for (unsigned v = 0; v < IPU_MSIX_VECTORS; v++) {
+            msix_vector_use(pdev, v);
+        }
+    }
+
+    s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
+    return;
+
+fail_msi:
+    msi_uninit(pdev);
+fail_pcie:
+    pcie_cap_exit(pdev);
+}
+
+static void ipu_exit(PCIDevice *pdev)
+{
+    IpuState *s = IPU_PCI(pdev);
+
+    timer_free(s->ready_timer);
+    s->ready_timer = NULL;
+    if (s->msix) {
+        msix_unuse_all_vectors(pdev);
+        msix_uninit_exclusive_bar(pdev);
+    }
+    msi_uninit(pdev);
+    pcie_cap_exit(pdev);
+}
+
+/* Power-on and PCI function reset: the card comes up again from OFF. */
+static void ipu_reset(DeviceState *dev)
+{
+    IpuState *s = IPU_PCI(dev);
+
+    s->reset_count = 0;
+    s->irq_status = 0;
+    s->irq_mask = ~0u;
+    if (s->intx_level) {
+        s->intx_level = false;
+        pci_set_irq(PCI_DEVICE(s), 0);
+    }
+    ipu_begin_bringup(s, IPU_STATE_OFF);
+}
+
+static const VMStateDescription ipu_vmstate = {
+    .name = "ipu",
+    .unmigratable = 1,
+};
+
+static Property ipu_properties[] = {
+    DEFINE_PROP_STRING("model", IpuState, model_name),
+    DEFINE_PROP_STRING("serial", IpuState, serial),
+    DEFINE_PROP_UINT32("card", IpuState, card_index, 0),
+    DEFINE_PROP_BOOL("msix", IpuState, msix, true),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void ipu_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = ipu_realize;
+    k->exit = ipu_exit;
+    k->config_write = ipu_config_write;
+    k->vendor_id = IPU_PCI_VENDOR_ID;
+    k->device_id = IPU_PCI_DEVICE_ID;
+    k->revision = IPU_PCI_REVISION;
+    k->class_id = IPU_PCI_CLASS;
+    dc->desc = "IPU accelerator card (emulated)";
+    dc->reset = ipu_reset;
+    dc->vmsd = &ipu_vmstate;
+    device_class_set_props(dc, ipu_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo ipu_info = {
+    .name = TYPE_IPU_PCI,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(IpuState),
+    .class_init = ipu_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void ipu_register_types(void)
+{
+    type_register_static(&ipu_info);
+}
+
+type_init(ipu_register_types)

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Build the VM's initramfs: busybox, the guest kernel's virtio/9p/nvme
+# modules, ipu.ko, the library, the tools and the tests with the shared
+# libraries they need. Usage: mkinitramfs.sh OUT.cpio.gz KERNEL_ROOT KABI
+#   then groups of: --bin FILE... | --lib FILE... | --test FILE... | --module FILE
+set -euo pipefail
+OUT=$(realpath -m "$1"); KROOT=$(realpath "$2"); KABI=$3; shift 3
+STAGE=$(mktemp -d "${OUT%.cpio.gz}.stage.XXXXXX")
+trap 'rm -rf "$STAGE"' EXIT
+REPO=$(realpath "$(dirname "$0")/..")
+
+mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,usr/lib,lib64,tests,etc,proc,sys,dev,tmp,run,mnt/host,root}
+cp /bin/busybox "$STAGE/bin/busybox"
+for a in $("$STAGE/bin/busybox" --list-full); do
+	[ -e "$STAGE/$a" ] || ln -s /bin/busybox "$STAGE/$a"
+done
+install -m 0755 "$REPO/scripts/vm-init.sh" "$STAGE/init"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$STAGE/etc/passwd"
+echo 'root:x:0:' >"$STAGE/etc/group"
+
+# Kernel modules the VM needs, with their dependencies.
+MODDIR=lib/modules/$KABI
+[ -f "$KROOT/$MODDIR/modules.dep" ] || depmod -b "$KROOT" "$KABI"
+want="kernel/drivers/virtio/virtio_pci.ko kernel/net/9p/9pnet_virtio.ko kernel/fs/9p/9p.ko kernel/drivers/nvme/host/nvme.ko kernel/drivers/char/hw_random/virtio-rng.ko"
+mods=""
+for m in $want; do
+	mods="$mods $m $(grep "^$m:" "$KROOT/$MODDIR/modules.dep" | cut -d: -f2)"
+done
+for m in $(echo $mods | tr ' ' '\n' | sort -u); do
+	mkdir -p "$STAGE/$MODDIR/$(dirname "$m")"
+	cp "$KROOT/$MODDIR/$m" "$STAGE/$MODDIR/$m"
+done
+cp "$KROOT/$MODDIR"/modules.{order,builtin,builtin.modinfo} "$STAGE/$MODDIR/" 2>/dev/null || true
+
+copy_libs() {
+	local f lib
+	for f in "$@"; do
+		{ ldd "$f" 2>/dev/null || true; } | { grep -o '/[^ ]*' || true; } | while read -r lib; do
+			[ -e "$STAGE$lib" ] && continue
+			mkdir -p "$STAGE$(dirname "$lib")"
+			cp -L "$lib" "$STAGE$lib"
+		done
+	done
+}
+
+mode=""
+for a in "$@"; do
+	case "$a" in
+	--bin|--lib|--test|--module) mode=$a; continue ;;
+	esac
+	[ -e "$a" ] || { echo "mkinitramfs: missing $a" >&2; exit 1; }
+	case "$mode" in
+	--bin) install -m 0755 "$a" "$STAGE/usr/bin/"; copy_libs "$a" ;;
+	--test) install -m 0755 "$a" "$STAGE/tests/"; copy_libs "$a" ;;
+	--lib) cp -a "$a" "$STAGE/usr/lib/" ;;
+	--module) mkdir -p "$STAGE/$MODDIR/extra"; cp "$a" "$STAGE/$MODDIR/extra/" ;;
+	*) echo "mkinitramfs: $a: say --bin, --lib, --test or --module first" >&2; exit 1 ;;
+	esac
+done
+# The library's own dependencies (libudev, libpci, ...).
+for l in "$STAGE"/usr/lib/*.so*; do [ -f "$l" ] && [ ! -L "$l" ] && copy_libs "$l"; done
+depmod -b "$STAGE" "$KABI"
+(cd "$STAGE" && find . -print0 | sort -z | cpio --null -o -H newc --quiet --reproducible) | gzip -1 >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
