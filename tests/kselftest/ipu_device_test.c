@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated card's register interface as docs/hw-interface.md specifies
+ * it, driven directly through BAR0 (sysfs resource0) with the driver
+ * unbound: identity, access rules (widths, alignment, undefined and
+ * read-only offsets), the reset handshake and interrupt causes. Accesses the
+ * specification forbids must be refused, logged as guest errors by QEMU
+ * (the launcher puts QEMU's guest-error log in the share), and never stop
+ * the VM. The driver is bound again afterwards (remove/probe).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ipu_test.h"
+
+#define DEV_CARD 3	/* the VM's last card: the others stay bound */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+FIXTURE(bar0) {
+	char bdf[32];
+	char pcidir[PATH_MAX];
+	volatile uint8_t *regs;
+	int fd;
+};
+
+static uint32_t rd32(FIXTURE_DATA(bar0) *self, uint32_t off)
+{
+	return *(volatile uint32_t *)(self->regs + off);
+}
+
+static void wr32(FIXTURE_DATA(bar0) *self, uint32_t off, uint32_t v)
+{
+	*(volatile uint32_t *)(self->regs + off) = v;
+}
+
+/* Waits for STATUS to report @state; returns the milliseconds it took. */
+static long wait_state(FIXTURE_DATA(bar0) *self, uint32_t state, long max_ms)
+{
+	uint64_t t0 = now_ms();
+
+	while ((long)(now_ms() - t0) <= max_ms) {
+		if ((rd32(self, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) == state)
+			return now_ms() - t0;
+		usleep(200);
+	}
+	return -1;
+}
+
+/* Counts lines of QEMU's guest-error log that contain @needle (-1: no log). */
+static int guest_errors(const char *needle)
+{
+	const char *ctl = getenv("IPU_VM_CTL");
+	char path[PATH_MAX], line[512];
+	int n = 0;
+	FILE *f;
+
+	if (!ctl)
+		return -1;
+	snprintf(path, sizeof(path), "/mnt/host/%s/guest-errors.log", ctl);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, needle))
+			n++;
+	fclose(f);
+	return n;
+}
+
+FIXTURE_SETUP(bar0)
+{
+	char name[IPU_TEST_NAME_MAX], link[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t len;
+
+	self->fd = -1;
+	self->regs = MAP_FAILED;
+	if (ipu_find_card(DEV_CARD, name, sizeof(name)))
+		SKIP(return, "card %d is not present", DEV_CARD);
+	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", name);
+	len = readlink(path, link, sizeof(link) - 1);
+	ASSERT_GT(len, 0);
+	link[len] = 0;
+	snprintf(self->bdf, sizeof(self->bdf), "%s", strrchr(link, '/') + 1);
+	snprintf(self->pcidir, sizeof(self->pcidir), "/sys/bus/pci/devices/%s",
+		 self->bdf);
+
+	ASSERT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/unbind", self->bdf));
+	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
+	ASSERT_EQ(0, ipu_write_file(path, "1"));
+	snprintf(path, sizeof(path), "%s/resource0", self->pcidir);
+	self->fd = open(path, O_RDWR | O_SYNC);
+	ASSERT_GE(self->fd, 0);
+	self->regs = mmap(NULL, IPU_BAR_REGS_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->regs);
+	/* No handler is bound: keep every cause masked (INTx is level). */
+	wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+	/* The driver left the card ready; settle any reset in flight. */
+	ASSERT_LE(0, wait_state(self, IPU_STATE_READY, IPU_READY_TIMEOUT_MS));
+}
+
+FIXTURE_TEARDOWN(bar0)
+{
+	char path[PATH_MAX + 32], name[IPU_TEST_NAME_MAX];
+	uint64_t t0;
+
+	if (self->regs != MAP_FAILED) {
+		wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+		wr32(self, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID);
+	}
+	if (self->regs != MAP_FAILED)
+		munmap((void *)self->regs, IPU_BAR_REGS_SIZE);
+	if (self->fd >= 0)
+		close(self->fd);
+	if (!self->bdf[0])
+		return;
+	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
+	ipu_write_file(path, "0");
+	/* Give the card back to the driver: probe must succeed again. */
+	EXPECT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/bind", self->bdf));
+	t0 = now_ms();
+	while (ipu_find_card(DEV_CARD, name, sizeof(name)) &&
+	       now_ms() - t0 < 5000)
+		usleep(10000);
+	EXPECT_EQ(0, ipu_find_card(DEV_CARD, name, sizeof(name)));
+}
+
+TEST_F(bar0, identity)
+{
+	const struct ipu_vm_card *vm = ipu_vm_card(DEV_CARD);
+	const struct ipu_model_figures *m;
+	char serial[IPU_SERIAL_LEN + 1] = { 0 };
+
+	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
+	EXPECT_EQ((uint32_t)(IPU_HW_VERSION), rd32(self, IPU_REG_VERSION));
+	EXPECT_EQ((uint32_t)(DEV_CARD), rd32(self, IPU_REG_CARD_INDEX));
+	EXPECT_EQ((uint32_t)(IPU_WORKER_THREADS), rd32(self, IPU_REG_THREADS));
+	EXPECT_EQ((uint32_t)(0x010400), rd32(self, IPU_REG_FW_VERSION));
+	EXPECT_EQ((uint32_t)(IPU_CAP_MSIX | IPU_CAP_SOFT_RESET), rd32(self, IPU_REG_CAPS));
+	EXPECT_EQ((uint32_t)(IPU_MSIX_VECTORS), rd32(self, IPU_REG_NUM_VECTORS));
+	for (int i = 0; i < IPU_SERIAL_LEN; i += 4) {
+		uint32_t w = rd32(self, IPU_REG_SERIAL + i);
+
+		memcpy(serial + i, &w, 4);
+	}
+	ASSERT_NE(NULL, vm);
+	EXPECT_STREQ(vm->serial, serial);
+	m = ipu_model_by_name(vm->model);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ((uint32_t)(m->id), rd32(self, IPU_REG_MODEL));
+	EXPECT_EQ((uint32_t)(m->tiles), rd32(self, IPU_REG_TILES));
+	EXPECT_EQ((uint32_t)(m->tile_memory), rd32(self, IPU_REG_TILE_MEM));
+	EXPECT_EQ((uint32_t)(m->clock_khz), rd32(self, IPU_REG_CLOCK_KHZ));
+	EXPECT_EQ((uint32_t)(m->link_ports), rd32(self, IPU_REG_LINK_PORTS));
+}
+
+TEST_F(bar0, scratch_and_read_only)
+{
+	uint32_t tiles = rd32(self, IPU_REG_TILES);
+
+	wr32(self, IPU_REG_SCRATCH, 0xdeadbeef);
+	EXPECT_EQ((uint32_t)(0xdeadbeef), rd32(self, IPU_REG_SCRATCH));
+	wr32(self, IPU_REG_SCRATCH, 0x12345678);
+	EXPECT_EQ((uint32_t)(0x12345678), rd32(self, IPU_REG_SCRATCH));
+	/* Read-only registers ignore writes. */
+	wr32(self, IPU_REG_TILES, 7);
+	EXPECT_EQ((uint32_t)(tiles), rd32(self, IPU_REG_TILES));
+	wr32(self, IPU_REG_MAGIC, 0);
+	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
+	/* Write-only registers read as 0. */
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_CONTROL));
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_IRQ_TEST));
+}
+
+TEST_F(bar0, bad_widths_and_offsets)
+{
+	int before = guest_errors("ipu: ");
+
+	wr32(self, IPU_REG_SCRATCH, 0x11223344);
+	/*
+	 * Narrow and wide accesses are refused: reads are all ones. (x86 TCG
+	 * splits an unaligned access into aligned ones, or bytes for stores,
+	 * before it reaches the card, so only the byte stores show here.)
+	 */
+	EXPECT_EQ(0xff, *(volatile uint8_t *)(self->regs + IPU_REG_MAGIC));
+	EXPECT_EQ(0xffff, *(volatile uint16_t *)(self->regs + IPU_REG_MAGIC));
+	EXPECT_EQ(UINT64_MAX, *(volatile uint64_t *)(self->regs + IPU_REG_MAGIC));
+	*(volatile uint8_t *)(self->regs + IPU_REG_SCRATCH) = 0x55;
+	*(volatile uint16_t *)(self->regs + IPU_REG_SCRATCH) = 0x5555;
+	*(volatile uint64_t *)(self->regs + IPU_REG_SCRATCH) = 0x5555555555555555ull;
+	*(volatile uint32_t *)(self->regs + IPU_REG_SCRATCH + 1) = 0x55555555;
+	EXPECT_EQ((uint32_t)(0x11223344), rd32(self, IPU_REG_SCRATCH));
+	/* Undefined offsets read 0 and ignore writes, up to the BAR's end. */
+	EXPECT_EQ((uint32_t)(0), rd32(self, 0x0f0));
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_QUEUE_BASE));
+	wr32(self, IPU_BAR_REGS_SIZE - 4, 0xffffffff);
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_BAR_REGS_SIZE - 4));
+	/* Undefined control bits do nothing (no reset). */
+	wr32(self, IPU_REG_CONTROL, 0xfffffffe);
+	EXPECT_EQ((uint32_t)(IPU_STATE_READY | IPU_STATUS_READY), rd32(self, IPU_REG_STATUS));
+	EXPECT_EQ((uint32_t)(0x11223344), rd32(self, IPU_REG_SCRATCH));
+	/* The card is still there and QEMU logged each refused access. */
+	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
+	if (before < 0)
+		SKIP(return, "QEMU's guest-error log is not in the share");
+	EXPECT_LE(before + 12, guest_errors("ipu: "));
+}
+
+TEST_F(bar0, reset_handshake)
+{
+	uint32_t count = rd32(self, IPU_REG_RESET_COUNT);
+	long ms;
+
+	wr32(self, IPU_REG_SCRATCH, 0xabcd);
+	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+	EXPECT_EQ((uint32_t)(IPU_STATE_RESETTING), rd32(self, IPU_REG_STATUS));
+	/* A second reset while resetting is ignored. */
+	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+	ms = wait_state(self, IPU_STATE_READY, IPU_READY_TIMEOUT_MS);
+	ASSERT_LE(0, ms);
+	EXPECT_EQ((uint32_t)(IPU_STATE_READY | IPU_STATUS_READY), rd32(self, IPU_REG_STATUS));
+	EXPECT_EQ((uint32_t)(count + 1), rd32(self, IPU_REG_RESET_COUNT));
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_SCRATCH));
+	/* The ready cause is pending (masked or not). */
+	EXPECT_NE((uint32_t)(0), rd32(self, IPU_REG_IRQ_STATUS) & IPU_IRQ_READY);
+	wr32(self, IPU_REG_IRQ_STATUS, IPU_IRQ_READY);
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_IRQ_STATUS) & IPU_IRQ_READY);
+	TH_LOG("reset took %ld ms (emulated delay %d us)", ms, IPU_READY_DELAY_US);
+}
+
+TEST_F(bar0, irq_causes)
+{
+	wr32(self, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID);
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_IRQ_STATUS));
+	wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+	/* Only bit 31 of IRQ_TEST is defined. */
+	wr32(self, IPU_REG_IRQ_TEST, 0x7fffffff);
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_IRQ_STATUS));
+	wr32(self, IPU_REG_IRQ_TEST, IPU_IRQ_TEST);
+	EXPECT_EQ((uint32_t)(IPU_IRQ_TEST), rd32(self, IPU_REG_IRQ_STATUS));
+	/* Status is write-1-to-clear: writing 0 keeps it. */
+	wr32(self, IPU_REG_IRQ_STATUS, 0);
+	EXPECT_EQ((uint32_t)(IPU_IRQ_TEST), rd32(self, IPU_REG_IRQ_STATUS));
+	wr32(self, IPU_REG_IRQ_STATUS, IPU_IRQ_TEST);
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_IRQ_STATUS));
+	/* Defined mask bits stick; undefined ones read as set. */
+	wr32(self, IPU_REG_IRQ_MASK, IPU_IRQ_TEST);
+	EXPECT_EQ((uint32_t)(~(IPU_IRQ_READY | IPU_IRQ_ERROR)), rd32(self, IPU_REG_IRQ_MASK));
+	wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+	EXPECT_EQ((uint32_t)(0xffffffff), rd32(self, IPU_REG_IRQ_MASK));
+}
+
+TEST_HARNESS_MAIN
