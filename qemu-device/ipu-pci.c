@@ -1,5 +1,6 @@
 /*
- * Emulated IPU PCIe card: identity, status/reset handshake and interrupts.
+ * Emulated IPU PCIe card: the PCI function, its register file, the ready
+ * handshake, soft reset and interrupts. Command queues: ipu-queue.c.
  *
  * The register interface is specified in docs/hw-interface.md and mirrored
  * by include/ipu/ipu_hw.h. Every guest access is validated here: anything
@@ -22,24 +23,10 @@
 #include "migration/vmstate.h"
 #include "qom/object.h"
 
-#include "ipu/ipu_hw.h"
-
-#define TYPE_IPU_PCI "ipu"
-OBJECT_DECLARE_SIMPLE_TYPE(IpuState, IPU_PCI)
+#include "ipu.h"
 
 #define IPU_FW_VERSION      ((1 << 16) | (4 << 8) | 0)  /* 1.4.0 */
 #define IPU_PCIE_CAP_OFFSET 0x80
-
-typedef struct IpuModel {
-    const char *name;
-    uint32_t id;
-    uint32_t tiles;
-    uint32_t tile_mem;
-    uint32_t clock_khz;
-    uint32_t link_ports;
-    uint8_t pcie_speed;     /* PCI_EXP_LNKSTA_CLS_* value */
-    uint8_t pcie_width;
-} IpuModel;
 
 static const IpuModel ipu_models[] = {
     { "gc200", IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM,
@@ -50,30 +37,7 @@ static const IpuModel ipu_models[] = {
       IPU_TEST_CLOCK_KHZ, 2, 3 /* 8 GT/s */, 8 },
 };
 
-struct IpuState {
-    PCIDevice parent_obj;
-
-    MemoryRegion regs;
-    QEMUTimer *ready_timer;
-    const IpuModel *model;
-    char serial_buf[IPU_SERIAL_LEN];
-
-    /* Guest-visible state */
-    uint32_t state;
-    uint32_t reset_count;
-    uint32_t scratch;
-    uint32_t irq_status;
-    uint32_t irq_mask;
-    bool intx_level;
-
-    /* Properties */
-    char *model_name;
-    char *serial;
-    uint32_t card_index;
-    bool msix;
-};
-
-static bool ipu_msix_on(IpuState *s)
+bool ipu_msix_on(IpuState *s)
 {
     return s->msix && msix_enabled(PCI_DEVICE(s));
 }
@@ -106,7 +70,7 @@ static void ipu_irq_update(IpuState *s, uint32_t new_bits)
     }
 }
 
-static void ipu_raise(IpuState *s, uint32_t causes)
+void ipu_raise(IpuState *s, uint32_t causes)
 {
     uint32_t new_bits = causes & ~s->irq_status;
 
@@ -118,6 +82,12 @@ static void ipu_ready_timer_cb(void *opaque)
 {
     IpuState *s = opaque;
 
+    /* The card is ready once the worker has let go of the old work. */
+    if (!ipu_queues_idle(s)) {
+        timer_mod(s->ready_timer,
+                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + SCALE_MS);
+        return;
+    }
     if (s->state == IPU_STATE_RESETTING) {
         s->reset_count++;
     }
@@ -130,6 +100,9 @@ static void ipu_begin_bringup(IpuState *s, uint32_t state)
 {
     s->state = state;
     s->scratch = 0;
+    s->irq_status &= ~IPU_IRQ_QUEUES;
+    ipu_irq_update(s, 0);
+    ipu_queues_reset(s);
     timer_mod(s->ready_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
               (int64_t)IPU_READY_DELAY_US * SCALE_US);
 }
@@ -144,9 +117,18 @@ static uint32_t ipu_serial_word(IpuState *s, hwaddr off)
     return v;
 }
 
+/* The queue register blocks and the doorbells (ipu-queue.c). */
+static bool ipu_queue_reg(hwaddr addr)
+{
+    return (addr >= IPU_REG_QUEUE_BASE &&
+            addr < IPU_REG_Q(IPU_NUM_QUEUES, 0)) ||
+           (addr >= IPU_REG_DOORBELL_BASE &&
+            addr < IPU_REG_SQ_TAIL(IPU_NUM_QUEUES));
+}
+
 static bool ipu_reg_read_only(hwaddr addr)
 {
-    return addr <= IPU_REG_NUM_VECTORS ||
+    return addr <= IPU_REG_NUM_QUEUES ||
            (addr >= IPU_REG_SERIAL && addr < IPU_REG_SERIAL + IPU_SERIAL_LEN) ||
            addr == IPU_REG_STATUS || addr == IPU_REG_RESET_COUNT;
 }
@@ -165,6 +147,9 @@ static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
 
     if (addr >= IPU_REG_SERIAL && addr < IPU_REG_SERIAL + IPU_SERIAL_LEN) {
         return ipu_serial_word(s, addr - IPU_REG_SERIAL);
+    }
+    if (ipu_queue_reg(addr)) {
+        return ipu_queue_reg_read(s, addr);
     }
 
     switch (addr) {
@@ -189,9 +174,12 @@ static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
     case IPU_REG_CLOCK_KHZ:
         return m->clock_khz;
     case IPU_REG_CAPS:
-        return IPU_CAP_SOFT_RESET | (s->msix ? IPU_CAP_MSIX : 0);
+        return IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES |
+               (s->msix ? IPU_CAP_MSIX : 0);
     case IPU_REG_NUM_VECTORS:
         return s->msix ? IPU_MSIX_VECTORS : 0;
+    case IPU_REG_NUM_QUEUES:
+        return IPU_NUM_QUEUES;
     case IPU_REG_STATUS:
         return s->state |
                (s->state == IPU_STATE_READY ? IPU_STATUS_READY : 0);
@@ -243,6 +231,17 @@ static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
                       "ipu: %u-byte write at 0x%" HWADDR_PRIx
                       " ignored (registers are 32-bit, aligned)\n",
                       size, addr);
+        return;
+    }
+
+    if (ipu_queue_reg(addr)) {
+        if (s->state != IPU_STATE_READY) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: queue register 0x%" HWADDR_PRIx " written "
+                          "while the card is not ready\n", addr);
+            return;
+        }
+        ipu_queue_reg_write(s, addr, val);
         return;
     }
 
@@ -404,6 +403,7 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
     }
 
     s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
+    ipu_queues_init(s);
     return;
 
 fail_msi:
@@ -416,6 +416,7 @@ static void ipu_exit(PCIDevice *pdev)
 {
     IpuState *s = IPU_PCI(pdev);
 
+    ipu_queues_exit(s);
     timer_free(s->ready_timer);
     s->ready_timer = NULL;
     if (s->msix) {
@@ -451,6 +452,7 @@ static Property ipu_properties[] = {
     DEFINE_PROP_STRING("serial", IpuState, serial),
     DEFINE_PROP_UINT32("card", IpuState, card_index, 0),
     DEFINE_PROP_BOOL("msix", IpuState, msix, true),
+    DEFINE_PROP_UINT32("threads", IpuState, host_threads, 0),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -11,6 +11,12 @@
 
 #include "ipu_models.h"
 
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+#endif
+
 /* PCI identity: this project's own ids, not a real vendor's card. */
 #define IPU_PCI_VENDOR_ID		0x1ee7
 #define IPU_PCI_DEVICE_ID		0x0001
@@ -24,7 +30,7 @@
 
 /* Interface version reported in IPU_REG_VERSION: major << 16 | minor. */
 #define IPU_HW_VERSION_MAJOR		1
-#define IPU_HW_VERSION_MINOR		0
+#define IPU_HW_VERSION_MINOR		1
 #define IPU_HW_VERSION \
 	((IPU_HW_VERSION_MAJOR << 16) | IPU_HW_VERSION_MINOR)
 
@@ -48,6 +54,7 @@
 
 #define IPU_CAP_MSIX			(1u << 0)
 #define IPU_CAP_SOFT_RESET		(1u << 1)
+#define IPU_CAP_QUEUES			(1u << 2)
 
 /* Status and control */
 #define IPU_REG_STATUS			0x100	/* RO */
@@ -85,7 +92,113 @@
 #define IPU_MSIX_VECTORS		9
 #define IPU_VECTOR_EVENTS		0
 
-/* Registers 0x1000 - 0x3fff are reserved for command queues. */
+#define IPU_IRQ_QUEUE(q)		(1u << (8 + (q)))	/* no MSI-X */
+#define IPU_IRQ_QUEUES			0x0000ff00u
+
+/*
+ * Command queues (docs/hw-interface.md "Command queues"): submission and
+ * completion rings in host memory, one register block and one doorbell
+ * pair per queue.
+ */
+#define IPU_NUM_QUEUES			8
+#define IPU_REG_NUM_QUEUES		0x030	/* RO */
 #define IPU_REG_QUEUE_BASE		0x1000
+#define IPU_QUEUE_STRIDE		0x40
+#define IPU_REG_Q(q, r)			(IPU_REG_QUEUE_BASE + (q) * IPU_QUEUE_STRIDE + (r))
+#define IPU_Q_SQ_BASE_LO		0x00
+#define IPU_Q_SQ_BASE_HI		0x04
+#define IPU_Q_CQ_BASE_LO		0x08
+#define IPU_Q_CQ_BASE_HI		0x0c
+#define IPU_Q_SIZE			0x10	/* entries per ring, 2^n, 2..4096 */
+#define IPU_Q_VECTOR			0x14	/* MSI-X vector, 1..8 */
+#define IPU_Q_COALESCE			0x18
+#define IPU_Q_CTRL			0x1c
+#define IPU_Q_STATUS			0x20	/* RO */
+#define IPU_Q_SQ_HEAD			0x24	/* RO: entries consumed */
+#define IPU_Q_CQ_TAIL			0x28	/* RO: entries produced */
+
+#define IPU_Q_SIZE_MIN			2
+#define IPU_Q_SIZE_MAX			4096
+#define IPU_Q_RING_ALIGN		4096
+#define IPU_Q_COALESCE_COUNT(v)		((v) & 0xffu)
+#define IPU_Q_COALESCE_USEC(v)		((v) >> 16)
+#define IPU_Q_CTRL_ENABLE		(1u << 0)
+#define IPU_Q_STATUS_ENABLED		(1u << 0)
+#define IPU_Q_STATUS_ERROR		(1u << 1)
+#define IPU_Q_STATUS_CODE(v)		(((v) >> 8) & 0xffu)
+#define IPU_QERR_SIZE			1	/* SIZE not a power of two in range */
+#define IPU_QERR_ALIGN			2	/* a ring base is not 4 KiB aligned */
+#define IPU_QERR_VECTOR			3	/* VECTOR outside 1..8 */
+#define IPU_QERR_RING_DMA		4	/* a ring could not be read/written */
+
+/* Doorbells: one page after the queue registers. */
+#define IPU_REG_DOORBELL_BASE		0x2000
+#define IPU_REG_SQ_TAIL(q)		(IPU_REG_DOORBELL_BASE + (q) * 8)
+#define IPU_REG_CQ_HEAD(q)		(IPU_REG_DOORBELL_BASE + (q) * 8 + 4)
+
+/* Submission queue entry: 64 bytes, little-endian. */
+struct ipu_sqe {
+	uint8_t opcode;		/* IPU_OP_* */
+	uint8_t flags;		/* must be 0 */
+	uint16_t cid;		/* command id, echoed in the completion */
+	uint32_t handle;	/* tensor handle (WRITE, READ), program (RUN) */
+	uint64_t offset;	/* byte offset in the tensor (WRITE, READ) */
+	uint64_t length;	/* bytes to move (LOAD, WRITE, READ) */
+	uint64_t data;		/* DMA address: the buffer, or the SG list */
+	uint32_t sgl_count;	/* SG entries at data; 0: data is contiguous */
+	uint32_t count;		/* RUN: times to run, 0 means 1 */
+	uint64_t arg;		/* LOAD: DMA address of a 256-byte message
+				 * buffer, or 0; other commands: 0 */
+	uint64_t reserved[2];	/* must be 0 */
+};
+
+/* Scatter-gather entry: 16 bytes; the list is 16-byte aligned. */
+struct ipu_sge {
+	uint64_t addr;
+	uint32_t len;		/* > 0 */
+	uint32_t reserved;	/* must be 0 */
+};
+
+/* Completion queue entry: 32 bytes. */
+struct ipu_cqe {
+	uint16_t cid;
+	uint16_t status;	/* bit 0 phase, bits 15:1 IPU_CS_* */
+	uint16_t sq_head;	/* the queue's SQ_HEAD when this was posted */
+	uint16_t sq_id;
+	uint32_t detail;	/* IPU_CS_* specific */
+	uint32_t detail2;
+	uint64_t host_ns;	/* measured host time of the command */
+	uint64_t cycles;	/* RUN: modeled chip cycles */
+};
+
+#define IPU_OP_LOAD			0x01
+#define IPU_OP_WRITE			0x02
+#define IPU_OP_READ			0x03
+#define IPU_OP_RUN			0x04
+#define IPU_OP_FENCE			0x05
+#define IPU_OP_ABORT			0x06
+
+#define IPU_CQE_PHASE			1u
+#define IPU_CQE_CODE(status)		((status) >> 1)
+#define IPU_CS_SUCCESS			0
+#define IPU_CS_INVALID_OPCODE		1
+#define IPU_CS_INVALID_FIELD		2	/* detail: byte offset in the SQE */
+#define IPU_CS_DMA_ERROR		3	/* detail/detail2: address lo/hi */
+#define IPU_CS_INVALID_SGL		4	/* detail: entry index */
+#define IPU_CS_NO_GRAPH			5
+#define IPU_CS_LOAD_FAILED		6	/* detail: section, detail2: record */
+#define IPU_CS_BAD_HANDLE		7	/* detail: handle or program */
+#define IPU_CS_OUT_OF_RANGE		8
+#define IPU_CS_ACCESS			9	/* handle not readable/writable */
+#define IPU_CS_ABORTED			10	/* by ABORT, queue disable or reset */
+#define IPU_CS_PROGRAM_ABORT		11	/* detail: abort code, detail2: node */
+#define IPU_CS_RUN_FAILED		12	/* detail: engine status (negated) */
+#define IPU_CS_TOO_LARGE		13
+#define IPU_CS_INTERNAL			14	/* the card ran out of resources */
+
+#define IPU_MAX_GRAPH_BYTES		(256u << 20)
+#define IPU_MAX_TRANSFER_BYTES		(1ull << 32)
+#define IPU_MAX_SGL_ENTRIES		(1u << 20)
+#define IPU_LOAD_MSG_LEN		256
 
 #endif /* IPU_HW_H */

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* Data movement codelets: cast, fill, copy (0x05xx). */
+#include <string.h>
+
+#include "codelets_impl.h"
+
+/* float -> int32: truncate toward zero, saturate, NaN -> 0 */
+static int32_t f32_to_i32(float x)
+{
+	if (x != x)
+		return 0;
+	if (x >= 2147483648.0f)
+		return INT32_MAX;
+	if (x <= -2147483648.0f)
+		return INT32_MIN;
+	return (int32_t)x;
+}
+
+/* ---------------- cast ---------------- */
+
+static int cast_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	int r;
+
+	(void)p;
+	if ((r = ipue__check_field(&f[0], "in", msg, msglen)) ||
+	    (r = ipue__check_field(&f[1], "out", msg, msglen)))
+		return r;
+	if (f[0].count != f[1].count)
+		return ipue__fail(msg, msglen, "in has %u elements, out %u", f[0].count, f[1].count);
+	if (ipue__overlap(&f[0], &f[1]) && !ipue__same_region(&f[0], &f[1]))
+		return ipue__fail(msg, msglen, "out overlaps in");
+	return 0;
+}
+
+static void cast_run(const struct ipue_field *f, const uint32_t *p)
+{
+	uint8_t from = f[0].dtype, to = f[1].dtype;
+	uint32_t n = f[0].count;
+	const void *in = f[0].data;
+	void *out = f[1].data;
+
+	(void)p;
+	if (from == to) {
+		if (n && in != out)
+			memmove(out, in, (size_t)n * ipue__dtype_size(from));
+		return;
+	}
+	switch (from * 16 + to) {
+	case IPU_DTYPE_F32 * 16 + IPU_DTYPE_F16: {
+		const float *x = in;
+		uint16_t *y = out;
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = ipue__f2h(x[i]);
+		break;
+	}
+	case IPU_DTYPE_F32 * 16 + IPU_DTYPE_I32: {
+		const float *x = in;
+		int32_t *y = out;
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = f32_to_i32(x[i]);
+		break;
+	}
+	case IPU_DTYPE_F16 * 16 + IPU_DTYPE_F32: {
+		const uint16_t *x = in;
+		float *y = out;
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = ipue__h2f(x[i]);
+		break;
+	}
+	case IPU_DTYPE_F16 * 16 + IPU_DTYPE_I32: {
+		const uint16_t *x = in;
+		int32_t *y = out;
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = f32_to_i32(ipue__h2f(x[i]));
+		break;
+	}
+	case IPU_DTYPE_I32 * 16 + IPU_DTYPE_F32: {
+		const int32_t *x = in;
+		float *y = out;
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = (float)x[i];
+		break;
+	}
+	case IPU_DTYPE_I32 * 16 + IPU_DTYPE_F16: {
+		const int32_t *x = in;
+		uint16_t *y = out;
+
+		/* exact in f32 for |x| < 2^24, and everything >= 65520 is Inf */
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = ipue__f2h((float)x[i]);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static uint64_t cast_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	uint8_t from = f[0].dtype, to = f[1].dtype;
+	uint64_t n = f[0].count;
+
+	(void)p;
+	if (from == to)
+		return IPUE_CYCLES_VERTEX_OVERHEAD + ipue__ceil_div(n * ipue__dtype_size(from), 8);
+	if (from == IPU_DTYPE_I32 || to == IPU_DTYPE_I32)
+		return IPUE_CYCLES_VERTEX_OVERHEAD + n;			/* 1 element/cycle */
+	return IPUE_CYCLES_VERTEX_OVERHEAD + ipue__ceil_div(n, 2);	/* f32v2 <-> f16v2 */
+}
+
+/* ---------------- fill ---------------- */
+
+static int fill_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	int r;
+
+	if ((r = ipue__check_field(&f[0], "out", msg, msglen)))
+		return r;
+	if (f[0].dtype == IPU_DTYPE_F16 && p[0] > 0xffffu)
+		return ipue__fail(msg, msglen, "f16 fill value 0x%x has bits above 15", p[0]);
+	return 0;
+}
+
+static void fill_run(const struct ipue_field *f, const uint32_t *p)
+{
+	uint32_t n = f[0].count;
+
+	if (f[0].dtype == IPU_DTYPE_F16) {
+		uint16_t *y = f[0].data, v = (uint16_t)p[0];
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = v;
+	} else {
+		uint32_t *y = f[0].data, v = p[0];
+
+		for (uint32_t i = 0; i < n; i++)
+			y[i] = v;
+	}
+}
+
+static uint64_t fill_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	(void)p;
+	return IPUE_CYCLES_VERTEX_OVERHEAD +
+	       ipue__ceil_div((uint64_t)f[0].count * ipue__dtype_size(f[0].dtype), 8);
+}
+
+/* ---------------- copy ---------------- */
+
+static int copy_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	int r;
+
+	(void)p;
+	if ((r = ipue__check_field(&f[0], "in", msg, msglen)) ||
+	    (r = ipue__check_field(&f[1], "out", msg, msglen)))
+		return r;
+	if (f[0].dtype != f[1].dtype)
+		return ipue__fail(msg, msglen, "in is %s but out is %s (use Cast)",
+				  ipue__dtype_name(f[0].dtype), ipue__dtype_name(f[1].dtype));
+	if (f[0].count != f[1].count)
+		return ipue__fail(msg, msglen, "in has %u elements, out %u", f[0].count, f[1].count);
+	return 0;	/* any overlap is fine: memmove */
+}
+
+static void copy_run(const struct ipue_field *f, const uint32_t *p)
+{
+	(void)p;
+	if (f[0].count && f[0].data != f[1].data)
+		memmove(f[1].data, f[0].data, (size_t)f[0].count * ipue__dtype_size(f[0].dtype));
+}
+
+static const struct ipue_codelet codelets[] = {
+	{ .id = IPUE_CODELET_CAST, .name = "Cast", .nfields = 2, .nparams = 0,
+	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
+		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
+	  .check = cast_check, .run = cast_run, .cycles = cast_cycles },
+	{ .id = IPUE_CODELET_FILL, .name = "Fill", .nfields = 1, .nparams = 1,
+	  .field = { { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
+	  .check = fill_check, .run = fill_run, .cycles = fill_cycles },
+	{ .id = IPUE_CODELET_COPY, .name = "Copy", .nfields = 2, .nparams = 0,
+	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
+		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
+	  .check = copy_check, .run = copy_run, .cycles = cast_cycles },
+};
+
+const struct ipue__slice ipue__data_slice = {
+	codelets, sizeof(codelets) / sizeof(codelets[0])
+};

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal declarations shared by the codelets*.c files and their host tests.
+ * Not part of the engine interface (that is codelets.h).
+ */
+#ifndef IPUE_CODELETS_IMPL_H
+#define IPUE_CODELETS_IMPL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codelets.h"
+#include "codelets_fp16.h"
+
+#if defined(__GNUC__)
+#define IPUE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define IPUE_PRINTF(a, b)
+#endif
+
+/* each concern file exports one slice of the registry, sorted by id */
+struct ipue__slice {
+	const struct ipue_codelet *codelets;
+	size_t count;
+};
+extern const struct ipue__slice ipue__elementwise_slice;
+extern const struct ipue__slice ipue__data_slice;
+extern const struct ipue__slice ipue__reduce_slice;
+extern const struct ipue__slice ipue__matmul_slice;
+extern const struct ipue__slice ipue__conv_slice;
+extern const struct ipue__slice ipue__update_slice;
+
+/* check() helpers: all return 0 or -EINVAL after formatting msg */
+int ipue__fail(char *msg, size_t msglen, const char *fmt, ...) IPUE_PRINTF(3, 4);
+size_t ipue__dtype_size(uint8_t dtype);		/* 0 if unknown */
+const char *ipue__dtype_name(uint8_t dtype);
+/* known dtype, natural alignment, count * size does not overflow */
+int ipue__check_field(const struct ipue_field *f, const char *name, char *msg, size_t msglen);
+/* do the byte ranges of two fields intersect (empty fields never do) */
+bool ipue__overlap(const struct ipue_field *a, const struct ipue_field *b);
+/* out exactly coincides with in: same address, same element size */
+bool ipue__same_region(const struct ipue_field *a, const struct ipue_field *b);
+
+/* cost-model helpers */
+static inline uint64_t ipue__ceil_div(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* ---- matmul internals, exposed for the tests and the benchmark ---- */
+enum ipue_isa {
+	IPUE_ISA_GENERIC = 0,	/* portable C with 16-byte vector extensions */
+	IPUE_ISA_AVX2 = 1,	/* x86-64 AVX2 + FMA (runtime-detected) */
+	IPUE_ISA_AVX512 = 2,	/* x86-64 AVX-512F (runtime-detected) */
+};
+int ipue_matmul_best_isa(void);
+bool ipue_matmul_isa_supported(int isa);
+/* C[M][N] += A[M][K] x B (B is [K][N], or [N][K] if b_trans); row-major,
+ * contiguous. a16/b16: the operand is binary16 (A and B share one dtype). */
+void ipue_matmul_f32acc(int isa, uint32_t m, uint32_t n, uint32_t k,
+			const void *a, const void *b, bool in_f16, bool b_trans,
+			float *c);
+
+#endif /* IPUE_CODELETS_IMPL_H */

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reductions of one region to a scalar (0x06xx): sum, max, min.
+ * Floating-point sums accumulate in f32 (also for f16 input) in a fixed,
+ * documented order: element i is added to lane i % 8 in ascending i, then
+ * the lanes are combined as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)). The result
+ * is bit-reproducible on every host. i32 sums wrap (two's complement).
+ * max/min follow IEEE 754-2019 maximum/minimum (-0 < +0); any NaN gives the
+ * canonical quiet NaN.
+ */
+#include <string.h>
+
+#include "codelets_impl.h"
+
+#define LANES 8
+#define F32_QNAN 0x7fc00000u
+
+enum { R_SUM, R_MAX, R_MIN };
+
+static float max_f32(float a, float b)
+{
+	if (a != a || b != b)
+		return ipue__u2f(F32_QNAN);
+	if (a > b)
+		return a;
+	if (b > a)
+		return b;
+	return (ipue__f2u(a) & 0x80000000u) ? b : a;
+}
+
+static float min_f32(float a, float b)
+{
+	if (a != a || b != b)
+		return ipue__u2f(F32_QNAN);
+	if (a < b)
+		return a;
+	if (b < a)
+		return b;
+	return (ipue__f2u(a) & 0x80000000u) ? a : b;
+}
+
+static float combine_lanes(const float l[LANES])
+{
+	return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
+
+#if defined(__GNUC__)
+typedef float v8f __attribute__((vector_size(32)));
+
+static float sum_f32(const float *x, uint32_t n)
+{
+	v8f acc = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	float l[LANES];
+	uint32_t i = 0;
+
+	for (; i + LANES <= n; i += LANES) {
+		v8f v;
+
+		memcpy(&v, x + i, sizeof(v));
+		acc += v;
+	}
+	memcpy(l, &acc, sizeof(l));
+	for (uint32_t j = 0; i + j < n; j++)
+		l[j] += x[i + j];
+	return combine_lanes(l);
+}
+
+static float sum_f16(const uint16_t *x, uint32_t n)
+{
+	v8f acc = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	float l[LANES];
+	uint32_t i = 0;
+
+	for (; i + LANES <= n; i += LANES) {
+		v8f v;
+
+		for (int j = 0; j < LANES; j++)
+			v[j] = ipue__h2f(x[i + j]);
+		acc += v;
+	}
+	memcpy(l, &acc, sizeof(l));
+	for (uint32_t j = 0; i + j < n; j++)
+		l[j] += ipue__h2f(x[i + j]);
+	return combine_lanes(l);
+}
+#else
+static float sum_f32(const float *x, uint32_t n)
+{
+	float l[LANES] = { 0 };
+
+	for (uint32_t i = 0; i < n; i++)
+		l[i % LANES] += x[i];
+	return combine_lanes(l);
+}
+
+static float sum_f16(const uint16_t *x, uint32_t n)
+{
+	float l[LANES] = { 0 };
+
+	for (uint32_t i = 0; i < n; i++)
+		l[i % LANES] += ipue__h2f(x[i]);
+	return combine_lanes(l);
+}
+#endif
+
+static float load_float(uint8_t dt, const void *p, uint32_t i)
+{
+	return dt == IPU_DTYPE_F16 ? ipue__h2f(((const uint16_t *)p)[i]) : ((const float *)p)[i];
+}
+
+static void reduce_run(int kind, const struct ipue_field *f, const uint32_t *p)
+{
+	const struct ipue_field *in = &f[0], *out = &f[1];
+	bool acc = p[0] & IPUE_REDUCE_ACCUMULATE;
+	uint32_t n = in->count;
+
+	if (in->dtype == IPU_DTYPE_I32) {
+		const int32_t *x = in->data;
+		int32_t *y = out->data;
+		int32_t r;
+
+		if (kind == R_SUM) {
+			uint32_t s = acc ? (uint32_t)y[0] : 0u;
+
+			for (uint32_t i = 0; i < n; i++)
+				s += (uint32_t)x[i];
+			r = s <= (uint32_t)INT32_MAX ? (int32_t)s : -(int32_t)(~s) - 1;
+		} else {
+			bool mx = kind == R_MAX;
+
+			r = acc ? y[0] : mx ? INT32_MIN : INT32_MAX;
+			for (uint32_t i = 0; i < n; i++)
+				r = mx ? (x[i] > r ? x[i] : r) : (x[i] < r ? x[i] : r);
+		}
+		y[0] = r;
+		return;
+	}
+
+	float r;
+
+	if (kind == R_SUM) {
+		r = in->dtype == IPU_DTYPE_F16 ? sum_f16(in->data, n) : sum_f32(in->data, n);
+		if (acc)
+			r = load_float(out->dtype, out->data, 0) + r;
+	} else {
+		bool mx = kind == R_MAX;
+
+		r = ipue__u2f(mx ? 0xff800000u : 0x7f800000u);
+		if (acc)
+			r = load_float(out->dtype, out->data, 0);
+		for (uint32_t i = 0; i < n; i++) {
+			float v = load_float(in->dtype, in->data, i);
+
+			r = mx ? max_f32(r, v) : min_f32(r, v);
+		}
+	}
+	if (out->dtype == IPU_DTYPE_F16)
+		*(uint16_t *)out->data = ipue__f2h(r);
+	else
+		*(float *)out->data = r;
+}
+
+static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	const struct ipue_field *in = &f[0], *out = &f[1];
+	int r;
+
+	if ((r = ipue__check_field(in, "in", msg, msglen)) ||
+	    (r = ipue__check_field(out, "out", msg, msglen)))
+		return r;
+	if (out->count != 1)
+		return ipue__fail(msg, msglen, "out must have 1 element, has %u", out->count);
+	if (!(out->dtype == in->dtype ||
+	      (in->dtype == IPU_DTYPE_F16 && out->dtype == IPU_DTYPE_F32)))
+		return ipue__fail(msg, msglen, "out dtype %s invalid for in dtype %s",
+				  ipue__dtype_name(out->dtype), ipue__dtype_name(in->dtype));
+	if (p[0] & ~IPUE_REDUCE_ACCUMULATE)
+		return ipue__fail(msg, msglen, "unknown flags 0x%x", p[0]);
+	if (ipue__overlap(in, out))
+		return ipue__fail(msg, msglen, "out overlaps in");
+	return 0;
+}
+
+static uint64_t reduce_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	uint64_t n = f[0].count;
+
+	(void)p;
+	switch (f[0].dtype) {
+	case IPU_DTYPE_F16: return IPUE_CYCLES_VERTEX_OVERHEAD + ipue__ceil_div(n, 4);
+	case IPU_DTYPE_F32: return IPUE_CYCLES_VERTEX_OVERHEAD + ipue__ceil_div(n, 2);
+	default: return IPUE_CYCLES_VERTEX_OVERHEAD + n;
+	}
+}
+
+static void sum_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_SUM, f, p); }
+static void max_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_MAX, f, p); }
+static void min_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_MIN, f, p); }
+
+#define REDUCE_ENTRY(ID, NAME, RUN) {							\
+	.id = ID, .name = NAME, .nfields = 2, .nparams = 1,				\
+	.field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },				\
+		   { "out", IPUE_FIELD_INOUT, 1, IPUE_DTMASK_ALL } },			\
+	.check = reduce_check, .run = RUN, .cycles = reduce_cycles }
+
+static const struct ipue_codelet codelets[] = {
+	REDUCE_ENTRY(IPUE_CODELET_REDUCE_SUM, "ReduceSum", sum_run),
+	REDUCE_ENTRY(IPUE_CODELET_REDUCE_MAX, "ReduceMax", max_run),
+	REDUCE_ENTRY(IPUE_CODELET_REDUCE_MIN, "ReduceMin", min_run),
+};
+
+const struct ipue__slice ipue__reduce_slice = {
+	codelets, sizeof(codelets) / sizeof(codelets[0])
+};

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cost model of the real chip: model figures and the cycle formulas used by
+ * the loader (precomputed per compute set / exchange) and by the runner.
+ * Figures and their sources: docs/cost-model.md.
+ */
+#include "engine_internal.h"
+
+#include "ipu/ipu_models.h"
+
+/*
+ * Host link bytes per 1000 tile cycles: PCIe Gen4 x16 ~31.5 GB/s at
+ * 1.33 GHz ~ 23.7 B/cycle; Gen3 x8 ~7.9 GB/s at 1.3 GHz ~ 6.1 B/cycle.
+ */
+static const struct ipue_model_figures models[] = {
+	{ IPU_MODEL_GC2, IPU_GC2_TILES, IPU_GC2_TILE_MEM, IPU_GC2_CLOCK_KHZ, 6100 },
+	{ IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM, IPU_GC200_CLOCK_KHZ, 23700 },
+	{ IPU_MODEL_TEST, IPU_TEST_TILES, IPU_TEST_TILE_MEM, IPU_TEST_CLOCK_KHZ, 5900 },
+};
+
+/* Fill *out for model; IPUE_EMODEL if unknown. */
+int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out)
+{
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
+		if (models[i].model == model) {
+			*out = models[i];
+			return 0;
+		}
+	}
+	return IPUE_EMODEL;
+}
+
+/* Exchange phase: fixed latency plus the busiest tile at 4 bytes/cycle. */
+uint64_t ipue_cost_exchange(uint64_t max_tile_bytes)
+{
+	if (!max_tile_bytes)
+		return 0;
+	return IPUE_COST_EXCHANGE_LATENCY +
+	       (max_tile_bytes + IPUE_COST_EXCHANGE_BYTES_PER_CYCLE - 1) /
+	       IPUE_COST_EXCHANGE_BYTES_PER_CYCLE;
+}
+
+/* One host stream transfer: a host sync plus the bytes over the link. */
+uint64_t ipue_cost_stream(const struct ipue_model_figures *m, uint64_t bytes)
+{
+	uint64_t bpk = m->host_bytes_per_kcycle ? m->host_bytes_per_kcycle : 1;
+
+	return IPUE_COST_HOST_SYNC_CYCLES + (bytes * 1000 + bpk - 1) / bpk;
+}
+
+/*
+ * A tile runs its vertices on IPU_WORKER_THREADS workers: each vertex goes
+ * to the least-loaded worker in graph order (what the supervisor does when
+ * it starts the next vertex on the first free worker); the phase ends when
+ * the busiest worker is done.
+ */
+uint64_t ipue_cost_tile(const uint64_t *cycles, uint32_t n)
+{
+	uint64_t w[IPU_WORKER_THREADS] = { 0 };
+	uint64_t max = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned best = 0;
+
+		for (unsigned k = 1; k < IPU_WORKER_THREADS; k++)
+			if (w[k] < w[best])
+				best = k;
+		w[best] += cycles[i];
+	}
+	for (unsigned k = 0; k < IPU_WORKER_THREADS; k++)
+		if (w[k] > max)
+			max = w[k];
+	return max;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Engine internals shared by the engine's .c files (not installed).
+ * Ownership: struct ipue_engine owns one struct ipue_graph (or none); the
+ * graph owns every table below and the tile arena. Everything is built and
+ * bounds-checked once by the loader; run-time code trusts it.
+ */
+#ifndef IPUE_ENGINE_INTERNAL_H
+#define IPUE_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ipu/ipu_models.h"
+#include "ipu_engine.h"
+#include "codelets.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the engine reads graph binaries in place: little-endian hosts only"
+#endif
+
+/* loader limits (docs/graph-format.md "Limits") */
+#define IPUE_MAX_SECTIONS	64
+#define IPUE_MAX_PROGRAM_DEPTH	64
+#define IPUE_MAX_PROGRAM_NODES	(1u << 20)
+#define IPUE_TILE_ALIGN		64	/* each tile's base in the arena */
+
+/* ---- cost model (docs/cost-model.md) ---- */
+#define IPUE_COST_SYNC_CYCLES		500u
+#define IPUE_COST_EXCHANGE_LATENCY	30u
+#define IPUE_COST_EXCHANGE_BYTES_PER_CYCLE 4u
+#define IPUE_COST_HOST_SYNC_CYCLES	480u	/* ~0.36 us at 1.33 GHz */
+
+struct ipue_model_figures {
+	uint32_t model, tiles, tile_mem, clock_khz;
+	uint32_t host_bytes_per_kcycle;	/* host link bytes per 1000 tile cycles */
+};
+int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out);
+uint64_t ipue_cost_exchange(uint64_t max_tile_bytes);
+uint64_t ipue_cost_stream(const struct ipue_model_figures *m, uint64_t bytes);
+/* list-schedule cycles[0..n) on IPU_WORKER_THREADS workers; the busiest one */
+uint64_t ipue_cost_tile(const uint64_t *cycles, uint32_t n);
+
+/* ---- tile memory: one lazily committed arena ---- */
+struct ipue_arena {
+	uint8_t *base;
+	uint64_t size;		/* reserved bytes (page multiple) */
+	int mmapped;
+};
+int ipue_arena_alloc(struct ipue_arena *a, uint64_t bytes);
+void ipue_arena_free(struct ipue_arena *a);
+uint64_t ipue_arena_resident(const struct ipue_arena *a);
+
+/* ---- thread pool ---- */
+typedef void (*ipue_job_fn)(void *arg, unsigned idx, unsigned n);
+struct ipue_pool;
+/* n participants including the caller of ipue_pool_run(); n-1 threads */
+int ipue_pool_create(struct ipue_pool **out, unsigned n);
+void ipue_pool_destroy(struct ipue_pool *p);
+/* run fn(arg, i, n) for i in [0, n) concurrently; returns when all are done */
+void ipue_pool_run(struct ipue_pool *p, ipue_job_fn fn, void *arg);
+unsigned ipue_pool_size(const struct ipue_pool *p);
+
+/* ---- run-time tables ---- */
+struct ipue_rt_vertex {
+	void (*run)(const struct ipue_field *f, const uint32_t *params);
+	const struct ipue_field *f;
+	const uint32_t *p;
+};
+
+struct ipue_rt_cs {
+	const char *name;
+	struct ipue_rt_vertex *v;	/* nv vertices, graph order */
+	uint32_t nv;
+	uint32_t *split;		/* nsplit+1 bounds: worker i runs [split[i], split[i+1]) */
+	uint32_t nsplit;		/* 0: run on the calling thread */
+	uint64_t cycles;		/* modeled compute-phase cycles */
+};
+
+struct ipue_rt_copy {
+	uint8_t *dst;
+	const uint8_t *src;
+	uint64_t bytes;
+};
+
+struct ipue_rt_exchange {
+	const char *name;
+	struct ipue_rt_copy *c;		/* coalesced, sorted by dst */
+	uint32_t nc;
+	uint32_t *split;		/* as ipue_rt_cs */
+	uint32_t nsplit;
+	uint64_t bytes;
+	uint64_t cycles;
+};
+
+struct ipue_rt_interval {
+	uint64_t byte_begin;		/* in the tensor's flattened bytes */
+	uint64_t bytes;
+	uint8_t *ptr;
+};
+
+struct ipue_rt_tensor {
+	const char *name;
+	uint8_t dtype, rank;
+	uint32_t shape[IPU_GRAPH_MAX_RANK];
+	uint64_t elements, bytes;
+	struct ipue_rt_interval *iv;	/* points into graph->intervals */
+	uint32_t niv;
+};
+
+struct ipue_rt_handle {
+	const char *name;
+	uint32_t tensor;
+	uint32_t access;
+};
+
+struct ipue_rt_stream {
+	const char *name;
+	uint32_t index;			/* stream id passed to the callbacks */
+	uint8_t direction, dtype;
+	uint16_t depth;
+	uint32_t elements;
+	uint64_t bytes;
+	struct ipue_stream_callbacks cb;
+	int connected;
+	uint8_t *fifo;			/* depth * bytes, allocated on first use */
+	uint32_t head, count;
+};
+
+struct ipue_graph {
+	uint8_t *bin;			/* private copy of the binary: strings live here */
+	size_t bin_len;
+	const char *strings;
+	uint64_t strings_len;
+
+	struct ipue_arena arena;
+	uint8_t **tile_mem;		/* [tiles], NULL = no memory */
+	uint32_t *tile_bytes;		/* [tiles] plan */
+	uint64_t planned;
+	uint32_t tiles_used;
+
+	struct ipue_rt_tensor *tensors;	uint32_t ntensors;
+	struct ipue_rt_interval *intervals; uint32_t nintervals;
+	struct ipue_field *fields;	/* all vertices' bound fields */
+	uint32_t *params;		/* IPUE_MAX_PARAMS per vertex, zero padded */
+	struct ipue_rt_vertex *vertices; uint32_t nvertices;
+	struct ipue_rt_cs *cs;		uint32_t ncs;
+	struct ipue_rt_exchange *ex;	uint32_t nex;
+	struct ipu_graph_prog_node *nodes; uint32_t nnodes;
+	uint32_t *children;		uint32_t nchildren;
+	uint32_t *entries;		uint32_t nentries;
+	const char **entry_names;
+	struct ipue_rt_stream *streams;	uint32_t nstreams;
+	struct ipue_rt_handle *handles;	uint32_t nhandles;
+	const char **meta;		uint32_t nmeta;	/* key, value pairs */
+
+	uint64_t host_bytes;		/* metadata bytes allocated */
+};
+
+struct ipue_engine {
+	struct ipue_model_figures m;
+	unsigned host_threads;
+	ipue_codelet_lookup_fn lookup;
+	struct ipue_pool *pool;		/* created on first need */
+	struct ipue_graph *g;		/* NULL = none */
+
+	pthread_mutex_t run_lock;	/* guards running/cancel hand-over */
+	int running;
+	atomic_int cancel;
+
+	int aborted;
+	uint32_t abort_code, abort_node;
+};
+
+/* loader.c */
+int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
+		    struct ipue_graph **out, struct ipue_load_error *err);
+void ipue_graph_free(struct ipue_graph *g);
+
+/* exchange.c */
+void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x);
+void ipue_compute_run(struct ipue_engine *e, const struct ipue_rt_cs *cs);
+int ipue_work_split(const uint64_t *weight, uint32_t n, unsigned parts,
+		    uint64_t threshold, uint32_t **split, uint32_t *nsplit);
+
+/* stream.c */
+int ipue_stream_h2d(struct ipue_rt_stream *s, const struct ipue_rt_tensor *t);
+int ipue_stream_d2h(struct ipue_rt_stream *s, const struct ipue_rt_tensor *t);
+int ipue_stream_flush(struct ipue_rt_stream *s);
+void ipue_stream_drop(struct ipue_rt_stream *s);
+
+/* tensor byte access through intervals (engine.c) */
+void ipue_tensor_copy(const struct ipue_rt_tensor *t, uint64_t off, void *host,
+		      uint64_t len, int to_tensor);
+
+#endif /* IPUE_ENGINE_INTERNAL_H */

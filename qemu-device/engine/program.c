@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Control program interpreter and ipue_run(). The loader proved the node
+ * graph acyclic with nesting <= IPUE_MAX_PROGRAM_DEPTH, so the recursion
+ * here is bounded. Loops are not: RepeatWhileTrue and huge Repeat counts
+ * run until done, cancelled (ipue_cancel) or the run's step_limit.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "engine_internal.h"
+
+#include <string.h>
+#include <time.h>
+
+struct runner {
+	struct ipue_engine *e;
+	struct ipue_graph *g;
+	struct ipue_run_stats *st;
+	uint64_t step_limit;
+};
+
+/* one program step: the cancel and step-limit check point */
+static int step(struct runner *r)
+{
+	r->st->steps++;
+	if (atomic_load_explicit(&r->e->cancel, memory_order_relaxed))
+		return IPUE_ECANCELED;
+	if (r->step_limit && r->st->steps > r->step_limit)
+		return IPUE_ESTEPLIMIT;
+	return 0;
+}
+
+/* a scalar tensor is true when any of its bytes is non-zero */
+static int cond_true(const struct ipue_rt_tensor *t)
+{
+	const uint8_t *p = t->iv[0].ptr;
+
+	for (uint64_t i = 0; i < t->bytes; i++)
+		if (p[i])
+			return 1;
+	return 0;
+}
+
+static int exec_node(struct runner *r, uint32_t id)
+{
+	struct ipue_graph *g = r->g;
+	const struct ipu_graph_prog_node *n = &g->nodes[id];
+	struct ipue_run_stats *st = r->st;
+	int rc = step(r);
+
+	if (rc)
+		return rc;
+	switch (n->kind) {
+	case IPU_PROG_SEQUENCE:
+		for (uint32_t k = 0; k < n->b && !rc; k++)
+			rc = exec_node(r, g->children[n->a + k]);
+		return rc;
+	case IPU_PROG_EXECUTE: {
+		const struct ipue_rt_cs *cs = &g->cs[n->a];
+
+		ipue_compute_run(r->e, cs);
+		st->cycles_compute += cs->cycles;
+		st->cycles_sync += IPUE_COST_SYNC_CYCLES;	/* end of the compute phase */
+		st->compute_sets++;
+		st->syncs++;
+		return 0;
+	}
+	case IPU_PROG_COPY: {
+		const struct ipue_rt_exchange *x = &g->ex[n->a];
+
+		ipue_exchange_run(r->e, x);
+		st->cycles_exchange += x->cycles;
+		st->exchange_bytes += x->bytes;
+		st->exchanges++;
+		return 0;
+	}
+	case IPU_PROG_REPEAT:
+		for (uint32_t k = 0; k < n->a && !rc; k++)
+			rc = exec_node(r, n->b);
+		return rc;
+	case IPU_PROG_REPEAT_WHILE_TRUE:
+		for (;;) {
+			if (n->c != IPU_GRAPH_NONE) {
+				rc = exec_node(r, n->c);
+				if (rc)
+					return rc;
+			}
+			if (!cond_true(&g->tensors[n->a]))
+				return 0;
+			rc = exec_node(r, n->b);
+			if (rc)
+				return rc;
+		}
+	case IPU_PROG_IF: {
+		uint32_t br = cond_true(&g->tensors[n->a]) ? n->b : n->c;
+
+		return br == IPU_GRAPH_NONE ? 0 : exec_node(r, br);
+	}
+	case IPU_PROG_SYNC:
+		st->cycles_sync += IPUE_COST_SYNC_CYCLES;
+		st->syncs++;
+		return 0;
+	case IPU_PROG_STREAM_COPY: {
+		struct ipue_rt_stream *s = &g->streams[n->a];
+		const struct ipue_rt_tensor *t = &g->tensors[n->b];
+
+		if (s->direction == IPU_STREAM_HOST_TO_DEVICE) {
+			rc = ipue_stream_h2d(s, t);
+			st->stream_bytes_h2d += rc ? 0 : s->bytes;
+		} else {
+			rc = ipue_stream_d2h(s, t);
+			st->stream_bytes_d2h += rc ? 0 : s->bytes;
+		}
+		st->cycles_stream += ipue_cost_stream(&r->e->m, s->bytes);
+		return rc;
+	}
+	case IPU_PROG_ABORT_ON_CONDITION:
+		if (!cond_true(&g->tensors[n->a]))
+			return 0;
+		r->e->aborted = 1;
+		r->e->abort_code = n->b;
+		r->e->abort_node = id;
+		return IPUE_EABORT;
+	default:
+		return IPUE_EFORMAT;	/* unreachable: the loader checked kinds */
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Run an entry program; see ipu_engine.h for the contract. */
+int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
+	     struct ipue_run_stats *stats)
+{
+	struct ipue_run_stats local;
+	struct runner r;
+	uint64_t t0 = now_ns(), reps;
+	int rc = 0, frc;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	if (!e || !opts)
+		return IPUE_EINVAL;
+	if (!e->g)
+		return IPUE_ENOGRAPH;
+	if (opts->program >= e->g->nentries)
+		return IPUE_ERANGE;
+	pthread_mutex_lock(&e->run_lock);
+	if (e->running) {
+		pthread_mutex_unlock(&e->run_lock);
+		return IPUE_EBUSY;
+	}
+	e->running = 1;
+	atomic_store(&e->cancel, 0);
+	pthread_mutex_unlock(&e->run_lock);
+
+	/* threads only once there is work for them; failure = single-threaded */
+	if (!e->pool && e->host_threads > 1)
+		(void)ipue_pool_create(&e->pool, e->host_threads);
+	e->aborted = 0;
+	e->abort_code = 0;
+	e->abort_node = 0;
+	r.e = e;
+	r.g = e->g;
+	r.st = stats;
+	r.step_limit = opts->step_limit;
+	reps = opts->repeat ? opts->repeat : 1;
+	for (uint64_t i = 0; i < reps && !rc; i++)
+		rc = exec_node(&r, e->g->entries[opts->program]);
+	/* device->host data written so far reaches the host even on failure */
+	for (uint32_t s = 0; s < e->g->nstreams; s++) {
+		frc = ipue_stream_flush(&e->g->streams[s]);
+		if (!rc)
+			rc = frc;
+	}
+	stats->cycles = stats->cycles_compute + stats->cycles_sync +
+			stats->cycles_exchange + stats->cycles_stream;
+	stats->host_ns = now_ns() - t0;
+
+	pthread_mutex_lock(&e->run_lock);
+	e->running = 0;
+	atomic_store(&e->cancel, 0);
+	pthread_mutex_unlock(&e->run_lock);
+	return rc;
+}

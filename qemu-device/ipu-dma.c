@@ -1,0 +1,167 @@
+/*
+ * Emulated IPU card: DMA between the card and guest RAM.
+ *
+ * Every address the guest gives the card goes through the device's PCI
+ * address space (so through a vIOMMU when there is one) and must resolve to
+ * RAM: the card refuses MMIO targets, its own BARs included, because a device
+ * that DMAs into device registers re-enters device code (a known class of
+ * QEMU security bugs). Such an address completes the command with
+ * DMA_ERROR; nothing here can abort QEMU or allocate without bound.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/rcu.h"
+#include "exec/memory.h"
+#include "sysemu/dma.h"
+#include "ipu.h"
+
+/* SG entries read from the guest per batch. */
+#define IPU_SGE_BATCH 256
+
+/*
+ * Length of the RAM run that starts at @addr (at most @len), or 0 when
+ * @addr is not RAM (or is read-only and @to_guest).
+ */
+static uint64_t ipu_dma_ram_run(PCIDevice *pdev, uint64_t addr, uint64_t len,
+                                bool to_guest)
+{
+    AddressSpace *as = pci_get_address_space(pdev);
+    MemoryRegion *mr;
+    hwaddr xlat, plen = len;
+
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(as, addr, &xlat, &plen, to_guest,
+                                 MEMTXATTRS_UNSPECIFIED);
+    if (!memory_region_is_ram(mr) || memory_region_is_ram_device(mr) ||
+        (to_guest && mr->readonly)) {
+        return 0;
+    }
+    return MIN(plen, len);
+}
+
+/*
+ * Map the RAM at @addr for up to @len bytes and hand it to @fn piece by
+ * piece. Returns IPU_CS_*.
+ */
+static int ipu_dma_map_range(PCIDevice *pdev, uint64_t addr, uint64_t len,
+                             bool to_guest, IpuDmaFn fn, void *opaque,
+                             uint64_t off, IpuDmaFault *fault)
+{
+    DMADirection dir = to_guest ? DMA_DIRECTION_FROM_DEVICE :
+                                  DMA_DIRECTION_TO_DEVICE;
+
+    while (len) {
+        uint64_t run = ipu_dma_ram_run(pdev, addr, len, to_guest);
+        dma_addr_t plen = run;
+        void *ptr;
+        int ret;
+
+        if (!run || addr + run < addr) {
+            fault->addr = addr;
+            return IPU_CS_DMA_ERROR;
+        }
+        ptr = pci_dma_map(pdev, addr, &plen, dir);
+        if (!ptr || !plen) {
+            if (ptr) {
+                pci_dma_unmap(pdev, ptr, plen, dir, 0);
+            }
+            fault->addr = addr;
+            return IPU_CS_DMA_ERROR;
+        }
+        ret = fn(opaque, ptr, plen, off);
+        pci_dma_unmap(pdev, ptr, plen, dir, ret == IPU_CS_SUCCESS ? plen : 0);
+        if (ret != IPU_CS_SUCCESS) {
+            return ret;
+        }
+        addr += plen;
+        off += plen;
+        len -= plen;
+    }
+    return IPU_CS_SUCCESS;
+}
+
+typedef struct IpuCopy {
+    uint8_t *buf;
+    bool to_guest;
+} IpuCopy;
+
+static int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
+{
+    IpuCopy *c = opaque;
+
+    if (c->to_guest) {
+        memcpy(ptr, c->buf + off, len);
+    } else {
+        memcpy(c->buf + off, ptr, len);
+    }
+    return IPU_CS_SUCCESS;
+}
+
+int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
+                bool to_guest, IpuDmaFault *fault)
+{
+    IpuCopy c = { .buf = buf, .to_guest = to_guest };
+
+    return ipu_dma_map_range(pdev, addr, len, to_guest, ipu_dma_copy_fn, &c,
+                             0, fault);
+}
+
+int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
+                 uint64_t length, bool to_guest, IpuDmaFn fn, void *opaque,
+                 IpuDmaFault *fault)
+{
+    g_autofree struct ipu_sge *batch = NULL;
+    uint64_t off = 0;
+    uint32_t i = 0;
+
+    if (!sgl_count) {
+        return ipu_dma_map_range(pdev, data, length, to_guest, fn, opaque, 0,
+                                 fault);
+    }
+    if (sgl_count > IPU_MAX_SGL_ENTRIES || (data & 15)) {
+        fault->addr = sgl_count > IPU_MAX_SGL_ENTRIES ? sgl_count : 0;
+        return IPU_CS_INVALID_SGL;
+    }
+
+    batch = g_new(struct ipu_sge, IPU_SGE_BATCH);
+    while (i < sgl_count) {
+        uint32_t n = MIN(sgl_count - i, IPU_SGE_BATCH);
+        int ret = ipu_dma_ram(pdev, data + (uint64_t)i * sizeof(*batch),
+                              batch, n * sizeof(*batch), false, fault);
+
+        if (ret != IPU_CS_SUCCESS) {
+            return ret;
+        }
+        for (uint32_t j = 0; j < n; j++, i++) {
+            uint64_t addr = le64_to_cpu(batch[j].addr);
+            uint32_t len = le32_to_cpu(batch[j].len);
+
+            if (!len || batch[j].reserved || len > length - off) {
+                qemu_log_mask(LOG_GUEST_ERROR,
+                              "ipu: SG entry %u: length %u, reserved %u, "
+                              "%" PRIu64 " of %" PRIu64 " bytes left\n",
+                              i, len, le32_to_cpu(batch[j].reserved),
+                              length - off, length);
+                fault->addr = i;
+                return IPU_CS_INVALID_SGL;
+            }
+            ret = ipu_dma_map_range(pdev, addr, len, to_guest, fn, opaque,
+                                    off, fault);
+            if (ret != IPU_CS_SUCCESS) {
+                return ret;
+            }
+            off += len;
+        }
+    }
+    if (off != length) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: SG list covers %" PRIu64 " of %" PRIu64 " bytes\n",
+                      off, length);
+        fault->addr = sgl_count;
+        return IPU_CS_INVALID_SGL;
+    }
+    return IPU_CS_SUCCESS;
+}

@@ -1,0 +1,750 @@
+/*
+ * Emulated IPU card: command queues (docs/hw-interface.md "Command queues").
+ *
+ * The vCPU writes queue registers and doorbells; a worker thread per card
+ * fetches submissions round-robin over the queues, executes them on the
+ * tile engine (qemu-device/engine/) and posts completions; a bottom half
+ * raises the completion interrupts under the BQL, honouring each queue's
+ * coalescing settings. Locking rules are in ipu.h.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "hw/pci/msix.h"
+#include "ipu.h"
+#include "ipu_engine.h"
+
+static uint64_t ipu_now_ns(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+}
+
+/* ---- registers ---- */
+
+static bool ipu_qsize_ok(uint32_t size)
+{
+    return size >= IPU_Q_SIZE_MIN && size <= IPU_Q_SIZE_MAX &&
+           is_power_of_2(size);
+}
+
+bool ipu_queue_reg_read_only(hwaddr addr)
+{
+    hwaddr r = (addr - IPU_REG_QUEUE_BASE) % IPU_QUEUE_STRIDE;
+
+    return addr >= IPU_REG_QUEUE_BASE &&
+           addr < IPU_REG_Q(IPU_NUM_QUEUES, 0) &&
+           (r == IPU_Q_STATUS || r == IPU_Q_SQ_HEAD || r == IPU_Q_CQ_TAIL);
+}
+
+uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
+{
+    unsigned qi;
+    hwaddr r;
+    IpuQueue *q;
+    uint64_t v;
+
+    if (addr >= IPU_REG_DOORBELL_BASE) {
+        return 0;   /* doorbells are write-only */
+    }
+    qi = (addr - IPU_REG_QUEUE_BASE) / IPU_QUEUE_STRIDE;
+    r = (addr - IPU_REG_QUEUE_BASE) % IPU_QUEUE_STRIDE;
+    q = &s->queues[qi];
+
+    qemu_mutex_lock(&s->lock);
+    switch (r) {
+    case IPU_Q_SQ_BASE_LO:
+        v = (uint32_t)q->sq_base;
+        break;
+    case IPU_Q_SQ_BASE_HI:
+        v = q->sq_base >> 32;
+        break;
+    case IPU_Q_CQ_BASE_LO:
+        v = (uint32_t)q->cq_base;
+        break;
+    case IPU_Q_CQ_BASE_HI:
+        v = q->cq_base >> 32;
+        break;
+    case IPU_Q_SIZE:
+        v = q->size;
+        break;
+    case IPU_Q_VECTOR:
+        v = q->vector;
+        break;
+    case IPU_Q_COALESCE:
+        v = q->coalesce;
+        break;
+    case IPU_Q_CTRL:
+        v = q->enable_req ? IPU_Q_CTRL_ENABLE : 0;
+        break;
+    case IPU_Q_STATUS:
+        v = q->status;
+        break;
+    case IPU_Q_SQ_HEAD:
+        v = q->sq_head;
+        break;
+    case IPU_Q_CQ_TAIL:
+        v = q->cq_tail;
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: read of undefined queue register 0x%" HWADDR_PRIx
+                      "\n", addr);
+        v = 0;
+        break;
+    }
+    qemu_mutex_unlock(&s->lock);
+    return v;
+}
+
+/* With the lock held: stop queue @q; a command in progress is dropped. */
+static void ipu_queue_disable_locked(IpuQueue *q)
+{
+    q->enable_req = false;
+    q->status &= ~IPU_Q_STATUS_ENABLED;
+    q->gen++;
+    q->irq_pending = 0;
+}
+
+static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
+{
+    uint32_t err = 0;
+
+    if (!ipu_qsize_ok(q->size)) {
+        err = IPU_QERR_SIZE;
+    } else if ((q->sq_base | q->cq_base) & (IPU_Q_RING_ALIGN - 1)) {
+        err = IPU_QERR_ALIGN;
+    } else if (ipu_msix_on(s) &&
+               (q->vector < 1 || q->vector >= IPU_MSIX_VECTORS)) {
+        err = IPU_QERR_VECTOR;
+    }
+    if (err) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: queue %u cannot be enabled (error %u)\n", qi, err);
+        q->status = IPU_Q_STATUS_ERROR | (err << 8);
+        q->enable_req = false;
+        return;
+    }
+    q->sq_head = q->sq_tail = q->cq_head = q->cq_tail = 0;
+    q->abort_scan = 0;
+    q->phase = true;
+    q->irq_pending = 0;
+    q->enable_req = true;
+    q->status = IPU_Q_STATUS_ENABLED;
+    qemu_cond_broadcast(&s->cond);
+}
+
+/*
+ * ABORT acts when its doorbell rings, ahead of the queue's order: look at
+ * the opcodes of the entries just submitted. Called with the lock held.
+ */
+static void ipu_scan_for_abort_locked(IpuState *s, IpuQueue *q)
+{
+    IpuDmaFault fault;
+
+    while (q->abort_scan != q->sq_tail) {
+        uint8_t op;
+
+        if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
+                        (uint64_t)q->abort_scan * sizeof(struct ipu_sqe),
+                        &op, 1, false, &fault) == IPU_CS_SUCCESS &&
+            op == IPU_OP_ABORT && s->engine) {
+            ipue_cancel(s->engine);
+        }
+        q->abort_scan = (q->abort_scan + 1) & (q->size - 1);
+    }
+}
+
+static bool ipu_queue_config_reg(hwaddr r)
+{
+    return r <= IPU_Q_COALESCE;
+}
+
+void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
+{
+    bool doorbell = addr >= IPU_REG_DOORBELL_BASE;
+    unsigned qi;
+    hwaddr r;
+    IpuQueue *q;
+
+    if (doorbell) {
+        qi = (addr - IPU_REG_DOORBELL_BASE) / 8;
+        r = (addr - IPU_REG_DOORBELL_BASE) % 8;
+    } else {
+        qi = (addr - IPU_REG_QUEUE_BASE) / IPU_QUEUE_STRIDE;
+        r = (addr - IPU_REG_QUEUE_BASE) % IPU_QUEUE_STRIDE;
+    }
+    q = &s->queues[qi];
+
+    qemu_mutex_lock(&s->lock);
+    if (doorbell) {
+        if (!(q->status & IPU_Q_STATUS_ENABLED) || val >= q->size) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: queue %u %s doorbell 0x%x ignored (%s)\n",
+                          qi, r ? "CQ head" : "SQ tail", val,
+                          (q->status & IPU_Q_STATUS_ENABLED) ?
+                          "beyond the ring" : "queue disabled");
+        } else if (r == 0) {
+            q->sq_tail = val;
+            ipu_scan_for_abort_locked(s, q);
+            qemu_cond_broadcast(&s->cond);
+        } else {
+            q->cq_head = val;
+            qemu_cond_broadcast(&s->cond);   /* CQ space for the worker */
+        }
+        goto out;
+    }
+
+    if (ipu_queue_config_reg(r) && q->enable_req) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: queue %u register 0x%" HWADDR_PRIx " is locked "
+                      "while the queue is enabled\n", qi, r);
+        goto out;
+    }
+    switch (r) {
+    case IPU_Q_SQ_BASE_LO:
+        q->sq_base = deposit64(q->sq_base, 0, 32, val);
+        break;
+    case IPU_Q_SQ_BASE_HI:
+        q->sq_base = deposit64(q->sq_base, 32, 32, val);
+        break;
+    case IPU_Q_CQ_BASE_LO:
+        q->cq_base = deposit64(q->cq_base, 0, 32, val);
+        break;
+    case IPU_Q_CQ_BASE_HI:
+        q->cq_base = deposit64(q->cq_base, 32, 32, val);
+        break;
+    case IPU_Q_SIZE:
+        q->size = val;
+        break;
+    case IPU_Q_VECTOR:
+        q->vector = val;
+        break;
+    case IPU_Q_COALESCE:
+        q->coalesce = val;
+        break;
+    case IPU_Q_CTRL:
+        if (val & ~IPU_Q_CTRL_ENABLE) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: queue %u CTRL 0x%x sets undefined bits\n",
+                          qi, val);
+        }
+        if ((val & IPU_Q_CTRL_ENABLE) && !q->enable_req) {
+            ipu_queue_enable_locked(s, q, qi);
+        } else if (!(val & IPU_Q_CTRL_ENABLE) && q->enable_req) {
+            ipu_queue_disable_locked(q);
+            if (s->engine && s->worker_busy) {
+                ipue_cancel(s->engine);
+            }
+        }
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: write 0x%x to %s queue register 0x%" HWADDR_PRIx
+                      " ignored\n", val,
+                      ipu_queue_reg_read_only(addr) ? "read-only" : "undefined",
+                      addr);
+        break;
+    }
+out:
+    qemu_mutex_unlock(&s->lock);
+}
+
+/* ---- command execution (worker thread, lock not held) ---- */
+
+typedef struct IpuCmd {
+    IpuState *s;
+    struct ipu_sqe sqe;
+    struct ipu_cqe cqe;
+    uint8_t *buf;           /* LOAD: the gathered binary */
+    unsigned handle;
+} IpuCmd;
+
+static int ipu_tensor_write_fn(void *opaque, void *ptr, uint64_t len,
+                               uint64_t off)
+{
+    IpuCmd *c = opaque;
+
+    return ipue_tensor_write(c->s->engine, c->handle, c->sqe.offset + off,
+                             ptr, len) ? IPU_CS_INTERNAL : IPU_CS_SUCCESS;
+}
+
+static int ipu_tensor_read_fn(void *opaque, void *ptr, uint64_t len,
+                              uint64_t off)
+{
+    IpuCmd *c = opaque;
+
+    return ipue_tensor_read(c->s->engine, c->handle, c->sqe.offset + off,
+                            ptr, len) ? IPU_CS_INTERNAL : IPU_CS_SUCCESS;
+}
+
+static int ipu_gather_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
+{
+    IpuCmd *c = opaque;
+
+    memcpy(c->buf + off, ptr, len);
+    return IPU_CS_SUCCESS;
+}
+
+static int ipu_dma_result(IpuCmd *c, int cs, IpuDmaFault *fault)
+{
+    if (cs == IPU_CS_DMA_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: command %u: DMA address 0x%" PRIx64
+                      " is not guest RAM\n", c->sqe.cid, fault->addr);
+        c->cqe.detail = (uint32_t)fault->addr;
+        c->cqe.detail2 = fault->addr >> 32;
+    } else if (cs == IPU_CS_INVALID_SGL) {
+        c->cqe.detail = (uint32_t)fault->addr;
+    }
+    return cs;
+}
+
+static int ipu_engine_ready(IpuState *s)
+{
+    struct ipue_config cfg = {
+        .model = s->model->id,
+        .host_threads = s->host_threads,
+    };
+
+    struct ipue_engine *e;
+
+    if (s->engine) {
+        return IPU_CS_SUCCESS;
+    }
+    if (ipue_engine_create(&cfg, &e)) {
+        return IPU_CS_INTERNAL;
+    }
+    qemu_mutex_lock(&s->lock);      /* others cancel through it */
+    s->engine = e;
+    qemu_mutex_unlock(&s->lock);
+    return IPU_CS_SUCCESS;
+}
+
+static int ipu_cmd_load(IpuCmd *c)
+{
+    IpuState *s = c->s;
+    PCIDevice *pdev = PCI_DEVICE(s);
+    struct ipue_load_error lerr = { 0 };
+    IpuDmaFault fault = { 0 };
+    char msg[IPU_LOAD_MSG_LEN];
+    int cs, ret;
+
+    if (!c->sqe.length || c->sqe.length > IPU_MAX_GRAPH_BYTES) {
+        return IPU_CS_TOO_LARGE;
+    }
+    cs = ipu_engine_ready(s);
+    if (cs) {
+        return cs;
+    }
+    c->buf = g_try_malloc(c->sqe.length);
+    if (!c->buf) {
+        return IPU_CS_INTERNAL;
+    }
+    cs = ipu_dma_walk(pdev, c->sqe.data, c->sqe.sgl_count, c->sqe.length,
+                      false, ipu_gather_fn, c, &fault);
+    if (cs) {
+        return ipu_dma_result(c, cs, &fault);
+    }
+    ret = ipue_load(s->engine, c->buf, c->sqe.length, &lerr);
+    if (!ret) {
+        return IPU_CS_SUCCESS;
+    }
+    if (ret == IPUE_ENOMEM) {
+        return IPU_CS_INTERNAL;
+    }
+    c->cqe.detail = lerr.section;
+    c->cqe.detail2 = lerr.record;
+    if (c->sqe.arg) {
+        memset(msg, 0, sizeof(msg));
+        snprintf(msg, sizeof(msg), "%s: %s", lerr.section_name[0] ?
+                 lerr.section_name : "graph", lerr.message[0] ?
+                 lerr.message : ipue_strerror(ret));
+        cs = ipu_dma_ram(pdev, c->sqe.arg, msg, sizeof(msg), true, &fault);
+        if (cs) {
+            return ipu_dma_result(c, cs, &fault);
+        }
+    }
+    return IPU_CS_LOAD_FAILED;
+}
+
+static int ipu_cmd_transfer(IpuCmd *c, bool to_guest)
+{
+    IpuState *s = c->s;
+    struct ipue_tensor_info info;
+    IpuDmaFault fault = { 0 };
+    int cs;
+
+    if (!s->engine || !ipue_loaded(s->engine)) {
+        return IPU_CS_NO_GRAPH;
+    }
+    if (ipue_handle_info(s->engine, c->sqe.handle, &info)) {
+        c->cqe.detail = c->sqe.handle;
+        return IPU_CS_BAD_HANDLE;
+    }
+    if (!(info.access & (to_guest ? IPU_HANDLE_READ : IPU_HANDLE_WRITE))) {
+        c->cqe.detail = c->sqe.handle;
+        return IPU_CS_ACCESS;
+    }
+    if (c->sqe.offset > info.bytes || c->sqe.length > info.bytes - c->sqe.offset) {
+        return IPU_CS_OUT_OF_RANGE;
+    }
+    c->handle = c->sqe.handle;
+    cs = ipu_dma_walk(PCI_DEVICE(s), c->sqe.data, c->sqe.sgl_count,
+                      c->sqe.length, to_guest,
+                      to_guest ? ipu_tensor_read_fn : ipu_tensor_write_fn, c,
+                      &fault);
+    return ipu_dma_result(c, cs, &fault);
+}
+
+static int ipu_cmd_run(IpuCmd *c)
+{
+    IpuState *s = c->s;
+    struct ipue_run_opts opts = {
+        .program = c->sqe.handle,
+        .repeat = c->sqe.count ? c->sqe.count : 1,
+    };
+    struct ipue_run_stats st = { 0 };
+    uint32_t code = 0, node = 0;
+    int ret;
+
+    if (!s->engine || !ipue_loaded(s->engine)) {
+        return IPU_CS_NO_GRAPH;
+    }
+    if (c->sqe.handle >= (uint32_t)ipue_program_count(s->engine)) {
+        c->cqe.detail = c->sqe.handle;
+        return IPU_CS_BAD_HANDLE;
+    }
+    ret = ipue_run(s->engine, &opts, &st);
+    c->cqe.cycles = st.cycles;
+    switch (ret) {
+    case 0:
+        c->cqe.detail = (uint32_t)st.steps;
+        return IPU_CS_SUCCESS;
+    case IPUE_ECANCELED:
+        return IPU_CS_ABORTED;
+    case IPUE_EABORT:
+        ipue_abort_status(s->engine, &code, &node);
+        c->cqe.detail = code;
+        c->cqe.detail2 = node;
+        return IPU_CS_PROGRAM_ABORT;
+    case IPUE_ENOMEM:
+        return IPU_CS_INTERNAL;
+    default:
+        c->cqe.detail = -ret;
+        return IPU_CS_RUN_FAILED;
+    }
+}
+
+/* Checks the fields an opcode does not use are zero; IPU_CS_*. */
+static int ipu_cmd_check(IpuCmd *c)
+{
+    const struct ipu_sqe *e = &c->sqe;
+    bool xfer = e->opcode == IPU_OP_WRITE || e->opcode == IPU_OP_READ;
+    bool data = xfer || e->opcode == IPU_OP_LOAD;
+    size_t bad = SIZE_MAX;
+
+    if (e->flags) {
+        bad = offsetof(struct ipu_sqe, flags);
+    } else if (e->reserved[0] || e->reserved[1]) {
+        bad = offsetof(struct ipu_sqe, reserved);
+    } else if (e->arg && e->opcode != IPU_OP_LOAD) {
+        bad = offsetof(struct ipu_sqe, arg);
+    } else if (e->handle && !xfer && e->opcode != IPU_OP_RUN) {
+        bad = offsetof(struct ipu_sqe, handle);
+    } else if (e->offset && !xfer) {
+        bad = offsetof(struct ipu_sqe, offset);
+    } else if (!data && (e->length || e->data || e->sgl_count)) {
+        bad = offsetof(struct ipu_sqe, length);
+    } else if (e->count && e->opcode != IPU_OP_RUN) {
+        bad = offsetof(struct ipu_sqe, count);
+    }
+    if (bad != SIZE_MAX) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: command %u (opcode 0x%x): field at byte %zu must "
+                      "be 0\n", e->cid, e->opcode, bad);
+        c->cqe.detail = bad;
+        return IPU_CS_INVALID_FIELD;
+    }
+    return IPU_CS_SUCCESS;
+}
+
+static int ipu_cmd_execute(IpuCmd *c)
+{
+    int cs = ipu_cmd_check(c);
+
+    if (cs) {
+        return cs;
+    }
+    switch (c->sqe.opcode) {
+    case IPU_OP_LOAD:
+        return ipu_cmd_load(c);
+    case IPU_OP_WRITE:
+        return ipu_cmd_transfer(c, false);
+    case IPU_OP_READ:
+        return ipu_cmd_transfer(c, true);
+    case IPU_OP_RUN:
+        return ipu_cmd_run(c);
+    case IPU_OP_FENCE:
+    case IPU_OP_ABORT:
+        /*
+         * One worker executes commands in fetch order, so everything fetched
+         * before a FENCE has completed; ABORT acted at its doorbell.
+         */
+        return IPU_CS_SUCCESS;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "ipu: command %u: unknown opcode "
+                      "0x%x\n", c->sqe.cid, c->sqe.opcode);
+        c->cqe.detail = c->sqe.opcode;
+        return IPU_CS_INVALID_OPCODE;
+    }
+}
+
+static void ipu_sqe_from_le(struct ipu_sqe *e)
+{
+    e->cid = le16_to_cpu(e->cid);
+    e->handle = le32_to_cpu(e->handle);
+    e->offset = le64_to_cpu(e->offset);
+    e->length = le64_to_cpu(e->length);
+    e->data = le64_to_cpu(e->data);
+    e->sgl_count = le32_to_cpu(e->sgl_count);
+    e->count = le32_to_cpu(e->count);
+    e->arg = le64_to_cpu(e->arg);
+}
+
+/* ---- the worker ---- */
+
+static bool ipu_queue_has_work(IpuQueue *q)
+{
+    return (q->status & IPU_Q_STATUS_ENABLED) && q->sq_head != q->sq_tail &&
+           ((q->cq_tail + 1) & (q->size - 1)) != q->cq_head;
+}
+
+static IpuQueue *ipu_pick_queue_locked(IpuState *s, unsigned *qi)
+{
+    for (unsigned n = 0; n < IPU_NUM_QUEUES; n++) {
+        unsigned i = (s->next_queue + n) % IPU_NUM_QUEUES;
+
+        if (ipu_queue_has_work(&s->queues[i])) {
+            s->next_queue = (i + 1) % IPU_NUM_QUEUES;
+            *qi = i;
+            return &s->queues[i];
+        }
+    }
+    return NULL;
+}
+
+static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi)
+{
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "ipu: queue %u ring is not in guest RAM; queue stopped\n",
+                  qi);
+    ipu_queue_disable_locked(q);
+    q->status = IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8);
+}
+
+/* Posts @cqe on queue @qi; the lock is held. */
+static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe)
+{
+    IpuQueue *q = &s->queues[qi];
+    IpuDmaFault fault;
+    struct ipu_cqe le = {
+        .cid = cpu_to_le16(cqe->cid),
+        .status = cpu_to_le16(cqe->status | (q->phase ? IPU_CQE_PHASE : 0)),
+        .sq_head = cpu_to_le16(q->sq_head),
+        .sq_id = cpu_to_le16(qi),
+        .detail = cpu_to_le32(cqe->detail),
+        .detail2 = cpu_to_le32(cqe->detail2),
+        .host_ns = cpu_to_le64(cqe->host_ns),
+        .cycles = cpu_to_le64(cqe->cycles),
+    };
+
+    if (ipu_dma_ram(PCI_DEVICE(s), q->cq_base +
+                    (uint64_t)q->cq_tail * sizeof(le), &le, sizeof(le), true,
+                    &fault)) {
+        ipu_queue_ring_error_locked(s, q, qi);
+        return;
+    }
+    q->cq_tail = (q->cq_tail + 1) & (q->size - 1);
+    if (!q->cq_tail) {
+        q->phase = !q->phase;
+    }
+    if (!q->irq_pending++) {
+        q->irq_first_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    }
+    qemu_bh_schedule(s->irq_bh);
+}
+
+static void *ipu_worker(void *opaque)
+{
+    IpuState *s = opaque;
+
+    qemu_mutex_lock(&s->lock);
+    while (!s->worker_exit) {
+        IpuCmd c = { .s = s };
+        IpuDmaFault fault;
+        IpuQueue *q;
+        unsigned qi;
+        uint32_t gen;
+        uint64_t t0;
+        int cs;
+
+        if (s->engine_reset) {
+            if (s->engine) {
+                ipue_engine_reset(s->engine);
+            }
+            s->engine_reset = false;
+            qemu_cond_broadcast(&s->cond);
+            continue;
+        }
+        q = ipu_pick_queue_locked(s, &qi);
+        if (!q) {
+            qemu_cond_wait(&s->cond, &s->lock);
+            continue;
+        }
+        if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
+                        (uint64_t)q->sq_head * sizeof(c.sqe), &c.sqe,
+                        sizeof(c.sqe), false, &fault)) {
+            ipu_queue_ring_error_locked(s, q, qi);
+            continue;
+        }
+        q->sq_head = (q->sq_head + 1) & (q->size - 1);
+        gen = q->gen;
+        s->worker_busy = true;
+        qemu_mutex_unlock(&s->lock);
+
+        ipu_sqe_from_le(&c.sqe);
+        c.cqe.cid = c.sqe.cid;
+        t0 = ipu_now_ns();
+        cs = ipu_cmd_execute(&c);
+        c.cqe.host_ns = ipu_now_ns() - t0;
+        c.cqe.status = cs << 1;
+        g_free(c.buf);
+
+        qemu_mutex_lock(&s->lock);
+        s->worker_busy = false;
+        /* A queue disabled (or a card reset) meanwhile drops the result. */
+        if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
+            ipu_post_locked(s, qi, &c.cqe);
+        }
+        qemu_cond_broadcast(&s->cond);
+    }
+    qemu_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* ---- completion interrupts (main loop, BQL held) ---- */
+
+static void ipu_irq_bh(void *opaque)
+{
+    IpuState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int64_t next = INT64_MAX;
+    uint32_t causes = 0;
+
+    qemu_mutex_lock(&s->lock);
+    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+        IpuQueue *q = &s->queues[i];
+        uint32_t count = MAX(IPU_Q_COALESCE_COUNT(q->coalesce), 1);
+        int64_t delay = (int64_t)IPU_Q_COALESCE_USEC(q->coalesce) * SCALE_US;
+
+        if (!q->irq_pending) {
+            continue;
+        }
+        if (delay && q->irq_pending < count &&
+            now - q->irq_first_ns < delay) {
+            next = MIN(next, q->irq_first_ns + delay);
+            continue;
+        }
+        q->irq_pending = 0;
+        if (ipu_msix_on(s)) {
+            msix_notify(pdev, q->vector);
+        } else {
+            causes |= IPU_IRQ_QUEUE(i);
+        }
+    }
+    qemu_mutex_unlock(&s->lock);
+    if (causes) {
+        ipu_raise(s, causes);
+    }
+    if (next != INT64_MAX) {
+        timer_mod(s->coalesce_timer, next);
+    }
+}
+
+static void ipu_coalesce_timer_cb(void *opaque)
+{
+    ipu_irq_bh(opaque);
+}
+
+/* ---- lifecycle ---- */
+
+void ipu_queues_init(IpuState *s)
+{
+    qemu_mutex_init(&s->lock);
+    qemu_cond_init(&s->cond);
+    s->irq_bh = qemu_bh_new(ipu_irq_bh, s);
+    s->coalesce_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+                                     ipu_coalesce_timer_cb, s);
+    qemu_thread_create(&s->worker, "ipu-worker", ipu_worker, s,
+                       QEMU_THREAD_JOINABLE);
+}
+
+void ipu_queues_exit(IpuState *s)
+{
+    qemu_mutex_lock(&s->lock);
+    s->worker_exit = true;
+    if (s->engine) {
+        ipue_cancel(s->engine);
+    }
+    qemu_cond_broadcast(&s->cond);
+    qemu_mutex_unlock(&s->lock);
+    qemu_thread_join(&s->worker);
+    ipue_engine_destroy(s->engine);
+    s->engine = NULL;
+    timer_free(s->coalesce_timer);
+    qemu_bh_delete(s->irq_bh);
+    qemu_cond_destroy(&s->cond);
+    qemu_mutex_destroy(&s->lock);
+}
+
+/*
+ * Soft or PCI reset: every queue stops and forgets its registers, a command
+ * in progress is cancelled and dropped, and the worker drops the graph. The
+ * card reports READY only once ipu_queues_idle() says all that is done.
+ */
+void ipu_queues_reset(IpuState *s)
+{
+    qemu_mutex_lock(&s->lock);
+    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+        IpuQueue *q = &s->queues[i];
+        uint32_t gen = q->gen + 1;
+
+        memset(q, 0, sizeof(*q));
+        q->gen = gen;
+    }
+    if (s->engine && s->worker_busy) {
+        ipue_cancel(s->engine);
+    }
+    s->engine_reset = true;
+    qemu_cond_broadcast(&s->cond);
+    qemu_mutex_unlock(&s->lock);
+    timer_del(s->coalesce_timer);
+}
+
+bool ipu_queues_idle(IpuState *s)
+{
+    bool idle;
+
+    qemu_mutex_lock(&s->lock);
+    idle = !s->worker_busy && !s->engine_reset;
+    if (!idle && s->engine && s->worker_busy) {
+        ipue_cancel(s->engine);     /* a run may have started since */
+    }
+    qemu_mutex_unlock(&s->lock);
+    return idle;
+}

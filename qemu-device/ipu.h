@@ -1,0 +1,128 @@
+/*
+ * Emulated IPU card: state shared by the register file (ipu-pci.c), the
+ * command queues (ipu-queue.c) and the DMA helpers (ipu-dma.c).
+ *
+ * Threads and locks:
+ * - vCPU and main-loop code runs with the BQL: register accesses, the ready
+ *   timer, the completion bottom half (which raises interrupts).
+ * - One worker thread per card fetches and executes commands. It never
+ *   takes the BQL (DMA goes to RAM only, see ipu-dma.c), so BQL holders may
+ *   wait on IpuState.lock but never for the worker to finish a command.
+ * - IpuState.lock protects the queues, the worker's flags and the engine
+ *   pointer. Lock order: BQL, then IpuState.lock. The engine belongs to the
+ *   worker; other threads only call ipue_cancel() on it, under the lock.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_IPU_H
+#define HW_IPU_H
+
+#include "qemu/thread.h"
+#include "hw/pci/pci.h"
+#include "ipu/ipu_hw.h"
+
+struct ipue_engine;
+
+typedef struct IpuModel {
+    const char *name;
+    uint32_t id;
+    uint32_t tiles;
+    uint32_t tile_mem;
+    uint32_t clock_khz;
+    uint32_t link_ports;
+    uint8_t pcie_speed;     /* PCI_EXP_LNKSTA_CLS_* value */
+    uint8_t pcie_width;
+} IpuModel;
+
+typedef struct IpuQueue {
+    /* Registers */
+    uint64_t sq_base;
+    uint64_t cq_base;
+    uint32_t size;
+    uint32_t vector;
+    uint32_t coalesce;
+    uint32_t status;        /* IPU_Q_STATUS_* */
+    uint32_t sq_head;
+    uint32_t sq_tail;
+    uint32_t cq_head;
+    uint32_t cq_tail;
+    /* Internal */
+    bool phase;
+    bool enable_req;        /* ENABLE as written; ENABLED follows it */
+    uint32_t gen;           /* bumped on disable: drops stale completions */
+    uint32_t abort_scan;    /* next SQ index the doorbell scans for ABORT */
+    uint32_t irq_pending;   /* completions posted since the last interrupt */
+    int64_t irq_first_ns;   /* when the oldest of them was posted */
+} IpuQueue;
+
+typedef struct IpuState {
+    PCIDevice parent_obj;
+
+    MemoryRegion regs;
+    QEMUTimer *ready_timer;
+    const IpuModel *model;
+    char serial_buf[IPU_SERIAL_LEN];
+
+    /* Guest-visible state (BQL) */
+    uint32_t state;
+    uint32_t reset_count;
+    uint32_t scratch;
+    uint32_t irq_status;
+    uint32_t irq_mask;
+    bool intx_level;
+
+    /* Command queues (lock) */
+    QemuMutex lock;
+    QemuCond cond;          /* work arrived, or the worker went idle */
+    QemuThread worker;
+    QEMUBH *irq_bh;         /* posts completion interrupts under the BQL */
+    QEMUTimer *coalesce_timer;
+    IpuQueue queues[IPU_NUM_QUEUES];
+    unsigned next_queue;    /* round-robin position */
+    bool worker_busy;       /* executing a command */
+    bool worker_exit;
+    bool engine_reset;      /* reset requested: drop the graph when idle */
+    struct ipue_engine *engine;
+
+    /* Properties */
+    char *model_name;
+    char *serial;
+    uint32_t card_index;
+    uint32_t host_threads;
+    bool msix;
+} IpuState;
+
+#define TYPE_IPU_PCI "ipu"
+OBJECT_DECLARE_SIMPLE_TYPE(IpuState, IPU_PCI)
+
+/* ipu-pci.c */
+bool ipu_msix_on(IpuState *s);
+void ipu_raise(IpuState *s, uint32_t causes);
+
+/* ipu-queue.c */
+void ipu_queues_init(IpuState *s);
+void ipu_queues_exit(IpuState *s);
+void ipu_queues_reset(IpuState *s);
+bool ipu_queues_idle(IpuState *s);
+uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);
+void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val);
+bool ipu_queue_reg_read_only(hwaddr addr);
+
+/* ipu-dma.c: DMA to and from guest RAM only; IPU_CS_* results */
+typedef struct IpuDmaFault {
+    uint64_t addr;          /* DMA_ERROR: the address; INVALID_SGL: entry */
+} IpuDmaFault;
+
+/*
+ * Called for each piece of a transfer with a host pointer into guest RAM,
+ * the piece's length and its offset in the transfer; returns IPU_CS_*.
+ */
+typedef int (*IpuDmaFn)(void *opaque, void *ptr, uint64_t len, uint64_t off);
+
+int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
+                bool to_guest, IpuDmaFault *fault);
+int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
+                 uint64_t length, bool to_guest, IpuDmaFn fn, void *opaque,
+                 IpuDmaFault *fault);
+
+#endif /* HW_IPU_H */
