@@ -6,6 +6,7 @@
 set -euo pipefail
 OUT=$(realpath -m "$1"); KROOT=$(realpath "$2"); KABI=$3; shift 3
 STAGE=$(mktemp -d "${OUT%.cpio.gz}.stage.XXXXXX")
+chmod 0755 "$STAGE"
 trap 'rm -rf "$STAGE"' EXIT
 REPO=$(realpath "$(dirname "$0")/..")
 

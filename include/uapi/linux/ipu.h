@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	0
+#define IPU_API_VERSION_MINOR	1
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -108,5 +108,208 @@ struct ipu_reset {
 
 #define IPU_IOCTL_GET_INFO	_IO(IPU_IOCTL_MAGIC, 0x00)
 #define IPU_IOCTL_RESET		_IO(IPU_IOCTL_MAGIC, 0x01)
+
+/* ---- API 1.1: contexts, buffers and commands (docs/uapi.md) ---- */
+
+/* Fail at once with -EBUSY instead of waiting for the card. */
+#define IPU_ATTACH_FLAG_NONBLOCK	(1u << 0)
+#define IPU_ATTACH_FLAGS_ALL		IPU_ATTACH_FLAG_NONBLOCK
+
+/**
+ * struct ipu_attach - IPU_IOCTL_ATTACH / IPU_IOCTL_DETACH
+ * @argsz:    in: sizeof(struct ipu_attach)
+ * @flags:    in: IPU_ATTACH_FLAG_* (ATTACH), 0 (DETACH)
+ * @queue:    out: the command queue the context was given
+ * @reserved: in: must be 0
+ *
+ * ATTACH makes this file the card's one attached context (exclusive), with a
+ * command queue of its own; it waits (interruptibly) while another context
+ * holds the card, or fails with -EBUSY under IPU_ATTACH_FLAG_NONBLOCK.
+ * Commands and buffers need an attached context (else -ENOTCONN). DETACH (or
+ * close) waits for the context's commands, frees its buffers and lets the
+ * next context in. The file must be open for writing (-EPERM).
+ */
+struct ipu_attach {
+	__u32 argsz;
+	__u32 flags;
+	__u32 queue;
+	__u32 reserved;
+};
+
+/* BUF_ALLOC: the card's DMA buffer, mmap-able at @mmap_offset. */
+/* BUF_PIN: user memory [user_addr, user_addr + size), pinned. */
+/**
+ * struct ipu_buf - IPU_IOCTL_BUF_ALLOC / IPU_IOCTL_BUF_PIN / IPU_IOCTL_BUF_FREE
+ * @argsz:       in: sizeof(struct ipu_buf)
+ * @flags:       in: must be 0
+ * @handle:      out (ALLOC, PIN) / in (FREE): the buffer, never 0
+ * @reserved0:   in: must be 0
+ * @size:        in (ALLOC, PIN): bytes, > 0, at most 1 GiB
+ * @user_addr:   in (PIN): start of the user memory (any alignment)
+ * @mmap_offset: out (ALLOC): offset to mmap() the buffer at on this file
+ * @reserved:    in: must be 0
+ *
+ * ALLOC allocates pages the card can DMA to and from (zeroed). PIN pins the
+ * user pages for as long as the buffer lives (pin_user_pages, FOLL_LONGTERM),
+ * accounted against RLIMIT_MEMLOCK (-ENOMEM beyond it unless CAP_IPC_LOCK).
+ * FREE of a buffer still used by a command in flight fails with -EBUSY.
+ * Buffers belong to the attached context and die with it.
+ */
+struct ipu_buf {
+	__u32 argsz;
+	__u32 flags;
+	__u32 handle;
+	__u32 reserved0;
+	__u64 size;
+	__u64 user_addr;
+	__u64 mmap_offset;
+	__u64 reserved[2];
+};
+
+/* Commands (struct ipu_cmd.opcode): what the card's queue does. */
+#define IPU_CMD_LOAD		1	/* load the graph binary in the data */
+#define IPU_CMD_WRITE		2	/* data -> host-visible tensor @handle */
+#define IPU_CMD_READ		3	/* host-visible tensor @handle -> data */
+#define IPU_CMD_RUN		4	/* run program @handle @count times */
+#define IPU_CMD_FENCE		5	/* completes after all earlier commands */
+#define IPU_CMD_ABORT		6	/* stops the RUN in progress */
+
+/* Return at once; wait for the result with IPU_IOCTL_WAIT (@seq). */
+#define IPU_CMD_FLAG_ASYNC	(1u << 0)
+#define IPU_CMD_FLAGS_ALL	IPU_CMD_FLAG_ASYNC
+
+/* Completion status (struct ipu_cmd.status, struct ipu_wait.status) */
+#define IPU_STATUS_OK			0
+#define IPU_STATUS_INVALID_OPCODE	1
+#define IPU_STATUS_INVALID_FIELD	2
+#define IPU_STATUS_DMA_ERROR		3
+#define IPU_STATUS_INVALID_SGL		4
+#define IPU_STATUS_NO_GRAPH		5
+#define IPU_STATUS_LOAD_FAILED		6
+#define IPU_STATUS_BAD_HANDLE		7
+#define IPU_STATUS_OUT_OF_RANGE		8
+#define IPU_STATUS_ACCESS		9
+#define IPU_STATUS_ABORTED		10
+#define IPU_STATUS_PROGRAM_ABORT	11
+#define IPU_STATUS_RUN_FAILED		12
+#define IPU_STATUS_TOO_LARGE		13
+#define IPU_STATUS_INTERNAL		14
+#define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
+
+#define IPU_LOAD_MSG_MAX	256
+
+/**
+ * struct ipu_cmd - IPU_IOCTL_SUBMIT: queue one command on the context's queue
+ * @argsz:      in: sizeof(struct ipu_cmd)
+ * @flags:      in: IPU_CMD_FLAG_*
+ * @opcode:     in: IPU_CMD_*
+ * @handle:     in: tensor handle (WRITE, READ) or program index (RUN)
+ * @offset:     in: byte offset in the tensor (WRITE, READ)
+ * @length:     in: bytes of data (LOAD, WRITE, READ), at most 4 GiB - 1
+ * @user_ptr:   in: the data in user memory (pinned for the command), or 0
+ *              when @buf names a buffer
+ * @buf:        in: buffer handle (BUF_ALLOC or BUF_PIN), or 0
+ * @count:      in: RUN: times to run, 0 = once
+ * @buf_offset: in: where the data starts in @buf
+ * @msg_ptr:    in: LOAD: user buffer of IPU_LOAD_MSG_MAX bytes for the
+ *              card's message on IPU_STATUS_LOAD_FAILED, or 0
+ * @seq:        out: the command's sequence number in this context
+ * @status:     out (not ASYNC): IPU_STATUS_*
+ * @detail:     out (not ASYNC): status detail (docs/hw-interface.md)
+ * @detail2:    out (not ASYNC): status detail
+ * @reserved0:  in: must be 0
+ * @host_ns:    out (not ASYNC): time the card spent on the command
+ * @cycles:     out (not ASYNC): RUN: modeled chip cycles
+ * @reserved:   in: must be 0
+ *
+ * Returns 0 once the command is queued (ASYNC) or completed; a failing
+ * command is not an ioctl error: look at @status. Ioctl errors: -ENOTCONN
+ * (not attached), -EINVAL (fields), -ENOENT (no such buffer), -ERANGE (data
+ * beyond the buffer), -EFAULT, -ENOMEM, -EAGAIN (ASYNC: IPU_MAX_INFLIGHT
+ * commands in flight), -EINTR (waiting: the command goes on; WAIT for @seq),
+ * -EIO (the card failed or was reset).
+ */
+struct ipu_cmd {
+	__u32 argsz;
+	__u32 flags;
+	__u32 opcode;
+	__u32 handle;
+	__u64 offset;
+	__u64 length;
+	__u64 user_ptr;
+	__u32 buf;
+	__u32 count;
+	__u64 buf_offset;
+	__u64 msg_ptr;
+	__u64 seq;
+	__u32 status;
+	__u32 detail;
+	__u32 detail2;
+	__u32 reserved0;
+	__u64 host_ns;
+	__u64 cycles;
+	__u64 reserved[2];
+};
+
+#define IPU_MAX_INFLIGHT	256
+
+/* Wait for any completed command of the context instead of @seq. */
+#define IPU_WAIT_FLAG_ANY	(1u << 0)
+#define IPU_WAIT_FLAGS_ALL	IPU_WAIT_FLAG_ANY
+
+/**
+ * struct ipu_wait - IPU_IOCTL_WAIT: collect an ASYNC command's completion
+ * @argsz:      in: sizeof(struct ipu_wait)
+ * @flags:      in: IPU_WAIT_FLAG_*
+ * @seq:        in: the command (from IPU_IOCTL_SUBMIT); out: with
+ *              IPU_WAIT_FLAG_ANY, the command collected
+ * @timeout_ms: in: 0 = do not wait, U32_MAX = forever
+ * @status:     out: IPU_STATUS_*
+ * @detail:     out
+ * @detail2:    out
+ * @host_ns:    out
+ * @cycles:     out
+ * @reserved:   in: must be 0
+ *
+ * A completion is collected once. -ETIMEDOUT: not complete in time;
+ * -ENOENT: no such command in flight (or already collected); -EINTR.
+ * poll() reports POLLIN while completions wait to be collected.
+ */
+struct ipu_wait {
+	__u32 argsz;
+	__u32 flags;
+	__u64 seq;
+	__u32 timeout_ms;
+	__u32 status;
+	__u32 detail;
+	__u32 detail2;
+	__u64 host_ns;
+	__u64 cycles;
+	__u64 reserved[2];
+};
+
+/**
+ * struct ipu_eventfd - IPU_IOCTL_SET_EVENTFD: signal an eventfd on completions
+ * @argsz:    in: sizeof(struct ipu_eventfd)
+ * @flags:    in: must be 0
+ * @fd:       in: an eventfd, or -1 to stop
+ * @reserved: in: must be 0
+ */
+struct ipu_eventfd {
+	__u32 argsz;
+	__u32 flags;
+	__s32 fd;
+	__u32 reserved;
+};
+
+#define IPU_IOCTL_ATTACH	_IO(IPU_IOCTL_MAGIC, 0x02)
+#define IPU_IOCTL_DETACH	_IO(IPU_IOCTL_MAGIC, 0x03)
+#define IPU_IOCTL_BUF_ALLOC	_IO(IPU_IOCTL_MAGIC, 0x04)
+#define IPU_IOCTL_BUF_PIN	_IO(IPU_IOCTL_MAGIC, 0x05)
+#define IPU_IOCTL_BUF_FREE	_IO(IPU_IOCTL_MAGIC, 0x06)
+#define IPU_IOCTL_SUBMIT	_IO(IPU_IOCTL_MAGIC, 0x07)
+#define IPU_IOCTL_WAIT		_IO(IPU_IOCTL_MAGIC, 0x08)
+#define IPU_IOCTL_SET_EVENTFD	_IO(IPU_IOCTL_MAGIC, 0x09)
+#define IPU_IOCTL_NULL		_IO(IPU_IOCTL_MAGIC, 0x0a)	/* no-op, for latency baselines */
 
 #endif /* _UAPI_LINUX_IPU_H */
