@@ -332,6 +332,9 @@ static void ipu_set_link(PCIDevice *pdev, const IpuModel *m)
                                (m->pcie_width << 4) | m->pcie_speed);
     pci_set_word(exp + PCI_EXP_LNKSTA,
                  (m->pcie_width << 4) | m->pcie_speed);
+    /* Speeds above 5 GT/s are read from the Supported Link Speeds vector. */
+    pci_set_long(exp + PCI_EXP_LNKCAP2,
+                 ((1u << m->pcie_speed) - 1) << 1);
 }
 
 static void ipu_realize(PCIDevice *pdev, Error **errp)

@@ -75,6 +75,51 @@ static void conv_row_s1(float *o, uint32_t ow, const float *row, const void *w, 
 	}
 }
 
+#if defined(__GNUC__)
+/* stride 1, four output channels at once (sharing the input loads); per
+ * element exactly the operations of conv_row_s1. ostride/wstride: distance
+ * between consecutive output channels in out and in w. */
+static void conv_row_s1_x4(float *o, size_t ostride, uint32_t ow, const float *row,
+			   const void *w, bool f16, size_t woff, size_t wstride, uint32_t kw)
+{
+	uint32_t x = 0;
+
+	for (; x + 8 <= ow; x += 8) {
+		v8f a0, a1, a2, a3;
+
+		memcpy(&a0, o + x, sizeof(a0));
+		memcpy(&a1, o + ostride + x, sizeof(a1));
+		memcpy(&a2, o + 2 * ostride + x, sizeof(a2));
+		memcpy(&a3, o + 3 * ostride + x, sizeof(a3));
+		for (uint32_t kx = 0; kx < kw; kx++) {
+			v8f r;
+
+			memcpy(&r, row + x + kx, sizeof(r));
+			a0 = a0 + wget(w, f16, woff + kx) * r;
+			a1 = a1 + wget(w, f16, woff + wstride + kx) * r;
+			a2 = a2 + wget(w, f16, woff + 2 * wstride + kx) * r;
+			a3 = a3 + wget(w, f16, woff + 3 * wstride + kx) * r;
+		}
+		memcpy(o + x, &a0, sizeof(a0));
+		memcpy(o + ostride + x, &a1, sizeof(a1));
+		memcpy(o + 2 * ostride + x, &a2, sizeof(a2));
+		memcpy(o + 3 * ostride + x, &a3, sizeof(a3));
+	}
+	for (uint32_t c = 0; c < 4; c++) {
+		float *oc = o + c * ostride;
+		size_t wo = woff + c * wstride;
+
+		for (uint32_t xx = x; xx < ow; xx++) {
+			float acc = oc[xx];
+
+			for (uint32_t kx = 0; kx < kw; kx++)
+				acc = acc + wget(w, f16, wo + kx) * row[xx + kx];
+			oc[xx] = acc;
+		}
+	}
+}
+#endif
+
 static void conv_run(const struct ipue_field *f, const uint32_t *p)
 {
 	uint32_t cin = p[P_CIN], h = p[P_H], w = p[P_W], cout = p[P_COUT];
@@ -100,7 +145,20 @@ static void conv_run(const struct ipue_field *f, const uint32_t *p)
 				} else {
 					row16 = (const uint16_t *)f[0].data + roff;
 				}
-				for (uint32_t oc = 0; oc < cout; oc++) {
+				uint32_t oc = 0;
+
+#if defined(__GNUC__)
+				if (row && sx == 1) {
+					size_t ostride = (size_t)oh * ow, wstride = (size_t)cin * kh * kw;
+
+					for (; oc + 4 <= cout; oc += 4)
+						conv_row_s1_x4(out + ((size_t)oc * oh + oy) * ow, ostride, ow,
+							       row, f[1].data, f16,
+							       (((size_t)oc * cin + ic) * kh + ky) * kw,
+							       wstride, kw);
+				}
+#endif
+				for (; oc < cout; oc++) {
 					float *o = out + ((size_t)oc * oh + oy) * ow;
 					size_t woff = (((size_t)oc * cin + ic) * kh + ky) * kw;
 
@@ -112,6 +170,16 @@ static void conv_run(const struct ipue_field *f, const uint32_t *p)
 			}
 		}
 	}
+}
+
+/* products of the dims, saturated far above any 32-bit count */
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	const uint64_t lim = 1ull << 40;
+
+	if (!a || !b)
+		return 0;
+	return a > lim / b ? lim : a * b;
 }
 
 static int conv_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
@@ -138,15 +206,19 @@ static int conv_check(const struct ipue_field *f, const uint32_t *p, char *msg, 
 				  (unsigned long long)h, (unsigned long long)wd);
 	oh = (h - kh) / p[P_SY] + 1;
 	ow = (wd - kw) / p[P_SX] + 1;
-	if (in->count != cin * h * wd)
+	uint64_t nin = sat_mul(sat_mul(cin, h), wd);
+	uint64_t nw = sat_mul(sat_mul(cout, cin), sat_mul(kh, kw));
+	uint64_t nout = sat_mul(sat_mul(cout, oh), ow);
+
+	if (in->count != nin)
 		return ipue__fail(msg, msglen, "in has %u elements, Cin*H*W = %llu",
-				  in->count, (unsigned long long)(cin * h * wd));
-	if (w->count != cout * cin * kh * kw)
+				  in->count, (unsigned long long)nin);
+	if (w->count != nw)
 		return ipue__fail(msg, msglen, "w has %u elements, Cout*Cin*KH*KW = %llu",
-				  w->count, (unsigned long long)(cout * cin * kh * kw));
-	if (out->count != cout * oh * ow)
+				  w->count, (unsigned long long)nw);
+	if (out->count != nout)
 		return ipue__fail(msg, msglen, "out has %u elements, Cout*OH*OW = %llu",
-				  out->count, (unsigned long long)(cout * oh * ow));
+				  out->count, (unsigned long long)nout);
 	if (ipue__overlap(out, in) || ipue__overlap(out, w))
 		return ipue__fail(msg, msglen, "out overlaps in or w");
 	return 0;

@@ -35,7 +35,7 @@ static inline float ipue__u2f(uint32_t u)
 	return f;
 }
 
-/* exact */
+/* exact (signaling NaNs come out quiet) */
 static inline float ipue__h2f(uint16_t h)
 {
 	uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
@@ -45,6 +45,8 @@ static inline float ipue__h2f(uint16_t h)
 	o += (uint32_t)(127 - 15) << 23;		/* rebias */
 	if (e == 0x0f800000u) {				/* Inf/NaN */
 		o += (uint32_t)(128 - 16) << 23;
+		if (o & 0x007fffffu)
+			o |= 0x00400000u;		/* quiet signaling NaNs, as F16C does */
 	} else if (e == 0) {				/* zero/subnormal: renormalise */
 		o += 1u << 23;
 		o = ipue__f2u(ipue__u2f(o) - ipue__u2f(113u << 23));

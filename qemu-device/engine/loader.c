@@ -21,6 +21,7 @@
 #define POOL_MIN_CYCLES		20000u
 #define POOL_VERTEX_WEIGHT	50u	/* host dispatch cost of a vertex */
 #define POOL_MIN_COPY_BYTES	(256u * 1024u)
+#define MAX_VERTEX_CYCLES	(1ull << 40)
 
 struct sec {
 	const uint8_t *p;
@@ -497,6 +498,9 @@ static int load_vertices(struct loader *L)
 		g->vertices[i].f = f;
 		g->vertices[i].p = p;
 		L->vcycles[i] = c->cycles ? c->cycles(f, p) : 0;
+		/* a bogus cost must not overflow the sums built from it */
+		if (L->vcycles[i] > MAX_VERTEX_CYCLES)
+			L->vcycles[i] = MAX_VERTEX_CYCLES;
 	}
 	return 0;
 }

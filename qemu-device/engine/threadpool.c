@@ -29,7 +29,7 @@ struct barrier {
 	atomic_uint count;
 	atomic_uint gen;
 	atomic_uint sleepers;
-	unsigned n;
+	atomic_uint n;		/* lowered only when thread creation fails */
 };
 
 struct ipue_pool {
@@ -76,7 +76,7 @@ static void barrier_wait(struct barrier *b)
 {
 	unsigned g = atomic_load(&b->gen);
 
-	if (atomic_fetch_add(&b->count, 1) == b->n - 1) {
+	if (atomic_fetch_add(&b->count, 1) == atomic_load(&b->n) - 1) {
 		atomic_store(&b->count, 0);
 		atomic_fetch_add(&b->gen, 1);
 		if (atomic_load(&b->sleepers))
@@ -125,7 +125,7 @@ int ipue_pool_create(struct ipue_pool **out, unsigned n)
 	if (!p)
 		return IPUE_ENOMEM;
 	p->n = n;
-	p->bar.n = n;
+	atomic_init(&p->bar.n, n);
 	p->th = calloc(n, sizeof(*p->th));
 	p->w = calloc(n, sizeof(*p->w));
 	if (!p->th || !p->w) {
@@ -137,7 +137,7 @@ int ipue_pool_create(struct ipue_pool **out, unsigned n)
 		p->w[i].idx = i;
 		if (pthread_create(&p->th[i], NULL, worker_main, &p->w[i]) != 0) {
 			/* run with fewer threads would change splits: fail */
-			p->bar.n = p->started + 1;
+			atomic_store(&p->bar.n, p->started + 1);
 			ipue_pool_destroy(p);
 			return IPUE_ENOMEM;
 		}
@@ -152,7 +152,6 @@ void ipue_pool_destroy(struct ipue_pool *p)
 	if (!p)
 		return;
 	if (p->started) {
-		p->bar.n = p->started + 1;
 		p->stop = 1;
 		barrier_wait(&p->bar);
 		for (unsigned i = 1; i <= p->started; i++)

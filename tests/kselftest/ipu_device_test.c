@@ -152,7 +152,7 @@ TEST_F(bar0, identity)
 	EXPECT_EQ((uint32_t)(DEV_CARD), rd32(self, IPU_REG_CARD_INDEX));
 	EXPECT_EQ((uint32_t)(IPU_WORKER_THREADS), rd32(self, IPU_REG_THREADS));
 	EXPECT_EQ((uint32_t)(0x010400), rd32(self, IPU_REG_FW_VERSION));
-	EXPECT_EQ((uint32_t)(IPU_CAP_MSIX | IPU_CAP_SOFT_RESET), rd32(self, IPU_REG_CAPS));
+	EXPECT_EQ((uint32_t)(IPU_CAP_MSIX | IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES), rd32(self, IPU_REG_CAPS));
 	EXPECT_EQ((uint32_t)(IPU_MSIX_VECTORS), rd32(self, IPU_REG_NUM_VECTORS));
 	for (int i = 0; i < IPU_SERIAL_LEN; i += 4) {
 		uint32_t w = rd32(self, IPU_REG_SERIAL + i);

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPU PCIe card driver: the character device, /dev/ipuN, and its ioctls
+ * (docs/uapi.md).
+ */
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "ipu_drv.h"
+
+/* The first published size of each argument struct (version 1.0). */
+#define IPU_INFO_SIZE_V1	offsetofend(struct ipu_info, reserved)
+#define IPU_RESET_SIZE_V1	offsetofend(struct ipu_reset, reserved)
+
+#define IPU_RESET_TIMEOUT_MAX_MS	60000
+
+/*
+ * Copies an argument struct in with copy_struct_from_user() semantics and
+ * the size limits of docs/uapi.md. The struct starts with __u32 argsz.
+ * On success *usize is the caller's argsz.
+ */
+static int ipu_args_in(void *karg, size_t ksize, size_t first_size,
+		       const void __user *uarg, u32 *usize)
+{
+	u32 argsz;
+	int ret;
+
+	if (get_user(argsz, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (argsz < first_size)
+		return -EINVAL;
+	if (argsz > IPU_ARGSZ_MAX)
+		return -E2BIG;
+
+	ret = copy_struct_from_user(karg, ksize, uarg, argsz);
+	if (ret)
+		return ret;
+	*usize = argsz;
+	return 0;
+}
+
+/* Writes back min(usize, ksize) bytes with argsz set to that number. */
+static int ipu_args_out(void __user *uarg, void *karg, size_t ksize,
+			u32 usize)
+{
+	u32 n = min_t(u32, usize, ksize);
+
+	memcpy(karg, &n, sizeof(n));
+	if (copy_to_user(uarg, karg, n))
+		return -EFAULT;
+	return 0;
+}
+
+static long ipu_ioctl_get_info(struct ipu_device *idev, void __user *uarg)
+{
+	struct ipu_info info;
+	u32 usize;
+	int ret;
+
+	ret = ipu_args_in(&info, sizeof(info), IPU_INFO_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	if (info.flags)
+		return -EINVAL;
+	if (memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+		return -EINVAL;
+
+	memset(&info, 0, sizeof(info));
+	info.api_version = IPU_DRIVER_API_VERSION;
+	info.hw_version = idev->hw_version;
+	info.model = idev->model;
+	info.card_index = idev->card_index;
+	info.tiles = idev->tiles;
+	info.tile_memory = idev->tile_memory;
+	info.threads_per_tile = idev->threads;
+	info.link_ports = idev->link_ports;
+	info.fw_version = idev->fw_version;
+	info.clock_khz = idev->clock_khz;
+	info.capabilities = idev->caps;
+	strscpy(info.serial, idev->serial, sizeof(info.serial));
+	strscpy(info.driver_version, IPU_DRIVER_VERSION,
+		sizeof(info.driver_version));
+
+	down_read(&idev->hw_rwsem);
+	if (READ_ONCE(idev->gone)) {
+		up_read(&idev->hw_rwsem);
+		return -ENODEV;
+	}
+	info.state = ipu_hw_state(idev);
+	info.reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
+	up_read(&idev->hw_rwsem);
+
+	return ipu_args_out(uarg, &info, sizeof(info), usize);
+}
+
+/* No reset or power-on in progress: the card would ignore CONTROL.RESET. */
+static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
+{
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+
+	return state != IPU_STATE_OFF && state != IPU_STATE_RESETTING;
+}
+
+/* The reset started with RESET_COUNT == *arg is over (READY or FAILED). */
+static bool ipu_reset_done(struct ipu_device *idev, void *arg)
+{
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+
+	if (state == IPU_STATE_FAILED)
+		return true;
+	return state == IPU_STATE_READY &&
+	       ipu_read(idev, IPU_REG_RESET_COUNT) != *(u32 *)arg;
+}
+
+/* Called with reset_lock and hw_rwsem (read) held, the card not gone. */
+static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
+{
+	unsigned int timeout = rst->timeout_ms ?: IPU_READY_TIMEOUT_MS;
+	u32 count;
+	int ret;
+
+	if (!(idev->caps & IPU_CAP_SOFT_RESET))
+		return -EOPNOTSUPP;
+
+	/* An earlier reset may still run (NOWAIT, or its waiter was killed). */
+	ret = ipu_wait_event(idev, ipu_reset_idle, NULL, timeout, true);
+	if (ret == -ETIMEDOUT) {
+		WRITE_ONCE(idev->timed_out, true);
+		dev_warn(&idev->dev, "card still busy after %u ms, cannot reset\n",
+			 timeout);
+	}
+	if (ret)
+		return ret;
+
+	count = ipu_read(idev, IPU_REG_RESET_COUNT);
+	WRITE_ONCE(idev->timed_out, false);
+	ipu_write(idev, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+
+	if (!(rst->flags & IPU_RESET_FLAG_NOWAIT)) {
+		ret = ipu_wait_event(idev, ipu_reset_done, &count, timeout,
+				     true);
+		if (ret == -ETIMEDOUT) {
+			WRITE_ONCE(idev->timed_out, true);
+			dev_warn(&idev->dev, "card not ready %u ms after reset\n",
+				 timeout);
+		} else if (!ret && ipu_hw_state(idev) == IPU_DEV_STATE_FAILED) {
+			dev_warn(&idev->dev, "card failed during reset\n");
+			ret = -EIO;
+		}
+		if (ret)
+			return ret;
+	}
+
+	rst->state = ipu_hw_state(idev);
+	rst->reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
+	return 0;
+}
+
+static long ipu_ioctl_reset(struct ipu_device *idev, struct file *filp,
+			    void __user *uarg)
+{
+	struct ipu_reset rst;
+	u32 usize;
+	int ret;
+
+	if (!(filp->f_mode & FMODE_WRITE))
+		return -EPERM;
+
+	ret = ipu_args_in(&rst, sizeof(rst), IPU_RESET_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	if (rst.flags & ~IPU_RESET_FLAGS_ALL)
+		return -EINVAL;
+	if (rst.reserved)
+		return -EINVAL;
+	if (rst.timeout_ms > IPU_RESET_TIMEOUT_MAX_MS)
+		return -EINVAL;
+	rst.state = 0;
+	rst.reset_count = 0;
+
+	if (mutex_lock_interruptible(&idev->reset_lock))
+		return -EINTR;
+	down_read(&idev->hw_rwsem);
+	if (READ_ONCE(idev->gone))
+		ret = -ENODEV;
+	else
+		ret = ipu_do_reset(idev, &rst);
+	up_read(&idev->hw_rwsem);
+	mutex_unlock(&idev->reset_lock);
+	if (ret)
+		return ret;
+
+	return ipu_args_out(uarg, &rst, sizeof(rst), usize);
+}
+
+static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct ipu_device *idev = filp->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case IPU_IOCTL_GET_INFO:
+		return ipu_ioctl_get_info(idev, uarg);
+	case IPU_IOCTL_RESET:
+		return ipu_ioctl_reset(idev, filp, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int ipu_open(struct inode *inode, struct file *filp)
+{
+	struct ipu_device *idev = container_of(inode->i_cdev,
+					       struct ipu_device, cdev);
+
+	if (READ_ONCE(idev->gone))
+		return -ENODEV;
+	/* The file's reference: idev outlives the binding while open. */
+	get_device(&idev->dev);
+	filp->private_data = idev;
+	return stream_open(inode, filp);
+}
+
+static int ipu_release(struct inode *inode, struct file *filp)
+{
+	struct ipu_device *idev = filp->private_data;
+
+	put_device(&idev->dev);
+	return 0;
+}
+
+const struct file_operations ipu_fops = {
+	.owner = THIS_MODULE,
+	.open = ipu_open,
+	.release = ipu_release,
+	.unlocked_ioctl = ipu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};

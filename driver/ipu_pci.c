@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPU PCIe card driver: PCI probe and remove, BAR0, the identity check and
+ * the ready handshake.
+ */
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <asm/unaligned.h>
+
+#include "ipu_drv.h"
+
+/* Upper bound of any wait of the driver (RESET's timeout_ms limit). */
+#define IPU_WAIT_MAX_MS		60000
+
+/*
+ * The card's state as user space sees it (IPU_DEV_STATE_*). A reset that
+ * timed out reports "failed" until the card itself becomes ready.
+ * Caller holds hw_rwsem for reading (or is probe) and the card is not gone.
+ */
+u32 ipu_hw_state(struct ipu_device *idev)
+{
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+
+	if (state == IPU_STATE_READY)
+		return IPU_DEV_STATE_READY;
+	if (READ_ONCE(idev->timed_out))
+		return IPU_DEV_STATE_FAILED;
+	switch (state) {
+	case IPU_STATE_OFF:
+		return IPU_DEV_STATE_INITIALIZING;
+	case IPU_STATE_RESETTING:
+		return IPU_DEV_STATE_RESETTING;
+	default:
+		return IPU_DEV_STATE_FAILED;
+	}
+}
+
+/* A READY or ERROR cause arrived since @seen, or remove wants us out. */
+static bool ipu_woken(struct ipu_device *idev, int seen)
+{
+	return atomic_read(&idev->events) != seen || READ_ONCE(idev->gone);
+}
+
+/**
+ * ipu_wait_event() - wait until @done is true, interrupt driven with polling
+ * @idev:          the card; hw_rwsem held for reading (or probe)
+ * @done:          predicate, may read registers
+ * @arg:           passed to @done
+ * @timeout_ms:    give up after this long
+ * @interruptible: a signal ends the wait with -EINTR
+ *
+ * Sleeps on event_wq, which the IRQ handler wakes on each READY or ERROR
+ * cause, and re-checks @done at least every IPU_POLL_MS in case interrupts
+ * are lost.
+ *
+ * Return: 0, -ETIMEDOUT, -EINTR or -ENODEV (the card is being removed).
+ */
+int ipu_wait_event(struct ipu_device *idev,
+		   bool (*done)(struct ipu_device *idev, void *arg), void *arg,
+		   unsigned int timeout_ms, bool interruptible)
+{
+	unsigned long deadline;
+	bool polled = false;
+	long left, slice;
+	int seen;
+
+	timeout_ms = clamp(timeout_ms, 1u, (unsigned int)IPU_WAIT_MAX_MS);
+	deadline = jiffies + msecs_to_jiffies(timeout_ms);
+
+	for (;;) {
+		seen = atomic_read(&idev->events);
+		if (READ_ONCE(idev->gone))
+			return -ENODEV;
+		if (done(idev, arg))
+			break;
+		left = (long)(deadline - jiffies);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		slice = min_t(long, left, msecs_to_jiffies(IPU_POLL_MS));
+
+		if (interruptible) {
+			left = wait_event_interruptible_timeout(idev->event_wq,
+								ipu_woken(idev, seen),
+								slice);
+			if (left < 0)
+				return -EINTR;
+		} else {
+			left = wait_event_timeout(idev->event_wq,
+						  ipu_woken(idev, seen), slice);
+		}
+		polled = !left;
+	}
+
+	if (polled && !idev->warned_poll) {
+		idev->warned_poll = true;
+		dev_warn(&idev->pdev->dev,
+			 "state change seen by polling, its interrupt (%s) was not received\n",
+			 idev->irq_mode);
+	}
+	return 0;
+}
+
+static void ipu_dev_release(struct device *dev)
+{
+	kfree(to_ipu_device(dev));
+}
+
+static bool ipu_probe_settled(struct ipu_device *idev, void *arg)
+{
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+
+	return state == IPU_STATE_READY || state == IPU_STATE_FAILED;
+}
+
+static void ipu_read_identity(struct ipu_device *idev)
+{
+	unsigned int i;
+
+	idev->model = ipu_read(idev, IPU_REG_MODEL);
+	idev->card_index = ipu_read(idev, IPU_REG_CARD_INDEX);
+	idev->tiles = ipu_read(idev, IPU_REG_TILES);
+	idev->tile_memory = ipu_read(idev, IPU_REG_TILE_MEM);
+	idev->threads = ipu_read(idev, IPU_REG_THREADS);
+	idev->link_ports = ipu_read(idev, IPU_REG_LINK_PORTS);
+	idev->fw_version = ipu_read(idev, IPU_REG_FW_VERSION);
+	idev->clock_khz = ipu_read(idev, IPU_REG_CLOCK_KHZ);
+	idev->caps = ipu_read(idev, IPU_REG_CAPS);
+
+	/* BAR0 takes 32-bit accesses only: no memcpy_fromio(). */
+	for (i = 0; i < IPU_SERIAL_LEN; i += 4)
+		put_unaligned_le32(ipu_read(idev, IPU_REG_SERIAL + i),
+				   &idev->serial[i]);
+	idev->serial[IPU_SERIAL_LEN - 1] = '\0';
+	for (i = 0; idev->serial[i]; i++)
+		if (idev->serial[i] < 0x20 || idev->serial[i] > 0x7e)
+			idev->serial[i] = '?';
+}
+
+/* BAR0 is mapped and the card's identity checked before anything else. */
+static int ipu_check_card(struct pci_dev *pdev, void __iomem *regs)
+{
+	u32 magic, version;
+
+	magic = readl(regs + IPU_REG_MAGIC);
+	if (magic != IPU_MAGIC) {
+		dev_err(&pdev->dev, "bad magic %#010x (expected %#010x), not an IPU card\n",
+			magic, IPU_MAGIC);
+		return -ENODEV;
+	}
+
+	version = readl(regs + IPU_REG_VERSION);
+	if ((version >> 16) != IPU_HW_VERSION_MAJOR) {
+		dev_err(&pdev->dev,
+			"unsupported card interface version %u.%u: this driver supports major version %u only\n",
+			version >> 16, version & 0xffff, IPU_HW_VERSION_MAJOR);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	unsigned int timeout_ms = READ_ONCE(ready_timeout_ms);
+	struct ipu_device *idev;
+	void __iomem *regs;
+	u32 hw_state;
+	int ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+
+	if (!(pci_resource_flags(pdev, IPU_BAR_REGS) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, IPU_BAR_REGS) < IPU_BAR_REGS_SIZE) {
+		dev_err(&pdev->dev, "BAR%d is not a %#x byte memory BAR\n",
+			IPU_BAR_REGS, IPU_BAR_REGS_SIZE);
+		return -ENODEV;
+	}
+	ret = pcim_iomap_regions(pdev, BIT(IPU_BAR_REGS), IPU_DRIVER_NAME);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot map BAR%d: %d\n", IPU_BAR_REGS, ret);
+		return ret;
+	}
+	regs = pcim_iomap_table(pdev)[IPU_BAR_REGS];
+
+	ret = ipu_check_card(pdev, regs);
+	if (ret)
+		return ret;
+
+	/* MSI and MSI-X messages are memory writes by the function. */
+	pci_set_master(pdev);
+
+	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
+	if (!idev)
+		return -ENOMEM;
+	idev->pdev = pdev;
+	idev->regs = regs;
+	init_rwsem(&idev->hw_rwsem);
+	mutex_init(&idev->reset_lock);
+	init_waitqueue_head(&idev->event_wq);
+	atomic_set(&idev->events, 0);
+	atomic_set(&idev->test_irqs, 0);
+
+	device_initialize(&idev->dev);
+	idev->dev.class = &ipu_class;
+	idev->dev.parent = &pdev->dev;
+	idev->dev.release = ipu_dev_release;
+	/* From here on the last put_device() frees idev. */
+
+	idev->minor = ipu_minor_alloc();
+	if (idev->minor < 0) {
+		ret = idev->minor;
+		dev_err(&pdev->dev, "no free ipu number: %d\n", ret);
+		goto err_put;
+	}
+	idev->dev.devt = MKDEV(MAJOR(ipu_devt), idev->minor);
+	ret = dev_set_name(&idev->dev, "ipu%d", idev->minor);
+	if (ret)
+		goto err_minor;
+
+	idev->hw_version = readl(regs + IPU_REG_VERSION);
+	ipu_read_identity(idev);
+
+	ret = ipu_irq_init(idev);
+	if (ret)
+		goto err_minor;
+	ipu_irq_selftest(idev);
+
+	/* Power-on: OFF for 10 ms, then READY and the READY cause. */
+	ret = ipu_wait_event(idev, ipu_probe_settled, NULL, timeout_ms, false);
+	if (ret) {
+		dev_err(&pdev->dev, "card not ready after %u ms (status %#x)\n",
+			timeout_ms, ipu_read(idev, IPU_REG_STATUS));
+		goto err_irq;
+	}
+	hw_state = ipu_hw_state(idev);
+	if (hw_state == IPU_DEV_STATE_FAILED)
+		dev_warn(&pdev->dev, "card is in the failed state; it needs a reset\n");
+
+	cdev_init(&idev->cdev, &ipu_fops);
+	idev->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&idev->cdev, &idev->dev);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot add %s: %d\n",
+			dev_name(&idev->dev), ret);
+		goto err_irq;
+	}
+	pci_set_drvdata(pdev, idev);
+
+	dev_info(&idev->dev, "%s card %u, serial %s, %u tiles x %u KiB, firmware %u.%u.%u, irq %s, %s\n",
+		 ipu_model_name(idev->model), idev->card_index, idev->serial,
+		 idev->tiles, idev->tile_memory / 1024,
+		 idev->fw_version >> 16, (idev->fw_version >> 8) & 0xff,
+		 idev->fw_version & 0xff, idev->irq_mode,
+		 ipu_state_name(hw_state));
+	return 0;
+
+err_irq:
+	ipu_irq_fini(idev);
+err_minor:
+	ipu_minor_free(idev->minor);
+err_put:
+	put_device(&idev->dev);
+	return ret;
+}
+
+static void ipu_remove(struct pci_dev *pdev)
+{
+	struct ipu_device *idev = pci_get_drvdata(pdev);
+
+	/* No new opens; sysfs readers are drained. Open files remain. */
+	cdev_device_del(&idev->cdev, &idev->dev);
+
+	/* Wake waiters (they hold hw_rwsem for reading), then fence them. */
+	WRITE_ONCE(idev->gone, true);
+	wake_up_all(&idev->event_wq);
+	down_write(&idev->hw_rwsem);
+	up_write(&idev->hw_rwsem);
+
+	/* No user reaches the hardware any more; only the IRQ handler may. */
+	ipu_irq_fini(idev);
+	ipu_minor_free(idev->minor);
+	pci_set_drvdata(pdev, NULL);
+
+	/* Drop the binding's reference; open files may hold theirs. */
+	put_device(&idev->dev);
+	/* pcim: BAR0 is unmapped and the device disabled after we return. */
+}
+
+/*
+ * PCI function reset (sysfs "reset", or a reset of the link): the card
+ * restarts in OFF with every cause masked. Users are fenced off hw_rwsem for
+ * the duration; afterwards the events vector is unmasked again and the card
+ * reports READY on its own.
+ */
+static void ipu_reset_prepare(struct pci_dev *pdev)
+{
+	struct ipu_device *idev = pci_get_drvdata(pdev);
+
+	if (!idev)
+		return;
+	down_write(&idev->hw_rwsem);
+	ipu_write(idev, IPU_REG_IRQ_MASK, ~0u);
+}
+
+static void ipu_reset_done(struct pci_dev *pdev)
+{
+	struct ipu_device *idev = pci_get_drvdata(pdev);
+
+	if (!idev)
+		return;
+	WRITE_ONCE(idev->timed_out, false);
+	ipu_write(idev, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID);
+	ipu_write(idev, IPU_REG_IRQ_MASK, ~IPU_IRQ_HANDLED_CAUSES);
+	up_write(&idev->hw_rwsem);
+	dev_info(&idev->dev, "function reset, card restarting\n");
+}
+
+static const struct pci_error_handlers ipu_err_handlers = {
+	.reset_prepare = ipu_reset_prepare,
+	.reset_done = ipu_reset_done,
+};
+
+static const struct pci_device_id ipu_pci_ids[] = {
+	{ PCI_DEVICE(IPU_PCI_VENDOR_ID, IPU_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, ipu_pci_ids);
+
+static struct pci_driver ipu_pci_driver = {
+	.name = IPU_DRIVER_NAME,
+	.id_table = ipu_pci_ids,
+	.probe = ipu_probe,
+	.remove = ipu_remove,
+	.err_handler = &ipu_err_handlers,
+};
+
+int ipu_pci_register(void)
+{
+	return pci_register_driver(&ipu_pci_driver);
+}
+
+void ipu_pci_unregister(void)
+{
+	pci_unregister_driver(&ipu_pci_driver);
+}

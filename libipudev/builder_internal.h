@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Graph builder internals shared by builder.c and partition.c (never
+ * installed). See docs/builder.md.
+ */
+#ifndef IPUDEV_BUILDER_INTERNAL_H
+#define IPUDEV_BUILDER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "internal.h"
+#include "ipu/graph_format.h"
+
+/* one mapped range of a tensor: elements [begin, begin + count) on tile at off */
+struct ipu__iv {
+	uint64_t begin;
+	uint64_t count;
+	uint32_t tile;
+	uint32_t off;
+};
+
+struct ipu__tensor {
+	char *name;
+	uint8_t dtype;
+	uint8_t rank;
+	uint16_t flags;
+	uint32_t shape[IPU_GRAPH_MAX_RANK];
+	uint64_t elements;
+	struct ipu__iv *iv;	/* sorted by begin, non-overlapping */
+	size_t niv, civ;
+	uint64_t mapped;	/* elements mapped so far */
+	void *init;		/* initial contents (elements * size bytes) or NULL */
+	int exposed_write;
+};
+
+/* the part of a slice that lies in one interval */
+struct ipu__piece {
+	uint64_t begin;		/* element index in the tensor */
+	uint64_t count;
+	uint32_t tile;
+	uint32_t off;		/* bytes on the tile */
+};
+
+/*
+ * Walk the intervals of a slice: fills up to max pieces (merged when
+ * consecutive intervals continue each other in one tile's memory); returns
+ * the number of pieces, or -ENOENT if some element is unmapped (then
+ * *unmapped is its index).
+ */
+long ipu__slice_pieces(const struct ipu_graph *g, int tensor, uint64_t begin,
+		       uint64_t count, struct ipu__piece **out, uint64_t *unmapped);
+
+const struct ipu__tensor *ipu__graph_tensor(const struct ipu_graph *g, int t);
+
+/* allocate bytes on a tile with an alignment (power of two); offset or -ENOSPC */
+long ipu__tile_alloc(struct ipu_graph *g, unsigned tile, uint64_t bytes,
+		     unsigned align, const char *what, struct ipu_error *err);
+/* like ipu_graph_map() with a minimum alignment for the allocation */
+int ipu__map_aligned(struct ipu_graph *g, int tensor, uint64_t begin,
+		     uint64_t count, unsigned tile, unsigned align,
+		     struct ipu_error *err);
+
+/* a unique name "<base><suffix>" kept by the graph (for generated objects) */
+const char *ipu__graph_uname(struct ipu_graph *g, const char *base, const char *suffix);
+
+/* a raw vertex field: a region of the vertex's tile */
+struct ipu__rawfield {
+	uint32_t off;		/* bytes */
+	uint32_t count;		/* elements */
+	uint8_t dtype;
+	int32_t tensor;		/* for messages, -1 = internal buffer */
+	uint64_t begin;		/* element index in the tensor, for messages */
+};
+int ipu__add_vertex_raw(struct ipu_graph *g, int cs, unsigned codelet, unsigned tile,
+			const struct ipu__rawfield *fl, unsigned nfields,
+			const uint32_t *params, unsigned nparams, struct ipu_error *err);
+/* one copy of bytes between tile regions (validated, merged with the previous) */
+int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
+		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
+		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err);
+/* map elements at a given offset of memory already allocated on the tile */
+int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
+		unsigned tile, uint32_t off, struct ipu_error *err);
+
+#endif /* IPUDEV_BUILDER_INTERNAL_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libipudev: error reporting, version, model and state names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+void ipu__strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n;
+
+	if (!size)
+		return;
+	if (!src)
+		src = "";
+	n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int ipu__verr(struct ipu_error *err, int code, const char *fmt, va_list ap)
+{
+	if (err) {
+		err->code = code;
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	}
+	return code;
+}
+
+int ipu__err(struct ipu_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ipu__verr(err, code, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int ipu__err_sys(struct ipu_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (!err)
+		return code;
+	va_start(ap, fmt);
+	ipu__verr(err, code, fmt, ap);
+	va_end(ap);
+	n = strlen(err->msg);
+	if (n < sizeof(err->msg) - 1)
+		snprintf(err->msg + n, sizeof(err->msg) - n, ": %s",
+			 ipu_strerror(code));
+	return code;
+}
+
+IPU_API void ipu_error_clear(struct ipu_error *err)
+{
+	if (err) {
+		err->code = 0;
+		err->msg[0] = '\0';
+	}
+}
+
+IPU_API const char *ipu_strerror(int code)
+{
+	const char *s;
+
+	if (code < 0)
+		code = -code;
+	if (code == 0)
+		return "Success";
+	/* strerrordesc_np: static, untranslated, thread-safe (glibc 2.32) */
+	s = strerrordesc_np(code);
+	return s ? s : "Unknown error";
+}
+
+IPU_API const char *ipu_version(void)
+{
+	return IPUDEV_VERSION_STRING;
+}
+
+static const struct {
+	uint32_t id;
+	const char *name;
+	const char *arch;
+} models[] = {
+	{ IPU_MODEL_GC2, "gc2", "ipu1" },
+	{ IPU_MODEL_GC200, "gc200", "ipu2" },
+	{ IPU_MODEL_TEST, "test", "test" },
+};
+
+IPU_API const char *ipu_model_name(uint32_t model)
+{
+	for (size_t i = 0; i < IPU__ARRAY_SIZE(models); i++)
+		if (models[i].id == model)
+			return models[i].name;
+	return "unknown";
+}
+
+IPU_API const char *ipu_model_arch(uint32_t model)
+{
+	for (size_t i = 0; i < IPU__ARRAY_SIZE(models); i++)
+		if (models[i].id == model)
+			return models[i].arch;
+	return "unknown";
+}
+
+IPU_API int ipu_model_from_name(const char *name, uint32_t *model)
+{
+	if (!name || !model)
+		return -EINVAL;
+	for (size_t i = 0; i < IPU__ARRAY_SIZE(models); i++) {
+		if (!strcasecmp(models[i].name, name)) {
+			*model = models[i].id;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static const char *const state_names[] = {
+	[IPU_STATE_INITIALIZING] = "initializing",
+	[IPU_STATE_READY] = "ready",
+	[IPU_STATE_RESETTING] = "resetting",
+	[IPU_STATE_FAILED] = "failed",
+};
+
+IPU_API const char *ipu_state_name(int state)
+{
+	if (state >= 0 && (size_t)state < IPU__ARRAY_SIZE(state_names))
+		return state_names[state];
+	return "unknown";
+}
+
+IPU_API int ipu_state_from_name(const char *name)
+{
+	size_t n;
+
+	if (!name)
+		return IPU_STATE_UNKNOWN;
+	n = strlen(name);
+	while (n && (name[n - 1] == '\n' || name[n - 1] == ' ' ||
+		     name[n - 1] == '\t'))
+		n--;
+	for (size_t i = 0; i < IPU__ARRAY_SIZE(state_names); i++)
+		if (strlen(state_names[i]) == n &&
+		    !strncmp(state_names[i], name, n))
+			return (int)i;
+	return IPU_STATE_UNKNOWN;
+}

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libipudev internals, shared by the library's sources only (never
+ * installed). Everything here has hidden visibility: the build compiles with
+ * -fvisibility=hidden and exports only IPU_API functions listed in
+ * libipudev.map. Internal functions are named ipu__*.
+ */
+#ifndef IPUDEV_INTERNAL_H
+#define IPUDEV_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipudev.h"
+
+#define IPU__ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define IPU__PRINTF(f, a)	__attribute__((format(printf, f, a)))
+#else
+#define IPU__PRINTF(f, a)
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Errors (error.c)                                                         */
+
+/*
+ * ipu__err() - fill @err (when not NULL) with @code and the formatted
+ * message; returns @code so that callers can `return ipu__err(...)`.
+ * @code must be a negative errno.
+ */
+int ipu__err(struct ipu_error *err, int code, const char *fmt, ...)
+	IPU__PRINTF(3, 4);
+int ipu__verr(struct ipu_error *err, int code, const char *fmt, va_list ap)
+	IPU__PRINTF(3, 0);
+
+/*
+ * ipu__err_sys() - like ipu__err() and appends ": <strerror(code)>", e.g.
+ * ipu__err_sys(err, -errno, "open %s", path) -> "open /dev/ipu2: Permission
+ * denied".
+ */
+int ipu__err_sys(struct ipu_error *err, int code, const char *fmt, ...)
+	IPU__PRINTF(3, 4);
+
+/* Copy at most @size - 1 bytes of @src into @dst, always NUL-terminate. */
+void ipu__strlcpy(char *dst, const char *src, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Device handle and backends (device.c)                                    */
+
+/*
+ * struct ipu_backend_ops - what a device does, per backend
+ *
+ * The card backend (device.c) talks to /dev/ipuN; the model backend
+ * (model_device.c) runs the engine in-process. Every slot returns 0 or a
+ * negative errno and reports through @err (which may be NULL). The public
+ * wrappers validate generic arguments (NULL pointers, flags, limits) before
+ * calling a slot, so slots may assume @dev and non-optional pointers are
+ * valid. A NULL slot means "not supported" (-EOPNOTSUPP).
+ *
+ * New slots are added at the end.
+ */
+struct ipu_backend_ops {
+	const char *name;	/* "card", "model" */
+
+	/* Free backend-private data; @dev itself is freed by the caller. */
+	void (*close)(struct ipu_device *dev);
+
+	/* Fill @out (already zeroed, id and backend set). */
+	int (*info)(struct ipu_device *dev, struct ipu_device_info *out,
+		    struct ipu_error *err);
+
+	/* Soft reset. @out is never NULL (the wrapper passes a local). */
+	int (*reset)(struct ipu_device *dev, unsigned timeout_ms,
+		     unsigned flags, struct ipu_reset_result *out,
+		     struct ipu_error *err);
+
+	/* Load a graph binary (docs/graph-format.md) of @size bytes. */
+	int (*load)(struct ipu_device *dev, const void *image, size_t size,
+		    struct ipu_error *err);
+
+	/* Host <-> device tensor data, @len bytes from byte @offset. */
+	int (*tensor_write)(struct ipu_device *dev, uint32_t tensor,
+			    uint64_t offset, const void *src, size_t len,
+			    struct ipu_error *err);
+	int (*tensor_read)(struct ipu_device *dev, uint32_t tensor,
+			   uint64_t offset, void *dst, size_t len,
+			   struct ipu_error *err);
+
+	/* Start program @program, @count times; ipu_wait() completes it. */
+	int (*run)(struct ipu_device *dev, uint32_t program, uint32_t count,
+		   struct ipu_error *err);
+	int (*wait)(struct ipu_device *dev, unsigned timeout_ms,
+		    struct ipu_error *err);
+
+	/* --- slots added by the execution backends go below --- */
+
+	/* Host-visible tensors (handles) of the loaded graph: count, and the
+	 * one at @index (its index is what tensor_write/read take). */
+	int (*tensor_count)(struct ipu_device *dev, struct ipu_error *err);
+	int (*tensor_info)(struct ipu_device *dev, unsigned index,
+			   struct ipu_tensor_info *out, struct ipu_error *err);
+
+	/* Entry programs of the loaded graph. */
+	int (*program_count)(struct ipu_device *dev, struct ipu_error *err);
+	int (*program_name)(struct ipu_device *dev, unsigned k, char *buf,
+			    size_t size, struct ipu_error *err);
+
+	/* Connect (or, @cb NULL, disconnect) the host side of a stream. */
+	int (*stream_connect)(struct ipu_device *dev, const char *name,
+			      const struct ipu_stream_callbacks *cb,
+			      struct ipu_error *err);
+
+	/* Stats of the last completed run (zeroed if none). */
+	void (*run_stats)(struct ipu_device *dev, struct ipu_run_stats *out);
+
+	/* --- asynchronous transfers and host buffers (card_exec.c,
+	 * card_buf.c); NULL: the wrappers in card_buf.c fall back to the
+	 * synchronous slots and to plain host memory --- */
+
+	/* Start a transfer; *@req (never 0) is collected by request_wait. */
+	int (*tensor_write_async)(struct ipu_device *dev, uint32_t tensor,
+				  uint64_t offset, const void *src, size_t len,
+				  uint64_t *req, struct ipu_error *err);
+	int (*tensor_read_async)(struct ipu_device *dev, uint32_t tensor,
+				 uint64_t offset, void *dst, size_t len,
+				 uint64_t *req, struct ipu_error *err);
+	int (*request_wait)(struct ipu_device *dev, uint64_t req,
+			    unsigned timeout_ms, struct ipu_error *err);
+
+	/* Host memory the device reaches without copies: @b->size set; fill
+	 * @b->ptr (alloc) / use it (pin), @b->handle, @b->map_size. */
+	int (*buffer_alloc)(struct ipu_device *dev, struct ipu_buffer *b,
+			    struct ipu_error *err);
+	int (*buffer_pin)(struct ipu_device *dev, struct ipu_buffer *b,
+			  struct ipu_error *err);
+	void (*buffer_free)(struct ipu_device *dev, struct ipu_buffer *b);
+};
+
+/*
+ * struct ipu_device - an open device (opaque in ipudev.h)
+ * @ops:   the backend
+ * @priv:  backend-private data, owned by the backend (freed by ops->close)
+ * @id:    N of ipuN, or the id the model backend gives itself
+ * @flags: IPU_OPEN_* the device was opened with
+ * @name:  for messages: "ipu2", "model0"...
+ */
+struct ipu_device {
+	const struct ipu_backend_ops *ops;
+	void *priv;
+	unsigned id;
+	unsigned flags;
+	char name[32];
+};
+
+/*
+ * ipu__device_new() - allocate a device for a backend. Takes no ownership
+ * of @priv until it returns 0 (then ipu_device_close() calls ops->close).
+ * Returns 0 or -ENOMEM.
+ */
+int ipu__device_new(const struct ipu_backend_ops *ops, void *priv,
+		    unsigned id, unsigned flags, const char *name,
+		    struct ipu_device **out, struct ipu_error *err);
+
+/* The card backend (device.c, card_exec.c, card_buf.c). */
+extern const struct ipu_backend_ops ipu__card_ops;
+
+/* The message of the card backend's execution stubs (-EOPNOTSUPP). */
+#define IPU__CARD_EXEC_MSG \
+	"card execution needs the command-queue interface (not yet in this driver)"
+
+/*
+ * ipu__no_slot() - the report for a NULL ops slot: -EOPNOTSUPP with
+ * "<what> on <dev name>: not supported by the <backend> backend".
+ */
+int ipu__no_slot(struct ipu_device *dev, const char *what,
+		 struct ipu_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* udev helpers (enumerate.c)                                               */
+
+/*
+ * ipu__find_devnode() - device node of ipu@id as udev reports it (the
+ * uevent DEVNAME; works without udevd). Returns 0, -ENODEV (no such card or
+ * no driver, with a message), -ENOMEM.
+ */
+int ipu__find_devnode(unsigned id, char *devnode, size_t size,
+		      struct ipu_error *err);
+
+/* Is the driver present (the "ipu" class exists in sysfs)? */
+bool ipu__driver_present(void);
+
+/* Message for "nothing found", telling whether the driver is loaded. */
+int ipu__err_no_cards(struct ipu_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* PCI information via libpci (pci_info.c)                                  */
+
+struct ipu__pci_link {
+	char speed[16];		/* "16.0 GT/s", "" unknown */
+	unsigned width;		/* 0 unknown */
+	char speed_max[16];
+	unsigned width_max;
+	int numa_node;		/* -1 unknown */
+};
+
+struct ipu__pci;	/* a libpci access context */
+
+/* Open a libpci context (NULL when libpci cannot be initialised). */
+struct ipu__pci *ipu__pci_open(void);
+void ipu__pci_close(struct ipu__pci *pci);
+
+/*
+ * ipu__pci_query() - link status and NUMA node of @address ("DDDD:BB:DD.F").
+ * @sysfs_dir: the device's sysfs directory for the fallback when the PCIe
+ *             capability cannot be read (non-root users see only the first
+ *             64 bytes of config space); may be NULL.
+ * Best-effort: unknown fields are left as documented in struct
+ * ipu__pci_link. Returns 0, or -EINVAL for a malformed address.
+ */
+int ipu__pci_query(struct ipu__pci *pci, const char *address,
+		   const char *sysfs_dir, struct ipu__pci_link *out);
+
+/* "16.0 GT/s" for a PCIe Link Speed field value (1..6); NULL otherwise. */
+const char *ipu__pcie_speed_name(unsigned code);
+
+#endif /* IPUDEV_INTERNAL_H */

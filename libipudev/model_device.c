@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model device: a backend that runs graph binaries in-process on the
+ * tile engine (qemu-device/engine), behind the same calls a card answers.
+ * Also the public execution calls (ipu_load, ipu_tensor_*, ipu_run, ...),
+ * which validate their arguments and dispatch through dev->ops.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "ipu_engine.h"
+#include "ipu/ipu_models.h"
+
+struct model_stream {
+	struct ipu_stream_callbacks cb;
+	struct model_dev *md;
+	unsigned index;
+};
+
+struct model_dev {
+	struct ipue_engine *e;
+	struct ipue_model_info mi;
+	int started;			/* a run was started and not yet waited for */
+	int status;			/* its result (negative errno) */
+	char msg[IPU_ERROR_MSG_MAX];
+	struct ipu_run_stats stats;
+	struct model_stream *st;	/* [ipue_stream_count()] after load */
+	unsigned nst;
+};
+
+static struct model_dev *md_of(struct ipu_device *dev)
+{
+	return dev->priv;
+}
+
+static void model_close(struct ipu_device *dev)
+{
+	struct model_dev *md = md_of(dev);
+
+	if (!md)
+		return;
+	ipue_engine_destroy(md->e);
+	free(md->st);
+	free(md);
+}
+
+static int model_info(struct ipu_device *dev, struct ipu_device_info *out, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+
+	(void)err;
+	out->model = md->mi.model;
+	out->tiles = md->mi.tiles;
+	out->tile_memory = md->mi.tile_mem;
+	out->total_memory = (uint64_t)md->mi.tiles * md->mi.tile_mem;
+	out->threads_per_tile = md->mi.workers;
+	out->clock_khz = md->mi.clock_khz;
+	out->link_ports = md->mi.model == IPU_MODEL_TEST ? 2 : 10;
+	out->state = IPU_STATE_READY;
+	snprintf(out->serial, sizeof(out->serial), "MODEL-%s", ipu_model_name(md->mi.model));
+	snprintf(out->firmware_version, sizeof(out->firmware_version), "model");
+	snprintf(out->driver_version, sizeof(out->driver_version), "libipudev %s", ipu_version());
+	return 0;
+}
+
+static int model_reset(struct ipu_device *dev, unsigned timeout_ms, unsigned flags,
+		       struct ipu_reset_result *out, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+
+	(void)timeout_ms;
+	(void)flags;
+	(void)err;
+	ipue_engine_reset(md->e);
+	free(md->st);
+	md->st = NULL;
+	md->nst = 0;
+	md->started = 0;
+	out->state = IPU_STATE_READY;
+	return 0;
+}
+
+static int map_status(int s)
+{
+	switch (s) {
+	case IPUE_OK: return 0;
+	case IPUE_ENOMEM: return -ENOMEM;
+	case IPUE_ENOGRAPH: return -ENOENT;
+	case IPUE_ERANGE: return -ERANGE;
+	case IPUE_EACCES: return -EACCES;
+	case IPUE_ESTREAM: return -EPIPE;
+	case IPUE_EABORT: return -ECONNABORTED;
+	case IPUE_ECANCELED: return -ECANCELED;
+	case IPUE_ESTEPLIMIT: return -ELOOP;
+	case IPUE_EBUSY: return -EBUSY;
+	default: return -EINVAL;
+	}
+}
+
+static int model_load(struct ipu_device *dev, const void *image, size_t size, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+	struct ipue_load_error le;
+	int s, n;
+
+	memset(&le, 0, sizeof(le));
+	free(md->st);
+	md->st = NULL;
+	md->nst = 0;
+	md->started = 0;
+	s = ipue_load(md->e, image, size, &le);
+	if (s == IPUE_EFORMAT) {
+		if (le.record != IPU_GRAPH_NONE)
+			return ipu__err(err, -EINVAL, "load on %s: graph rejected: %s record %u: %s",
+					dev->name, le.section_name, le.record, le.message);
+		return ipu__err(err, -EINVAL, "load on %s: graph rejected: %s: %s", dev->name,
+				le.section_name, le.message);
+	}
+	if (s == IPUE_EMODEL) {
+		const struct ipu_graph_header *h = image;
+		uint32_t gm = size >= sizeof(*h) ? h->model : 0;
+
+		return ipu__err(err, -EINVAL, "load on %s: the graph is built for model %s, "
+				"the device is %s", dev->name, ipu_model_name(gm),
+				ipu_model_name(md->mi.model));
+	}
+	if (s)
+		return ipu__err(err, map_status(s), "load on %s: %s", dev->name, ipue_strerror(s));
+	n = ipue_stream_count(md->e);
+	if (n > 0) {
+		md->st = calloc((size_t)n, sizeof(*md->st));
+		if (!md->st) {
+			ipue_engine_reset(md->e);
+			return ipu__err(err, -ENOMEM, "load on %s: out of memory", dev->name);
+		}
+		md->nst = (unsigned)n;
+		for (unsigned i = 0; i < md->nst; i++) {
+			md->st[i].md = md;
+			md->st[i].index = i;
+		}
+	}
+	return 0;
+}
+
+static int need_graph(struct ipu_device *dev, const char *what, struct ipu_error *err)
+{
+	if (!ipue_loaded(md_of(dev)->e))
+		return ipu__err(err, -ENOENT, "%s on %s: no graph loaded (ipu_load)", what, dev->name);
+	return 0;
+}
+
+static int model_tensor_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	int r = need_graph(dev, "tensors", err);
+
+	return r ? r : ipue_handle_count(md_of(dev)->e);
+}
+
+static int model_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_tensor_info *out,
+			     struct ipu_error *err)
+{
+	struct ipue_tensor_info ti;
+	int r = need_graph(dev, "tensor info", err);
+
+	if (r)
+		return r;
+	if (ipue_handle_info(md_of(dev)->e, index, &ti))
+		return ipu__err(err, -ERANGE, "tensor %u on %s: out of range (the graph has %d host-visible tensors)",
+				index, dev->name, ipue_handle_count(md_of(dev)->e));
+	memset(out, 0, sizeof(*out));
+	ipu__strlcpy(out->name, ti.name, sizeof(out->name));
+	out->index = index;
+	out->dtype = ti.dtype;
+	out->rank = ti.rank;
+	for (unsigned i = 0; i < ti.rank && i < 6; i++)
+		out->shape[i] = ti.shape[i];
+	out->elements = ti.elements;
+	out->bytes = ti.bytes;
+	out->access = ti.access;
+	return 0;
+}
+
+static int model_tensor_write(struct ipu_device *dev, uint32_t tensor, uint64_t offset,
+			      const void *src, size_t len, struct ipu_error *err)
+{
+	int s = ipue_tensor_write(md_of(dev)->e, tensor, offset, src, len);
+
+	if (s)
+		return ipu__err(err, map_status(s), "write of tensor %u on %s: %s", tensor, dev->name,
+				ipue_strerror(s));
+	return 0;
+}
+
+static int model_tensor_read(struct ipu_device *dev, uint32_t tensor, uint64_t offset, void *dst,
+			     size_t len, struct ipu_error *err)
+{
+	int s = ipue_tensor_read(md_of(dev)->e, tensor, offset, dst, len);
+
+	if (s)
+		return ipu__err(err, map_status(s), "read of tensor %u on %s: %s", tensor, dev->name,
+				ipue_strerror(s));
+	return 0;
+}
+
+static int model_program_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	int r = need_graph(dev, "programs", err);
+
+	return r ? r : ipue_program_count(md_of(dev)->e);
+}
+
+static int model_program_name(struct ipu_device *dev, unsigned k, char *buf, size_t size,
+			      struct ipu_error *err)
+{
+	const char *n;
+	int r = need_graph(dev, "program name", err);
+
+	if (r)
+		return r;
+	n = ipue_program_name(md_of(dev)->e, k);
+	if (!n)
+		return ipu__err(err, -ERANGE, "program %u on %s: out of range (the graph has %d programs)",
+				k, dev->name, ipue_program_count(md_of(dev)->e));
+	ipu__strlcpy(buf, n, size);
+	return 0;
+}
+
+static int tramp_fetch(void *user, unsigned stream, void *dst, size_t len)
+{
+	struct model_dev *md = user;
+
+	if (stream >= md->nst || !md->st[stream].cb.fetch)
+		return -1;
+	return md->st[stream].cb.fetch(md->st[stream].cb.user, dst, len);
+}
+
+static int tramp_push(void *user, unsigned stream, const void *src, size_t len)
+{
+	struct model_dev *md = user;
+
+	if (stream >= md->nst || !md->st[stream].cb.push)
+		return -1;
+	return md->st[stream].cb.push(md->st[stream].cb.user, src, len);
+}
+
+static int model_stream_connect(struct ipu_device *dev, const char *name,
+				const struct ipu_stream_callbacks *cb, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+	struct ipue_stream_info si;
+	struct ipue_stream_callbacks ecb = { tramp_fetch, tramp_push, md };
+	int s, r = need_graph(dev, "stream connect", err);
+
+	if (r)
+		return r;
+	s = ipue_stream_find(md->e, name);
+	if (s < 0 || (unsigned)s >= md->nst)
+		return ipu__err(err, -ENOENT, "stream '%s' on %s: no such stream in the loaded graph",
+				name, dev->name);
+	ipue_stream_info(md->e, (unsigned)s, &si);
+	if (cb && si.direction == IPU_STREAM_HOST_TO_DEVICE && !cb->fetch)
+		return ipu__err(err, -EINVAL, "stream '%s': host-to-device stream needs a fetch callback", name);
+	if (cb && si.direction == IPU_STREAM_DEVICE_TO_HOST && !cb->push)
+		return ipu__err(err, -EINVAL, "stream '%s': device-to-host stream needs a push callback", name);
+	if (cb)
+		md->st[s].cb = *cb;
+	else
+		memset(&md->st[s].cb, 0, sizeof(md->st[s].cb));
+	r = ipue_stream_connect(md->e, (unsigned)s, cb ? &ecb : NULL);
+	if (r)
+		return ipu__err(err, map_status(r), "stream '%s' on %s: %s", name, dev->name, ipue_strerror(r));
+	return 0;
+}
+
+static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+	struct ipue_run_opts o = { program, 0, count, 0 };
+	struct ipue_run_stats es;
+	const char *pname;
+	int s, r = need_graph(dev, "run", err);
+
+	if (r)
+		return r;
+	if (md->started)
+		return ipu__err(err, -EBUSY, "run on %s: a run was started and not waited for", dev->name);
+	if ((int)program >= ipue_program_count(md->e))
+		return ipu__err(err, -ERANGE, "run on %s: program %u does not exist (the graph has %d programs)",
+				dev->name, program, ipue_program_count(md->e));
+	pname = ipue_program_name(md->e, program);
+	memset(&es, 0, sizeof(es));
+	s = ipue_run(md->e, &o, &es);
+	memset(&md->stats, 0, sizeof(md->stats));
+	md->stats.host_ns = es.host_ns;
+	md->stats.cycles = es.cycles;
+	md->stats.cycles_compute = es.cycles_compute;
+	md->stats.cycles_sync = es.cycles_sync;
+	md->stats.cycles_exchange = es.cycles_exchange;
+	md->stats.cycles_stream = es.cycles_stream;
+	md->stats.steps = es.steps;
+	md->stats.compute_sets = es.compute_sets;
+	md->stats.exchanges = es.exchanges;
+	md->stats.syncs = es.syncs;
+	md->stats.exchange_bytes = es.exchange_bytes;
+	md->stats.stream_bytes_h2d = es.stream_bytes_h2d;
+	md->stats.stream_bytes_d2h = es.stream_bytes_d2h;
+	md->stats.clock_khz = md->mi.clock_khz;
+	md->started = 1;
+	md->status = map_status(s);
+	md->msg[0] = 0;
+	if (s == IPUE_EABORT) {
+		uint32_t code = 0, node = 0;
+
+		ipue_abort_status(md->e, &code, &node);
+		snprintf(md->msg, sizeof(md->msg),
+			 "program %u ('%s') on %s: aborted by AbortOnCondition with code %u (program node %u)",
+			 program, pname ? pname : "", dev->name, code, node);
+	} else if (s == IPUE_ESTREAM) {
+		snprintf(md->msg, sizeof(md->msg),
+			 "program %u ('%s') on %s: stream failure (a stream is not connected, its callback "
+			 "failed, or it ran out of data)", program, pname ? pname : "", dev->name);
+	} else if (s) {
+		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: %s", program,
+			 pname ? pname : "", dev->name, ipue_strerror(s));
+	}
+	return 0;
+}
+
+static int model_wait(struct ipu_device *dev, unsigned timeout_ms, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+
+	(void)timeout_ms;
+	if (!md->started)
+		return ipu__err(err, -EINVAL, "wait on %s: no run was started", dev->name);
+	md->started = 0;
+	if (md->status)
+		return ipu__err(err, md->status, "%s", md->msg);
+	return 0;
+}
+
+static void model_run_stats(struct ipu_device *dev, struct ipu_run_stats *out)
+{
+	*out = md_of(dev)->stats;
+}
+
+static const struct ipu_backend_ops model_ops = {
+	.name = "model",
+	.close = model_close,
+	.info = model_info,
+	.reset = model_reset,
+	.load = model_load,
+	.tensor_write = model_tensor_write,
+	.tensor_read = model_tensor_read,
+	.run = model_run,
+	.wait = model_wait,
+	.tensor_count = model_tensor_count,
+	.tensor_info = model_tensor_info,
+	.program_count = model_program_count,
+	.program_name = model_program_name,
+	.stream_connect = model_stream_connect,
+	.run_stats = model_run_stats,
+};
+
+IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_device **out,
+			   struct ipu_error *err)
+{
+	struct ipue_config cfg;
+	struct model_dev *md;
+	uint32_t id;
+	char name[32];
+	int s, r;
+
+	if (!out)
+		return ipu__err(err, -EINVAL, "ipu_model_open: out is NULL");
+	*out = NULL;
+	if (ipu_model_from_name(model, &id))
+		return ipu__err(err, -EINVAL, "ipu_model_open: unknown model '%s' (gc200, gc2 or test)",
+				model ? model : "(null)");
+	if (host_threads > IPUE_MAX_HOST_THREADS)
+		return ipu__err(err, -EINVAL, "ipu_model_open: %u host threads, at most %d", host_threads,
+				IPUE_MAX_HOST_THREADS);
+	md = calloc(1, sizeof(*md));
+	if (!md)
+		return ipu__err(err, -ENOMEM, "ipu_model_open: out of memory");
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.model = id;
+	cfg.host_threads = host_threads;
+	s = ipue_engine_create(&cfg, &md->e);
+	if (s) {
+		free(md);
+		return ipu__err(err, map_status(s), "ipu_model_open %s: %s", model, ipue_strerror(s));
+	}
+	ipue_model_info(md->e, &md->mi);
+	snprintf(name, sizeof(name), "model-%s", ipu_model_name(id));
+	r = ipu__device_new(&model_ops, md, 0, 0, name, out, err);
+	if (r) {
+		ipue_engine_destroy(md->e);
+		free(md);
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* public execution calls                                                   */
+
+#define NEED(dev, slot, what)						\
+	do {								\
+		if (!(dev))						\
+			return ipu__err(err, -EINVAL, "%s: device is NULL", what); \
+		if (!(dev)->ops->slot)					\
+			return ipu__no_slot((dev), what, err);		\
+	} while (0)
+
+IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len, struct ipu_error *err)
+{
+	NEED(dev, load, "load");
+	if (!buf || len < sizeof(struct ipu_graph_header))
+		return ipu__err(err, -EINVAL, "load on %s: %zu bytes are no graph binary", dev->name, len);
+	return dev->ops->load(dev, buf, len, err);
+}
+
+IPU_API int ipu_load_file(struct ipu_device *dev, const char *path, struct ipu_error *err)
+{
+	FILE *f;
+	unsigned char *b = NULL;
+	size_t n = 0, cap = 0;
+	int r;
+
+	NEED(dev, load, "load");
+	if (!path)
+		return ipu__err(err, -EINVAL, "load on %s: no path", dev->name);
+	f = fopen(path, "rb");
+	if (!f)
+		return ipu__err_sys(err, -errno, "open %s", path);
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			unsigned char *nb = realloc(b, cap ? cap * 2 : 1 << 20);
+
+			if (!nb) {
+				free(b);
+				fclose(f);
+				return ipu__err(err, -ENOMEM, "load %s: out of memory", path);
+			}
+			b = nb;
+			cap = cap ? cap * 2 : 1 << 20;
+		}
+		got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (!got)
+			break;
+	}
+	r = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (r) {
+		free(b);
+		return ipu__err(err, r, "read %s: I/O error", path);
+	}
+	r = ipu_load(dev, b, n, err);
+	free(b);
+	if (r && err) {
+		char m[2 * IPU_ERROR_MSG_MAX];
+
+		snprintf(m, sizeof(m), "%s: %s", path, err->msg);
+		ipu__strlcpy(err->msg, m, sizeof(err->msg));
+	}
+	return r;
+}
+
+IPU_API int ipu_tensor_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	NEED(dev, tensor_count, "tensors");
+	return dev->ops->tensor_count(dev, err);
+}
+
+IPU_API int ipu_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_tensor_info *out,
+			    struct ipu_error *err)
+{
+	NEED(dev, tensor_info, "tensor info");
+	if (!out)
+		return ipu__err(err, -EINVAL, "tensor info: out is NULL");
+	return dev->ops->tensor_info(dev, index, out, err);
+}
+
+IPU_API int ipu_tensor_lookup(struct ipu_device *dev, const char *name, struct ipu_tensor_info *out,
+			      struct ipu_error *err)
+{
+	char names[160];
+	size_t used = 0;
+	int n;
+
+	NEED(dev, tensor_info, "tensor lookup");
+	if (!name || !out)
+		return ipu__err(err, -EINVAL, "tensor lookup: NULL argument");
+	n = ipu_tensor_count(dev, err);
+	if (n < 0)
+		return n;
+	names[0] = 0;
+	for (int i = 0; i < n; i++) {
+		int r = dev->ops->tensor_info(dev, (unsigned)i, out, err);
+
+		if (r)
+			return r;
+		if (!strcmp(out->name, name))
+			return 0;
+		if (used < sizeof(names) - 1) {
+			int k = snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", out->name);
+
+			used += k > 0 ? (size_t)k : 0;
+			if (used >= sizeof(names))
+				used = sizeof(names) - 1;
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	return ipu__err(err, -ENOENT, "no tensor '%s' in the loaded graph (host-visible: %s)", name,
+			n ? names : "none");
+}
+
+static int tensor_io(struct ipu_device *dev, const char *name, void *data, size_t bytes, int wr,
+		     struct ipu_error *err)
+{
+	struct ipu_tensor_info ti;
+	int r;
+
+	if (!name || (!data && bytes))
+		return ipu__err(err, -EINVAL, "tensor %s: NULL argument", wr ? "write" : "read");
+	r = ipu_tensor_lookup(dev, name, &ti, err);
+	if (r)
+		return r;
+	if (!(ti.access & (wr ? IPU_HANDLE_WRITE : IPU_HANDLE_READ)))
+		return ipu__err(err, -EACCES, "tensor '%s' on %s: the host may not %s it (handle is %s)",
+				name, dev->name, wr ? "write" : "read", wr ? "read-only" : "write-only");
+	if (bytes != ti.bytes)
+		return ipu__err(err, -EINVAL, "tensor '%s' on %s: %zu bytes given, the tensor has %llu "
+				"(%llu x %s)", name, dev->name, bytes, (unsigned long long)ti.bytes,
+				(unsigned long long)ti.elements, ipu_dtype_name(ti.dtype));
+	if (wr)
+		return dev->ops->tensor_write(dev, ti.index, 0, data, bytes, err);
+	return dev->ops->tensor_read(dev, ti.index, 0, data, bytes, err);
+}
+
+IPU_API int ipu_tensor_write(struct ipu_device *dev, const char *name, const void *data, size_t bytes,
+			     struct ipu_error *err)
+{
+	NEED(dev, tensor_write, "tensor write");
+	return tensor_io(dev, name, (void *)(uintptr_t)data, bytes, 1, err);
+}
+
+IPU_API int ipu_tensor_read(struct ipu_device *dev, const char *name, void *data, size_t bytes,
+			    struct ipu_error *err)
+{
+	NEED(dev, tensor_read, "tensor read");
+	return tensor_io(dev, name, data, bytes, 0, err);
+}
+
+IPU_API int ipu_program_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	NEED(dev, program_count, "programs");
+	return dev->ops->program_count(dev, err);
+}
+
+IPU_API int ipu_program_name(struct ipu_device *dev, unsigned k, char *buf, size_t size,
+			     struct ipu_error *err)
+{
+	NEED(dev, program_name, "program name");
+	if (!buf || !size)
+		return ipu__err(err, -EINVAL, "program name: no buffer");
+	return dev->ops->program_name(dev, k, buf, size, err);
+}
+
+IPU_API int ipu_program_find(struct ipu_device *dev, const char *name, struct ipu_error *err)
+{
+	char b[256];
+	int n;
+
+	NEED(dev, program_name, "program lookup");
+	if (!name)
+		return ipu__err(err, -EINVAL, "program lookup: no name");
+	n = ipu_program_count(dev, err);
+	if (n < 0)
+		return n;
+	for (int k = 0; k < n; k++)
+		if (!dev->ops->program_name(dev, (unsigned)k, b, sizeof(b), err) && !strcmp(b, name))
+			return k;
+	return ipu__err(err, -ENOENT, "no program '%s' in the loaded graph (%d programs)", name, n);
+}
+
+IPU_API int ipu_stream_connect(struct ipu_device *dev, const char *name,
+			       const struct ipu_stream_callbacks *cb, struct ipu_error *err)
+{
+	NEED(dev, stream_connect, "stream connect");
+	if (!name)
+		return ipu__err(err, -EINVAL, "stream connect: no name");
+	return dev->ops->stream_connect(dev, name, cb, err);
+}
+
+IPU_API int ipu_run_start(struct ipu_device *dev, unsigned program, uint64_t count,
+			  struct ipu_error *err)
+{
+	NEED(dev, run, "run");
+	if (count > UINT32_MAX)
+		return ipu__err(err, -EINVAL, "run on %s: count %llu exceeds %u", dev->name,
+				(unsigned long long)count, UINT32_MAX);
+	return dev->ops->run(dev, program, count ? (uint32_t)count : 1, err);
+}
+
+IPU_API int ipu_wait(struct ipu_device *dev, unsigned timeout_ms, struct ipu_run_stats *stats,
+		     struct ipu_error *err)
+{
+	int r;
+
+	NEED(dev, wait, "wait");
+	r = dev->ops->wait(dev, timeout_ms, err);
+	if (stats) {
+		memset(stats, 0, sizeof(*stats));
+		if (dev->ops->run_stats)
+			dev->ops->run_stats(dev, stats);
+	}
+	return r;
+}
+
+IPU_API int ipu_run(struct ipu_device *dev, unsigned program, uint64_t count,
+		    struct ipu_run_stats *stats, struct ipu_error *err)
+{
+	int r = ipu_run_start(dev, program, count, err);
+
+	if (r) {
+		if (stats)
+			memset(stats, 0, sizeof(*stats));
+		return r;
+	}
+	return ipu_wait(dev, 0, stats, err);
+}

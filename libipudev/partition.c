@@ -1,0 +1,1103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Partitioned operations over all tiles, in the spirit of Poplar's popops and
+ * poplin: elementwise unary/binary ops, reductions, and the matrix multiply
+ * C = A x B with its tile grid, exchanges, partial matmul vertices and the
+ * reduction of partials when K is split. See docs/builder.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder_internal.h"
+#include "codelets.h"
+
+_Static_assert((int)IPU_OP_RELU == (int)IPUE_UOP_RELU && (int)IPU_OP_NEG == (int)IPUE_UOP_NEG, "unary ops");
+_Static_assert((int)IPU_OP_ADD == (int)IPUE_BOP_ADD && (int)IPU_OP_MIN == (int)IPUE_BOP_MIN, "binary ops");
+
+#define WORKERS 6
+#define MIN_CHUNK 64		/* elements: smaller pieces stay one vertex */
+
+static int oom(struct ipu_error *err)
+{
+	return ipu__err(err, -ENOMEM, "partition: out of memory");
+}
+
+static struct ipu__rawfield rf(uint32_t off, uint64_t count, unsigned dtype, int tensor)
+{
+	struct ipu__rawfield f = { off, (uint32_t)count, (uint8_t)dtype, tensor, 0 };
+
+	return f;
+}
+
+static int seq_add(struct ipu_graph *g, int seq, int node, struct ipu_error *err)
+{
+	if (node < 0)
+		return node;
+	return ipu_prog_append(g, seq, node, err);
+}
+
+static int add_exec(struct ipu_graph *g, int seq, int cs, struct ipu_error *err)
+{
+	return seq_add(g, seq, ipu_prog_execute(g, cs, err), err);
+}
+
+static int add_exch(struct ipu_graph *g, int seq, int ex, struct ipu_error *err)
+{
+	return seq_add(g, seq, ipu_prog_exchange(g, ex, err), err);
+}
+
+static char *nm(char *buf, size_t n, const char *base, const char *suffix)
+{
+	snprintf(buf, n, "%s/%s", base, suffix);
+	return buf;
+}
+
+/* output tensor shaped like `like` */
+static int new_like(struct ipu_graph *g, const char *name, unsigned dtype, int like,
+		    struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, like);
+
+	return ipu_graph_add_tensor(g, name, dtype, t->rank, t->shape, err);
+}
+
+static int check_mapped(const struct ipu_graph *g, int t, const char *op, struct ipu_error *err)
+{
+	const struct ipu__tensor *x = ipu__graph_tensor(g, t);
+
+	if (!x)
+		return ipu__err(err, -EINVAL, "%s: no tensor %d", op, t);
+	if (x->mapped != x->elements)
+		return ipu__err(err, -EINVAL, "%s: tensor '%s' is not fully mapped to tiles", op, x->name);
+	return 0;
+}
+
+/*
+ * Make elements [begin, begin + count) of tensor t available contiguously on
+ * tile: their offset there if they already are, else a new buffer filled by
+ * copies added to exchange ex (created on first use: *ex < 0).
+ */
+static long local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t begin,
+		       uint64_t count, unsigned tile, struct ipu_error *err)
+{
+	const struct ipu__tensor *x = ipu__graph_tensor(g, t);
+	unsigned es = ipu_dtype_size(x->dtype);
+	struct ipu__piece *pc;
+	long n = ipu__slice_pieces(g, t, begin, count, &pc, NULL);
+	long off;
+	uint32_t d;
+
+	if (n < 0)
+		return n == -ENOMEM ? oom(err) : ipu__err(err, -EINVAL, "tensor '%s' is not mapped", x->name);
+	if (n == 1 && pc[0].tile == tile) {
+		off = pc[0].off;
+		free(pc);
+		return off;
+	}
+	off = ipu__tile_alloc(g, tile, count * es, 16, exname, err);
+	if (off < 0 || (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)) {
+		free(pc);
+		return off < 0 ? off : *ex;
+	}
+	d = (uint32_t)off;
+	for (long i = 0; i < n; i++) {
+		int r = ipu__exchange_raw(g, *ex, pc[i].tile, pc[i].off, tile, d,
+					  (uint32_t)(pc[i].count * es), t, -1, err);
+
+		if (r) {
+			free(pc);
+			return r;
+		}
+		d += (uint32_t)(pc[i].count * es);
+	}
+	free(pc);
+	return off;
+}
+
+/* split count elements into up to WORKERS chunks (aligned to 8 elements) */
+static unsigned chunks(uint64_t count, uint64_t *size)
+{
+	uint64_t c = count / WORKERS;
+
+	if (count < 2 * MIN_CHUNK) {
+		*size = count;
+		return 1;
+	}
+	if (c < MIN_CHUNK)
+		c = MIN_CHUNK;
+	c = (c + 7) & ~(uint64_t)7;
+	*size = c;
+	return (unsigned)((count + c - 1) / c);
+}
+
+/* ------------------------------------------------------------------------ */
+/* elementwise                                                              */
+
+IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
+		      struct ipu_error *err)
+{
+	const struct ipu__tensor *x;
+	char buf[200];
+	int out, cs, r;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_unary: graph is NULL");
+	if ((r = check_mapped(g, in, "ipu_unary", err)))
+		return r;
+	if (op < IPU_OP_NEG || op > IPU_OP_RELU)
+		return ipu__err(err, -EINVAL, "ipu_unary: unknown op %u", op);
+	x = ipu__graph_tensor(g, in);
+	out = in;
+	if (name) {
+		out = new_like(g, name, x->dtype, in, err);
+		if (out < 0)
+			return out;
+		if ((r = ipu_graph_map_like(g, out, in, err)))
+			return r;
+	}
+	x = ipu__graph_tensor(g, in);
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name ? name : x->name, "unary"), err);
+	if (cs < 0)
+		return cs;
+	for (size_t i = 0; i < x->niv; i++) {
+		const struct ipu__iv v = x->iv[i];
+		uint64_t csz, es = ipu_dtype_size(x->dtype);
+		unsigned nc = chunks(v.count, &csz);
+
+		for (unsigned c = 0; c < nc; c++) {
+			uint64_t b = c * csz, n = v.count - b < csz ? v.count - b : csz;
+			struct ipu__rawfield f[2];
+
+			f[0] = rf(v.off + (uint32_t)(b * es), n, x->dtype, in);
+			if (out == in) {
+				r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_UNARY_INPLACE(op), v.tile, f, 1,
+							NULL, 0, err);
+			} else {
+				struct ipu__piece *pc;
+				long np = ipu__slice_pieces(g, out, v.begin + b, n, &pc, NULL);
+
+				if (np != 1) {
+					free(np > 0 ? pc : NULL);
+					return ipu__err(err, -EINVAL, "ipu_unary: internal layout error");
+				}
+				f[1] = rf(pc[0].off, n, x->dtype, out);
+				free(pc);
+				r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_UNARY(op), v.tile, f, 2, NULL, 0, err);
+			}
+			if (r < 0)
+				return r;
+			x = ipu__graph_tensor(g, in);
+		}
+	}
+	if ((r = add_exec(g, seq, cs, err)))
+		return r;
+	return out;
+}
+
+IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
+		       struct ipu_error *err)
+{
+	const struct ipu__tensor *ta, *tb;
+	char buf[200], exname[200];
+	uint64_t row = 0, es, na;
+	int out, cs, ex = -1, r, mode;
+	int64_t *lo = NULL, *hi = NULL;
+	long *boff = NULL;
+	/* vertex plan, built first so the exchange can precede the compute set */
+	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; long boff; } *vp = NULL;
+	size_t nvp = 0, cvp = 0;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_binary: graph is NULL");
+	if ((r = check_mapped(g, a, "ipu_binary", err)) || (r = check_mapped(g, b, "ipu_binary", err)))
+		return r;
+	if (op < IPU_OP_ADD || op > IPU_OP_MIN)
+		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
+	ta = ipu__graph_tensor(g, a);
+	tb = ipu__graph_tensor(g, b);
+	if (ta->dtype != tb->dtype)
+		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
+				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
+	na = ta->elements;
+	if (tb->elements == na)
+		mode = 0;			/* elementwise */
+	else if (tb->elements == 1)
+		mode = 2;			/* scalar */
+	else if (ta->rank >= 1 && tb->elements == ta->shape[ta->rank - 1]) {
+		mode = 1;			/* row broadcast */
+		row = tb->elements;
+	} else
+		return ipu__err(err, -EINVAL,
+				"ipu_binary: tensor '%s' (%llu elements) does not broadcast to tensor '%s' "
+				"(%llu elements): needs the same count, its last dimension, or 1",
+				tb->name, (unsigned long long)tb->elements, ta->name,
+				(unsigned long long)na);
+	es = ipu_dtype_size(ta->dtype);
+	out = a;
+	if (name) {
+		out = new_like(g, name, ta->dtype, a, err);
+		if (out < 0)
+			return out;
+		if ((r = ipu_graph_map_like(g, out, a, err)))
+			return r;
+	}
+	snprintf(exname, sizeof(exname), "%s/operand", name ? name : ipu__graph_tensor(g, a)->name);
+	/* row/scalar modes: one buffer per tile with the part of b it needs */
+	if (mode) {
+		lo = malloc(ipu_graph_tiles(g) * sizeof(*lo));
+		hi = malloc(ipu_graph_tiles(g) * sizeof(*hi));
+		boff = malloc(ipu_graph_tiles(g) * sizeof(*boff));
+		if (!lo || !hi || !boff) {
+			r = oom(err);
+			goto out;
+		}
+		for (unsigned t = 0; t < ipu_graph_tiles(g); t++) {
+			lo[t] = INT64_MAX;
+			hi[t] = -1;
+		}
+	}
+	ta = ipu__graph_tensor(g, a);
+	for (size_t i = 0; i < ta->niv; i++) {
+		struct ipu__iv v = ta->iv[i];
+		uint64_t e = v.begin, end = v.begin + v.count;
+
+		while (e < end) {
+			uint64_t seg = end - e, csz;
+			unsigned nc;
+
+			if (mode == 1 && seg > row - e % row)
+				seg = row - e % row;	/* stay within one row */
+			nc = chunks(seg, &csz);
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b0 = e + c * csz, n = seg - c * csz < csz ? seg - c * csz : csz;
+
+				if (nvp == cvp) {
+					size_t ncap = cvp ? 2 * cvp : 256;
+					void *p = realloc(vp, ncap * sizeof(*vp));
+
+					if (!p) {
+						r = oom(err);
+						goto out;
+					}
+					vp = p;
+					cvp = ncap;
+				}
+				vp[nvp++] = (struct vplan){ v.tile, b0, n,
+							    v.off + (uint32_t)((b0 - v.begin) * es), -1 };
+				if (mode == 1) {
+					int64_t c0 = (int64_t)(b0 % row), c1 = c0 + (int64_t)n;
+
+					if (c0 < lo[v.tile])
+						lo[v.tile] = c0;
+					if (c1 > hi[v.tile])
+						hi[v.tile] = c1;
+				} else if (mode == 2) {
+					lo[v.tile] = 0;
+					hi[v.tile] = 1;
+				}
+			}
+			e += seg;
+		}
+	}
+	if (mode) {
+		for (unsigned t = 0; t < ipu_graph_tiles(g); t++) {
+			if (hi[t] < 0)
+				continue;
+			boff[t] = local_copy(g, &ex, exname, b, (uint64_t)lo[t], (uint64_t)(hi[t] - lo[t]), t, err);
+			if (boff[t] < 0) {
+				r = (int)boff[t];
+				goto out;
+			}
+		}
+		for (size_t i = 0; i < nvp; i++)
+			vp[i].boff = boff[vp[i].tile] +
+				     (long)((mode == 1 ? vp[i].e % row - (uint64_t)lo[vp[i].tile] : 0) * es);
+	} else {
+		for (size_t i = 0; i < nvp; i++) {
+			vp[i].boff = local_copy(g, &ex, exname, b, vp[i].e, vp[i].n, vp[i].tile, err);
+			if (vp[i].boff < 0) {
+				r = (int)vp[i].boff;
+				goto out;
+			}
+		}
+	}
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		goto out;
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name ? name : ipu__graph_tensor(g, a)->name,
+					    "binary"), err);
+	if (cs < 0) {
+		r = cs;
+		goto out;
+	}
+	for (size_t i = 0; i < nvp; i++) {
+		struct ipu__rawfield f[3];
+		uint64_t bn = mode == 2 ? 1 : vp[i].n;
+
+		f[0] = rf(vp[i].aoff, vp[i].n, ipu__graph_tensor(g, a)->dtype, a);
+		f[1] = rf((uint32_t)vp[i].boff, bn, ipu__graph_tensor(g, a)->dtype, b);
+		if (out == a) {
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), vp[i].tile, f, 2,
+						NULL, 0, err);
+		} else {
+			struct ipu__piece *pc;
+			long np = ipu__slice_pieces(g, out, vp[i].e, vp[i].n, &pc, NULL);
+
+			if (np != 1) {
+				free(np > 0 ? pc : NULL);
+				r = ipu__err(err, -EINVAL, "ipu_binary: internal layout error");
+				goto out;
+			}
+			f[2] = rf(pc[0].off, vp[i].n, ipu__graph_tensor(g, a)->dtype, out);
+			free(pc);
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), vp[i].tile, f, 3, NULL, 0, err);
+		}
+		if (r < 0)
+			goto out;
+	}
+	r = add_exec(g, seq, cs, err);
+out:
+	free(vp);
+	free(lo);
+	free(hi);
+	free(boff);
+	return r < 0 ? r : out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* reductions                                                               */
+
+static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
+		       int rows_mode, struct ipu_error *err)
+{
+	const struct ipu__tensor *x;
+	unsigned odt, codelet, tiles = ipu_graph_tiles(g);
+	uint64_t L, R, es, oes;
+	char buf[200];
+	int out, part = -1, cs1, cs2 = -1, ex = -1, r = 0;
+	uint32_t zero = 0;
+	/* stage-1 chunks */
+	struct chunk { uint32_t tile; uint32_t off; uint64_t n; uint64_t row; uint64_t slot; } *ch = NULL;
+	size_t nch = 0, cch = 0;
+	uint64_t *first = NULL;	/* per row: index of its first chunk; first[R] = nch */
+	uint32_t *home = NULL;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_reduce: graph is NULL");
+	if ((r = check_mapped(g, in, "ipu_reduce", err)))
+		return r;
+	if (op < IPU_REDUCE_SUM || op > IPU_REDUCE_MIN)
+		return ipu__err(err, -EINVAL, "ipu_reduce: unknown op %u", op);
+	if (!name || !*name)
+		return ipu__err(err, -EINVAL, "ipu_reduce: the output needs a name");
+	codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
+		  op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
+	x = ipu__graph_tensor(g, in);
+	odt = x->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : x->dtype;
+	es = ipu_dtype_size(x->dtype);
+	oes = ipu_dtype_size(odt);
+	if (rows_mode) {
+		if (x->rank < 1)
+			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", x->name);
+		L = x->shape[x->rank - 1];
+		R = x->elements / L;
+		out = ipu_graph_add_tensor(g, name, odt, x->rank - 1u, x->shape, err);
+	} else {
+		L = x->elements;
+		R = 1;
+		out = ipu_graph_add_tensor(g, name, odt, 0, NULL, err);
+	}
+	if (out < 0)
+		return out;
+	first = calloc(R + 1, sizeof(*first));
+	home = calloc(R, sizeof(*home));
+	if (!first || !home) {
+		r = oom(err);
+		goto done;
+	}
+	/* stage-1 chunks, row by row */
+	for (uint64_t rr = 0; rr < R; rr++) {
+		struct ipu__piece *pc;
+		long np = ipu__slice_pieces(g, in, rr * L, L, &pc, NULL);
+
+		if (np < 0) {
+			r = oom(err);
+			goto done;
+		}
+		first[rr] = nch;
+		for (long i = 0; i < np; i++) {
+			uint64_t csz;
+			unsigned nc = chunks(pc[i].count, &csz);
+
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b = c * csz, n = pc[i].count - b < csz ? pc[i].count - b : csz;
+
+				if (nch == cch) {
+					size_t ncap = cch ? 2 * cch : 256;
+					void *p = realloc(ch, ncap * sizeof(*ch));
+
+					if (!p) {
+						free(pc);
+						r = oom(err);
+						goto done;
+					}
+					ch = p;
+					cch = ncap;
+				}
+				ch[nch++] = (struct chunk){ pc[i].tile, pc[i].off + (uint32_t)(b * es), n, rr, 0 };
+			}
+		}
+		home[rr] = ch[first[rr]].tile;
+		free(pc);
+	}
+	first[R] = nch;
+	/* the output: element r on its row's home tile */
+	for (uint64_t rr = 0; rr < R; rr++)
+		if ((r = ipu_graph_map(g, out, rr, 1, home[rr], err)))
+			goto done;
+	/* partial slots for rows with several chunks */
+	{
+		uint64_t nslots = 0;
+
+		for (uint64_t rr = 0; rr < R; rr++)
+			if (first[rr + 1] - first[rr] > 1)
+				for (uint64_t c = first[rr]; c < first[rr + 1]; c++)
+					ch[c].slot = nslots++;
+		if (nslots) {
+			uint32_t sh[1] = { (uint32_t)nslots };
+
+			part = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), name, "partials"), odt, 1, sh, err);
+			if (part < 0) {
+				r = part;
+				goto done;
+			}
+			for (size_t c = 0; c < nch; c++) {
+				uint64_t rr = ch[c].row;
+
+				if (first[rr + 1] - first[rr] > 1 &&
+				    (r = ipu_graph_map(g, part, ch[c].slot, 1, ch[c].tile, err)))
+					goto done;
+			}
+		}
+	}
+	cs1 = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
+	if (cs1 < 0) {
+		r = cs1;
+		goto done;
+	}
+	for (uint64_t rr = 0; rr < R; rr++) {
+		int single = first[rr + 1] - first[rr] == 1;
+
+		for (uint64_t c = first[rr]; c < first[rr + 1]; c++) {
+			struct ipu__rawfield f[2];
+			int t = single ? out : part;
+			uint64_t idx = single ? rr : ch[c].slot;
+			struct ipu__piece *pc;
+			long np = ipu__slice_pieces(g, t, idx, 1, &pc, NULL);
+
+			if (np != 1) {
+				free(np > 0 ? pc : NULL);
+				r = ipu__err(err, -EINVAL, "ipu_reduce: internal layout error");
+				goto done;
+			}
+			f[0] = rf(ch[c].off, ch[c].n, ipu__graph_tensor(g, in)->dtype, in);
+			f[1] = rf(pc[0].off, 1, odt, t);
+			free(pc);
+			r = ipu__add_vertex_raw(g, cs1, codelet, ch[c].tile, f, 2, &zero, 1, err);
+			if (r < 0)
+				goto done;
+		}
+	}
+	if ((r = add_exec(g, seq, cs1, err)))
+		goto done;
+	/* stage 2: gather the partials of each row on its home tile and reduce them */
+	for (uint64_t rr = 0; rr < R && part >= 0; rr++) {
+		uint64_t n = first[rr + 1] - first[rr];
+		long goff;
+		struct ipu__piece *pc;
+		struct ipu__rawfield f[2];
+		long np;
+
+		if (n < 2)
+			continue;
+		goff = local_copy(g, &ex, nm(buf, sizeof(buf), name, "gather"), part,
+				  ch[first[rr]].slot, n, home[rr], err);
+		if (goff < 0) {
+			r = (int)goff;
+			goto done;
+		}
+		if (cs2 < 0 && (cs2 = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce2"),
+								err)) < 0) {
+			r = cs2;
+			goto done;
+		}
+		np = ipu__slice_pieces(g, out, rr, 1, &pc, NULL);
+		if (np != 1) {
+			free(np > 0 ? pc : NULL);
+			r = ipu__err(err, -EINVAL, "ipu_reduce: internal layout error");
+			goto done;
+		}
+		f[0] = rf((uint32_t)goff, n, odt, part);
+		f[1] = rf(pc[0].off, 1, odt, out);
+		free(pc);
+		r = ipu__add_vertex_raw(g, cs2, codelet, home[rr], f, 2, &zero, 1, err);
+		if (r < 0)
+			goto done;
+	}
+	r = 0;
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		goto done;
+	if (cs2 >= 0 && (r = add_exec(g, seq, cs2, err)))
+		goto done;
+	(void)tiles;
+	(void)oes;
+done:
+	free(ch);
+	free(first);
+	free(home);
+	return r < 0 ? r : out;
+}
+
+IPU_API int ipu_reduce(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
+		       struct ipu_error *err)
+{
+	return reduce_impl(g, seq, op, in, name, 0, err);
+}
+
+IPU_API int ipu_reduce_rows(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
+			    struct ipu_error *err)
+{
+	return reduce_impl(g, seq, op, in, name, 1, err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* matmul                                                                   */
+
+#define MM_MR 6		/* rows of the codelet's register block */
+#define MM_NR 32	/* columns of its widest (AVX-512) register block */
+#define PHASE_CYCLES 600 /* sync + exchange latency of one more phase */
+
+static uint32_t cdiv(uint64_t a, uint64_t b)
+{
+	return (uint32_t)((a + b - 1) / b);
+}
+
+static uint64_t rup(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b * b;
+}
+
+/* block i of n split in blocks of b: [lo, hi) */
+static void blk(uint32_t n, uint32_t b, uint32_t i, uint32_t *lo, uint32_t *hi)
+{
+	uint64_t l = (uint64_t)i * b, h = l + b;
+
+	*lo = (uint32_t)(l < n ? l : n);
+	*hi = (uint32_t)(h < n ? h : n);
+}
+
+IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k,
+			    unsigned dtype, struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	unsigned T;
+	uint64_t mem, es, rate, best = UINT64_MAX;
+
+	if (!g || !plan)
+		return ipu__err(err, -EINVAL, "ipu_matmul_plan: NULL argument");
+	if (!m || !n || !k)
+		return ipu__err(err, -EINVAL, "ipu_matmul_plan: empty matmul %ux%ux%u", m, n, k);
+	if (dtype != IPU_DTYPE_F32 && dtype != IPU_DTYPE_F16)
+		return ipu__err(err, -EINVAL, "ipu_matmul_plan: A and B must be f32 or f16, not %s",
+				ipu_dtype_name(dtype));
+	T = ipu_graph_tiles(g);
+	mem = ipu_graph_tile_memory(g);
+	es = ipu_dtype_size(dtype);
+	rate = dtype == IPU_DTYPE_F16 ? IPUE_AMP_MACS_F16 : IPUE_AMP_MACS_F32;
+	memset(plan, 0, sizeof(*plan));
+	for (uint32_t pm = 1; pm <= T && pm <= m; pm++) {
+		uint32_t bm = cdiv(m, pm);
+
+		if (cdiv(m, bm) != pm)
+			continue;
+		for (uint32_t pn = 1; pm * pn <= T && pn <= n; pn++) {
+			uint32_t bn = cdiv(n, pn);
+
+			if (cdiv(n, bn) != pn)
+				continue;
+			for (uint32_t pk = 1; pm * pn * pk <= T && pk <= k; pk++) {
+				/* the fewest serial steps that fit */
+				for (uint32_t ks = 1; (uint64_t)pk * ks <= k; ks++) {
+					uint32_t bk = cdiv(k, (uint64_t)pk * ks), rows;
+					uint64_t need, cyc, step, recv, a_b, b_b, p_b, g_b;
+
+					if (cdiv(k, bk) != (uint64_t)pk * ks)
+						continue;
+					rows = cdiv(bm, pk);
+					a_b = (uint64_t)bm * bk * es;
+					b_b = (uint64_t)bk * bn * es;
+					p_b = (uint64_t)bm * bn * 4;
+					g_b = pk > 1 ? (uint64_t)(pk - 1) * rows * bn * 4 : 0;
+					/* home blocks of A and B, operand buffers, partials, gather, ones */
+					need = cdiv(ks, pn) * (a_b + 64) + cdiv(ks, pm) * (b_b + 64) +
+					       a_b + b_b + p_b + g_b + 4 * pk + 512;
+					if (need > mem) {
+						if (ks > 64)
+							break;
+						continue;
+					}
+					/* modelled cycles, compute counted on the kernel's padded block */
+					step = rup(bm, MM_MR) * rup(bn, MM_NR) * bk / rate;
+					recv = (pn > 1 || ks > 1 ? a_b : 0) + (pm > 1 || ks > 1 ? b_b : 0);
+					cyc = ks * (step + recv / 4 + 2 * PHASE_CYCLES) + bm * bn / 2 +
+					      bm * bn / 8 /* zero fill */ + PHASE_CYCLES;
+					if (pk > 1)
+						cyc += g_b / 4 + (uint64_t)rows * bn * (pk - 1) / rate +
+						       rup(rows * bn, MM_NR) * MM_MR / rate + 2 * PHASE_CYCLES;
+					if (cyc < best || (cyc == best && pm * pn * pk < plan->tiles)) {
+						best = cyc;
+						*plan = (struct ipu_matmul_plan){ .m = m, .n = n, .k = k,
+							.dtype = dtype, .pm = pm, .pn = pn, .pk = pk, .ks = ks,
+							.bm = bm, .bn = bn, .bk = bk, .tiles = pm * pn * pk,
+							.est_cycles = cyc, .tile_bytes = need };
+					}
+					break;
+				}
+			}
+		}
+	}
+	if (best == UINT64_MAX)
+		return ipu__err(err, -ENOSPC, "ipu_matmul_plan: %ux%ux%u (%s) does not fit the tile memory "
+				"of the %s model", m, n, k, ipu_dtype_name(dtype),
+				ipu_model_name(ipu_graph_model(g)));
+	return 0;
+}
+
+static int bad_plan(const struct ipu_graph *g, const struct ipu_matmul_plan *p, struct ipu_error *err)
+{
+	if (!p || !p->pm || !p->pn || !p->pk || !p->ks || !p->bm || !p->bn || !p->bk ||
+	    (uint64_t)p->pm * p->pn * p->pk > ipu_graph_tiles(g) ||
+	    (uint64_t)p->pm * p->bm < p->m || (uint64_t)p->pn * p->bn < p->n ||
+	    (uint64_t)p->pk * p->ks * p->bk < p->k)
+		return ipu__err(err, -EINVAL, "matmul: invalid plan");
+	return 0;
+}
+
+static unsigned mm_tile(const struct ipu_matmul_plan *p, uint32_t i, uint32_t j, uint32_t l)
+{
+	return (l * p->pm + i) * p->pn + j;
+}
+
+/* home of A block (i, kb): one of the pn tiles using it, spread round-robin */
+static unsigned a_home(const struct ipu_matmul_plan *p, uint32_t i, uint32_t kb)
+{
+	return mm_tile(p, i, (i + kb) % p->pn, kb / p->ks);
+}
+
+/* home of B block (kb, j) */
+static unsigned b_home(const struct ipu_matmul_plan *p, uint32_t kb, uint32_t j)
+{
+	return mm_tile(p, (j + kb) % p->pm, j, kb / p->ks);
+}
+
+/* a rank-2 operand laid out block by block, each block contiguous on its home tile */
+static int create_blocked(struct ipu_graph *g, const struct ipu_matmul_plan *p, const char *name,
+			  int lhs, struct ipu_error *err)
+{
+	uint32_t rows, cols, br, bc, nr, nc, shape[2];
+	unsigned es;
+	int t, r;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "matmul: graph is NULL");
+	if ((r = bad_plan(g, p, err)))
+		return r;
+	rows = lhs ? p->m : p->k;
+	cols = lhs ? p->k : p->n;
+	br = lhs ? p->bm : p->bk;
+	bc = lhs ? p->bk : p->bn;
+	nr = lhs ? p->pm : p->pk * p->ks;
+	nc = lhs ? p->pk * p->ks : p->pn;
+	shape[0] = rows;
+	shape[1] = cols;
+	es = ipu_dtype_size(p->dtype);
+	t = ipu_graph_add_tensor(g, name, p->dtype, 2, shape, err);
+	if (t < 0)
+		return t;
+	for (uint32_t bi = 0; bi < nr; bi++) {
+		for (uint32_t bj = 0; bj < nc; bj++) {
+			uint32_t r0, r1, c0, c1;
+			unsigned tile;
+			long off;
+			char what[160];
+
+			blk(rows, br, bi, &r0, &r1);
+			blk(cols, bc, bj, &c0, &c1);
+			if (r0 == r1 || c0 == c1)
+				continue;
+			tile = lhs ? a_home(p, bi, bj) : b_home(p, bi, bj);
+			snprintf(what, sizeof(what), "tensor '%s' block (%u, %u)", name, bi, bj);
+			off = ipu__tile_alloc(g, tile, (uint64_t)(r1 - r0) * (c1 - c0) * es, 64, what, err);
+			if (off < 0)
+				return (int)off;
+			for (uint32_t rr = r0; rr < r1; rr++) {
+				r = ipu__map_at(g, t, (uint64_t)rr * cols + c0, c1 - c0, tile,
+						(uint32_t)(off + (uint64_t)(rr - r0) * (c1 - c0) * es), err);
+				if (r)
+					return r;
+			}
+		}
+	}
+	return t;
+}
+
+IPU_API int ipu_matmul_create_lhs(struct ipu_graph *g, const struct ipu_matmul_plan *plan,
+				  const char *name, struct ipu_error *err)
+{
+	return create_blocked(g, plan, name, 1, err);
+}
+
+IPU_API int ipu_matmul_create_rhs(struct ipu_graph *g, const struct ipu_matmul_plan *plan,
+				  const char *name, struct ipu_error *err)
+{
+	return create_blocked(g, plan, name, 0, err);
+}
+
+/*
+ * Offset on tile of block rows [r0, r1) x cols [c0, c1) of rank-2 tensor t
+ * (cols total columns), stored row-major and contiguous: the tensor's own
+ * memory when it already is so on tile, else a buffer filled by exchange ex.
+ */
+static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int t, uint32_t cols,
+			  uint32_t r0, uint32_t r1, uint32_t c0, uint32_t c1, unsigned tile,
+			  long *buf, uint64_t bufbytes, struct ipu_error *err)
+{
+	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
+	uint64_t rowb = (uint64_t)(c1 - c0) * es;
+	long base = -1, off;
+	int inplace = 1;
+
+	for (uint32_t rr = r0; rr < r1 && inplace; rr++) {
+		struct ipu__piece *pc;
+		long np = ipu__slice_pieces(g, t, (uint64_t)rr * cols + c0, c1 - c0, &pc, NULL);
+
+		if (np < 0)
+			return np == -ENOMEM ? oom(err) : ipu__err(err, -EINVAL, "matmul: operand not mapped");
+		if (np != 1 || pc[0].tile != tile)
+			inplace = 0;
+		else if (rr == r0)
+			base = pc[0].off;
+		else if ((uint64_t)pc[0].off != (uint64_t)base + (rr - r0) * rowb)
+			inplace = 0;
+		free(pc);
+	}
+	if (inplace)
+		return base;
+	if (*buf < 0) {
+		*buf = ipu__tile_alloc(g, tile, bufbytes, 64, exname, err);
+		if (*buf < 0)
+			return *buf;
+	}
+	off = *buf;
+	if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
+		return *ex;
+	for (uint32_t rr = r0; rr < r1; rr++) {
+		struct ipu__piece *pc;
+		long np = ipu__slice_pieces(g, t, (uint64_t)rr * cols + c0, c1 - c0, &pc, NULL);
+		uint32_t d = (uint32_t)(off + (uint64_t)(rr - r0) * rowb);
+
+		if (np < 0)
+			return oom(err);
+		for (long i = 0; i < np; i++) {
+			int r = ipu__exchange_raw(g, *ex, pc[i].tile, pc[i].off, tile, d,
+						  (uint32_t)(pc[i].count * es), t, -1, err);
+
+			if (r) {
+				free(pc);
+				return r;
+			}
+			d += (uint32_t)(pc[i].count * es);
+		}
+		free(pc);
+	}
+	return off;
+}
+
+IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *name,
+		       const struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	const struct ipu__tensor *ta, *tb;
+	struct ipu_matmul_plan p;
+	uint32_t m, n, k, shape[2];
+	char buf[200], exname[200];
+	int c, cs_zero, cs_mm, cs_red = -1, ex = -1, ex2 = -1, ones = -1, r;
+	long *poff = NULL, *abuf = NULL, *bbuf = NULL;
+	uint32_t zero = 0;
+	size_t ntile;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_matmul: graph is NULL");
+	if (!name || !*name)
+		return ipu__err(err, -EINVAL, "ipu_matmul: the output needs a name");
+	if ((r = check_mapped(g, a, "ipu_matmul", err)) || (r = check_mapped(g, b, "ipu_matmul", err)))
+		return r;
+	ta = ipu__graph_tensor(g, a);
+	tb = ipu__graph_tensor(g, b);
+	if (ta->rank != 2 || tb->rank != 2 || ta->shape[1] != tb->shape[0])
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': shapes do not match: '%s' must be [m][k] and "
+				"'%s' [k][n]", name, ta->name, tb->name);
+	if (ta->dtype != tb->dtype || (ta->dtype != IPU_DTYPE_F32 && ta->dtype != IPU_DTYPE_F16))
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16",
+				name, ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
+	m = ta->shape[0];
+	k = ta->shape[1];
+	n = tb->shape[1];
+	if (plan) {
+		p = *plan;
+		if (p.m != m || p.n != n || p.k != k || p.dtype != ta->dtype)
+			return ipu__err(err, -EINVAL, "ipu_matmul '%s': the plan is for %ux%ux%u %s, the operands "
+					"are %ux%ux%u %s", name, p.m, p.n, p.k, ipu_dtype_name(p.dtype),
+					m, n, k, ipu_dtype_name(ta->dtype));
+		if ((r = bad_plan(g, &p, err)))
+			return r;
+	} else if ((r = ipu_matmul_plan(g, m, n, k, ta->dtype, &p, err))) {
+		return r;
+	}
+	shape[0] = m;
+	shape[1] = n;
+	c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
+	if (c < 0)
+		return c;
+	ntile = (size_t)p.pm * p.pn * p.pk;
+	poff = malloc(ntile * sizeof(*poff));
+	abuf = malloc(ntile * sizeof(*abuf));
+	bbuf = malloc(ntile * sizeof(*bbuf));
+	if (!poff || !abuf || !bbuf) {
+		r = oom(err);
+		goto out;
+	}
+	cs_zero = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "zero"), err);
+	if (cs_zero < 0) {
+		r = cs_zero;
+		goto out;
+	}
+	/* per tile: partials (zeroed first) */
+	for (size_t tile = 0; tile < ntile; tile++) {
+		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
+		struct ipu__rawfield f[1];
+
+		abuf[tile] = bbuf[tile] = -1;
+		blk(m, p.bm, i, &m0, &m1);
+		blk(n, p.bn, j, &n0, &n1);
+		poff[tile] = -1;
+		if (m0 == m1 || n0 == n1)
+			continue;
+		poff[tile] = ipu__tile_alloc(g, (unsigned)tile, (uint64_t)(m1 - m0) * (n1 - n0) * 4, 64,
+					     name, err);
+		if (poff[tile] < 0) {
+			r = (int)poff[tile];
+			goto out;
+		}
+		f[0] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
+		r = ipu__add_vertex_raw(g, cs_zero, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
+		if (r < 0)
+			goto out;
+	}
+	if ((r = add_exec(g, seq, cs_zero, err)))
+		goto out;
+	/* serial steps: operands exchange, partial products */
+	for (uint32_t s = 0; s < p.ks; s++) {
+		char sfx[32];
+
+		ex = -1;
+		snprintf(sfx, sizeof(sfx), p.ks > 1 ? "matmul.%u" : "matmul", s);
+		cs_mm = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, sfx), err);
+		if (cs_mm < 0) {
+			r = cs_mm;
+			goto out;
+		}
+		snprintf(sfx, sizeof(sfx), p.ks > 1 ? "operands.%u" : "operands", s);
+		nm(exname, sizeof(exname), name, sfx);
+		for (uint32_t l = 0; l < p.pk; l++)
+			for (uint32_t i = 0; i < p.pm; i++)
+				for (uint32_t j = 0; j < p.pn; j++) {
+					unsigned tile = mm_tile(&p, i, j, l);
+					uint32_t m0, m1, n0, n1, k0, k1, prm[4];
+					long ao, bo;
+					struct ipu__rawfield f[3];
+
+					blk(m, p.bm, i, &m0, &m1);
+					blk(n, p.bn, j, &n0, &n1);
+					blk(k, p.bk, l * p.ks + s, &k0, &k1);
+					if (poff[tile] < 0 || k0 == k1)
+						continue;
+					ao = block_on_tile(g, &ex, exname, a, k, m0, m1, k0, k1, tile, &abuf[tile],
+							   (uint64_t)p.bm * p.bk * ipu_dtype_size(p.dtype), err);
+					if (ao < 0) {
+						r = (int)ao;
+						goto out;
+					}
+					bo = block_on_tile(g, &ex, exname, b, n, k0, k1, n0, n1, tile, &bbuf[tile],
+							   (uint64_t)p.bk * p.bn * ipu_dtype_size(p.dtype), err);
+					if (bo < 0) {
+						r = (int)bo;
+						goto out;
+					}
+					f[0] = rf((uint32_t)ao, (uint64_t)(m1 - m0) * (k1 - k0), p.dtype, a);
+					f[1] = rf((uint32_t)bo, (uint64_t)(k1 - k0) * (n1 - n0), p.dtype, b);
+					f[2] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
+					prm[0] = m1 - m0;
+					prm[1] = n1 - n0;
+					prm[2] = k1 - k0;
+					prm[3] = 0;
+					r = ipu__add_vertex_raw(g, cs_mm, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+					if (r < 0)
+						goto out;
+				}
+		if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+			goto out;
+		if ((r = add_exec(g, seq, cs_mm, err)))
+			goto out;
+	}
+	/* reduction of the K partials: the pk tiles of a C block each own some of its rows */
+	if (p.pk > 1) {
+		uint32_t nown = p.pm * p.pn * p.pk, osh[1] = { nown * (p.pk - 1) };
+		float *one = malloc((size_t)osh[0] * sizeof(float));
+
+		if (!one) {
+			r = oom(err);
+			goto out;
+		}
+		for (size_t q = 0; q < osh[0]; q++)
+			one[q] = 1.0f;
+		ones = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), name, "ones"), IPU_DTYPE_F32, 1, osh, err);
+		if (ones < 0) {
+			free(one);
+			r = ones;
+			goto out;
+		}
+		r = ipu_graph_set_initial(g, ones, one, (size_t)osh[0] * sizeof(float), err);
+		free(one);
+		if (r)
+			goto out;
+		cs_red = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
+		if (cs_red < 0) {
+			r = cs_red;
+			goto out;
+		}
+		snprintf(exname, sizeof(exname), "%s/partials", name);
+		for (uint32_t i = 0; i < p.pm; i++)
+			for (uint32_t j = 0; j < p.pn; j++)
+				for (uint32_t l = 0; l < p.pk; l++) {
+					unsigned tile = mm_tile(&p, i, j, l);
+					uint32_t m0, m1, n0, n1, q0, q1, rows, bn, prm[4];
+					uint64_t nel;
+					long go;
+					struct ipu__rawfield f[3];
+					unsigned slot = 0;
+
+					blk(p.m, p.bm, i, &m0, &m1);
+					blk(p.n, p.bn, j, &n0, &n1);
+					if (poff[tile] < 0)
+						continue;
+					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
+					rows = q1 - q0;
+					bn = n1 - n0;
+					/* ones for this owner, mapped on it */
+					if ((r = ipu_graph_map(g, ones, (uint64_t)tile * (p.pk - 1), p.pk - 1,
+							       tile, err)))
+						goto out;
+					if (!rows)
+						continue;
+					nel = (uint64_t)rows * bn;
+					go = ipu__tile_alloc(g, tile, nel * 4 * (p.pk - 1), 64, exname, err);
+					if (go < 0) {
+						r = (int)go;
+						goto out;
+					}
+					if (ex2 < 0 && (ex2 = ipu_graph_add_exchange(g, exname, err)) < 0) {
+						r = ex2;
+						goto out;
+					}
+					for (uint32_t l2 = 0; l2 < p.pk; l2++) {
+						unsigned src = mm_tile(&p, i, j, l2);
+
+						if (l2 == l)
+							continue;
+						r = ipu__exchange_raw(g, ex2, src,
+								      (uint32_t)(poff[src] + (uint64_t)q0 * bn * 4),
+								      tile, (uint32_t)(go + slot * nel * 4),
+								      (uint32_t)(nel * 4), -1, -1, err);
+						if (r)
+							goto out;
+						slot++;
+					}
+					{
+						struct ipu__piece *pc;
+						long np = ipu__slice_pieces(g, ones, (uint64_t)tile * (p.pk - 1),
+									    p.pk - 1, &pc, NULL);
+
+						if (np != 1) {
+							free(np > 0 ? pc : NULL);
+							r = ipu__err(err, -EINVAL, "ipu_matmul: internal layout error");
+							goto out;
+						}
+						f[0] = rf(pc[0].off, p.pk - 1, IPU_DTYPE_F32, ones);
+						free(pc);
+					}
+					f[1] = rf((uint32_t)go, nel * (p.pk - 1), IPU_DTYPE_F32, -1);
+					f[2] = rf((uint32_t)(poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, c);
+					prm[0] = 1;
+					prm[1] = (uint32_t)nel;
+					prm[2] = p.pk - 1;
+					prm[3] = 0;
+					r = ipu__add_vertex_raw(g, cs_red, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+					if (r < 0)
+						goto out;
+				}
+		/* tiles without a block still need their ones mapped (the tensor covers all) */
+		for (unsigned tile = 0; tile < nown; tile++)
+			if (poff[tile] < 0 &&
+			    (r = ipu_graph_map(g, ones, (uint64_t)tile * (p.pk - 1), p.pk - 1, tile, err)))
+				goto out;
+	}
+	/* C: row segments of each block on the tile that holds their final sum */
+	for (uint32_t i = 0; i < p.pm; i++)
+		for (uint32_t j = 0; j < p.pn; j++)
+			for (uint32_t l = 0; l < p.pk; l++) {
+				unsigned tile = mm_tile(&p, i, j, l);
+				uint32_t m0, m1, n0, n1, q0, q1;
+
+				blk(p.m, p.bm, i, &m0, &m1);
+				blk(p.n, p.bn, j, &n0, &n1);
+				if (m0 == m1 || n0 == n1)
+					continue;
+				if (p.pk > 1)
+					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
+				else if (l == 0) {
+					q0 = 0;
+					q1 = m1 - m0;
+				} else
+					continue;
+				if (poff[tile] < 0)
+					continue;
+				for (uint32_t q = q0; q < q1; q++) {
+					r = ipu__map_at(g, c, (uint64_t)(m0 + q) * n + n0, n1 - n0, tile,
+							(uint32_t)(poff[tile] + (uint64_t)q * (n1 - n0) * 4), err);
+					if (r)
+						goto out;
+				}
+			}
+	/* the sums of the partials */
+	if (ex2 >= 0 && (r = add_exch(g, seq, ex2, err)))
+		goto out;
+	if (cs_red >= 0 && (r = add_exec(g, seq, cs_red, err)))
+		goto out;
+	r = 0;
+out:
+	free(poff);
+	free(abuf);
+	free(bbuf);
+	return r < 0 ? r : c;
+}

@@ -1,0 +1,24 @@
+# tests/kselftest/: the driver's in-VM tests on the kernel's kselftest harness
+# ($(LINUX_SRC)/tools/testing/selftests). Static binaries, one per area,
+# copied to the VM's /tests; each prints KTAP.
+
+KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
+	ipu_module_test
+KSELFTEST_BINS := $(addprefix $(B)/kselftest/,$(KSELFTEST_NAMES))
+KSELFTEST_COMMON := tests/kselftest/ipu_test.c
+KSELFTEST_HDRS := tests/kselftest/ipu_test.h include/uapi/linux/ipu.h \
+	include/ipu/ipu_models.h include/ipu/ipu_hw.h
+# The harness needs GNU C (gnu11, not c11), and its TEST() wrappers have
+# unused parameters by design (-Wno-unused-parameter).
+KSELFTEST_CFLAGS := $(filter-out -std=c11,$(USER_CFLAGS)) -std=gnu11 \
+	-Wno-unused-parameter \
+	-D_GNU_SOURCE -I$(LINUX_SRC)/tools/testing/selftests -I$(CURDIR)/include
+
+ALL_TARGETS += $(KSELFTEST_BINS)
+VM_TESTS += $(KSELFTEST_BINS)
+
+$(B)/kselftest/%: tests/kselftest/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
+		$(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON)

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Benchmark 1 (make bench-matmul -> $(B)/bench/matmul.json): fp32 matmul
+ * 1024 x 1024 x 1024 partitioned by ipu_matmul() over all tiles of a gc200
+ * model device with N host threads, against OpenBLAS cblas_sgemm on N threads
+ * in the same run. Only ipu_run() is timed (not build, load or tensor
+ * writes). Prints a table line on stderr and JSON records on stdout.
+ *
+ * Usage: bench_matmul [THREADS [REPS [SIZE]]]   (THREADS 0 = online cores)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cblas.h>
+
+#include "ipudev.h"
+
+void openblas_set_num_threads(int);
+
+static int nrec;
+
+static void record(const char *name, double value, const char *unit, double baseline, double ratio,
+		   const char *target)
+{
+	printf("%s\n  {\"name\": \"%s\", \"value\": %.4g, \"unit\": \"%s\", \"baseline\": %.4g, "
+	       "\"ratio\": %.4g, \"target\": \"%s\"}",
+	       nrec++ ? "," : "[", name, value, unit, baseline, ratio, target);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int main(int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = argc > 1 ? (unsigned)atoi(argv[1]) : 0;
+	int reps = argc > 2 ? atoi(argv[2]) : 7;
+	unsigned n = argc > 3 ? (unsigned)atoi(argv[3]) : 1024;
+	double flop = 2.0 * n * n * n, *tm, *tb, t_model, t_blas, gf_model, gf_blas, maxerr = 0;
+	struct ipu_error err = { 0, "" };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	struct ipu_matmul_plan p;
+	struct ipu_run_stats st;
+	float *a, *b, *c, *cb;
+	void *bin;
+	size_t len, nn = (size_t)n * n;
+	int ta, tb_, tc, seq;
+	char name[128];
+
+	if (!threads)
+		threads = ncpu > 0 ? (unsigned)ncpu : 1;
+	if (reps < 1)
+		reps = 1;
+	a = malloc(nn * 4);
+	b = malloc(nn * 4);
+	c = malloc(nn * 4);
+	cb = malloc(nn * 4);
+	tm = calloc((size_t)reps, sizeof(double));
+	tb = calloc((size_t)reps, sizeof(double));
+	if (!a || !b || !c || !cb || !tm || !tb)
+		return 1;
+	srand(1);
+	for (size_t i = 0; i < nn; i++) {
+		a[i] = (float)rand() / RAND_MAX - 0.5f;
+		b[i] = (float)rand() / RAND_MAX - 0.5f;
+	}
+
+	/* the graph: A and B laid out as the plan wants them, C = A x B */
+	if (ipu_graph_create(IPU_MODEL_GC200, &g, &err) ||
+	    ipu_matmul_plan(g, n, n, n, IPU_DTYPE_F32, &p, &err) ||
+	    (ta = ipu_matmul_create_lhs(g, &p, "a", &err)) < 0 ||
+	    (tb_ = ipu_matmul_create_rhs(g, &p, "b", &err)) < 0 ||
+	    (seq = ipu_prog_sequence(g, &err)) < 0 ||
+	    (tc = ipu_matmul(g, seq, ta, tb_, "c", &p, &err)) < 0 ||
+	    ipu_graph_add_program(g, "matmul", seq, &err) < 0 ||
+	    ipu_graph_expose(g, ta, NULL, IPU_HANDLE_WRITE, &err) < 0 ||
+	    ipu_graph_expose(g, tb_, NULL, IPU_HANDLE_WRITE, &err) < 0 ||
+	    ipu_graph_expose(g, tc, NULL, IPU_HANDLE_READ, &err) < 0 ||
+	    ipu_graph_write(g, &bin, &len, &err)) {
+		fprintf(stderr, "bench_matmul: build: %s\n", err.msg);
+		return 1;
+	}
+	ipu_graph_free(g);
+	if (ipu_model_open("gc200", threads, &d, &err) || ipu_load(d, bin, len, &err) ||
+	    ipu_tensor_write(d, "a", a, nn * 4, &err) || ipu_tensor_write(d, "b", b, nn * 4, &err) ||
+	    ipu_run(d, 0, 1, &st, &err)) {	/* warm-up: commits tile memory */
+		fprintf(stderr, "bench_matmul: model device: %s\n", err.msg);
+		return 1;
+	}
+	free(bin);
+	for (int r = 0; r < reps; r++) {
+		double t0 = now_s();
+
+		if (ipu_run(d, 0, 1, &st, &err)) {
+			fprintf(stderr, "bench_matmul: run: %s\n", err.msg);
+			return 1;
+		}
+		tm[r] = now_s() - t0;
+		if (getenv("BENCH_VERBOSE"))
+			fprintf(stderr, "run %d: %.2f ms (host_ns %.2f ms)\n", r, tm[r] * 1e3, st.host_ns * 1e-6);
+	}
+	if (ipu_tensor_read(d, "c", c, nn * 4, &err)) {
+		fprintf(stderr, "bench_matmul: read: %s\n", err.msg);
+		return 1;
+	}
+	ipu_device_close(d);
+
+	/* OpenBLAS on as many threads, same process */
+	openblas_set_num_threads((int)threads);
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0f, a, (int)n,
+		    b, (int)n, 0.0f, cb, (int)n);
+	for (int r = 0; r < reps; r++) {
+		double t0 = now_s();
+
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0f, a,
+			    (int)n, b, (int)n, 0.0f, cb, (int)n);
+		tb[r] = now_s() - t0;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		double e = fabs((double)c[i] - cb[i]) / (fabs(cb[i]) + 1.0);
+
+		if (!(e <= maxerr))
+			maxerr = e;
+	}
+	t_model = median(tm, reps);
+	t_blas = median(tb, reps);
+	gf_model = flop / t_model * 1e-9;
+	gf_blas = flop / t_blas * 1e-9;
+
+	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_model_%uthreads", n, threads);
+	record(name, gf_model, "GFLOP/s", gf_blas, gf_model / gf_blas, ">= 0.5");
+	snprintf(name, sizeof(name), "matmul_f32_%u_openblas_%uthreads", n, threads);
+	record(name, gf_blas, "GFLOP/s", gf_blas, 1.0, "");
+	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_modelled_tflops", n);
+	record(name, flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12, "TFLOP/s", 62.5,
+	       flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12 / 62.5, "");
+	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
+	record(name, maxerr, "", 0, 0, "<= 1e-5");
+	printf("\n]\n");
+	fprintf(stderr,
+		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms), OpenBLAS %.1f GFLOP/s "
+		"(%.2f ms), %u threads, ratio %.2f (target >= 0.5); grid %ux%ux%u ks %u, "
+		"blocks %ux%ux%u; modelled %llu cycles (compute %llu, exchange %llu, sync %llu); "
+		"max rel diff %.2g\n",
+		n, n, n, gf_model, t_model * 1e3, gf_blas, t_blas * 1e3, threads, gf_model / gf_blas,
+		p.pm, p.pn, p.pk, p.ks, p.bm, p.bn, p.bk, (unsigned long long)st.cycles,
+		(unsigned long long)st.cycles_compute, (unsigned long long)st.cycles_exchange,
+		(unsigned long long)st.cycles_sync, maxerr);
+	free(a);
+	free(b);
+	free(c);
+	free(cb);
+	free(tm);
+	free(tb);
+	return maxerr <= 1e-5 ? 0 : 1;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target for the graph loader: load the input into a test-model
+ * engine; if it loads, read every host tensor, connect every stream and run
+ * each entry program (at most 4) with a step limit, so a hostile graph can
+ * neither crash, hang nor allocate without bound. Codelets: the test set
+ * (ids 0x7000+, what the seeds use) and the real library for every other id.
+ *
+ * The input's header checksum and total_size are fixed up before loading:
+ * otherwise nearly every mutation dies at the checksum and the fuzzer never
+ * reaches the sections (checksum rejection has its own unit test).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipu_engine.h"
+#include "ipu/ipu_models.h"
+#include "tcodelets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const struct ipue_codelet *lookup(uint16_t id)
+{
+	const struct ipue_codelet *c = tc_lookup(id);
+
+	return c ? c : ipue_codelet_find(id);
+}
+
+struct feed {
+	unsigned fetched;
+};
+
+static int fetch(void *user, unsigned s, void *dst, size_t len)
+{
+	struct feed *f = user;
+
+	(void)s;
+	if (f->fetched++ > 64)
+		return IPUE_STREAM_NO_DATA;
+	memset(dst, (int)(f->fetched & 0xff), len);
+	return 0;
+}
+
+static int push(void *user, unsigned s, const void *src, size_t len)
+{
+	(void)user; (void)s; (void)src; (void)len;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
+	struct ipue_engine *e;
+	struct ipue_load_error err;
+	struct feed feed = { 0 };
+	struct ipue_stream_callbacks cb = { fetch, push, &feed };
+	uint8_t buf[256], *bin = malloc(size ? size : 1);
+
+	if (!bin || ipue_engine_create(&cfg, &e))
+		abort();
+	memcpy(bin, data, size);
+	if (size >= sizeof(struct ipu_graph_header)) {
+		uint64_t total = size;
+		uint32_t crc;
+
+		memcpy(bin + offsetof(struct ipu_graph_header, total_size), &total, 8);
+		crc = ipu_graph_checksum(bin, size);
+		memcpy(bin + offsetof(struct ipu_graph_header, checksum), &crc, 4);
+	}
+	ipue_set_codelet_lookup(e, lookup);
+	if (ipue_load(e, bin, size, &err) == 0) {
+		for (int h = 0; h < ipue_handle_count(e); h++) {
+			struct ipue_tensor_info ti;
+
+			if (ipue_handle_info(e, (unsigned)h, &ti))
+				abort();
+			if (ipue_tensor_read(e, (unsigned)h, 0, buf,
+					     ti.bytes < sizeof(buf) ? ti.bytes : sizeof(buf)) ==
+			    IPUE_EACCES && (ti.access & IPU_HANDLE_READ))
+				abort();
+		}
+		for (int s = 0; s < ipue_stream_count(e); s++)
+			ipue_stream_connect(e, (unsigned)s, &cb);
+		for (int p = 0; p < ipue_program_count(e) && p < 4; p++) {
+			struct ipue_run_opts o = { .program = (uint32_t)p, .step_limit = 2000 };
+
+			ipue_run(e, &o, NULL);
+		}
+	} else if (err.message[0] == 0) {
+		abort();	/* every rejection names its fault */
+	}
+	ipue_engine_destroy(e);
+	free(bin);
+	return 0;
+}

@@ -1,0 +1,1359 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host tests of the built-in codelet library (qemu-device/engine/codelets*.c):
+ * every codelet x every dtype against straightforward scalar references,
+ * random shapes including empty and odd sizes, negative check() cases,
+ * exhaustive fp16 conversions, matmul/conv against double references.
+ * Output: KTAP on stdout, one top-level result per group.
+ * Usage: test_codelets [seed]
+ */
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codelets_impl.h"
+
+/* ---------------- harness ---------------- */
+
+static unsigned g_fail;		/* failures in the current group */
+static unsigned g_diag;		/* diagnostics printed in the current group */
+static unsigned long g_checks;	/* checks made in the current group */
+static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+
+#define FAIL(...) do {							\
+	if (g_diag++ < 8) {						\
+		printf("# %s:%d: ", __func__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+	g_fail++;							\
+} while (0)
+
+#define EXPECT(cond, ...) do { g_checks++; if (!(cond)) FAIL(__VA_ARGS__); } while (0)
+
+static uint64_t rnd64(void)
+{
+	g_rng ^= g_rng << 13;
+	g_rng ^= g_rng >> 7;
+	g_rng ^= g_rng << 17;
+	return g_rng;
+}
+
+static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
+static uint32_t rndn(uint32_t n) { return n ? rnd32() % n : 0; }
+static double rndu(void) { return (double)(rnd64() >> 11) * 0x1p-53; }
+
+static const uint32_t sizes[] = { 0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 1023, 1024, 1025 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+static float rnd_f32(int kind)
+{
+	static const uint32_t special[] = { 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+					    0x7fc00000u, 0x00000001u, 0x807fffffu, 0x7f7fffffu,
+					    0x3f800000u, 0xbf800000u, 0x00800000u, 0x42b17218u };
+	uint32_t r = rndn(100);
+
+	if (r < 8)
+		return ipue__u2f(special[rndn(sizeof(special) / sizeof(special[0]))]);
+	if (r < 16)
+		return ipue__u2f(rnd32());			/* any bit pattern */
+	if (kind == 1)						/* moderate range */
+		return (float)((rndu() - 0.5) * 40.0);
+	return (float)ldexp(rndu() - 0.5, (int)rndn(60) - 30);
+}
+
+static uint16_t rnd_f16(void)
+{
+	return (uint16_t)rnd32();
+}
+
+static int32_t rnd_i32(void)
+{
+	static const int32_t special[] = { 0, 1, -1, INT32_MIN, INT32_MAX, 2, -2, 7 };
+	uint32_t r = rndn(10);
+	uint32_t u;
+	int32_t v;
+
+	if (r < 2)
+		return special[rndn(8)];
+	u = r < 5 ? rnd32() : rnd32() % 2001 - 1000;
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+static int32_t wrap(int64_t v)
+{
+	uint32_t u = (uint32_t)(uint64_t)v;
+	int32_t r;
+
+	memcpy(&r, &u, sizeof(r));
+	return r;
+}
+
+/* distance in units in the last place between two floats (NaN: both NaN -> 0) */
+static uint32_t ulp_diff_f32(float a, float b)
+{
+	if (a != a || b != b)
+		return (a != a && b != b) ? 0 : UINT32_MAX;
+	int64_t ia = ipue__f2u(a), ib = ipue__f2u(b);
+
+	ia = ia & 0x80000000 ? -(ia & 0x7fffffff) : ia;
+	ib = ib & 0x80000000 ? -(ib & 0x7fffffff) : ib;
+	return (uint32_t)(ia > ib ? ia - ib : ib - ia);
+}
+
+static int h_isnan(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+
+static uint32_t ulp_diff_f16(uint16_t a, uint16_t b)
+{
+	if (h_isnan(a) || h_isnan(b))
+		return (h_isnan(a) && h_isnan(b)) ? 0 : UINT32_MAX;
+	int32_t ia = a & 0x8000 ? -(a & 0x7fff) : a;
+	int32_t ib = b & 0x8000 ? -(b & 0x7fff) : b;
+
+	return (uint32_t)(ia > ib ? ia - ib : ib - ia);
+}
+
+/* independent references for binary16 */
+static double half_decode_ref(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	double s = (h & 0x8000) ? -1.0 : 1.0;
+
+	if (e == 31)
+		return m ? NAN : s * INFINITY;
+	if (e == 0)
+		return s * ldexp(m, -24);
+	return s * ldexp(1024 + m, e - 25);
+}
+
+/* double -> half, round to nearest even, single rounding */
+static uint16_t half_round_ref(double v)
+{
+	uint16_t sign = signbit(v) ? 0x8000 : 0;
+	double a = fabs(v), r;
+	int ex;
+
+	if (v != v)
+		return 0x7e00;
+	if (a >= 65520.0)
+		return sign | 0x7c00;
+	if (a == 0)
+		return sign;
+	frexp(a, &ex);
+	ex -= 1;
+	if (ex < -14)
+		ex = -14;
+	r = nearbyint(ldexp(a, 10 - ex));		/* exact scaling, then RNE */
+	r = ldexp(r, ex - 10);
+	/* r is representable as a half now; encode */
+	if (r >= 0x1p-14) {
+		frexp(r, &ex);
+		ex -= 1;
+		return sign | (uint16_t)(((ex + 15) << 10) | ((int)ldexp(r, 10 - ex) - 1024));
+	}
+	return sign | (uint16_t)ldexp(r, 24);
+}
+
+/* ---------------- vertex helpers ---------------- */
+
+static void *xalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static struct ipue_field fld(void *data, uint32_t count, uint8_t dtype)
+{
+	struct ipue_field f = { data, count, dtype };
+
+	return f;
+}
+
+/* validate + run; returns 0 or the validation error (and reports it) */
+static int run_ok(uint16_t id, const struct ipue_field *f, unsigned nf,
+		  const uint32_t *p, unsigned np)
+{
+	const struct ipue_codelet *c = ipue_codelet_find(id);
+	char msg[160];
+	int r;
+
+	if (!c) {
+		FAIL("codelet 0x%04x missing", id);
+		return -1;
+	}
+	r = ipue_codelet_validate(c, f, nf, p, np, msg, sizeof(msg));
+	if (r) {
+		FAIL("%s rejected a valid binding: %s", c->name, msg);
+		return r;
+	}
+	uint64_t cy = c->cycles(f, p);
+
+	EXPECT(cy >= IPUE_CYCLES_VERTEX_OVERHEAD, "%s cycles %" PRIu64, c->name, cy);
+	c->run(f, p);
+	return 0;
+}
+
+/* expect validation to fail */
+static void run_bad(uint16_t id, const struct ipue_field *f, unsigned nf,
+		    const uint32_t *p, unsigned np, const char *what)
+{
+	const struct ipue_codelet *c = ipue_codelet_find(id);
+	char msg[160] = "untouched";
+	int r;
+
+	if (!c) {
+		FAIL("codelet 0x%04x missing", id);
+		return;
+	}
+	r = ipue_codelet_validate(c, f, nf, p, np, msg, sizeof(msg));
+	EXPECT(r == -EINVAL, "%s accepted a bad binding (%s)", c->name, what);
+	EXPECT(r == 0 || (msg[0] && strcmp(msg, "untouched")), "%s: no message for %s",
+	       c->name, what);
+}
+
+static size_t dsize(uint8_t dt) { return ipue__dtype_size(dt); }
+
+static void fill_random(void *p, uint32_t n, uint8_t dt, int kind)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (dt == IPU_DTYPE_F32)
+			((float *)p)[i] = rnd_f32(kind);
+		else if (dt == IPU_DTYPE_F16)
+			((uint16_t *)p)[i] = kind == 1 ? ipue__f2h((float)((rndu() - 0.5) * 20))
+						       : rnd_f16();
+		else
+			((int32_t *)p)[i] = rnd_i32();
+	}
+}
+
+/* equal bits, except that any NaN equals any NaN (payloads are unspecified) */
+static int same_values(const void *p, const void *q, uint32_t n, uint8_t dt)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (dt == IPU_DTYPE_F32) {
+			uint32_t a = ((const uint32_t *)p)[i], b = ((const uint32_t *)q)[i];
+			int na = (a & 0x7fffffffu) > 0x7f800000u, nb = (b & 0x7fffffffu) > 0x7f800000u;
+
+			if (a != b && !(na && nb))
+				return 0;
+		} else if (dt == IPU_DTYPE_F16) {
+			uint16_t a = ((const uint16_t *)p)[i], b = ((const uint16_t *)q)[i];
+
+			if (a != b && !(h_isnan(a) && h_isnan(b)))
+				return 0;
+		} else if (((const int32_t *)p)[i] != ((const int32_t *)q)[i]) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const uint8_t all_dt[] = { IPU_DTYPE_F32, IPU_DTYPE_F16, IPU_DTYPE_I32 };
+
+/* ---------------- groups ---------------- */
+
+static void t_registry(void)
+{
+	size_t n = ipue_codelet_count();
+	static const struct { uint16_t id; const char *name; } stable[] = {
+		{ 0x0101, "UnaryNeg" }, { 0x0103, "UnaryExp" }, { 0x0108, "UnaryRelu" },
+		{ 0x0207, "UnarySigmoidInPlace" }, { 0x0301, "BinaryAdd" },
+		{ 0x0304, "BinaryDiv" }, { 0x0406, "BinaryMinInPlace" }, { 0x0501, "Cast" },
+		{ 0x0502, "Fill" }, { 0x0503, "Copy" }, { 0x0601, "ReduceSum" },
+		{ 0x0602, "ReduceMax" }, { 0x0603, "ReduceMin" }, { 0x0701, "MatMulPartial" },
+		{ 0x0702, "Conv2dPartial" }, { 0x0801, "ScaledAdd" }, { 0x0802, "ScaledAddScalar" },
+	};
+
+	EXPECT(n == 38, "expected 38 codelets, have %zu", n);
+	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
+	EXPECT(ipue_codelet_find(0) == NULL && ipue_codelet_find(0xffff) == NULL &&
+	       ipue_codelet_find(0x0109) == NULL, "unknown ids found");
+	for (size_t i = 0; i < n; i++) {
+		const struct ipue_codelet *c = ipue_codelet_at(i);
+
+		EXPECT(c && ipue_codelet_find(c->id) == c, "find(at(%zu)) mismatch", i);
+		if (!c)
+			continue;
+		EXPECT(c->name && c->check && c->run && c->cycles, "0x%04x incomplete", c->id);
+		EXPECT(c->nfields >= 1 && c->nfields <= IPUE_MAX_FIELDS, "%s nfields", c->name);
+		EXPECT(c->nparams <= IPUE_MAX_PARAMS, "%s nparams", c->name);
+		for (unsigned j = 0; j < c->nfields; j++) {
+			const struct ipue_field_desc *d = &c->field[j];
+
+			EXPECT(d->name && d->dir >= 1 && d->dir <= 3, "%s field %u", c->name, j);
+			EXPECT(d->dtype_mask && !(d->dtype_mask & ~IPUE_DTMASK_ALL),
+			       "%s field %u mask", c->name, j);
+		}
+		for (size_t j = 0; j < i; j++) {
+			const struct ipue_codelet *o = ipue_codelet_at(j);
+
+			EXPECT(o->id != c->id, "duplicate id 0x%04x", c->id);
+			EXPECT(strcmp(o->name, c->name), "duplicate name %s", c->name);
+		}
+	}
+	for (size_t i = 0; i < sizeof(stable) / sizeof(stable[0]); i++) {
+		const struct ipue_codelet *c = ipue_codelet_find(stable[i].id);
+
+		EXPECT(c && !strcmp(c->name, stable[i].name), "id 0x%04x is not %s",
+		       stable[i].id, stable[i].name);
+	}
+}
+
+static void t_fp16_exhaustive(void)
+{
+	for (uint32_t h = 0; h < 65536; h++) {
+		float f = ipue_f16_to_f32((uint16_t)h);
+		double ref = half_decode_ref((uint16_t)h);
+		uint16_t back = ipue_f32_to_f16(f);
+
+		if (h_isnan((uint16_t)h)) {
+			EXPECT(f != f, "h2f(0x%04x) not NaN", h);
+			EXPECT(back == (h | 0x0200), "f2h(h2f(0x%04x)) = 0x%04x", h, back);
+			continue;
+		}
+		EXPECT((double)f == ref && !!signbit(f) == !!signbit(ref), "h2f(0x%04x) = %a, want %a",
+		       h, f, ref);
+		EXPECT(back == h, "f2h(h2f(0x%04x)) = 0x%04x", h, back);
+		EXPECT(half_round_ref(ref) == h, "reference rounding broken at 0x%04x", h);
+	}
+	/* NaN payloads: f32 NaN with payload only in low bits stays NaN */
+	EXPECT(h_isnan(ipue_f32_to_f16(ipue__u2f(0x7f800001u))), "f32 sNaN low payload lost");
+	EXPECT(ipue_f32_to_f16(ipue__u2f(0xffc00000u)) == 0xfe00, "-qNaN");
+}
+
+/* bulk conversion (F16C when the host has it) must equal the scalar code */
+static void t_fp16_bulk(void)
+{
+	enum { NF = 1 << 20 };
+	uint16_t *h = xalloc(65536 * 2), *h2 = xalloc(NF * 2);
+	float *f = xalloc(NF * 4);
+	bool modes[2] = { false, ipue__f16c_supported() };
+
+	printf("# F16C %s\n", modes[1] ? "used" : "not available");
+	for (int mi = 0; mi < 2; mi++) {
+		bool f16c = modes[mi];
+
+		if (mi && !f16c)
+			break;
+		for (uint32_t i = 0; i < 65536; i++)
+			h[i] = (uint16_t)i;
+		ipue__h2f_n(f, h, 65536, f16c);
+		for (uint32_t i = 0; i < 65536; i++)
+			EXPECT(ipue__f2u(f[i]) == ipue__f2u(ipue__h2f((uint16_t)i)),
+			       "h2f_n(0x%04x) f16c=%d", i, f16c);
+		/* all floats that are halves, midpoints and neighbours, random bits */
+		for (uint32_t i = 0; i < NF; i++) {
+			uint32_t r = rnd32();
+
+			switch (i % 4) {
+			case 0: f[i] = ipue__h2f((uint16_t)i); break;
+			case 1: f[i] = ipue__u2f((ipue__f2u(ipue__h2f((uint16_t)r)) + (1u << 12)) +
+						 (r >> 30) - 1); break;
+			default: f[i] = ipue__u2f(r); break;
+			}
+		}
+		for (uint32_t n = 0; n < 20; n++) {	/* odd lengths and offsets */
+			ipue__f2h_n(h2 + n, f + n, n * 7 + 1, f16c);
+			for (uint32_t i = 0; i < n * 7 + 1; i++)
+				EXPECT(h2[n + i] == ipue__f2h(f[n + i]), "f2h_n len");
+		}
+		ipue__f2h_n(h2, f, NF, f16c);
+		for (uint32_t i = 0; i < NF; i++)
+			EXPECT(h2[i] == ipue__f2h(f[i]), "f2h_n(%a) = 0x%04x want 0x%04x f16c=%d",
+			       f[i], h2[i], ipue__f2h(f[i]), f16c);
+	}
+	free(h);
+	free(h2);
+	free(f);
+}
+
+static void t_fp16_rounding(void)
+{
+	/* ties and neighbours of every midpoint between consecutive finite halves */
+	for (uint32_t h = 0; h < 0x7c00; h++) {
+		for (int s = 0; s < 2; s++) {
+			uint16_t lo = (uint16_t)(h | (s << 15)), hi = (uint16_t)((h + 1) | (s << 15));
+			double mid = h + 1 == 0x7c00 ? (s ? -65520.0 : 65520.0)
+						     : (half_decode_ref(lo) + half_decode_ref(hi)) / 2;
+			float fm = (float)mid;			/* exact: 12 significant bits */
+			uint16_t even = (h & 1) ? hi : lo;
+
+			if (h + 1 == 0x7c00)			/* 65520: rounds to Inf */
+				even = hi;
+			EXPECT((double)fm == mid, "midpoint not exact");
+			EXPECT(ipue_f32_to_f16(fm) == even, "tie at 0x%04x -> 0x%04x", lo,
+			       ipue_f32_to_f16(fm));
+			EXPECT(ipue_f32_to_f16(nextafterf(fm, 0.0f)) == lo, "below tie 0x%04x", lo);
+			EXPECT(ipue_f32_to_f16(nextafterf(fm, s ? -INFINITY : INFINITY)) == hi,
+			       "above tie 0x%04x", lo);
+		}
+	}
+	/* random floats of every magnitude against the single-rounding reference */
+	for (int i = 0; i < 2000000; i++) {
+		float f = ipue__u2f(rnd32());
+
+		if (f != f)
+			continue;
+		uint16_t got = ipue_f32_to_f16(f), want = half_round_ref(f);
+
+		EXPECT(got == want, "f2h(%a) = 0x%04x want 0x%04x", f, got, want);
+	}
+	EXPECT(ipue_f32_to_f16(65519.99f) == 0x7bff && ipue_f32_to_f16(65520.0f) == 0x7c00 &&
+	       ipue_f32_to_f16(-65520.0f) == 0xfc00, "overflow threshold");
+	EXPECT(ipue_f32_to_f16(0x1p-25f) == 0 && ipue_f32_to_f16(0x1.000002p-25f) == 1 &&
+	       ipue_f32_to_f16(0x1.8p-24f) == 2, "subnormal rounding");
+}
+
+/* unary reference in double */
+static double uref(int op, double x)
+{
+	switch (op) {
+	case IPUE_UOP_NEG: return -x;
+	case IPUE_UOP_ABS: return fabs(x);
+	case IPUE_UOP_EXP: return exp(x);
+	case IPUE_UOP_LOG: return log(x);
+	case IPUE_UOP_SQRT: return sqrt(x);
+	case IPUE_UOP_TANH: return tanh(x);
+	case IPUE_UOP_SIGMOID: return 1.0 / (1.0 + exp(-x));
+	case IPUE_UOP_RELU: return x != x ? x : x > 0 ? x : 0.0;
+	default: return 0;
+	}
+}
+
+/* documented ULP bounds: f32 results, and f16 results (in f16 ulps) */
+static const uint32_t ulp_f32[IPUE_UOP_COUNT_] = {
+	[IPUE_UOP_EXP] = 1, [IPUE_UOP_LOG] = 1, [IPUE_UOP_TANH] = 2, [IPUE_UOP_SIGMOID] = 2,
+};
+static const uint32_t ulp_f16[IPUE_UOP_COUNT_] = {
+	[IPUE_UOP_EXP] = 1, [IPUE_UOP_LOG] = 1, [IPUE_UOP_TANH] = 1, [IPUE_UOP_SIGMOID] = 1,
+};
+static const char *const uop_name[IPUE_UOP_COUNT_] = {
+	"", "neg", "abs", "exp", "log", "sqrt", "tanh", "sigmoid", "relu"
+};
+
+static int uop_int(int op)
+{
+	return op == IPUE_UOP_NEG || op == IPUE_UOP_ABS || op == IPUE_UOP_RELU;
+}
+
+static void t_unary(uint8_t dt)
+{
+	uint32_t worst[IPUE_UOP_COUNT_] = { 0 };
+
+	for (int op = 1; op < IPUE_UOP_COUNT_; op++) {
+		if (dt == IPU_DTYPE_I32 && !uop_int(op))
+			continue;
+		for (unsigned si = 0; si < NSIZES + 4; si++) {
+			uint32_t n = si < NSIZES ? sizes[si] : 2000 + rndn(3000);
+			size_t bytes = (size_t)n * dsize(dt);
+			void *in = xalloc(bytes), *out = xalloc(bytes), *x = xalloc(bytes);
+			struct ipue_field f[2] = { fld(in, n, dt), fld(out, n, dt) };
+
+			fill_random(in, n, dt, (si & 1) ? 1 : 0);
+			if (run_ok(IPUE_CODELET_UNARY(op), f, 2, NULL, 0))
+				goto next;
+			for (uint32_t i = 0; i < n; i++) {
+				if (dt == IPU_DTYPE_F32) {
+					float a = ((float *)in)[i], got = ((float *)out)[i];
+					float want = (float)uref(op, a);
+					uint32_t d = ulp_diff_f32(got, want);
+
+					if (d > worst[op])
+						worst[op] = d;
+					EXPECT(d <= ulp_f32[op], "f32 %s(%a) = %a want %a (%u ulp)",
+					       uop_name[op], a, got, want, d);
+				} else if (dt == IPU_DTYPE_F16) {
+					uint16_t a = ((uint16_t *)in)[i], got = ((uint16_t *)out)[i];
+					uint16_t want = half_round_ref(uref(op, half_decode_ref(a)));
+					uint32_t d = ulp_diff_f16(got, want);
+
+					EXPECT(d <= ulp_f16[op], "f16 %s(0x%04x) = 0x%04x want 0x%04x",
+					       uop_name[op], a, got, want);
+				} else {
+					int32_t a = ((int32_t *)in)[i], got = ((int32_t *)out)[i];
+					int64_t w = op == IPUE_UOP_NEG ? -(int64_t)a :
+						    op == IPUE_UOP_ABS ? (a < 0 ? -(int64_t)a : a) :
+						    (a > 0 ? a : 0);
+
+					EXPECT(got == wrap(w), "i32 %s(%d) = %d", uop_name[op], a, got);
+				}
+			}
+			/* in-place form and exact alias must give identical bits */
+			memcpy(x, in, bytes);
+			f[0] = fld(x, n, dt);
+			if (!run_ok(IPUE_CODELET_UNARY_INPLACE(op), f, 1, NULL, 0))
+				EXPECT(same_values(x, out, n, dt), "%s in-place differs", uop_name[op]);
+			memcpy(x, in, bytes);
+			f[0] = fld(x, n, dt);
+			f[1] = fld(x, n, dt);
+			if (!run_ok(IPUE_CODELET_UNARY(op), f, 2, NULL, 0))
+				EXPECT(same_values(x, out, n, dt), "%s aliased differs", uop_name[op]);
+next:
+			free(in);
+			free(out);
+			free(x);
+		}
+	}
+	if (dt == IPU_DTYPE_F32) {
+		printf("# max f32 ulp:");
+		for (int op = 1; op < IPUE_UOP_COUNT_; op++)
+			printf(" %s=%u", uop_name[op], worst[op]);
+		printf("\n");
+	}
+	/* full f16 input space for every float op */
+	if (dt == IPU_DTYPE_F16) {
+		uint16_t *in = xalloc(65536 * 2), *out = xalloc(65536 * 2);
+
+		for (uint32_t h = 0; h < 65536; h++)
+			in[h] = (uint16_t)h;
+		for (int op = 1; op < IPUE_UOP_COUNT_; op++) {
+			struct ipue_field f[2] = { fld(in, 65536, dt), fld(out, 65536, dt) };
+
+			if (run_ok(IPUE_CODELET_UNARY(op), f, 2, NULL, 0))
+				continue;
+			for (uint32_t h = 0; h < 65536; h++) {
+				uint16_t want = half_round_ref(uref(op, half_decode_ref((uint16_t)h)));
+
+				EXPECT(ulp_diff_f16(out[h], want) <= ulp_f16[op],
+				       "f16 %s(0x%04x) = 0x%04x want 0x%04x", uop_name[op], h,
+				       out[h], want);
+			}
+		}
+		free(in);
+		free(out);
+	}
+}
+
+static double bref(int op, double a, double b)
+{
+	switch (op) {
+	case IPUE_BOP_ADD: return a + b;
+	case IPUE_BOP_SUB: return a - b;
+	case IPUE_BOP_MUL: return a * b;
+	case IPUE_BOP_DIV: return a / b;
+	case IPUE_BOP_MAX:
+		if (a != a || b != b)
+			return NAN;
+		if (a == 0 && b == 0)
+			return signbit(a) && signbit(b) ? -0.0 : 0.0;
+		return a > b ? a : b;
+	case IPUE_BOP_MIN:
+		if (a != a || b != b)
+			return NAN;
+		if (a == 0 && b == 0)
+			return signbit(a) || signbit(b) ? -0.0 : 0.0;
+		return a < b ? a : b;
+	default: return 0;
+	}
+}
+
+static int32_t bref_i32(int op, int32_t a, int32_t b)
+{
+	switch (op) {
+	case IPUE_BOP_ADD: return wrap((int64_t)a + b);
+	case IPUE_BOP_SUB: return wrap((int64_t)a - b);
+	case IPUE_BOP_MUL: return wrap((int64_t)a * b);
+	case IPUE_BOP_DIV: return b == 0 ? 0 : wrap((int64_t)a / b);
+	case IPUE_BOP_MAX: return a > b ? a : b;
+	case IPUE_BOP_MIN: return a < b ? a : b;
+	default: return 0;
+	}
+}
+
+static const char *const bop_name[IPUE_BOP_COUNT_] = { "", "add", "sub", "mul", "div", "max", "min" };
+
+static void t_binary(uint8_t dt)
+{
+	for (int op = 1; op < IPUE_BOP_COUNT_; op++) {
+		for (unsigned si = 0; si < 2 * NSIZES + 4; si++) {
+			uint32_t n = si < 2 * NSIZES ? sizes[si % NSIZES] : 2000 + rndn(3000);
+			uint32_t nb = (si >= NSIZES && si < 2 * NSIZES) ? 1 : n;	/* broadcast */
+			size_t bytes = (size_t)n * dsize(dt);
+			void *a = xalloc(bytes), *b = xalloc((size_t)nb * dsize(dt));
+			void *out = xalloc(bytes), *x = xalloc(bytes);
+			struct ipue_field f[3] = { fld(a, n, dt), fld(b, nb, dt), fld(out, n, dt) };
+
+			fill_random(a, n, dt, si & 1);
+			fill_random(b, nb, dt, si & 1);
+			if (dt == IPU_DTYPE_I32 && op == IPUE_BOP_DIV && n > 4 && nb == n) {
+				((int32_t *)a)[0] = INT32_MIN; ((int32_t *)b)[0] = -1;
+				((int32_t *)a)[1] = 5; ((int32_t *)b)[1] = 0;
+				((int32_t *)a)[2] = -7; ((int32_t *)b)[2] = 2;
+			}
+			if (run_ok(IPUE_CODELET_BINARY(op), f, 3, NULL, 0))
+				goto next;
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t j = nb == 1 ? 0 : i;
+
+				if (dt == IPU_DTYPE_F32) {
+					float va = ((float *)a)[i], vb = ((float *)b)[j];
+					float got = ((float *)out)[i], want = (float)bref(op, va, vb);
+
+					EXPECT(ulp_diff_f32(got, want) == 0 &&
+					       (got != got || !!signbit(got) == !!signbit(want)),
+					       "f32 %a %s %a = %a want %a", va, bop_name[op], vb, got, want);
+				} else if (dt == IPU_DTYPE_F16) {
+					uint16_t va = ((uint16_t *)a)[i], vb = ((uint16_t *)b)[j];
+					uint16_t got = ((uint16_t *)out)[i];
+					uint16_t want = half_round_ref(bref(op, half_decode_ref(va),
+									   half_decode_ref(vb)));
+
+					EXPECT(ulp_diff_f16(got, want) == 0 &&
+					       (h_isnan(got) || got == want),
+					       "f16 0x%04x %s 0x%04x = 0x%04x want 0x%04x",
+					       va, bop_name[op], vb, got, want);
+				} else {
+					int32_t va = ((int32_t *)a)[i], vb = ((int32_t *)b)[j];
+					int32_t got = ((int32_t *)out)[i];
+
+					EXPECT(got == bref_i32(op, va, vb), "i32 %d %s %d = %d",
+					       va, bop_name[op], vb, got);
+				}
+			}
+			/* in-place a op= b, and out aliasing a exactly */
+			memcpy(x, a, bytes);
+			f[0] = fld(x, n, dt);
+			if (!run_ok(IPUE_CODELET_BINARY_INPLACE(op), f, 2, NULL, 0))
+				EXPECT(same_values(x, out, n, dt), "%s in-place differs", bop_name[op]);
+			memcpy(x, a, bytes);
+			f[2] = fld(x, n, dt);
+			if (!run_ok(IPUE_CODELET_BINARY(op), f, 3, NULL, 0))
+				EXPECT(same_values(x, out, n, dt), "%s aliased differs", bop_name[op]);
+next:
+			free(a);
+			free(b);
+			free(out);
+			free(x);
+		}
+	}
+	if (dt == IPU_DTYPE_I32) {
+		int32_t a[3] = { INT32_MIN, 42, INT32_MIN }, b[3] = { -1, 0, 0 }, o[3];
+		struct ipue_field f[3] = { fld(a, 3, dt), fld(b, 3, dt), fld(o, 3, dt) };
+
+		if (!run_ok(IPUE_CODELET_BINARY(IPUE_BOP_DIV), f, 3, NULL, 0))
+			EXPECT(o[0] == INT32_MIN && o[1] == 0 && o[2] == 0, "i32 div specials");
+	}
+}
+
+static float f32_to_i32_ref_in(double v, int32_t *r)
+{
+	if (v != v)
+		*r = 0;
+	else if (v >= 2147483648.0)
+		*r = INT32_MAX;
+	else if (v <= -2147483648.0)
+		*r = INT32_MIN;
+	else
+		*r = (int32_t)trunc(v);
+	return 0;
+}
+
+static void t_cast(void)
+{
+	for (unsigned fi = 0; fi < 3; fi++) {
+		for (unsigned ti = 0; ti < 3; ti++) {
+			uint8_t from = all_dt[fi], to = all_dt[ti];
+
+			for (unsigned si = 0; si < NSIZES; si++) {
+				uint32_t n = sizes[si];
+				void *in = xalloc((size_t)n * dsize(from));
+				void *out = xalloc((size_t)n * dsize(to));
+				struct ipue_field f[2] = { fld(in, n, from), fld(out, n, to) };
+
+				fill_random(in, n, from, si & 1);
+				if (from == IPU_DTYPE_F32 && (si & 2))	/* int-range magnitudes */
+					for (uint32_t i = 0; i < n; i++)
+						((float *)in)[i] = (float)ldexp(rndu() - 0.5, (int)rndn(34));
+				if (run_ok(IPUE_CODELET_CAST, f, 2, NULL, 0))
+					goto next;
+				for (uint32_t i = 0; i < n; i++) {
+					double v = from == IPU_DTYPE_F32 ? ((float *)in)[i] :
+						   from == IPU_DTYPE_F16 ? half_decode_ref(((uint16_t *)in)[i]) :
+						   ((int32_t *)in)[i];
+
+					if (to == IPU_DTYPE_F32) {
+						float got = ((float *)out)[i], want = (float)v;
+
+						EXPECT(ulp_diff_f32(got, want) == 0, "cast %u->f32 %a: %a",
+						       from, v, got);
+					} else if (to == IPU_DTYPE_F16) {
+						uint16_t got = ((uint16_t *)out)[i];
+						uint16_t want = from == IPU_DTYPE_F16 ? ((uint16_t *)in)[i]
+										       : half_round_ref(v);
+
+						EXPECT(got == want || (h_isnan(got) && h_isnan(want)),
+						       "cast %u->f16 %a: 0x%04x want 0x%04x", from, v, got, want);
+					} else {
+						int32_t got = ((int32_t *)out)[i], want;
+
+						f32_to_i32_ref_in(v, &want);
+						EXPECT(got == want, "cast %u->i32 %a: %d want %d", from, v,
+						       got, want);
+					}
+				}
+next:
+				free(in);
+				free(out);
+			}
+		}
+	}
+	/* in place between equal-size types */
+	float v[4] = { 1.5f, -2.7f, NAN, 3e9f };
+	struct ipue_field f[2] = { fld(v, 4, IPU_DTYPE_F32), fld(v, 4, IPU_DTYPE_I32) };
+	int32_t r[4];
+
+	if (!run_ok(IPUE_CODELET_CAST, f, 2, NULL, 0)) {
+		memcpy(r, v, sizeof(r));
+		EXPECT(r[0] == 1 && r[1] == -2 && r[2] == 0 && r[3] == INT32_MAX, "in-place cast");
+	}
+}
+
+static void t_fill_copy(void)
+{
+	for (unsigned di = 0; di < 3; di++) {
+		uint8_t dt = all_dt[di];
+
+		for (unsigned si = 0; si < NSIZES; si++) {
+			uint32_t n = sizes[si], bits = dt == IPU_DTYPE_F16 ? rnd32() & 0xffff : rnd32();
+			size_t bytes = (size_t)n * dsize(dt);
+			void *in = xalloc(bytes), *out = xalloc(bytes);
+			struct ipue_field f[2] = { fld(out, n, dt), fld(NULL, 0, dt) };
+
+			if (!run_ok(IPUE_CODELET_FILL, f, 1, &bits, 1))
+				for (uint32_t i = 0; i < n; i++) {
+					uint32_t g = dt == IPU_DTYPE_F16 ? ((uint16_t *)out)[i]
+									 : ((uint32_t *)out)[i];
+
+					EXPECT(g == bits, "fill %u[%u] = 0x%x want 0x%x", dt, i, g, bits);
+				}
+			fill_random(in, n, dt, 0);
+			f[0] = fld(in, n, dt);
+			f[1] = fld(out, n, dt);
+			if (!run_ok(IPUE_CODELET_COPY, f, 2, NULL, 0))
+				EXPECT(!memcmp(in, out, bytes), "copy %u differs", n);
+			free(in);
+			free(out);
+		}
+	}
+	/* overlapping copy has memmove semantics */
+	int32_t buf[40], ref[40];
+
+	for (int i = 0; i < 40; i++)
+		buf[i] = ref[i] = i;
+	memmove(ref + 3, ref, 30 * sizeof(int32_t));
+	struct ipue_field f[2] = { fld(buf, 30, IPU_DTYPE_I32), fld(buf + 3, 30, IPU_DTYPE_I32) };
+
+	if (!run_ok(IPUE_CODELET_COPY, f, 2, NULL, 0))
+		EXPECT(!memcmp(buf, ref, sizeof(buf)), "overlapping copy");
+}
+
+/* the documented summation order */
+static float sum_ref_order(const float *x, uint32_t n)
+{
+	float l[8] = { 0 };
+
+	for (uint32_t i = 0; i < n; i++)
+		l[i % 8] += x[i];
+	return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
+
+static void t_reduce(void)
+{
+	for (unsigned di = 0; di < 3; di++) {
+		uint8_t dt = all_dt[di];
+
+		for (unsigned si = 0; si < NSIZES + 3; si++) {
+			uint32_t n = si < NSIZES ? sizes[si] : 5000 + rndn(50000);
+			void *in = xalloc((size_t)n * dsize(dt));
+			float *fv = xalloc((size_t)n * sizeof(float));
+
+			fill_random(in, n, dt, 1);
+			for (uint32_t i = 0; i < n; i++)
+				fv[i] = dt == IPU_DTYPE_F32 ? ((float *)in)[i] :
+					dt == IPU_DTYPE_F16 ? ipue__h2f(((uint16_t *)in)[i]) : 0;
+			for (int kind = 0; kind < 3; kind++) {
+				for (int acc = 0; acc < 2; acc++) {
+					for (int o16 = 0; o16 < 2; o16++) {
+						uint8_t odt = dt == IPU_DTYPE_F16 && !o16 ? IPU_DTYPE_F32 : dt;
+						uint16_t id = (uint16_t)(IPUE_CODELET_REDUCE_SUM + kind);
+						union { float f; int32_t i; uint16_t h; } o, o0;
+						uint32_t flags = acc ? IPUE_REDUCE_ACCUMULATE : 0;
+						struct ipue_field f[2] = { fld(in, n, dt), fld(&o, 1, odt) };
+
+						if (o16 && dt != IPU_DTYPE_F16)
+							continue;
+						memset(&o, 0, sizeof(o));
+						if (odt == IPU_DTYPE_F32)
+							o.f = (float)(rndu() * 10);
+						else if (odt == IPU_DTYPE_F16)
+							o.h = ipue__f2h((float)(rndu() * 10));
+						else
+							o.i = rnd_i32();
+						o0 = o;
+						if (run_ok(id, f, 2, &flags, 1))
+							continue;
+						if (dt == IPU_DTYPE_I32) {
+							const int32_t *x = in;
+							int64_t r = kind == 0 ? 0 : kind == 1 ? INT32_MIN : INT32_MAX;
+
+							if (acc)
+								r = o0.i;
+							for (uint32_t i = 0; i < n; i++)
+								r = kind == 0 ? (int64_t)wrap(r + x[i]) :
+								    kind == 1 ? (x[i] > r ? x[i] : r) :
+								    (x[i] < r ? x[i] : r);
+							EXPECT(o.i == wrap(r), "i32 reduce %d n=%u: %d want %d",
+							       kind, n, o.i, wrap(r));
+							continue;
+						}
+						float want, init = odt == IPU_DTYPE_F16 ? ipue__h2f(o0.h) : o0.f;
+						double exact = 0, mag = 0;
+
+						if (kind == 0) {
+							want = sum_ref_order(fv, n);
+							for (uint32_t i = 0; i < n; i++) {
+								exact += fv[i];
+								mag += fabs(fv[i]);
+							}
+							if (acc) {
+								want = init + want;
+								exact += init;
+								mag += fabs(init);
+							}
+						} else {
+							double r = kind == 1 ? -INFINITY : INFINITY;
+
+							if (acc)
+								r = init;
+							for (uint32_t i = 0; i < n; i++)
+								r = bref(kind == 1 ? IPUE_BOP_MAX : IPUE_BOP_MIN, r, fv[i]);
+							want = (float)r;
+						}
+						if (odt == IPU_DTYPE_F16) {
+							EXPECT(o.h == ipue__f2h(want), "f16 reduce %d n=%u", kind, n);
+						} else {
+							EXPECT(ulp_diff_f32(o.f, want) == 0, "reduce %d dt %u n=%u acc %d: %a want %a",
+							       kind, dt, n, acc, o.f, want);
+							if (kind == 0 && mag < 1e30)
+								EXPECT(fabs(o.f - exact) <= (n / 8.0 + 4) * 0x1p-24 * mag,
+								       "sum error bound n=%u", n);
+						}
+					}
+				}
+			}
+			free(in);
+			free(fv);
+		}
+	}
+	/* NaN and signed zero */
+	float z[3] = { -0.0f, 0.0f, -0.0f }, o;
+	uint32_t flags = 0;
+	struct ipue_field f[2] = { fld(z, 3, IPU_DTYPE_F32), fld(&o, 1, IPU_DTYPE_F32) };
+
+	if (!run_ok(IPUE_CODELET_REDUCE_MAX, f, 2, &flags, 1))
+		EXPECT(o == 0 && !signbit(o), "max(-0,+0)");
+	if (!run_ok(IPUE_CODELET_REDUCE_MIN, f, 2, &flags, 1))
+		EXPECT(o == 0 && signbit(o), "min(-0,+0)");
+	z[1] = NAN;
+	if (!run_ok(IPUE_CODELET_REDUCE_MAX, f, 2, &flags, 1))
+		EXPECT(ipue__f2u(o) == 0x7fc00000u, "max NaN");
+	f[0].count = 0;
+	if (!run_ok(IPUE_CODELET_REDUCE_MAX, f, 2, &flags, 1))
+		EXPECT(o == -INFINITY, "empty max");
+	if (!run_ok(IPUE_CODELET_REDUCE_SUM, f, 2, &flags, 1))
+		EXPECT(o == 0, "empty sum");
+}
+
+/* ---- matmul ---- */
+
+static void matmul_case(int isa, bool via_codelet, uint32_t m, uint32_t n, uint32_t k,
+			bool f16, bool bt, double *worst)
+{
+	size_t es = f16 ? 2 : 4;
+	void *a = xalloc((size_t)m * k * es), *b = xalloc((size_t)k * n * es);
+	float *c = xalloc((size_t)m * n * 4), *c0 = xalloc((size_t)m * n * 4);
+	double *fa = xalloc((size_t)m * k * 8), *fb = xalloc((size_t)k * n * 8);
+
+	for (size_t i = 0; i < (size_t)m * k; i++) {
+		float v = (float)(rndu() * 2 - 1);
+
+		if (f16) {
+			((uint16_t *)a)[i] = ipue__f2h(v);
+			fa[i] = half_decode_ref(((uint16_t *)a)[i]);
+		} else {
+			((float *)a)[i] = v;
+			fa[i] = v;
+		}
+	}
+	for (size_t i = 0; i < (size_t)k * n; i++) {	/* fb is always [K][N] */
+		float v = (float)(rndu() * 2 - 1);
+		size_t kk = i / n, j = i % n, si = bt ? j * k + kk : i;
+
+		if (f16) {
+			((uint16_t *)b)[si] = ipue__f2h(v);
+			fb[i] = half_decode_ref(((uint16_t *)b)[si]);
+		} else {
+			((float *)b)[si] = v;
+			fb[i] = v;
+		}
+	}
+	for (size_t i = 0; i < (size_t)m * n; i++)
+		c[i] = c0[i] = (float)(rndu() * 4 - 2);
+	if (via_codelet) {
+		uint32_t p[4] = { m, n, k, bt ? IPUE_MATMUL_B_TRANSPOSED : 0 };
+		uint8_t dt = f16 ? IPU_DTYPE_F16 : IPU_DTYPE_F32;
+		struct ipue_field f[3] = { fld(a, m * k, dt), fld(b, k * n, dt), fld(c, m * n, IPU_DTYPE_F32) };
+
+		run_ok(IPUE_CODELET_MATMUL, f, 3, p, 4);
+	} else {
+		ipue_matmul_f32acc(isa, m, n, k, a, b, f16, bt, c);
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		for (uint32_t j = 0; j < n; j++) {
+			double s = c0[(size_t)i * n + j], mag = fabs(s);
+
+			for (uint32_t kk = 0; kk < k; kk++) {
+				double t = fa[(size_t)i * k + kk] * fb[(size_t)kk * n + j];
+
+				s += t;
+				mag += fabs(t);
+			}
+			double err = fabs(c[(size_t)i * n + j] - s);
+			double bound = (k + 2) * 0x1p-24 * mag;
+
+			if (mag > 0 && err / mag > *worst)
+				*worst = err / mag;
+			EXPECT(err <= bound, "matmul isa %d %ux%ux%u f16=%d bt=%d C[%u][%u] = %.9g want %.9g",
+			       isa, m, n, k, f16, bt, i, j, c[(size_t)i * n + j], s);
+		}
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(c0);
+	free(fa);
+	free(fb);
+}
+
+static void t_matmul(bool f16)
+{
+	static const uint32_t dims[] = { 0, 1, 2, 5, 6, 7, 13, 16, 17, 31, 32, 33, 64, 65 };
+	double worst = 0;
+
+	for (int isa = 0; isa <= IPUE_ISA_AVX512; isa++) {
+		if (!ipue_matmul_isa_supported(isa)) {
+			printf("# isa %d not supported on this host, not tested\n", isa);
+			continue;
+		}
+		for (int t = 0; t < 40; t++) {
+			uint32_t m = dims[rndn(14)], n = dims[rndn(14)], k = dims[rndn(14)];
+
+			matmul_case(isa, false, m, n, k, f16, t & 1, &worst);
+		}
+		matmul_case(isa, false, 50, 70, 600, f16, false, &worst);	/* several KC slices */
+		matmul_case(isa, false, 61, 45, 300, f16, true, &worst);
+		matmul_case(isa, false, 1, 1, 1, f16, false, &worst);
+	}
+	matmul_case(-1, true, 37, 41, 29, f16, false, &worst);
+	matmul_case(-1, true, 96, 96, 260, f16, true, &worst);
+	printf("# max relative error (|err| / sum|a*b|) %.3g\n", worst);
+}
+
+/* ---- conv ---- */
+
+static void t_conv(bool f16)
+{
+	for (int t = 0; t < 60; t++) {
+		uint32_t cin = rndn(5), cout = rndn(10), kh = 1 + rndn(4), kw = 1 + rndn(4);
+		uint32_t sy = 1 + rndn(3), sx = t % 3 ? 1 : 1 + rndn(3);
+		uint32_t h = kh + rndn(9), w = kw + (t == 59 ? 2100 + rndn(900) : rndn(30));
+		uint32_t oh = (h - kh) / sy + 1, ow = (w - kw) / sx + 1;
+		uint32_t nin = cin * h * w, nw = cout * cin * kh * kw, nout = cout * oh * ow;
+		size_t es = f16 ? 2 : 4;
+		uint8_t dt = f16 ? IPU_DTYPE_F16 : IPU_DTYPE_F32;
+		void *in = xalloc(nin * es), *wt = xalloc(nw * es);
+		float *out = xalloc(nout * 4), *ref = xalloc(nout * 4);
+		float *fin = xalloc(nin * 4), *fw = xalloc(nw * 4);
+		uint32_t p[8] = { cin, h, w, cout, kh, kw, sy, sx };
+
+		for (uint32_t i = 0; i < nin; i++) {
+			fin[i] = (float)(rndu() * 2 - 1);
+			if (f16) {
+				((uint16_t *)in)[i] = ipue__f2h(fin[i]);
+				fin[i] = ipue__h2f(((uint16_t *)in)[i]);
+			} else {
+				((float *)in)[i] = fin[i];
+			}
+		}
+		for (uint32_t i = 0; i < nw; i++) {
+			fw[i] = (float)(rndu() * 2 - 1);
+			if (f16) {
+				((uint16_t *)wt)[i] = ipue__f2h(fw[i]);
+				fw[i] = ipue__h2f(((uint16_t *)wt)[i]);
+			} else {
+				((float *)wt)[i] = fw[i];
+			}
+		}
+		for (uint32_t i = 0; i < nout; i++)
+			out[i] = ref[i] = (float)(rndu() - 0.5);
+		/* reference: documented order, f32 multiply then add */
+		for (uint32_t oc = 0; oc < cout; oc++)
+			for (uint32_t oy = 0; oy < oh; oy++)
+				for (uint32_t ox = 0; ox < ow; ox++) {
+					float *o = &ref[((size_t)oc * oh + oy) * ow + ox];
+					double exact = *o, mag = fabs(*o);
+
+					for (uint32_t ic = 0; ic < cin; ic++)
+						for (uint32_t ky = 0; ky < kh; ky++)
+							for (uint32_t kx = 0; kx < kw; kx++) {
+								float x = fin[((size_t)ic * h + oy * sy + ky) * w + ox * sx + kx];
+								float wv = fw[(((size_t)oc * cin + ic) * kh + ky) * kw + kx];
+								float prod = wv * x;
+
+								*o = *o + prod;
+								exact += (double)wv * x;
+								mag += fabs((double)wv * x);
+							}
+					EXPECT(fabs(*o - exact) <= (cin * kh * kw + 2) * 0x1p-24 * mag,
+					       "conv reference error bound");
+				}
+		struct ipue_field f[3] = { fld(in, nin, dt), fld(wt, nw, dt), fld(out, nout, IPU_DTYPE_F32) };
+
+		if (!run_ok(IPUE_CODELET_CONV2D, f, 3, p, 8))
+			for (uint32_t i = 0; i < nout; i++)
+				EXPECT(ulp_diff_f32(out[i], ref[i]) == 0,
+				       "conv %u,%u,%u,%u,%u,%u,%u,%u out[%u] = %a want %a",
+				       cin, h, w, cout, kh, kw, sy, sx, i, out[i], ref[i]);
+		free(in);
+		free(wt);
+		free(out);
+		free(ref);
+		free(fin);
+		free(fw);
+	}
+}
+
+static void t_scaled_add(void)
+{
+	for (int f16 = 0; f16 < 2; f16++) {
+		uint8_t dt = f16 ? IPU_DTYPE_F16 : IPU_DTYPE_F32;
+
+		for (unsigned si = 0; si < NSIZES; si++) {
+			for (int via_field = 0; via_field < 2; via_field++) {
+				uint32_t n = sizes[si];
+				size_t bytes = (size_t)n * dsize(dt);
+				void *x = xalloc(bytes), *y = xalloc(bytes), *x0 = xalloc(bytes);
+				float s = (float)(rndu() * 4 - 2);
+				uint32_t sb = ipue__f2u(s);
+				uint16_t s16 = ipue__f2h(s);
+				struct ipue_field f[3] = { fld(x, n, dt), fld(y, n, dt),
+							   f16 ? fld(&s16, 1, IPU_DTYPE_F16) : fld(&s, 1, IPU_DTYPE_F32) };
+
+				fill_random(x, n, dt, 1);
+				fill_random(y, n, dt, 1);
+				memcpy(x0, x, bytes);
+				if (via_field ? run_ok(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0)
+					      : run_ok(IPUE_CODELET_SCALED_ADD, f, 2, &sb, 1))
+					goto next;
+				if (via_field && f16)
+					s = ipue__h2f(s16);
+				for (uint32_t i = 0; i < n; i++) {
+					if (f16) {
+						float t = s * ipue__h2f(((uint16_t *)y)[i]);
+						uint16_t want = ipue__f2h(ipue__h2f(((uint16_t *)x0)[i]) + t);
+
+						EXPECT(((uint16_t *)x)[i] == want, "f16 scaled add");
+					} else {
+						float t = s * ((float *)y)[i];
+						float want = ((float *)x0)[i] + t;
+
+						EXPECT(ulp_diff_f32(((float *)x)[i], want) == 0, "f32 scaled add");
+					}
+				}
+next:
+				free(x);
+				free(y);
+				free(x0);
+			}
+		}
+	}
+}
+
+static void t_check_negative(void)
+{
+	_Alignas(16) char buf[4096];
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	uint32_t fl0 = 0, fl2 = 2, big = 0x10000;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
+	/* loader-level */
+	{
+		struct ipue_field f[3] = { fld(p, 4, F32), fld(q, 4, F32), fld(r, 4, F32) };
+
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 3, NULL, 0, "too many fields");
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, &fl0, 1, "too many params");
+		f[1].dtype = 7;
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "unknown dtype");
+		f[0].dtype = f[1].dtype = I32;
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_EXP), f, 2, NULL, 0, "i32 exp");
+	}
+	/* unary */
+	{
+		struct ipue_field f[2] = { fld(p, 4, F32), fld(q, 4, F16) };
+
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "dtype mismatch");
+		f[1] = fld(q, 5, F32);
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "count mismatch");
+		f[1] = fld(buf + 4, 4, F32);
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "partial overlap");
+		f[1] = fld(buf + 1026, 4, F32);
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "misaligned");
+		f[1] = fld(NULL, 4, F32);
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "NULL");
+		f[0] = fld(buf + 2, 4, F32);
+		run_bad(IPUE_CODELET_UNARY_INPLACE(IPUE_UOP_ABS), f, 1, NULL, 0, "misaligned in place");
+		f[0] = fld(buf + 2, 4, F16);
+		f[1] = fld(buf, 4, F16);
+		run_bad(IPUE_CODELET_UNARY(IPUE_UOP_NEG), f, 2, NULL, 0, "f16 partial overlap");
+	}
+	/* binary */
+	{
+		struct ipue_field f[3] = { fld(p, 8, F32), fld(q, 3, F32), fld(r, 8, F32) };
+
+		run_bad(IPUE_CODELET_BINARY(IPUE_BOP_ADD), f, 3, NULL, 0, "b count");
+		f[1] = fld(q, 8, I32);
+		run_bad(IPUE_CODELET_BINARY(IPUE_BOP_ADD), f, 3, NULL, 0, "b dtype");
+		f[1] = fld(q, 8, F32);
+		f[2] = fld(r, 9, F32);
+		run_bad(IPUE_CODELET_BINARY(IPUE_BOP_ADD), f, 3, NULL, 0, "out count");
+		f[2] = fld(q, 1, F32);
+		f[1] = fld(q, 1, F32);
+		f[0] = fld(p, 1, F32);
+		f[2] = fld(q, 1, F32);
+		/* out == b exactly with equal count is fine */
+		{
+			char m[64];
+			EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_BINARY(IPUE_BOP_ADD)),
+						      f, 3, NULL, 0, m, sizeof(m)), "out == b rejected: %s", m);
+		}
+		f[0] = fld(p, 8, F32);
+		f[2] = fld(q, 8, F32);
+		run_bad(IPUE_CODELET_BINARY(IPUE_BOP_ADD), f, 3, NULL, 0, "out over broadcast b");
+		f[1] = fld(buf + 8, 8, F32);
+		run_bad(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_MUL), f, 2, NULL, 0, "b overlaps a");
+	}
+	/* cast, fill, copy */
+	{
+		struct ipue_field f[2] = { fld(p, 4, F32), fld(q, 5, F16) };
+
+		run_bad(IPUE_CODELET_CAST, f, 2, NULL, 0, "cast count");
+		f[1] = fld(buf + 8, 4, F16);
+		run_bad(IPUE_CODELET_CAST, f, 2, NULL, 0, "cast overlap");
+		f[1] = fld(p, 4, F16);
+		run_bad(IPUE_CODELET_CAST, f, 2, NULL, 0, "cast in place f32->f16");
+		f[0] = fld(q, 4, F16);
+		run_bad(IPUE_CODELET_FILL, f, 1, &big, 1, "f16 fill bits");
+		f[1] = fld(r, 4, F32);
+		run_bad(IPUE_CODELET_COPY, f, 2, NULL, 0, "copy dtype");
+		f[1] = fld(r, 3, F16);
+		run_bad(IPUE_CODELET_COPY, f, 2, NULL, 0, "copy count");
+	}
+	/* reductions */
+	{
+		struct ipue_field f[2] = { fld(p, 4, F32), fld(q, 2, F32) };
+
+		run_bad(IPUE_CODELET_REDUCE_SUM, f, 2, &fl0, 1, "out not scalar");
+		f[1] = fld(q, 1, F16);
+		run_bad(IPUE_CODELET_REDUCE_SUM, f, 2, &fl0, 1, "f32 -> f16");
+		f[1] = fld(q, 1, F32);
+		run_bad(IPUE_CODELET_REDUCE_MAX, f, 2, &fl2, 1, "flags");
+		f[1] = fld(buf + 8, 1, F32);
+		run_bad(IPUE_CODELET_REDUCE_MIN, f, 2, &fl0, 1, "out overlaps in");
+		f[0] = fld(p, 4, I32);
+		f[1] = fld(q, 1, F32);
+		run_bad(IPUE_CODELET_REDUCE_SUM, f, 2, &fl0, 1, "i32 -> f32");
+	}
+	/* matmul */
+	{
+		uint32_t pm[4] = { 2, 3, 4, 0 };
+		struct ipue_field f[3] = { fld(p, 8, F32), fld(q, 12, F32), fld(r, 6, F32) };
+		char m[64];
+
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_MATMUL), f, 3, pm, 4,
+					      m, sizeof(m)), "valid matmul rejected: %s", m);
+		f[0].count = 7;
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "A count");
+		f[0].count = 8;
+		f[1].count = 11;
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "B count");
+		f[1].count = 12;
+		f[2].count = 7;
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "C count");
+		f[2] = fld(r, 6, F16);
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "C f16");
+		f[2] = fld(r, 6, F32);
+		f[1].dtype = F16;
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "A/B dtype mix");
+		f[1].dtype = F32;
+		pm[3] = 2;
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "flags");
+		pm[3] = 0;
+		f[2] = fld(buf + 16, 6, F32);
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "C overlaps A");
+		pm[0] = 0x10000;
+		pm[1] = 0x10000;
+		f[2] = fld(r, 0, F32);
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "M*N overflows 32 bits");
+	}
+	/* conv */
+	{
+		uint32_t pc[8] = { 1, 4, 4, 2, 3, 3, 1, 1 };	/* out 2x2x2 */
+		struct ipue_field f[3] = { fld(p, 16, F32), fld(q, 18, F32), fld(r, 8, F32) };
+		char m[64];
+
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_CONV2D), f, 3, pc, 8,
+					      m, sizeof(m)), "valid conv rejected: %s", m);
+		pc[6] = 0;
+		run_bad(IPUE_CODELET_CONV2D, f, 3, pc, 8, "stride 0");
+		pc[6] = 1;
+		pc[4] = 5;
+		run_bad(IPUE_CODELET_CONV2D, f, 3, pc, 8, "kernel taller than input");
+		pc[4] = 3;
+		f[2].count = 9;
+		run_bad(IPUE_CODELET_CONV2D, f, 3, pc, 8, "out count");
+		f[2].count = 8;
+		f[1].count = 17;
+		run_bad(IPUE_CODELET_CONV2D, f, 3, pc, 8, "w count");
+		f[1].count = 18;
+		f[2] = fld(buf + 1040, 8, F32);
+		run_bad(IPUE_CODELET_CONV2D, f, 3, pc, 8, "out overlaps w");
+		f[2] = fld(r, 8, F32);
+		f[0].dtype = F16;
+		run_bad(IPUE_CODELET_CONV2D, f, 3, pc, 8, "in/w dtype mix");
+		f[0].dtype = F32;
+		/* 2^32 * 2^32 * 16 wraps to 0 in 64 bits: must not match empty fields */
+		{
+			uint32_t po[8] = { 0x80000000u, 0x80000000u, 16, 0x80000000u, 1, 1, 1, 1 };
+			struct ipue_field e[3] = { fld(p, 0, F32), fld(q, 0, F32), fld(r, 0, F32) };
+
+			run_bad(IPUE_CODELET_CONV2D, e, 3, po, 8, "dims overflow 64 bits");
+		}
+	}
+	/* scaled add */
+	{
+		uint32_t sb = 0x3f800000;
+		struct ipue_field f[3] = { fld(p, 4, F32), fld(q, 5, F32), fld(r, 1, F32) };
+
+		run_bad(IPUE_CODELET_SCALED_ADD, f, 2, &sb, 1, "count");
+		f[1] = fld(q, 4, F16);
+		run_bad(IPUE_CODELET_SCALED_ADD, f, 2, &sb, 1, "dtype");
+		f[1] = fld(q, 4, F32);
+		f[2] = fld(r, 2, F32);
+		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s not scalar");
+		f[2] = fld(buf + 4, 1, F32);
+		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s inside x");
+	}
+}
+
+static void t_cycles(void)
+{
+	static float a[4], b[4], c[4];
+	uint32_t pm[4] = { 256, 256, 256, 0 };
+	struct ipue_field f[3] = { fld(a, 256 * 256, IPU_DTYPE_F32), fld(b, 256 * 256, IPU_DTYPE_F32),
+				   fld(c, 256 * 256, IPU_DTYPE_F32) };
+	const struct ipue_codelet *mm = ipue_codelet_find(IPUE_CODELET_MATMUL);
+
+	/* cycles() only looks at counts/dtypes/params, never at the data */
+	EXPECT(mm->cycles(f, pm) == 50 + 256 * 256 * 256 / 16 + 256 * 256 / 2, "matmul f32 cycles %" PRIu64,
+	       mm->cycles(f, pm));
+	f[0].dtype = f[1].dtype = IPU_DTYPE_F16;
+	EXPECT(mm->cycles(f, pm) == 50 + 256 * 256 * 256 / 64 + 256 * 256 / 2, "matmul f16 cycles");
+	struct ipue_field g[2] = { fld(a, 1000, IPU_DTYPE_F32), fld(b, 1000, IPU_DTYPE_F32) };
+	const struct ipue_codelet *add = ipue_codelet_find(IPUE_CODELET_BINARY(IPUE_BOP_ADD));
+
+	EXPECT(add->cycles(g, NULL) == 50 + 500, "add f32 cycles %" PRIu64, add->cycles(g, NULL));
+	g[0].dtype = IPU_DTYPE_F16;
+	EXPECT(add->cycles(g, NULL) == 50 + 250, "add f16 cycles");
+	g[0].count = 0;
+	for (size_t i = 0; i < ipue_codelet_count(); i++) {
+		const struct ipue_codelet *c2 = ipue_codelet_at(i);
+
+		if (c2->nparams == 0 || c2->id == IPUE_CODELET_FILL)
+			EXPECT(c2->cycles(g, (uint32_t[IPUE_MAX_PARAMS]){ 0 }) >= IPUE_CYCLES_VERTEX_OVERHEAD,
+			       "%s cycles", c2->name);
+	}
+}
+
+/* ---------------- main ---------------- */
+
+static void t_unary_f32(void) { t_unary(IPU_DTYPE_F32); }
+static void t_unary_f16(void) { t_unary(IPU_DTYPE_F16); }
+static void t_unary_i32(void) { t_unary(IPU_DTYPE_I32); }
+static void t_binary_f32(void) { t_binary(IPU_DTYPE_F32); }
+static void t_binary_f16(void) { t_binary(IPU_DTYPE_F16); }
+static void t_binary_i32(void) { t_binary(IPU_DTYPE_I32); }
+static void t_matmul_f32(void) { t_matmul(false); }
+static void t_matmul_f16(void) { t_matmul(true); }
+static void t_conv_f32(void) { t_conv(false); }
+static void t_conv_f16(void) { t_conv(true); }
+
+static const struct { const char *name; void (*fn)(void); } groups[] = {
+	{ "registry", t_registry },
+	{ "fp16_exhaustive", t_fp16_exhaustive },
+	{ "fp16_rounding", t_fp16_rounding },
+	{ "fp16_bulk", t_fp16_bulk },
+	{ "unary_f32", t_unary_f32 },
+	{ "unary_f16", t_unary_f16 },
+	{ "unary_i32", t_unary_i32 },
+	{ "binary_f32", t_binary_f32 },
+	{ "binary_f16", t_binary_f16 },
+	{ "binary_i32", t_binary_i32 },
+	{ "cast", t_cast },
+	{ "fill_copy", t_fill_copy },
+	{ "reduce", t_reduce },
+	{ "matmul_f32", t_matmul_f32 },
+	{ "matmul_f16", t_matmul_f16 },
+	{ "conv_f32", t_conv_f32 },
+	{ "conv_f16", t_conv_f16 },
+	{ "scaled_add", t_scaled_add },
+	{ "check_negative", t_check_negative },
+	{ "cycles", t_cycles },
+};
+
+int main(int argc, char **argv)
+{
+	size_t n = sizeof(groups) / sizeof(groups[0]);
+	unsigned failed = 0;
+
+	if (argc > 1)
+		g_rng = strtoull(argv[1], NULL, 0) | 1;
+	printf("KTAP version 1\n1..%zu\n", n);
+	printf("# codelet library version %d, %zu codelets, seed 0x%llx, matmul isa %d\n",
+	       IPUE_CODELET_LIBRARY_VERSION, ipue_codelet_count(), (unsigned long long)g_rng,
+	       ipue_matmul_best_isa());
+	for (size_t i = 0; i < n; i++) {
+		g_fail = 0;
+		g_diag = 0;
+		g_checks = 0;
+		groups[i].fn();
+		printf("# %s: %lu checks\n", groups[i].name, g_checks);
+		if (g_fail) {
+			printf("not ok %zu %s # %u failures\n", i + 1, groups[i].name, g_fail);
+			failed++;
+		} else {
+			printf("ok %zu %s\n", i + 1, groups[i].name);
+		}
+		fflush(stdout);
+	}
+	return failed ? 1 : 0;
+}

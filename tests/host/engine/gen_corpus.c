@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writes the fuzzer's seed corpus (tests/fuzz/corpus/graph_loader): small
+ * valid graphs covering every section and program node kind.
+ * Usage: gen_corpus DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gw.h"
+#include "tcodelets.h"
+#include "ipu/ipu_models.h"
+
+#define I32 IPU_DTYPE_I32
+
+static void save(const char *dir, const char *name, struct gw *w)
+{
+	char path[512];
+	size_t len;
+	uint8_t *bin = gw_finish(w, &len);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(bin, 1, len, f) != len) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+	free(bin);
+	gw_free(w);
+}
+
+static uint32_t add(struct gw *w, uint32_t tile, uint32_t off, uint32_t n, uint32_t d)
+{
+	struct ipu_graph_field f = { .tile_offset = off, .count = n, .dtype = I32 };
+
+	return gw_vertex(w, TC_ADD, tile, 1, &f, 1, &d);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : ".";
+	struct gw *w;
+	uint32_t v[4], k[8], n, cs, shape[2] = { 2, 8 }, tiles[2] = { 0, 1 },
+		 offs[2] = { 0, 64 }, counts[2] = { 8, 8 };
+	struct ipu_graph_copy c[2] = {
+		{ .src_tile = 0, .src_offset = 0, .dst_tile = 1, .dst_offset = 0, .bytes = 32 },
+		{ .src_tile = 1, .src_offset = 64, .dst_tile = 0, .dst_offset = 64, .bytes = 32 },
+	};
+	int32_t one = 1;
+
+	/* 1: empty graph */
+	save(dir, "empty.bin", gw_new(IPU_MODEL_TEST));
+
+	/* 2: compute + exchange + repeat, 2-D tensor over two tiles */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 0, 256);
+	gw_plan(w, 1, 256);
+	gw_handle(w, "m", gw_tensor(w, "m", I32, 2, shape, 2, tiles, offs, counts),
+		  IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+	v[0] = add(w, 0, 0, 8, 1);
+	v[1] = add(w, 1, 64, 8, 2);
+	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "cs", 2, v), 0, 0);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x", 2, c), 0, 0);
+	k[2] = gw_node(w, IPU_PROG_SYNC, 0, 0, 0);
+	n = gw_seq(w, 3, k);
+	gw_entry(w, "main", gw_node(w, IPU_PROG_REPEAT, 3, n, 0));
+	gw_meta(w, "seed", "compute");
+	save(dir, "compute_exchange.bin", w);
+
+	/* 3: loops and conditions */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 0, 64);
+	gw_tensor1(w, "c", I32, 1, 0, 0);
+	gw_tensor1(w, "acc", I32, 1, 0, 4);
+	gw_init(w, 0, 0, 4, &(int32_t){ 3 });
+	v[0] = add(w, 0, 0, 1, (uint32_t)-1);
+	v[1] = add(w, 0, 4, 1, 5);
+	cs = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "body", 2, v), 0, 0);
+	k[0] = gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, 0, cs, IPU_GRAPH_NONE);
+	k[1] = gw_node(w, IPU_PROG_IF, 1, cs, IPU_GRAPH_NONE);
+	k[2] = gw_node(w, IPU_PROG_ABORT_ON_CONDITION, 0, 7, 0);
+	gw_entry(w, "loop", gw_seq(w, 3, k));
+	gw_entry(w, "if", k[1]);
+	save(dir, "control.bin", w);
+
+	/* 4: streams */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 0, 64);
+	n = gw_tensor1(w, "t", I32, 4, 0, 0);
+	gw_stream(w, "in", IPU_STREAM_HOST_TO_DEVICE, I32, 2, 4);
+	gw_stream(w, "out", IPU_STREAM_DEVICE_TO_HOST, I32, 3, 4);
+	v[0] = add(w, 0, 0, 4, 9);
+	k[0] = gw_node(w, IPU_PROG_STREAM_COPY, 0, n, IPU_STREAM_HOST_TO_DEVICE);
+	k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "inc", 1, v), 0, 0);
+	k[2] = gw_node(w, IPU_PROG_STREAM_COPY, 1, n, IPU_STREAM_DEVICE_TO_HOST);
+	gw_entry(w, "stream", gw_node(w, IPU_PROG_REPEAT, 5, gw_seq(w, 3, k), 0));
+	gw_handle(w, "t", n, IPU_HANDLE_READ);
+	save(dir, "streams.bin", w);
+
+	/* 5: every test codelet, scalar field, init data, an unknown section */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 0, 128);
+	gw_plan(w, 31, 128);
+	gw_tensor1(w, "f", I32, 1, 0, 96);
+	gw_init(w, 0, 96, 4, &one);
+	{
+		struct ipu_graph_field f2[2] = { { 0, 8, I32, { 0 } }, { 32, 8, I32, { 0 } } };
+		struct ipu_graph_field fs[2] = { { 64, 4, I32, { 0 } }, { 96, 1, I32, { 0 } } };
+		struct ipu_graph_field fe = { 0, 4, I32, { 0 } };
+		uint32_t p = 77, q[2];
+
+		v[0] = gw_vertex(w, TC_COPY, 31, 2, f2, 0, NULL);
+		v[1] = gw_vertex(w, TC_ADD_S, 0, 2, fs, 0, NULL);
+		v[2] = gw_vertex(w, TC_CYC, 0, 0, NULL, 1, &p);
+		v[3] = gw_vertex(w, TC_NOP, 31, 0, NULL, 0, NULL);
+		q[0] = gw_vertex(w, TC_EVEN, 0, 1, &fe, 0, NULL);
+		q[1] = gw_vertex(w, TC_SET, 31, 1, &f2[0], 1, &p);
+		k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "a", 4, v), 0, 0);
+		k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "b", 2, q), 0, 0);
+	}
+	gw_entry(w, "all", gw_seq(w, 2, k));
+	gw_raw_section(w, 4242, 0, 4, "abcdefgh", 8);
+	save(dir, "codelets.bin", w);
+	return 0;
+}

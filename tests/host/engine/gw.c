@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/* Test-only graph writer, see gw.h. */
+#include "gw.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+struct raw {
+	uint32_t type, flags, entsize;
+	struct buf b;
+};
+
+struct gw {
+	uint32_t model;
+	struct buf s[IPU_GRAPH_SEC_COUNT_];
+	struct raw raw[8];
+	unsigned nraw;
+};
+
+static const uint32_t entsz[IPU_GRAPH_SEC_COUNT_] = {
+	[IPU_GRAPH_SEC_STRINGS] = 1,
+	[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
+	[IPU_GRAPH_SEC_INTERVALS] = sizeof(struct ipu_graph_interval),
+	[IPU_GRAPH_SEC_TILE_PLANS] = sizeof(struct ipu_graph_tile_plan),
+	[IPU_GRAPH_SEC_VERTICES] = sizeof(struct ipu_graph_vertex),
+	[IPU_GRAPH_SEC_FIELDS] = sizeof(struct ipu_graph_field),
+	[IPU_GRAPH_SEC_PARAMS] = 4,
+	[IPU_GRAPH_SEC_COMPUTE_SETS] = sizeof(struct ipu_graph_compute_set),
+	[IPU_GRAPH_SEC_CS_VERTICES] = 4,
+	[IPU_GRAPH_SEC_EXCHANGES] = sizeof(struct ipu_graph_exchange),
+	[IPU_GRAPH_SEC_COPIES] = sizeof(struct ipu_graph_copy),
+	[IPU_GRAPH_SEC_PROGRAM_NODES] = sizeof(struct ipu_graph_prog_node),
+	[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = 4,
+	[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
+	[IPU_GRAPH_SEC_STREAMS] = sizeof(struct ipu_graph_stream),
+	[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
+	[IPU_GRAPH_SEC_METADATA] = sizeof(struct ipu_graph_kv),
+	[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
+	[IPU_GRAPH_SEC_DATA] = 1,
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "gw: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 64;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+/* append one record; returns its index */
+static uint32_t add(struct gw *w, uint32_t type, const void *r)
+{
+	uint32_t idx = (uint32_t)(w->s[type].len / entsz[type]);
+
+	put(&w->s[type], r, entsz[type]);
+	return idx;
+}
+
+struct gw *gw_new(uint32_t model)
+{
+	struct gw *w = xrealloc(NULL, sizeof(*w));
+
+	memset(w, 0, sizeof(*w));
+	w->model = model;
+	return w;
+}
+
+void gw_free(struct gw *w)
+{
+	if (!w)
+		return;
+	for (unsigned i = 0; i < IPU_GRAPH_SEC_COUNT_; i++)
+		free(w->s[i].p);
+	for (unsigned i = 0; i < w->nraw; i++)
+		free(w->raw[i].b.p);
+	free(w);
+}
+
+uint32_t gw_str(struct gw *w, const char *s)
+{
+	uint32_t off = (uint32_t)w->s[IPU_GRAPH_SEC_STRINGS].len;
+
+	if (!s)
+		return IPU_GRAPH_NONE;
+	put(&w->s[IPU_GRAPH_SEC_STRINGS], s, strlen(s) + 1);
+	return off;
+}
+
+void gw_plan(struct gw *w, uint32_t tile, uint32_t bytes)
+{
+	struct ipu_graph_tile_plan p = { .tile = tile, .bytes = bytes };
+
+	add(w, IPU_GRAPH_SEC_TILE_PLANS, &p);
+}
+
+uint32_t gw_tensor(struct gw *w, const char *name, uint8_t dtype, uint8_t rank,
+		   const uint32_t *shape, uint32_t n, const uint32_t *tiles,
+		   const uint32_t *offs, const uint32_t *counts)
+{
+	struct ipu_graph_tensor t;
+	uint64_t begin = 0, prod = 1;
+
+	memset(&t, 0, sizeof(t));
+	t.name = gw_str(w, name);
+	t.dtype = dtype;
+	t.rank = rank;
+	for (unsigned d = 0; d < rank; d++) {
+		t.shape[d] = shape[d];
+		prod *= shape[d];
+	}
+	t.elements = prod;
+	t.first_interval = (uint32_t)(w->s[IPU_GRAPH_SEC_INTERVALS].len / entsz[IPU_GRAPH_SEC_INTERVALS]);
+	t.interval_count = n;
+	for (uint32_t i = 0; i < n; i++) {
+		struct ipu_graph_interval iv = { .begin = begin, .count = counts[i],
+						 .tile = tiles[i], .tile_offset = offs[i] };
+
+		add(w, IPU_GRAPH_SEC_INTERVALS, &iv);
+		begin += counts[i];
+	}
+	return add(w, IPU_GRAPH_SEC_TENSORS, &t);
+}
+
+uint32_t gw_tensor1(struct gw *w, const char *name, uint8_t dtype, uint32_t elements,
+		    uint32_t tile, uint32_t off)
+{
+	return gw_tensor(w, name, dtype, 1, &elements, 1, &tile, &off, &elements);
+}
+
+uint32_t gw_vertex(struct gw *w, uint16_t codelet, uint32_t tile, uint8_t nfields,
+		   const struct ipu_graph_field *f, uint8_t nparams, const uint32_t *p)
+{
+	struct ipu_graph_vertex v = {
+		.codelet = codelet, .nfields = nfields, .nparams = nparams, .tile = tile,
+		.first_field = (uint32_t)(w->s[IPU_GRAPH_SEC_FIELDS].len / entsz[IPU_GRAPH_SEC_FIELDS]),
+		.first_param = (uint32_t)(w->s[IPU_GRAPH_SEC_PARAMS].len / 4),
+	};
+
+	for (unsigned i = 0; i < nfields; i++)
+		add(w, IPU_GRAPH_SEC_FIELDS, &f[i]);
+	for (unsigned i = 0; i < nparams; i++)
+		add(w, IPU_GRAPH_SEC_PARAMS, &p[i]);
+	return add(w, IPU_GRAPH_SEC_VERTICES, &v);
+}
+
+uint32_t gw_cs(struct gw *w, const char *name, uint32_t n, const uint32_t *vids)
+{
+	struct ipu_graph_compute_set c = {
+		.name = gw_str(w, name), .count = n,
+		.first = (uint32_t)(w->s[IPU_GRAPH_SEC_CS_VERTICES].len / 4),
+	};
+
+	for (uint32_t i = 0; i < n; i++)
+		add(w, IPU_GRAPH_SEC_CS_VERTICES, &vids[i]);
+	return add(w, IPU_GRAPH_SEC_COMPUTE_SETS, &c);
+}
+
+uint32_t gw_exchange(struct gw *w, const char *name, uint32_t n, const struct ipu_graph_copy *c)
+{
+	struct ipu_graph_exchange x = {
+		.name = gw_str(w, name), .copy_count = n,
+		.first_copy = (uint32_t)(w->s[IPU_GRAPH_SEC_COPIES].len / entsz[IPU_GRAPH_SEC_COPIES]),
+	};
+
+	for (uint32_t i = 0; i < n; i++)
+		add(w, IPU_GRAPH_SEC_COPIES, &c[i]);
+	return add(w, IPU_GRAPH_SEC_EXCHANGES, &x);
+}
+
+uint32_t gw_node(struct gw *w, uint16_t kind, uint32_t a, uint32_t b, uint32_t c)
+{
+	struct ipu_graph_prog_node n = { .kind = kind, .a = a, .b = b, .c = c };
+
+	return add(w, IPU_GRAPH_SEC_PROGRAM_NODES, &n);
+}
+
+uint32_t gw_seq(struct gw *w, uint32_t n, const uint32_t *kids)
+{
+	uint32_t first = (uint32_t)(w->s[IPU_GRAPH_SEC_PROGRAM_CHILDREN].len / 4);
+
+	for (uint32_t i = 0; i < n; i++)
+		add(w, IPU_GRAPH_SEC_PROGRAM_CHILDREN, &kids[i]);
+	return gw_node(w, IPU_PROG_SEQUENCE, first, n, 0);
+}
+
+uint32_t gw_entry(struct gw *w, const char *name, uint32_t node)
+{
+	struct ipu_graph_entry e = { .name = gw_str(w, name), .node = node };
+
+	return add(w, IPU_GRAPH_SEC_ENTRIES, &e);
+}
+
+uint32_t gw_stream(struct gw *w, const char *name, uint8_t dir, uint8_t dtype,
+		   uint16_t depth, uint32_t elements)
+{
+	struct ipu_graph_stream s = { .name = gw_str(w, name), .direction = dir,
+				      .dtype = dtype, .depth = depth, .elements = elements };
+
+	return add(w, IPU_GRAPH_SEC_STREAMS, &s);
+}
+
+uint32_t gw_handle(struct gw *w, const char *name, uint32_t tensor, uint32_t access)
+{
+	struct ipu_graph_host_handle h = { .name = gw_str(w, name), .tensor = tensor,
+					   .access = access };
+
+	return add(w, IPU_GRAPH_SEC_HOST_HANDLES, &h);
+}
+
+void gw_meta(struct gw *w, const char *key, const char *value)
+{
+	struct ipu_graph_kv kv = { .key = gw_str(w, key), .value = gw_str(w, value) };
+
+	add(w, IPU_GRAPH_SEC_METADATA, &kv);
+}
+
+void gw_init(struct gw *w, uint32_t tile, uint32_t off, uint32_t bytes, const void *data)
+{
+	struct ipu_graph_init in = { .tile = tile, .tile_offset = off, .bytes = bytes,
+				     .data_offset = (uint32_t)w->s[IPU_GRAPH_SEC_DATA].len };
+
+	put(&w->s[IPU_GRAPH_SEC_DATA], data, bytes);
+	add(w, IPU_GRAPH_SEC_INIT, &in);
+}
+
+void gw_raw_section(struct gw *w, uint32_t type, uint32_t flags, uint32_t entsize,
+		    const void *data, uint32_t size)
+{
+	struct raw *r = &w->raw[w->nraw++];
+
+	r->type = type;
+	r->flags = flags;
+	r->entsize = entsize;
+	put(&r->b, data, size);
+}
+
+void *gw_rec(struct gw *w, uint32_t type, uint32_t index)
+{
+	return w->s[type].p + (size_t)index * entsz[type];
+}
+
+void gw_fix_checksum(uint8_t *bin, size_t len)
+{
+	uint32_t c = ipu_graph_checksum(bin, len);
+
+	memcpy(bin + offsetof(struct ipu_graph_header, checksum), &c, 4);
+}
+
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+uint8_t *gw_finish(struct gw *w, size_t *len)
+{
+	struct ipu_graph_header h;
+	struct ipu_graph_section sec[IPU_GRAPH_SEC_COUNT_ + 8];
+	unsigned ns = 0;
+	size_t off, total;
+	uint8_t *bin;
+
+	memset(&h, 0, sizeof(h));
+	memset(sec, 0, sizeof(sec));
+	for (unsigned t = 1; t < IPU_GRAPH_SEC_COUNT_; t++) {
+		if (!w->s[t].len)
+			continue;
+		sec[ns].type = t;
+		sec[ns].size = w->s[t].len;
+		sec[ns].entsize = entsz[t];
+		sec[ns].count = (uint32_t)(w->s[t].len / entsz[t]);
+		ns++;
+	}
+	for (unsigned i = 0; i < w->nraw; i++) {
+		sec[ns].type = w->raw[i].type;
+		sec[ns].flags = w->raw[i].flags;
+		sec[ns].size = w->raw[i].b.len;
+		sec[ns].entsize = w->raw[i].entsize;
+		sec[ns].count = (uint32_t)(w->raw[i].b.len / w->raw[i].entsize);
+		ns++;
+	}
+	off = sizeof(h) + ns * sizeof(sec[0]);
+	for (unsigned i = 0; i < ns; i++) {
+		off = align8(off);
+		sec[i].offset = off;
+		off += sec[i].size;
+	}
+	total = align8(off);
+	bin = xrealloc(NULL, total);
+	memset(bin, 0, total);
+	h.magic = IPU_GRAPH_MAGIC;
+	h.version_major = IPU_GRAPH_VERSION_MAJOR;
+	h.version_minor = IPU_GRAPH_VERSION_MINOR;
+	h.header_size = sizeof(h);
+	h.model = w->model;
+	h.total_size = total;
+	h.section_table = sizeof(h);
+	h.section_count = ns;
+	h.section_entsize = sizeof(sec[0]);
+	memcpy(bin, &h, sizeof(h));
+	memcpy(bin + sizeof(h), sec, ns * sizeof(sec[0]));
+	for (unsigned i = 0; i < ns; i++) {
+		const uint8_t *src;
+
+		if (sec[i].type < IPU_GRAPH_SEC_COUNT_ && i < ns - w->nraw)
+			src = w->s[sec[i].type].p;
+		else
+			src = w->raw[i - (ns - w->nraw)].b.p;
+		if (sec[i].size)
+			memcpy(bin + sec[i].offset, src, sec[i].size);
+	}
+	gw_fix_checksum(bin, total);
+	*len = total;
+	return bin;
+}

@@ -1,0 +1,1149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Engine host tests: BSP semantics, programs, streams, abort, cancel, cost
+ * model, lazy tile memory and one loader negative case per validation rule.
+ * Output: KTAP on stdout (mk/engine.mk writes it to results/engine.ktap).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipu_engine.h"
+#include "ipu/ipu_models.h"
+#include "gw.h"
+#include "tcodelets.h"
+
+static char why[512];
+
+__attribute__((format(printf, 2, 3)))
+static void set_why(int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(why, sizeof(why), "line %d: ", line);
+
+	va_start(ap, fmt);
+	vsnprintf(why + n, sizeof(why) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		set_why(__LINE__, __VA_ARGS__);				\
+		goto fail;						\
+	}								\
+} while (0)
+
+#define I32 IPU_DTYPE_I32
+#define NONE IPU_GRAPH_NONE
+#define RW (IPU_HANDLE_READ | IPU_HANDLE_WRITE)
+
+static struct ipue_engine *mk(uint32_t model, unsigned threads)
+{
+	struct ipue_config cfg = { .model = model, .host_threads = threads };
+	struct ipue_engine *e = NULL;
+
+	if (ipue_engine_create(&cfg, &e))
+		return NULL;
+	ipue_set_codelet_lookup(e, tc_lookup);
+	return e;
+}
+
+static int load(struct ipue_engine *e, struct gw *w, struct ipue_load_error *err)
+{
+	size_t len;
+	uint8_t *bin = gw_finish(w, &len);
+	int rc = ipue_load(e, bin, len, err);
+
+	free(bin);
+	return rc;
+}
+
+static struct ipu_graph_field fld(uint32_t off, uint32_t count)
+{
+	struct ipu_graph_field f = { .tile_offset = off, .count = count, .dtype = I32 };
+
+	return f;
+}
+
+static uint32_t v_add(struct gw *w, uint32_t tile, uint32_t off, uint32_t n, int32_t d)
+{
+	struct ipu_graph_field f = fld(off, n);
+	uint32_t p = (uint32_t)d;
+
+	return gw_vertex(w, TC_ADD, tile, 1, &f, 1, &p);
+}
+
+static uint32_t exec_cs(struct gw *w, uint32_t n, const uint32_t *v)
+{
+	return gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "cs", n, v), 0, 0);
+}
+
+static int rd32(struct ipue_engine *e, const char *h, uint32_t idx, int32_t *out)
+{
+	int hd = ipue_handle_find(e, h);
+
+	if (hd < 0)
+		return hd;
+	return ipue_tensor_read(e, (unsigned)hd, (uint64_t)idx * 4, out, 4);
+}
+
+static int wr32(struct ipue_engine *e, const char *h, uint32_t idx, int32_t v)
+{
+	int hd = ipue_handle_find(e, h);
+
+	if (hd < 0)
+		return hd;
+	return ipue_tensor_write(e, (unsigned)hd, (uint64_t)idx * 4, &v, 4);
+}
+
+static int run(struct ipue_engine *e, uint32_t prog, struct ipue_run_stats *st)
+{
+	struct ipue_run_opts o = { .program = prog };
+
+	return ipue_run(e, &o, st);
+}
+
+/* ------------------------------------------------------------ positive */
+
+static int t_empty_graph(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipue_load_error err;
+	int rc = load(e, w, &err);
+
+	CHECK(rc == 0, "empty graph rejected: %s", err.message);
+	CHECK(ipue_program_count(e) == 0 && ipue_handle_count(e) == 0, "counts");
+	CHECK(run(e, 0, NULL) == IPUE_ERANGE, "run of missing program");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+static int t_tensor_roundtrip(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t shape[2] = { 4, 5 }, tiles[3] = { 3, 0, 7 }, offs[3] = { 8, 0, 100 * 4 },
+		 counts[3] = { 7, 6, 7 };
+	int32_t in[20], out[20];
+	struct ipue_tensor_info ti;
+	int h;
+
+	gw_plan(w, 0, 1024);
+	gw_plan(w, 3, 64);
+	gw_plan(w, 7, 1024);
+	gw_handle(w, "m", gw_tensor(w, "m", I32, 2, shape, 3, tiles, offs, counts), RW);
+	gw_handle(w, "ro", gw_tensor1(w, "ro", I32, 4, 0, 512), IPU_HANDLE_READ);
+	CHECK(load(e, w, NULL) == 0, "load");
+	h = ipue_handle_find(e, "m");
+	CHECK(h >= 0 && ipue_handle_info(e, (unsigned)h, &ti) == 0, "handle");
+	CHECK(ti.rank == 2 && ti.shape[1] == 5 && ti.bytes == 80 && ti.dtype == I32, "info");
+	for (int i = 0; i < 20; i++)
+		in[i] = i * 11 - 3;
+	CHECK(ipue_tensor_write(e, (unsigned)h, 0, in, 80) == 0, "write");
+	memset(out, 0, sizeof(out));
+	CHECK(ipue_tensor_read(e, (unsigned)h, 0, out, 80) == 0, "read");
+	CHECK(!memcmp(in, out, 80), "roundtrip differs");
+	/* a byte range crossing two intervals */
+	CHECK(ipue_tensor_read(e, (unsigned)h, 26, out, 10) == 0, "partial read");
+	CHECK(!memcmp(out, (uint8_t *)in + 26, 10), "partial range differs");
+	CHECK(ipue_tensor_read(e, (unsigned)h, 76, out, 8) == IPUE_ERANGE, "overrun accepted");
+	CHECK(ipue_tensor_write(e, 1, 0, in, 4) == IPUE_EACCES, "write to read-only handle");
+	CHECK(ipue_tensor_read(e, 9, 0, out, 4) == IPUE_ERANGE, "bad handle");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+/* tile 0 vertex writes x; y on tile 1 changes only with the exchange */
+static int t_bsp_isolation(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 2);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_copy c = { .src_tile = 0, .src_offset = 0, .dst_tile = 1,
+				    .dst_offset = 0, .bytes = 16 };
+	uint32_t v, cp, ex;
+	int32_t y, x;
+
+	gw_plan(w, 0, 64);
+	gw_plan(w, 1, 64);
+	gw_handle(w, "x", gw_tensor1(w, "x", I32, 4, 0, 0), RW);
+	gw_handle(w, "y", gw_tensor1(w, "y", I32, 4, 1, 0), RW);
+	v = v_add(w, 0, 0, 4, 5);
+	ex = exec_cs(w, 1, &v);
+	cp = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x->y", 1, &c), 0, 0);
+	gw_entry(w, "compute", ex);
+	gw_entry(w, "exchange", cp);
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(run(e, 0, NULL) == 0, "compute");
+	CHECK(rd32(e, "x", 2, &x) == 0 && x == 5, "x=%d", x);
+	CHECK(rd32(e, "y", 2, &y) == 0 && y == 0, "y visible before exchange: %d", y);
+	CHECK(run(e, 1, NULL) == 0, "exchange");
+	CHECK(rd32(e, "y", 2, &y) == 0 && y == 5, "y after exchange %d", y);
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+/*
+ * A graph big enough to use the thread pool: 32 tiles, 4 vertices per
+ * tile, a ring exchange of 16 KiB per tile, repeated.
+ */
+#define RT 32
+#define RN 4096			/* i32 per tile buffer */
+static uint8_t *ring_graph(size_t *len)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_copy c[RT];
+	uint32_t va[RT * 4], shape = RT * RN, tiles[RT], offs[RT], counts[RT], k[2], body;
+	uint8_t *bin;
+
+	for (uint32_t t = 0; t < RT; t++) {
+		gw_plan(w, t, 2 * RN * 4);
+		tiles[t] = t;
+		offs[t] = 0;
+		counts[t] = RN;
+		for (uint32_t q = 0; q < 4; q++)
+			va[t * 4 + q] = v_add(w, t, q * RN, RN / 4, (int32_t)(t * 7 + q + 1));
+		/* a's tile t -> b's tile t+1 */
+		c[t] = (struct ipu_graph_copy){ .src_tile = t, .src_offset = 0,
+			.dst_tile = (t + 1) % RT, .dst_offset = RN * 4, .bytes = RN * 4 };
+	}
+	gw_handle(w, "a", gw_tensor(w, "a", I32, 1, &shape, RT, tiles, offs, counts), RW);
+	for (uint32_t t = 0; t < RT; t++)
+		offs[t] = RN * 4;
+	gw_handle(w, "b", gw_tensor(w, "b", I32, 1, &shape, RT, tiles, offs, counts), RW);
+	k[0] = exec_cs(w, RT * 4, va);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "ring", RT, c), 0, 0);
+	body = gw_seq(w, 2, k);
+	gw_entry(w, "main", gw_node(w, IPU_PROG_REPEAT, 10, body, 0));
+	bin = gw_finish(w, len);
+	gw_free(w);
+	return bin;
+}
+
+static int t_threads_identical(void)
+{
+	static const unsigned nth[3] = { 1, 2, 7 };
+	size_t len, bytes = (size_t)RT * RN * 4;
+	uint8_t *bin = ring_graph(&len);
+	uint8_t *ref = calloc(2, bytes), *got = calloc(2, bytes);
+	struct ipue_engine *e = NULL;
+	struct ipue_run_stats st, st0 = { 0 };
+
+	for (unsigned i = 0; i < 3; i++) {
+		e = mk(IPU_MODEL_TEST, nth[i]);
+		CHECK(e && ipue_load(e, bin, len, NULL) == 0, "load");
+		CHECK(run(e, 0, &st) == 0, "run with %u threads", nth[i]);
+		CHECK(ipue_tensor_read(e, 0, 0, got, bytes) == 0 &&
+		      ipue_tensor_read(e, 1, 0, got + bytes, bytes) == 0, "read");
+		if (i == 0) {
+			memcpy(ref, got, 2 * bytes);
+			st0 = st;
+			/* spot check: a of tile 3, quarter 1 gained 10 * (3*7+1+1) */
+			CHECK(((int32_t *)ref)[3 * RN + RN / 4] == 10 * 23, "value %d",
+			      ((int32_t *)ref)[3 * RN + RN / 4]);
+			CHECK(((int32_t *)(ref + bytes))[4 * RN + RN / 4] == 10 * 23, "b value");
+		} else {
+			CHECK(!memcmp(ref, got, 2 * bytes), "%u threads differ from 1", nth[i]);
+			CHECK(st.cycles == st0.cycles, "modeled cycles differ");
+		}
+		ipue_engine_destroy(e);
+		e = NULL;
+	}
+	free(bin); free(ref); free(got);
+	return 0;
+fail:
+	ipue_engine_destroy(e);
+	free(bin); free(ref); free(got);
+	return 1;
+}
+
+static int t_repeat_and_cost(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_copy c = { .src_tile = 0, .dst_tile = 1, .bytes = 400 };
+	uint32_t v[7], p = 100, k[2];
+	struct ipue_run_stats st;
+	struct ipue_run_opts o = { .program = 0, .repeat = 2 };
+	int32_t x;
+
+	gw_plan(w, 0, 512);
+	gw_plan(w, 1, 512);
+	gw_handle(w, "x", gw_tensor1(w, "x", I32, 1, 0, 0), RW);
+	/* 7 vertices of 100 cycles on 6 workers: 200 cycles; plus the add (11) */
+	for (int i = 0; i < 6; i++)
+		v[i] = gw_vertex(w, TC_CYC, 0, 0, NULL, 1, &p);
+	v[6] = v_add(w, 0, 0, 1, 1);
+	k[0] = exec_cs(w, 7, v);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x", 1, &c), 0, 0);
+	gw_entry(w, "r", gw_node(w, IPU_PROG_REPEAT, 3, gw_seq(w, 2, k), 0));
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(ipue_run(e, &o, &st) == 0, "run");
+	CHECK(rd32(e, "x", 0, &x) == 0 && x == 6, "x=%d, want 6", x);
+	CHECK(st.compute_sets == 6 && st.exchanges == 6, "counts %llu %llu",
+	      (unsigned long long)st.compute_sets, (unsigned long long)st.exchanges);
+	/* worker loads 100,100,100,100,100,100 then the add joins one: 111 */
+	CHECK(st.cycles_compute == 6 * 111, "compute cycles %llu", (unsigned long long)st.cycles_compute);
+	CHECK(st.cycles_sync == 6 * 500, "sync cycles %llu", (unsigned long long)st.cycles_sync);
+	CHECK(st.cycles_exchange == 6 * (30 + 100), "exchange cycles %llu",
+	      (unsigned long long)st.cycles_exchange);
+	CHECK(st.cycles == st.cycles_compute + st.cycles_sync + st.cycles_exchange, "sum");
+	CHECK(st.host_ns > 0 && st.exchange_bytes == 2400, "host ns / bytes");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+static int t_repeat_while_true(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t v[2], body, vc, condp;
+	int32_t acc, c;
+
+	gw_plan(w, 0, 64);
+	gw_handle(w, "c", gw_tensor1(w, "c", I32, 1, 0, 0), RW);
+	gw_handle(w, "acc", gw_tensor1(w, "acc", I32, 1, 0, 4), RW);
+	gw_handle(w, "n", gw_tensor1(w, "n", I32, 1, 0, 8), RW);
+	v[0] = v_add(w, 0, 0, 1, -1);
+	v[1] = v_add(w, 0, 4, 1, 3);
+	body = exec_cs(w, 2, v);
+	gw_entry(w, "while", gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, 0, body, NONE));
+	/* with a condition program: n counts how often it ran */
+	vc = v_add(w, 0, 8, 1, 1);
+	condp = exec_cs(w, 1, &vc);
+	gw_entry(w, "while2", gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, 0, body, condp));
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(wr32(e, "c", 0, 5) == 0 && run(e, 0, NULL) == 0, "run");
+	CHECK(rd32(e, "acc", 0, &acc) == 0 && acc == 15, "acc=%d want 15", acc);
+	CHECK(rd32(e, "c", 0, &c) == 0 && c == 0, "c=%d", c);
+	CHECK(run(e, 0, NULL) == 0 && rd32(e, "acc", 0, &acc) == 0 && acc == 15,
+	      "false condition must not run the body");
+	CHECK(wr32(e, "c", 0, 2) == 0 && run(e, 1, NULL) == 0, "run2");
+	CHECK(rd32(e, "n", 0, &c) == 0 && c == 3, "condition program ran %d times, want 3", c);
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+static int t_if(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t a, b;
+	int32_t x;
+
+	gw_plan(w, 0, 64);
+	gw_handle(w, "f", gw_tensor1(w, "f", I32, 1, 0, 0), RW);
+	gw_handle(w, "x", gw_tensor1(w, "x", I32, 1, 0, 4), RW);
+	a = v_add(w, 0, 4, 1, 10);
+	b = v_add(w, 0, 4, 1, 100);
+	gw_entry(w, "if", gw_node(w, IPU_PROG_IF, 0, exec_cs(w, 1, &a), exec_cs(w, 1, &b)));
+	gw_entry(w, "if-no-else", gw_node(w, IPU_PROG_IF, 0, exec_cs(w, 1, &a), NONE));
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(run(e, 0, NULL) == 0 && rd32(e, "x", 0, &x) == 0 && x == 100, "else branch: %d", x);
+	CHECK(wr32(e, "f", 0, -7) == 0 && run(e, 0, NULL) == 0, "run");
+	CHECK(rd32(e, "x", 0, &x) == 0 && x == 110, "then branch: %d", x);
+	CHECK(wr32(e, "f", 0, 0) == 0 && run(e, 1, NULL) == 0, "run");
+	CHECK(rd32(e, "x", 0, &x) == 0 && x == 110, "no else: %d", x);
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+struct slog {
+	char ev[256];
+	int32_t next, avail, pushed[16];
+	int npushed, fail_push;
+};
+
+static int s_fetch(void *user, unsigned s, void *dst, size_t len)
+{
+	struct slog *l = user;
+	int32_t v[4];
+
+	(void)s;
+	if (l->next >= l->avail)
+		return IPUE_STREAM_NO_DATA;
+	for (int i = 0; i < 4; i++)
+		v[i] = l->next * 10 + i;
+	memcpy(dst, v, len < sizeof(v) ? len : sizeof(v));
+	snprintf(l->ev + strlen(l->ev), sizeof(l->ev) - strlen(l->ev), "F%d ", l->next++);
+	return 0;
+}
+
+static int s_push(void *user, unsigned s, const void *src, size_t len)
+{
+	struct slog *l = user;
+	int32_t v[4];
+
+	(void)s;
+	if (l->fail_push)
+		return -1;
+	memcpy(v, src, len < sizeof(v) ? len : sizeof(v));
+	l->pushed[l->npushed++ % 16] = v[0];
+	strncat(l->ev, "P ", sizeof(l->ev) - strlen(l->ev) - 1);
+	return 0;
+}
+
+static int t_streams(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipue_stream_callbacks cb = { s_fetch, s_push, NULL };
+	struct slog l;
+	struct ipue_run_stats st;
+	struct ipue_stream_info si;
+	uint32_t t, in, out, v, k[3];
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	cb.user = &l;
+	l.avail = 4;
+	gw_plan(w, 0, 64);
+	t = gw_tensor1(w, "t", I32, 4, 0, 0);
+	in = gw_stream(w, "in", IPU_STREAM_HOST_TO_DEVICE, I32, 3, 4);
+	out = gw_stream(w, "out", IPU_STREAM_DEVICE_TO_HOST, I32, 2, 4);
+	v = v_add(w, 0, 0, 4, 1000);
+	k[0] = gw_node(w, IPU_PROG_STREAM_COPY, in, t, IPU_STREAM_HOST_TO_DEVICE);
+	k[1] = exec_cs(w, 1, &v);
+	k[2] = gw_node(w, IPU_PROG_STREAM_COPY, out, t, IPU_STREAM_DEVICE_TO_HOST);
+	gw_entry(w, "loop", gw_node(w, IPU_PROG_REPEAT, 4, gw_seq(w, 3, k), 0));
+	gw_entry(w, "once", gw_seq(w, 3, k));
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(ipue_stream_count(e) == 2 && ipue_stream_info(e, 1, &si) == 0 &&
+	      si.depth == 2 && si.bytes == 16 && !strcmp(si.name, "out"), "stream info");
+	CHECK(run(e, 0, NULL) == IPUE_ESTREAM, "unconnected stream must fail");
+	CHECK(ipue_stream_connect(e, 0, &cb) == 0 && ipue_stream_connect(e, 1, &cb) == 0, "connect");
+	rc = run(e, 0, &st);
+	CHECK(rc == 0, "run: %s", ipue_strerror(rc));
+	/* depth 3 prefetch, pushes in pairs of depth 2 */
+	CHECK(!strcmp(l.ev, "F0 F1 F2 P P F3 P P "), "event order '%s'", l.ev);
+	CHECK(l.npushed == 4 && l.pushed[0] == 1000 && l.pushed[3] == 1030, "pushed %d %d",
+	      l.pushed[0], l.pushed[3]);
+	CHECK(st.stream_bytes_h2d == 64 && st.stream_bytes_d2h == 64, "bytes");
+	CHECK(st.cycles_stream == 8 * (480 + (16 * 1000 + 5899) / 5900), "stream cycles %llu",
+	      (unsigned long long)st.cycles_stream);
+	/* no data left: underrun */
+	l.ev[0] = 0;
+	CHECK(run(e, 1, NULL) == IPUE_ESTREAM, "underrun must fail");
+	/* partial output is still flushed when the run fails later */
+	l.avail = 5;
+	l.fail_push = 1;
+	CHECK(run(e, 1, NULL) == IPUE_ESTREAM, "push failure must fail the run");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+static int t_abort(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t v, k[3], code, node, ab;
+	int32_t x;
+
+	gw_plan(w, 0, 64);
+	gw_handle(w, "f", gw_tensor1(w, "f", I32, 1, 0, 0), RW);
+	gw_handle(w, "x", gw_tensor1(w, "x", I32, 1, 0, 4), RW);
+	v = v_add(w, 0, 4, 1, 1);
+	k[0] = exec_cs(w, 1, &v);
+	k[1] = ab = gw_node(w, IPU_PROG_ABORT_ON_CONDITION, 0, 42, 0);
+	k[2] = k[0];
+	gw_entry(w, "p", gw_seq(w, 3, k));
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(run(e, 0, NULL) == 0 && ipue_abort_status(e, &code, &node) == 0, "no abort");
+	CHECK(rd32(e, "x", 0, &x) == 0 && x == 2, "x=%d", x);
+	CHECK(wr32(e, "f", 0, 1) == 0 && run(e, 0, NULL) == IPUE_EABORT, "abort expected");
+	CHECK(ipue_abort_status(e, &code, &node) == 1 && code == 42 && node == ab,
+	      "abort status code %u node %u", code, node);
+	CHECK(rd32(e, "x", 0, &x) == 0 && x == 3, "nodes after the abort ran: x=%d", x);
+	CHECK(wr32(e, "f", 0, 0) == 0 && run(e, 0, NULL) == 0 &&
+	      ipue_abort_status(e, NULL, NULL) == 0, "abort status cleared by next run");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+/* an endless RepeatWhileTrue: stopped by cancel and by the step limit */
+static uint8_t *endless_graph(size_t *len)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	int32_t one = 1;
+	uint32_t v;
+	uint8_t *bin;
+
+	gw_plan(w, 0, 64);
+	gw_tensor1(w, "f", I32, 1, 0, 0);
+	gw_init(w, 0, 0, 4, &one);
+	v = v_add(w, 0, 4, 1, 1);
+	gw_entry(w, "forever", gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, 0, exec_cs(w, 1, &v), NONE));
+	bin = gw_finish(w, len);
+	gw_free(w);
+	return bin;
+}
+
+struct canceller {
+	struct ipue_engine *e;
+	int hit;
+};
+
+static void *cancel_main(void *arg)
+{
+	struct canceller *c = arg;
+	struct timespec ts = { 0, 1000000 };
+
+	/* retry until the run has started */
+	for (int i = 0; i < 5000 && !c->hit; i++) {
+		nanosleep(&ts, NULL);
+		c->hit = ipue_cancel(c->e);
+	}
+	return NULL;
+}
+
+static int t_cancel(void)
+{
+	size_t len;
+	uint8_t *bin = endless_graph(&len);
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 2);
+	struct canceller c = { e, 0 };
+	struct ipue_run_stats st;
+	pthread_t th;
+	int rc;
+
+	CHECK(ipue_load(e, bin, len, NULL) == 0, "load");
+	CHECK(ipue_cancel(e) == 0, "cancel without a run must report 0");
+	pthread_create(&th, NULL, cancel_main, &c);
+	rc = run(e, 0, &st);
+	pthread_join(th, NULL);
+	CHECK(rc == IPUE_ECANCELED && c.hit == 1, "rc %s hit %d", ipue_strerror(rc), c.hit);
+	CHECK(st.steps > 0, "steps");
+	/* not sticky: the next run is not cancelled */
+	{
+		struct ipue_run_opts o = { .program = 0, .step_limit = 1001 };
+
+		rc = ipue_run(e, &o, &st);
+		CHECK(rc == IPUE_ESTEPLIMIT && st.steps == 1002, "step limit: %s steps %llu",
+		      ipue_strerror(rc), (unsigned long long)st.steps);
+	}
+	free(bin);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	free(bin);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+static int t_enumerate(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipue_model_info mi;
+	const char *k, *v;
+
+	gw_plan(w, 0, 64);
+	gw_meta(w, "builder", "test");
+	gw_meta(w, "version", "7");
+	gw_entry(w, "first", gw_node(w, IPU_PROG_SYNC, 0, 0, 0));
+	gw_entry(w, "second", gw_seq(w, 0, NULL));
+	CHECK(load(e, w, NULL) == 0, "load");
+	CHECK(ipue_program_count(e) == 2 && !strcmp(ipue_program_name(e, 1), "second") &&
+	      ipue_program_name(e, 2) == NULL, "programs");
+	CHECK(ipue_metadata_count(e) == 2 && ipue_metadata_at(e, 1, &k, &v) == 0 &&
+	      !strcmp(k, "version") && !strcmp(v, "7"), "metadata");
+	CHECK(!strcmp(ipue_metadata_get(e, "builder"), "test") && !ipue_metadata_get(e, "x"), "get");
+	ipue_model_info(e, &mi);
+	CHECK(mi.tiles == IPU_TEST_TILES && mi.tile_mem == IPU_TEST_TILE_MEM && mi.workers == 6, "model");
+	CHECK(run(e, 1, NULL) == 0, "empty sequence");
+	ipue_engine_reset(e);
+	CHECK(!ipue_loaded(e) && run(e, 0, NULL) == IPUE_ENOGRAPH, "reset drops the graph");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+static uint64_t rss_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &res) != 2)
+			res = 0;
+		fclose(f);
+	}
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static int t_lazy_memory(void)
+{
+	struct ipue_engine *e = NULL;
+	struct gw *w = gw_new(IPU_MODEL_GC200);
+	struct ipue_mem_stats ms;
+	uint32_t per = IPU_GC200_TILE_MEM / 10 / 4 * 4;
+	uint64_t rss0, rss1, planned = (uint64_t)per * IPU_GC200_TILES;
+	uint8_t *buf = NULL;
+	int h;
+
+	rss0 = rss_bytes();
+	e = mk(IPU_MODEL_GC200, 2);
+	CHECK(e, "create");
+	CHECK(ipue_resident_bytes(e) == 0, "empty engine reports %llu bytes",
+	      (unsigned long long)ipue_resident_bytes(e));
+	CHECK(rss_bytes() - rss0 < 1024 * 1024, "engine creation grew RSS by %llu",
+	      (unsigned long long)(rss_bytes() - rss0));
+	for (uint32_t t = 0; t < IPU_GC200_TILES; t++)
+		gw_plan(w, t, per);
+	gw_handle(w, "t0", gw_tensor1(w, "t0", I32, per / 4, 0, 0), RW);
+	CHECK(load(e, w, NULL) == 0, "load");
+	ipue_mem_stats(e, &ms);
+	CHECK(ms.tile_bytes_planned == planned, "planned %llu", (unsigned long long)ms.tile_bytes_planned);
+	CHECK(ms.tile_bytes_reserved <= planned + IPU_GC200_TILES * 64 + 4096,
+	      "reserved %llu for %llu planned", (unsigned long long)ms.tile_bytes_reserved,
+	      (unsigned long long)planned);
+	CHECK(ms.tile_bytes_resident < 1024 * 1024, "untouched tiles resident: %llu",
+	      (unsigned long long)ms.tile_bytes_resident);
+	h = ipue_handle_find(e, "t0");
+	buf = calloc(1, per);
+	memset(buf, 0x5a, per);
+	CHECK(ipue_tensor_write(e, (unsigned)h, 0, buf, per) == 0, "write");
+	ipue_mem_stats(e, &ms);
+	CHECK(ms.tile_bytes_resident >= per && ms.tile_bytes_resident < per + 3 * 4096,
+	      "after writing %u bytes resident %llu", per, (unsigned long long)ms.tile_bytes_resident);
+	rss1 = rss_bytes();
+	CHECK(rss1 - rss0 < 8u * 1024 * 1024, "RSS grew %llu bytes for a 10%% graph before use",
+	      (unsigned long long)(rss1 - rss0));
+	ipue_engine_reset(e);
+	ipue_mem_stats(e, &ms);
+	CHECK(ms.tile_bytes_reserved == 0 && ipue_resident_bytes(e) == 0, "reset frees tiles");
+	free(buf);
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	free(buf);
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+/* the real codelet library through the default lookup: out = a + b (f32) */
+static int t_library_codelet(void)
+{
+	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 2 };
+	struct ipue_engine *e = NULL;
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_field f[3] = {
+		{ .tile_offset = 0, .count = 8, .dtype = IPU_DTYPE_F32 },
+		{ .tile_offset = 32, .count = 8, .dtype = IPU_DTYPE_F32 },
+		{ .tile_offset = 64, .count = 8, .dtype = IPU_DTYPE_F32 },
+	};
+	float a[8], b[8], out[8];
+	struct ipue_run_stats st;
+	struct ipue_load_error err;
+	uint32_t v;
+	int rc;
+
+	CHECK(ipue_engine_create(&cfg, &e) == 0, "create");
+	gw_plan(w, 5, 96);
+	gw_handle(w, "a", gw_tensor1(w, "a", IPU_DTYPE_F32, 8, 5, 0), RW);
+	gw_handle(w, "b", gw_tensor1(w, "b", IPU_DTYPE_F32, 8, 5, 32), RW);
+	gw_handle(w, "out", gw_tensor1(w, "out", IPU_DTYPE_F32, 8, 5, 64), IPU_HANDLE_READ);
+	v = gw_vertex(w, IPUE_CODELET_BINARY(IPUE_BOP_ADD), 5, 3, f, 0, NULL);
+	gw_entry(w, "add", exec_cs(w, 1, &v));
+	rc = load(e, w, &err);
+	CHECK(rc == 0, "load: %s: %s", err.section_name, err.message);
+	for (int i = 0; i < 8; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = 100.0f - (float)i;
+	}
+	CHECK(ipue_tensor_write(e, 0, 0, a, sizeof(a)) == 0 &&
+	      ipue_tensor_write(e, 1, 0, b, sizeof(b)) == 0, "write");
+	CHECK(run(e, 0, &st) == 0, "run");
+	CHECK(ipue_tensor_read(e, 2, 0, out, sizeof(out)) == 0, "read");
+	for (int i = 0; i < 8; i++)
+		CHECK(out[i] == a[i] + b[i], "out[%d] = %g, want %g", i, out[i], a[i] + b[i]);
+	CHECK(st.cycles_compute > 0, "library codelet reports no cycles");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+/* every prefix of a valid binary is rejected cleanly */
+static int t_truncations(void)
+{
+	size_t len;
+	uint8_t *bin = ring_graph(&len);
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct ipue_load_error err;
+	size_t step = len / 997 + 1;
+
+	for (size_t n = 0; n < len; n += (n < 512 ? 1 : step)) {
+		int rc = ipue_load(e, bin, n, &err);
+
+		CHECK(rc == IPUE_EFORMAT && !strcmp(err.section_name, "header"),
+		      "prefix %zu: rc %d section %s", n, rc, err.section_name);
+	}
+	CHECK(ipue_load(e, bin, len, &err) == 0, "full binary: %s", err.message);
+	free(bin);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	free(bin);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+/* ------------------------------------------------------------ negative */
+
+/*
+ * Base graph for negative cases: tiles 0 and 1 with 256 bytes; tensors
+ * a (tile 0 @0, 16 i32), b (tile 1 @0, 16 i32), flag (tile 0 @128);
+ * vertex 0 adds to a; cs 0 = [v0]; exchange 0 copies a -> b; stream 0
+ * h2d of 16 i32; program node 0 = execute, 1 = copy, 2 = seq [0, 1].
+ */
+static void base(struct gw *w)
+{
+	struct ipu_graph_copy c = { .src_tile = 0, .dst_tile = 1, .bytes = 64 };
+	uint32_t v, k[2];
+
+	gw_plan(w, 0, 256);
+	gw_plan(w, 1, 256);
+	gw_handle(w, "a", gw_tensor1(w, "a", I32, 16, 0, 0), RW);
+	gw_handle(w, "b", gw_tensor1(w, "b", I32, 16, 1, 0), RW);
+	gw_tensor1(w, "flag", I32, 1, 0, 128);
+	gw_stream(w, "s", IPU_STREAM_HOST_TO_DEVICE, I32, 2, 16);
+	v = v_add(w, 0, 0, 16, 1);
+	k[0] = exec_cs(w, 1, &v);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "a->b", 1, &c), 0, 0);
+	gw_entry(w, "main", gw_seq(w, 2, k));
+	gw_meta(w, "k", "v");
+}
+
+#define R(type, T, i) ((T *)gw_rec(w, IPU_GRAPH_SEC_##type, i))
+
+static void m_none(struct gw *w) { (void)w; }
+static void m_plan_big(struct gw *w) { R(TILE_PLANS, struct ipu_graph_tile_plan, 0)->bytes = IPU_TEST_TILE_MEM + 4; }
+static void m_plan_tile(struct gw *w) { R(TILE_PLANS, struct ipu_graph_tile_plan, 1)->tile = IPU_TEST_TILES; }
+static void m_plan_dup(struct gw *w) { gw_plan(w, 1, 16); }
+static void m_t_dtype(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->dtype = 9; }
+static void m_t_rank(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->rank = 7; }
+static void m_t_elems(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->elements = 17; }
+static void m_t_shape_tail(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->shape[3] = 1; }
+static void m_t_name(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->name = 1u << 30; }
+static void m_iv_gap(struct gw *w) { R(INTERVALS, struct ipu_graph_interval, 0)->begin = 1; }
+static void m_iv_short(struct gw *w) { R(INTERVALS, struct ipu_graph_interval, 0)->count = 15; }
+static void m_iv_outside(struct gw *w) { R(INTERVALS, struct ipu_graph_interval, 1)->tile_offset = 240; }
+static void m_iv_misaligned(struct gw *w) { R(INTERVALS, struct ipu_graph_interval, 1)->tile_offset = 2; }
+static void m_iv_notile(struct gw *w) { R(INTERVALS, struct ipu_graph_interval, 1)->tile = 5; }
+static void m_iv_range(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 1)->first_interval = 0; }
+static void m_v_codelet(struct gw *w) { R(VERTICES, struct ipu_graph_vertex, 0)->codelet = 0x6fff; }
+static void m_v_tile(struct gw *w) { R(VERTICES, struct ipu_graph_vertex, 0)->tile = 999; }
+static void m_v_nfields(struct gw *w) { R(VERTICES, struct ipu_graph_vertex, 0)->nfields = 0; }
+static void m_v_nparams(struct gw *w) { R(VERTICES, struct ipu_graph_vertex, 0)->nparams = 0; }
+static void m_v_fieldrange(struct gw *w) { R(VERTICES, struct ipu_graph_vertex, 0)->first_field = 1; }
+static void m_f_dtype(struct gw *w) { R(FIELDS, struct ipu_graph_field, 0)->dtype = IPU_DTYPE_F32; }
+static void m_f_outside(struct gw *w) { R(FIELDS, struct ipu_graph_field, 0)->count = 65; }
+static void m_f_misaligned(struct gw *w) { R(FIELDS, struct ipu_graph_field, 0)->tile_offset = 1; }
+static void m_f_othertile(struct gw *w) { R(VERTICES, struct ipu_graph_vertex, 0)->tile = 4; }
+static void m_f_scalar(struct gw *w)
+{
+	struct ipu_graph_field f[2] = { fld(0, 4), fld(128, 2) };
+
+	gw_vertex(w, TC_ADD_S, 0, 2, f, 0, NULL);
+}
+static void m_check(struct gw *w)
+{
+	struct ipu_graph_field f = fld(0, 3);
+
+	gw_vertex(w, TC_EVEN, 0, 1, &f, 0, NULL);
+}
+static void m_cs_vid(struct gw *w) { *R(CS_VERTICES, uint32_t, 0) = 7; }
+static void m_cs_ww(struct gw *w)
+{
+	uint32_t v[2] = { 0, v_add(w, 0, 60, 1, 1) };
+
+	gw_cs(w, "ww", 2, v);
+}
+static void m_cs_rw(struct gw *w)
+{
+	struct ipu_graph_field f[2] = { fld(32, 4), fld(192, 4) };
+	uint32_t v[2] = { 0, gw_vertex(w, TC_COPY, 0, 2, f, 0, NULL) };
+
+	gw_cs(w, "rw", 2, v);
+}
+static void m_cs_twice(struct gw *w)
+{
+	uint32_t v[2] = { 0, 0 };
+
+	gw_cs(w, "twice", 2, v);
+}
+static void m_cs_range(struct gw *w) { R(COMPUTE_SETS, struct ipu_graph_compute_set, 0)->count = 2; }
+static void m_cp_outside(struct gw *w) { R(COPIES, struct ipu_graph_copy, 0)->bytes = 300; }
+static void m_cp_tile(struct gw *w) { R(COPIES, struct ipu_graph_copy, 0)->dst_tile = 2; }
+static void m_cp_dstdst(struct gw *w)
+{
+	struct ipu_graph_copy c[2] = { { .src_tile = 0, .dst_tile = 1, .dst_offset = 64, .bytes = 64 },
+				       { .src_tile = 0, .src_offset = 64, .dst_tile = 1,
+					 .dst_offset = 120, .bytes = 8 } };
+
+	gw_exchange(w, "dd", 2, c);
+}
+static void m_cp_dstsrc(struct gw *w)
+{
+	struct ipu_graph_copy c[2] = { { .src_tile = 0, .dst_tile = 1, .bytes = 64 },
+				       { .src_tile = 1, .src_offset = 32, .dst_tile = 0,
+					 .dst_offset = 64, .bytes = 64 } };
+
+	gw_exchange(w, "ds", 2, c);
+}
+static void m_p_kind(struct gw *w) { R(PROGRAM_NODES, struct ipu_graph_prog_node, 0)->kind = 99; }
+static void m_p_flags(struct gw *w) { R(PROGRAM_NODES, struct ipu_graph_prog_node, 0)->flags = 1; }
+static void m_p_cs(struct gw *w) { R(PROGRAM_NODES, struct ipu_graph_prog_node, 0)->a = 1; }
+static void m_p_ex(struct gw *w) { R(PROGRAM_NODES, struct ipu_graph_prog_node, 1)->a = 3; }
+static void m_p_children(struct gw *w) { R(PROGRAM_NODES, struct ipu_graph_prog_node, 2)->b = 3; }
+static void m_p_child_id(struct gw *w) { *R(PROGRAM_CHILDREN, uint32_t, 1) = 50; }
+static void m_p_cycle(struct gw *w) { *R(PROGRAM_CHILDREN, uint32_t, 1) = 2; }
+static void m_p_deep(struct gw *w)
+{
+	uint32_t n = 0;
+
+	for (int i = 0; i < 70; i++)
+		n = gw_node(w, IPU_PROG_REPEAT, 1, n, 0);
+	gw_entry(w, "deep", n);
+}
+static void m_p_notscalar(struct gw *w) { gw_node(w, IPU_PROG_IF, 0, 0, NONE); }
+static void m_p_abort_scalar(struct gw *w) { gw_node(w, IPU_PROG_ABORT_ON_CONDITION, 9, 1, 0); }
+static void m_p_rwt_body(struct gw *w) { gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, 2, NONE, NONE); }
+static void m_p_sc_dir(struct gw *w) { gw_node(w, IPU_PROG_STREAM_COPY, 0, 0, IPU_STREAM_DEVICE_TO_HOST); }
+static void m_p_sc_size(struct gw *w) { gw_node(w, IPU_PROG_STREAM_COPY, 0, 2, IPU_STREAM_HOST_TO_DEVICE); }
+static void m_p_entry(struct gw *w) { R(ENTRIES, struct ipu_graph_entry, 0)->node = 3; }
+static void m_s_depth0(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->depth = 0; }
+static void m_s_depth(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->depth = 17; }
+static void m_s_dir(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->direction = 3; }
+static void m_s_huge(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->elements = 0xffffffffu; }
+static void m_h_dup(struct gw *w) { gw_handle(w, "a", 1, IPU_HANDLE_READ); }
+static void m_h_tensor(struct gw *w) { gw_handle(w, "z", 3, IPU_HANDLE_READ); }
+static void m_h_access(struct gw *w) { gw_handle(w, "z", 1, 4); }
+static void m_meta(struct gw *w) { R(METADATA, struct ipu_graph_kv, 0)->value = 100000; }
+static void m_init(struct gw *w) { gw_init(w, 1, 250, 8, "12345678"); }
+static void m_init_data(struct gw *w)
+{
+	gw_init(w, 0, 0, 4, "1234");
+	R(INIT, struct ipu_graph_init, 0)->data_offset = 2;
+}
+static void m_unknown_sec(struct gw *w) { gw_raw_section(w, 1000, 0, 1, "future", 6); }
+static void m_unknown_req(struct gw *w)
+{
+	gw_raw_section(w, 1000, IPU_GRAPH_SECF_REQUIRED, 1, "future", 6);
+}
+
+/* binary-level mutations (header, section table) */
+static void b_magic(uint8_t *b, size_t *n) { (void)n; b[0] ^= 1; gw_fix_checksum(b, *n); }
+static void b_version(uint8_t *b, size_t *n) { b[4] = 2; gw_fix_checksum(b, *n); }
+static void b_checksum(uint8_t *b, size_t *n) { b[*n - 1] ^= 0x40; }
+static void b_total(uint8_t *b, size_t *n) { b[16] += 8; gw_fix_checksum(b, *n); }
+static void b_model(uint8_t *b, size_t *n) { b[12] = IPU_MODEL_GC200; gw_fix_checksum(b, *n); }
+static void b_flags(uint8_t *b, size_t *n) { b[44] = 1; gw_fix_checksum(b, *n); }
+static void b_codelet_ver(uint8_t *b, size_t *n) { b[52] = 200; gw_fix_checksum(b, *n); }
+static void b_nsec(uint8_t *b, size_t *n) { b[32] = 65; gw_fix_checksum(b, *n); }
+static void b_sec_bounds(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_section s;
+
+	memcpy(&s, b + 64, sizeof(s));
+	s.offset = *n - 8;
+	memcpy(b + 64, &s, sizeof(s));
+	gw_fix_checksum(b, *n);
+}
+static void b_sec_align(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_section s;
+
+	memcpy(&s, b + 64, sizeof(s));
+	s.offset += 4;
+	memcpy(b + 64, &s, sizeof(s));
+	gw_fix_checksum(b, *n);
+}
+static void b_sec_size(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_section s;
+
+	memcpy(&s, b + 96, sizeof(s));
+	s.count += 1;
+	memcpy(b + 96, &s, sizeof(s));
+	gw_fix_checksum(b, *n);
+}
+static void b_sec_overlap(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_section s0, s1;
+
+	memcpy(&s0, b + 64, sizeof(s0));
+	memcpy(&s1, b + 96, sizeof(s1));
+	s1.offset = s0.offset;
+	memcpy(b + 96, &s1, sizeof(s1));
+	gw_fix_checksum(b, *n);
+}
+static void b_sec_dup(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_section s0, s1;
+
+	memcpy(&s0, b + 64, sizeof(s0));
+	memcpy(&s1, b + 96, sizeof(s1));
+	s1.type = s0.type;
+	s1.entsize = s0.entsize;
+	s1.count = (uint32_t)(s1.size / s0.entsize);
+	s1.size = (uint64_t)s1.count * s1.entsize;
+	memcpy(b + 96, &s1, sizeof(s1));
+	gw_fix_checksum(b, *n);
+}
+static void b_sec_entsize(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_section s;
+
+	memcpy(&s, b + 96, sizeof(s));	/* tensors: entsize 48 -> 24 */
+	s.entsize /= 2;
+	s.count *= 2;
+	memcpy(b + 96, &s, sizeof(s));
+	gw_fix_checksum(b, *n);
+}
+/* the strings blob loses its final NUL: the last string (a metadata value) runs off the end */
+static void b_str_unterminated(uint8_t *b, size_t *n)
+{
+	struct ipu_graph_header h;
+
+	memcpy(&h, b, sizeof(h));
+	for (uint32_t i = 0; i < h.section_count; i++) {
+		struct ipu_graph_section s;
+
+		memcpy(&s, b + h.section_table + i * sizeof(s), sizeof(s));
+		if (s.type == IPU_GRAPH_SEC_STRINGS)
+			b[s.offset + s.size - 1] = 'x';
+	}
+	gw_fix_checksum(b, *n);
+}
+static void b_trunc(uint8_t *b, size_t *n) { (void)b; *n -= 8; }
+
+struct neg {
+	const char *name;
+	void (*mut)(struct gw *w);
+	void (*bmut)(uint8_t *b, size_t *n);
+	int status;		/* expected */
+	const char *section;	/* expected section_name, NULL = any */
+	const char *word;	/* expected in the message, NULL = any */
+};
+
+static const struct neg negs[] = {
+	{ "base graph loads", m_none, NULL, 0, NULL, NULL },
+	{ "unknown section skipped", m_unknown_sec, NULL, 0, NULL, NULL },
+	{ "unknown required section", m_unknown_req, NULL, IPUE_EFORMAT, "header", "required" },
+	{ "bad magic", m_none, b_magic, IPUE_EFORMAT, "header", "magic" },
+	{ "bad major version", m_none, b_version, IPUE_EFORMAT, "header", "version" },
+	{ "bad checksum", m_none, b_checksum, IPUE_EFORMAT, "header", "checksum" },
+	{ "total size mismatch", m_none, b_total, IPUE_EFORMAT, "header", "size" },
+	{ "truncated", m_none, b_trunc, IPUE_EFORMAT, "header", "truncated" },
+	{ "other model", m_none, b_model, IPUE_EMODEL, "header", "model" },
+	{ "header flags", m_none, b_flags, IPUE_EFORMAT, "header", "flags" },
+	{ "newer codelet library", m_none, b_codelet_ver, IPUE_EFORMAT, "header", "codelet" },
+	{ "too many sections", m_none, b_nsec, IPUE_EFORMAT, "header", "sections" },
+	{ "section outside binary", m_none, b_sec_bounds, IPUE_EFORMAT, "header", "outside" },
+	{ "section misaligned", m_none, b_sec_align, IPUE_EFORMAT, "header", "aligned" },
+	{ "section size != entsize*count", m_none, b_sec_size, IPUE_EFORMAT, "header", "entsize" },
+	{ "sections overlap", m_none, b_sec_overlap, IPUE_EFORMAT, "header", "overlaps" },
+	{ "duplicate section", m_none, b_sec_dup, IPUE_EFORMAT, NULL, "duplicate" },
+	{ "entsize too small", m_none, b_sec_entsize, IPUE_EFORMAT, "tensors", "entsize" },
+	{ "string not terminated", m_none, b_str_unterminated, IPUE_EFORMAT, "metadata", "string" },
+	{ "tile plan over tile memory", m_plan_big, NULL, IPUE_EFORMAT, "tile_plans", "tile memory" },
+	{ "tile plan tile out of range", m_plan_tile, NULL, IPUE_EFORMAT, "tile_plans", "out of range" },
+	{ "two plans for a tile", m_plan_dup, NULL, IPUE_EFORMAT, "tile_plans", "two plans" },
+	{ "tensor unknown dtype", m_t_dtype, NULL, IPUE_EFORMAT, "tensors", "dtype" },
+	{ "tensor rank too big", m_t_rank, NULL, IPUE_EFORMAT, "tensors", "rank" },
+	{ "tensor elements != shape", m_t_elems, NULL, IPUE_EFORMAT, "tensors", "product" },
+	{ "tensor shape beyond rank", m_t_shape_tail, NULL, IPUE_EFORMAT, "tensors", "beyond rank" },
+	{ "tensor name out of range", m_t_name, NULL, IPUE_EFORMAT, "tensors", "name" },
+	{ "interval gap", m_iv_gap, NULL, IPUE_EFORMAT, "intervals", "expected" },
+	{ "intervals cover too little", m_iv_short, NULL, IPUE_EFORMAT, "tensors", "cover" },
+	{ "interval outside tile plan", m_iv_outside, NULL, IPUE_EFORMAT, "intervals", "outside" },
+	{ "interval misaligned", m_iv_misaligned, NULL, IPUE_EFORMAT, "intervals", "misaligned" },
+	{ "interval on a tile without memory", m_iv_notile, NULL, IPUE_EFORMAT, "intervals", "outside" },
+	{ "tensor interval range reused", m_iv_range, NULL, IPUE_EFORMAT, "tensors", "must start" },
+	{ "unknown codelet", m_v_codelet, NULL, IPUE_EFORMAT, "vertices", "unknown codelet" },
+	{ "vertex tile out of range", m_v_tile, NULL, IPUE_EFORMAT, "vertices", "out of range" },
+	{ "vertex field count", m_v_nfields, NULL, IPUE_EFORMAT, "vertices", "fields" },
+	{ "vertex param count", m_v_nparams, NULL, IPUE_EFORMAT, "vertices", "params" },
+	{ "vertex field range", m_v_fieldrange, NULL, IPUE_EFORMAT, "vertices", "out of range" },
+	{ "field dtype not accepted", m_f_dtype, NULL, IPUE_EFORMAT, "vertices", "dtype" },
+	{ "field outside tile memory", m_f_outside, NULL, IPUE_EFORMAT, "vertices", "outside" },
+	{ "field misaligned", m_f_misaligned, NULL, IPUE_EFORMAT, "vertices", "misaligned" },
+	{ "field on a tile without memory", m_f_othertile, NULL, IPUE_EFORMAT, "vertices", "outside" },
+	{ "scalar field with 2 elements", m_f_scalar, NULL, IPUE_EFORMAT, "vertices", "scalar" },
+	{ "codelet check() rejects", m_check, NULL, IPUE_EFORMAT, "vertices", "odd count" },
+	{ "compute set vertex id", m_cs_vid, NULL, IPUE_EFORMAT, "cs_vertices", "out of range" },
+	{ "compute set write/write overlap", m_cs_ww, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" },
+	{ "compute set write/read overlap", m_cs_rw, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" },
+	{ "compute set lists a writer twice", m_cs_twice, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" },
+	{ "compute set range", m_cs_range, NULL, IPUE_EFORMAT, "compute_sets", "lie in" },
+	{ "copy outside tile plan", m_cp_outside, NULL, IPUE_EFORMAT, "copies", "outside" },
+	{ "copy to a tile without memory", m_cp_tile, NULL, IPUE_EFORMAT, "copies", "outside" },
+	{ "copy destinations overlap", m_cp_dstdst, NULL, IPUE_EFORMAT, "copies", "another destination" },
+	{ "copy destination overlaps a source", m_cp_dstsrc, NULL, IPUE_EFORMAT, "copies", "a source" },
+	{ "program node kind", m_p_kind, NULL, IPUE_EFORMAT, "program_nodes", "unknown kind" },
+	{ "program node flags", m_p_flags, NULL, IPUE_EFORMAT, "program_nodes", "flags" },
+	{ "execute compute set id", m_p_cs, NULL, IPUE_EFORMAT, "program_nodes", "compute set" },
+	{ "copy exchange id", m_p_ex, NULL, IPUE_EFORMAT, "program_nodes", "exchange" },
+	{ "sequence children range", m_p_children, NULL, IPUE_EFORMAT, "program_nodes", "children" },
+	{ "child node id", m_p_child_id, NULL, IPUE_EFORMAT, "program_children", "out of range" },
+	{ "program cycle", m_p_cycle, NULL, IPUE_EFORMAT, "program_nodes", "cycle" },
+	{ "program nesting > 64", m_p_deep, NULL, IPUE_EFORMAT, "program_nodes", "deeper" },
+	{ "if on a non-scalar", m_p_notscalar, NULL, IPUE_EFORMAT, "program_nodes", "scalar" },
+	{ "abort-on-condition tensor id", m_p_abort_scalar, NULL, IPUE_EFORMAT, "program_nodes", "scalar" },
+	{ "repeat-while body none", m_p_rwt_body, NULL, IPUE_EFORMAT, "program_nodes", "body" },
+	{ "stream copy direction", m_p_sc_dir, NULL, IPUE_EFORMAT, "program_nodes", "direction" },
+	{ "stream copy size mismatch", m_p_sc_size, NULL, IPUE_EFORMAT, "program_nodes", "does not match" },
+	{ "entry node id", m_p_entry, NULL, IPUE_EFORMAT, "entries", "out of range" },
+	{ "stream depth 0", m_s_depth0, NULL, IPUE_EFORMAT, "streams", "depth" },
+	{ "stream depth 17", m_s_depth, NULL, IPUE_EFORMAT, "streams", "depth" },
+	{ "stream direction", m_s_dir, NULL, IPUE_EFORMAT, "streams", "direction" },
+	{ "stream bigger than the chip", m_s_huge, NULL, IPUE_EFORMAT, "streams", "exceed" },
+	{ "duplicate handle name", m_h_dup, NULL, IPUE_EFORMAT, "host_handles", "duplicate" },
+	{ "handle tensor id", m_h_tensor, NULL, IPUE_EFORMAT, "host_handles", "out of range" },
+	{ "handle access bits", m_h_access, NULL, IPUE_EFORMAT, "host_handles", "access" },
+	{ "metadata string", m_meta, NULL, IPUE_EFORMAT, "metadata", "string" },
+	{ "init outside tile plan", m_init, NULL, IPUE_EFORMAT, "init", "outside" },
+	{ "init data outside data section", m_init_data, NULL, IPUE_EFORMAT, "init", "data" },
+};
+
+static int run_neg(const struct neg *n)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipue_load_error err;
+	size_t len;
+	uint8_t *bin;
+	int rc;
+
+	base(w);
+	n->mut(w);
+	bin = gw_finish(w, &len);
+	if (n->bmut)
+		n->bmut(bin, &len);
+	rc = ipue_load(e, bin, len, &err);
+	free(bin);
+	gw_free(w);
+	CHECK(rc == n->status, "status %d (%s), want %d; %s: %s", rc, ipue_strerror(rc),
+	      n->status, err.section_name, err.message);
+	if (rc) {
+		CHECK(err.status == rc, "err.status %d", err.status);
+		CHECK(!n->section || !strcmp(err.section_name, n->section),
+		      "section '%s', want '%s' (%s)", err.section_name, n->section, err.message);
+		CHECK(!n->word || strstr(err.message, n->word), "message '%s' lacks '%s'",
+		      err.message, n->word);
+		CHECK(!ipue_loaded(e), "a rejected graph counts as loaded");
+	} else {
+		CHECK(run(e, 0, NULL) == 0, "base graph run");
+	}
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	ipue_engine_destroy(e);
+	return 1;
+}
+
+struct test {
+	const char *name;
+	int (*fn)(void);
+};
+
+static const struct test tests[] = {
+	{ "empty graph", t_empty_graph },
+	{ "tensor write/read across intervals", t_tensor_roundtrip },
+	{ "bsp: writes visible to other tiles only by exchange", t_bsp_isolation },
+	{ "bsp: identical results with 1, 2, 7 host threads", t_threads_identical },
+	{ "repeat and cost model", t_repeat_and_cost },
+	{ "repeat while true", t_repeat_while_true },
+	{ "if / else", t_if },
+	{ "streams: fifo depth, order, underrun, errors", t_streams },
+	{ "abort on condition", t_abort },
+	{ "cancel from another thread, step limit", t_cancel },
+	{ "enumerate programs, metadata, reset", t_enumerate },
+	{ "lazy tile memory (gc200, 10% graph)", t_lazy_memory },
+	{ "every truncation rejected", t_truncations },
+	{ "real codelet library (BinaryAdd f32)", t_library_codelet },
+};
+
+int main(void)
+{
+	size_t nt = sizeof(tests) / sizeof(tests[0]), nn = sizeof(negs) / sizeof(negs[0]);
+	unsigned k = 0, failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("KTAP version 1\n1..%zu\n", nt + nn);
+	for (size_t i = 0; i < nt; i++) {
+		why[0] = 0;
+		if (tests[i].fn()) {
+			printf("not ok %u %s # %s\n", ++k, tests[i].name, why);
+			failed++;
+		} else {
+			printf("ok %u %s\n", ++k, tests[i].name);
+		}
+	}
+	for (size_t i = 0; i < nn; i++) {
+		why[0] = 0;
+		if (run_neg(&negs[i])) {
+			printf("not ok %u loader: %s # %s\n", ++k, negs[i].name, why);
+			failed++;
+		} else {
+			printf("ok %u loader: %s\n", ++k, negs[i].name);
+		}
+	}
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the IPU driver's kselftests; see ipu_test.h.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipu_test.h"
+
+static const struct ipu_model_figures ipu_models[] = {
+	{ "gc200", IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM,
+	  IPU_GC200_CLOCK_KHZ, 10, "16.0 GT/s PCIe", 16 },
+	{ "gc2", IPU_MODEL_GC2, IPU_GC2_TILES, IPU_GC2_TILE_MEM,
+	  IPU_GC2_CLOCK_KHZ, 10, "8.0 GT/s PCIe", 8 },
+	{ "test", IPU_MODEL_TEST, IPU_TEST_TILES, IPU_TEST_TILE_MEM,
+	  IPU_TEST_CLOCK_KHZ, 2, "8.0 GT/s PCIe", 8 },
+};
+
+const struct ipu_model_figures *ipu_model_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(ipu_models) / sizeof(ipu_models[0]); i++)
+		if (!strcmp(ipu_models[i].name, name))
+			return &ipu_models[i];
+	return NULL;
+}
+
+const struct ipu_model_figures *ipu_model_by_id(uint32_t id)
+{
+	for (size_t i = 0; i < sizeof(ipu_models) / sizeof(ipu_models[0]); i++)
+		if (ipu_models[i].id == id)
+			return &ipu_models[i];
+	return NULL;
+}
+
+int ipu_vm_cards(struct ipu_vm_card *cards, int max)
+{
+	const char *env = getenv("IPU_VM_CARDS");
+	char *copy, *save = NULL, *tok;
+	int n = 0;
+
+	if (!env)
+		return -1;
+	copy = strdup(env);
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *model = strchr(tok, ':');
+		char *serial = model ? strchr(model + 1, ':') : NULL;
+
+		if (!serial)
+			continue;
+		*model++ = '\0';
+		*serial++ = '\0';
+		cards[n].index = atoi(tok);
+		snprintf(cards[n].model, sizeof(cards[n].model), "%s", model);
+		snprintf(cards[n].serial, sizeof(cards[n].serial), "%s",
+			 serial);
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+const struct ipu_vm_card *ipu_vm_card(int index)
+{
+	static struct ipu_vm_card cards[IPU_TEST_MAX_CARDS];
+	int n = ipu_vm_cards(cards, IPU_TEST_MAX_CARDS);
+
+	for (int i = 0; i < n; i++)
+		if (cards[i].index == index)
+			return &cards[i];
+	return NULL;
+}
+
+int ipu_read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+int ipu_write_file(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+int ipu_sysfs_read(const char *name, const char *attr, char *buf, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "/sys/class/ipu/%.64s/%.128s", name, attr);
+	return ipu_read_file(path, buf, len);
+}
+
+int ipu_sysfs_u32(const char *name, const char *attr, uint32_t *val)
+{
+	char buf[64], *end;
+	unsigned long v;
+	int ret;
+
+	ret = ipu_sysfs_read(name, attr, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (!isdigit((unsigned char)buf[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+static int ipu_name_cmp(const void *a, const void *b)
+{
+	return atoi((const char *)a + 3) - atoi((const char *)b + 3);
+}
+
+int ipu_list_cards(char names[][IPU_TEST_NAME_MAX], int max)
+{
+	struct dirent *de;
+	DIR *dir;
+	int n = 0;
+
+	dir = opendir("/sys/class/ipu");
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir)) && n < max) {
+		if (strncmp(de->d_name, "ipu", 3) ||
+		    !isdigit((unsigned char)de->d_name[3]) ||
+		    strlen(de->d_name) >= IPU_TEST_NAME_MAX)
+			continue;
+		memcpy(names[n++], de->d_name, strlen(de->d_name) + 1);
+	}
+	closedir(dir);
+	qsort(names, n, IPU_TEST_NAME_MAX, ipu_name_cmp);
+	return n;
+}
+
+int ipu_find_card(int index, char *name, size_t len)
+{
+	char names[IPU_TEST_MAX_CARDS * 4][IPU_TEST_NAME_MAX];
+	int n = ipu_list_cards(names, IPU_TEST_MAX_CARDS * 4);
+
+	for (int i = 0; i < n; i++) {
+		uint32_t ci;
+
+		if (ipu_sysfs_u32(names[i], "card_index", &ci))
+			continue;
+		if ((int)ci == index) {
+			snprintf(name, len, "%s", names[i]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int ipu_pci_count(void)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir("/sys/bus/pci/devices");
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		char path[600], buf[32];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 de->d_name);
+		if (ipu_read_file(path, buf, sizeof(buf)) ||
+		    strtoul(buf, NULL, 16) != IPU_PCI_VENDOR_ID)
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 de->d_name);
+		if (ipu_read_file(path, buf, sizeof(buf)) ||
+		    strtoul(buf, NULL, 16) != IPU_PCI_DEVICE_ID)
+			continue;
+		n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+int ipu_open_name(const char *name, int flags)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/dev/%.64s", name);
+	return open(path, flags | O_CLOEXEC);
+}
+
+int ipu_get_info(int fd, struct ipu_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->argsz = sizeof(*info);
+	return ioctl(fd, IPU_IOCTL_GET_INFO, info) ? -errno : 0;
+}
+
+int ipu_reset(int fd, uint32_t flags, uint32_t timeout_ms,
+	      struct ipu_reset *out)
+{
+	struct ipu_reset r = {
+		.argsz = sizeof(r),
+		.flags = flags,
+		.timeout_ms = timeout_ms,
+	};
+
+	if (ioctl(fd, IPU_IOCTL_RESET, &r))
+		return -errno;
+	if (out)
+		*out = r;
+	return 0;
+}
+
+long long ipu_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int ipu_cards_settled(int count)
+{
+	char names[IPU_TEST_MAX_CARDS * 4][IPU_TEST_NAME_MAX];
+	int n = ipu_list_cards(names, IPU_TEST_MAX_CARDS * 4);
+
+	if (n != count)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		char path[IPU_TEST_NAME_MAX + 8], state[32];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/dev/%.*s", IPU_TEST_NAME_MAX - 1,
+			 names[i]);
+		if (stat(path, &st) || !S_ISCHR(st.st_mode))
+			return 0;
+		if (ipu_sysfs_read(names[i], "state", state, sizeof(state)) ||
+		    !strcmp(state, "initializing"))
+			return 0;
+	}
+	return 1;
+}
+
+int ipu_wait_cards(int count, int timeout_ms)
+{
+	long long end = ipu_now_ms() + timeout_ms;
+
+	do {
+		if (ipu_cards_settled(count))
+			return 0;
+		usleep(10000);
+	} while (ipu_now_ms() < end);
+	return -1;
+}
+
+int ipu_wait_state(const char *name, const char *state, int timeout_ms)
+{
+	long long end = ipu_now_ms() + timeout_ms;
+	char buf[32];
+
+	do {
+		if (!ipu_sysfs_read(name, "state", buf, sizeof(buf)) &&
+		    !strcmp(buf, state))
+			return 0;
+		usleep(5000);
+	} while (ipu_now_ms() < end);
+	return -1;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the ipu-* tools: exit codes, argument parsing, a small
+ * JSON writer, and the printers of cards (so that host tests can check
+ * their output without a card).
+ */
+#ifndef IPU_TOOLS_COMMON_H
+#define IPU_TOOLS_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipudev.h"
+
+/* Exit codes of every ipu-* tool */
+#define EXIT_OK		0	/* success */
+#define EXIT_RUNTIME	1	/* something failed at run time */
+#define EXIT_USAGE	2	/* bad command line */
+#define EXIT_NODEV	3	/* no card / no driver / no such card */
+
+/* Hint printed with EXIT_NODEV when the driver is not loaded. */
+#define TOOL_HINT_NO_DRIVER "no IPU found: is the ipu module loaded? (modprobe ipu)"
+
+/*
+ * tool_parse_uint() - parse a decimal unsigned number (no sign, no spaces,
+ * no trailing characters) not above @max. Returns 0 or -EINVAL/-ERANGE.
+ */
+int tool_parse_uint(const char *s, unsigned max, unsigned *out);
+
+/*
+ * tool_no_cards() - report a failed ipu_enumerate() on stderr with the hint
+ * that fits, and return the exit code for it (EXIT_NODEV for -ENODEV,
+ * EXIT_RUNTIME otherwise).
+ */
+int tool_no_cards(const char *prog, const struct ipu_error *e);
+
+/* "897 MiB", "624 KiB", "1.5 GiB": @bytes in binary units. */
+void tool_format_bytes(uint64_t bytes, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* JSON writer: pretty-printed, 2 spaces, correct commas and escaping.       */
+
+#define JW_MAX_DEPTH	16
+
+struct jw {
+	FILE *f;
+	int depth;
+	bool first[JW_MAX_DEPTH];
+};
+
+void jw_init(struct jw *w, FILE *f);
+/* Containers: @key is the member name inside an object, NULL otherwise. */
+void jw_obj_begin(struct jw *w, const char *key);
+void jw_obj_end(struct jw *w);
+void jw_arr_begin(struct jw *w, const char *key);
+void jw_arr_end(struct jw *w);
+/* Values; a NULL string is written as null. */
+void jw_str(struct jw *w, const char *key, const char *v);
+void jw_u64(struct jw *w, const char *key, uint64_t v);
+void jw_i64(struct jw *w, const char *key, int64_t v);
+void jw_double(struct jw *w, const char *key, double v);
+void jw_bool(struct jw *w, const char *key, bool v);
+void jw_null(struct jw *w, const char *key);
+/* Finish the document (newline). */
+void jw_end(struct jw *w);
+
+/* Write @s as a JSON string literal (quotes, escapes, \u00XX controls;
+ * bytes >= 0x80 that are not valid UTF-8 become \ufffd). */
+void json_write_string(FILE *f, const char *s);
+
+/* ------------------------------------------------------------------------ */
+/* Card printers (ipu-info)                                                 */
+
+/* The table of ipu-info's default output. */
+void print_cards_table(FILE *f, const struct ipu_card *cards, size_t n);
+
+/* JSON object members of one card (inside an object already begun). */
+void print_card_json_members(struct jw *w, const struct ipu_card *c);
+
+/*
+ * Detail of one card: `key: value` lines, or JSON members when @w is
+ * non-NULL. @info may be NULL when GET_INFO was not possible; its fields
+ * are then "n/a" (null in JSON).
+ */
+void print_card_detail(FILE *f, struct jw *w, const struct ipu_card *c,
+		       const struct ipu_device_info *info);
+
+#endif /* IPU_TOOLS_COMMON_H */
