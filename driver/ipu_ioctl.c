@@ -102,7 +102,7 @@ static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
 {
 	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
 
-	return state != IPU_STATE_OFF && state != IPU_STATE_RESETTING;
+	return state != IPU_CARD_STATE_OFF && state != IPU_CARD_STATE_RESETTING;
 }
 
 /* The reset started with RESET_COUNT == *arg is over (READY or FAILED). */
@@ -110,9 +110,9 @@ static bool ipu_reset_done(struct ipu_device *idev, void *arg)
 {
 	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
 
-	if (state == IPU_STATE_FAILED)
+	if (state == IPU_CARD_STATE_FAILED)
 		return true;
-	return state == IPU_STATE_READY &&
+	return state == IPU_CARD_STATE_READY &&
 	       ipu_read(idev, IPU_REG_RESET_COUNT) != *(u32 *)arg;
 }
 

@@ -25,14 +25,14 @@ u32 ipu_hw_state(struct ipu_device *idev)
 {
 	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
 
-	if (state == IPU_STATE_READY)
+	if (state == IPU_CARD_STATE_READY)
 		return IPU_DEV_STATE_READY;
 	if (READ_ONCE(idev->timed_out))
 		return IPU_DEV_STATE_FAILED;
 	switch (state) {
-	case IPU_STATE_OFF:
+	case IPU_CARD_STATE_OFF:
 		return IPU_DEV_STATE_INITIALIZING;
-	case IPU_STATE_RESETTING:
+	case IPU_CARD_STATE_RESETTING:
 		return IPU_DEV_STATE_RESETTING;
 	default:
 		return IPU_DEV_STATE_FAILED;
@@ -113,7 +113,7 @@ static bool ipu_probe_settled(struct ipu_device *idev, void *arg)
 {
 	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
 
-	return state == IPU_STATE_READY || state == IPU_STATE_FAILED;
+	return state == IPU_CARD_STATE_READY || state == IPU_CARD_STATE_FAILED;
 }
 
 static void ipu_read_identity(struct ipu_device *idev)

@@ -194,6 +194,7 @@ IPU_API void ipu_graph_free(struct ipu_graph *g)
 		free(g->t[i].name);
 		free(g->t[i].iv);
 		free(g->t[i].init);
+		free(g->t[i].hint);
 	}
 	free(g->t);
 	free(g->v);
@@ -569,6 +570,30 @@ IPU_API int ipu_graph_map_like(struct ipu_graph *g, int tensor, int like, struct
 			return r;
 	}
 	return 0;
+}
+
+int ipu__hint_add(struct ipu_graph *g, int tensor, const struct ipu__hint *h)
+{
+	struct ipu__tensor *t = &g->t[tensor];
+
+	if (GROW(t->hint, t->nhint, t->chint, t->nhint + 1))
+		return -ENOMEM;
+	t->hint[t->nhint++] = *h;
+	return 0;
+}
+
+long ipu__hint_find(const struct ipu_graph *g, int tensor, unsigned tile, uint32_t r0,
+		    uint32_t r1, uint32_t c0, uint32_t c1)
+{
+	const struct ipu__tensor *t = &g->t[tensor];
+
+	for (size_t i = 0; i < t->nhint; i++) {
+		const struct ipu__hint *h = &t->hint[i];
+
+		if (h->tile == tile && h->r0 == r0 && h->r1 == r1 && h->c0 == c0 && h->c1 == c1)
+			return h->off;
+	}
+	return -1;
 }
 
 IPU_API int ipu_graph_tile_of(const struct ipu_graph *g, int tensor, uint64_t index)

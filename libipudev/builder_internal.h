@@ -31,7 +31,22 @@ struct ipu__tensor {
 	uint64_t mapped;	/* elements mapped so far */
 	void *init;		/* initial contents (elements * size bytes) or NULL */
 	int exposed_write;
+	struct ipu__hint *hint;	/* block buffers reserved by the partition helpers */
+	size_t nhint, chint;
 };
+
+/*
+ * A hint: on tile, a row-major buffer at off holds (or will hold, after an
+ * exchange) block rows [r0, r1) x cols [c0, c1) of a rank-2 tensor; the
+ * elements of the block mapped to this tile already live at their place in
+ * it. Set by ipu_matmul_create_lhs/rhs, used by ipu_matmul.
+ */
+struct ipu__hint {
+	uint32_t tile, off, r0, r1, c0, c1;
+};
+int ipu__hint_add(struct ipu_graph *g, int tensor, const struct ipu__hint *h);
+long ipu__hint_find(const struct ipu_graph *g, int tensor, unsigned tile, uint32_t r0,
+		    uint32_t r1, uint32_t c0, uint32_t c1);
 
 /* the part of a slice that lies in one interval */
 struct ipu__piece {

@@ -626,7 +626,7 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 
 			if (cdiv(n, bn) != pn)
 				continue;
-			for (uint32_t pk = 1; pm * pn * pk <= T && pk <= k; pk++) {
+			for (uint32_t pk = 1; pm * pn * pk <= T && pk <= k && pk <= 64; pk++) {
 				/* the fewest serial steps that fit */
 				for (uint32_t ks = 1; (uint64_t)pk * ks <= k; ks++) {
 					uint32_t bk = cdiv(k, (uint64_t)pk * ks), rows;
@@ -639,9 +639,10 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 					b_b = (uint64_t)bk * bn * es;
 					p_b = (uint64_t)bm * bn * 4;
 					g_b = pk > 1 ? (uint64_t)(pk - 1) * rows * bn * 4 : 0;
-					/* home blocks of A and B, operand buffers, partials, gather, ones */
-					need = cdiv(ks, pn) * (a_b + 64) + cdiv(ks, pm) * (b_b + 64) +
-					       a_b + b_b + p_b + g_b + 4 * pk + 512;
+					/* operand buffers (with ks == 1 they hold the tile's share of
+					 * A and B), the shares of the other steps, partials, gather, ones */
+					need = a_b + b_b + p_b + g_b + 4 * pk + 512 +
+					       (ks > 1 ? ks * (a_b / pn + b_b / pm + 256) : 0);
 					if (need > mem) {
 						if (ks > 64)
 							break;
@@ -649,12 +650,18 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 					}
 					/* modelled cycles, compute counted on the kernel's padded block */
 					step = rup(bm, MM_MR) * rup(bn, MM_NR) * bk / rate;
-					recv = (pn > 1 || ks > 1 ? a_b : 0) + (pm > 1 || ks > 1 ? b_b : 0);
+					/* each tile receives the other shares of its blocks */
+					recv = a_b / pn * (pn - 1) + b_b / pm * (pm - 1);
 					cyc = ks * (step + recv / 4 + 2 * PHASE_CYCLES) + bm * bn / 2 +
 					      bm * bn / 8 /* zero fill */ + PHASE_CYCLES;
-					if (pk > 1)
-						cyc += g_b / 4 + (uint64_t)rows * bn * (pk - 1) / rate +
-						       rup(rows * bn, MM_NR) * MM_MR / rate + 2 * PHASE_CYCLES;
+					if (pk > 1) {
+						unsigned lv = 0;
+
+						while ((1u << lv) < pk)
+							lv++;
+						/* gather, then a tree of in-place adds (0.5 cycle/element) */
+						cyc += g_b / 4 + PHASE_CYCLES + lv * ((uint64_t)rows * bn / 2 + PHASE_CYCLES);
+					}
 					if (cyc < best || (cyc == best && pm * pn * pk < plan->tiles)) {
 						best = cyc;
 						*plan = (struct ipu_matmul_plan){ .m = m, .n = n, .k = k,
@@ -689,18 +696,6 @@ static unsigned mm_tile(const struct ipu_matmul_plan *p, uint32_t i, uint32_t j,
 	return (l * p->pm + i) * p->pn + j;
 }
 
-/* home of A block (i, kb): one of the pn tiles using it, spread round-robin */
-static unsigned a_home(const struct ipu_matmul_plan *p, uint32_t i, uint32_t kb)
-{
-	return mm_tile(p, i, (i + kb) % p->pn, kb / p->ks);
-}
-
-/* home of B block (kb, j) */
-static unsigned b_home(const struct ipu_matmul_plan *p, uint32_t kb, uint32_t j)
-{
-	return mm_tile(p, (j + kb) % p->pm, j, kb / p->ks);
-}
-
 /* a rank-2 operand laid out block by block, each block contiguous on its home tile */
 static int create_blocked(struct ipu_graph *g, const struct ipu_matmul_plan *p, const char *name,
 			  int lhs, struct ipu_error *err)
@@ -727,25 +722,48 @@ static int create_blocked(struct ipu_graph *g, const struct ipu_matmul_plan *p, 
 		return t;
 	for (uint32_t bi = 0; bi < nr; bi++) {
 		for (uint32_t bj = 0; bj < nc; bj++) {
-			uint32_t r0, r1, c0, c1;
-			unsigned tile;
-			long off;
-			char what[160];
+			uint32_t r0, r1, c0, c1, ncons = lhs ? p->pn : p->pm;
+			uint64_t rowb;
 
 			blk(rows, br, bi, &r0, &r1);
 			blk(cols, bc, bj, &c0, &c1);
 			if (r0 == r1 || c0 == c1)
 				continue;
-			tile = lhs ? a_home(p, bi, bj) : b_home(p, bi, bj);
-			snprintf(what, sizeof(what), "tensor '%s' block (%u, %u)", name, bi, bj);
-			off = ipu__tile_alloc(g, tile, (uint64_t)(r1 - r0) * (c1 - c0) * es, 64, what, err);
-			if (off < 0)
-				return (int)off;
-			for (uint32_t rr = r0; rr < r1; rr++) {
-				r = ipu__map_at(g, t, (uint64_t)rr * cols + c0, c1 - c0, tile,
-						(uint32_t)(off + (uint64_t)(rr - r0) * (c1 - c0) * es), err);
-				if (r)
-					return r;
+			rowb = (uint64_t)(c1 - c0) * es;
+			/* the block's rows are shared out over the tiles that use it */
+			for (uint32_t q = 0; q < ncons; q++) {
+				/* A block (i, kb) is used by tiles (i, q, kb / ks), B block (kb, j) by (q, j, kb / ks) */
+				unsigned tile = lhs ? mm_tile(p, bi, q, bj / p->ks) : mm_tile(p, q, bj, bi / p->ks);
+				uint32_t q0, q1;
+				long off;
+				char what[160];
+
+				blk(r1 - r0, cdiv(r1 - r0, ncons), q, &q0, &q1);
+				snprintf(what, sizeof(what), "tensor '%s' block (%u, %u)", name, bi, bj);
+				if (p->ks == 1) {
+					/* the whole block's buffer, the share at its place in it */
+					struct ipu__hint h;
+
+					off = ipu__tile_alloc(g, tile, (uint64_t)(r1 - r0) * rowb, 64, what, err);
+					if (off < 0)
+						return (int)off;
+					h = (struct ipu__hint){ tile, (uint32_t)off, r0, r1, c0, c1 };
+					if (ipu__hint_add(g, t, &h))
+						return oom(err);
+					off += (long)(q0 * rowb);
+				} else {
+					if (q0 == q1)
+						continue;
+					off = ipu__tile_alloc(g, tile, (uint64_t)(q1 - q0) * rowb, 64, what, err);
+					if (off < 0)
+						return (int)off;
+				}
+				for (uint32_t rr = r0 + q0; rr < r0 + q1; rr++) {
+					r = ipu__map_at(g, t, (uint64_t)rr * cols + c0, c1 - c0, tile,
+							(uint32_t)(off + (uint64_t)(rr - r0 - q0) * rowb), err);
+					if (r)
+						return r;
+				}
 			}
 		}
 	}
@@ -794,6 +812,8 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 	}
 	if (inplace)
 		return base;
+	if (*buf < 0)
+		*buf = ipu__hint_find(g, t, tile, r0, r1, c0, c1);
 	if (*buf < 0) {
 		*buf = ipu__tile_alloc(g, tile, bufbytes, 64, exname, err);
 		if (*buf < 0)
@@ -810,9 +830,11 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 		if (np < 0)
 			return oom(err);
 		for (long i = 0; i < np; i++) {
-			int r = ipu__exchange_raw(g, *ex, pc[i].tile, pc[i].off, tile, d,
-						  (uint32_t)(pc[i].count * es), t, -1, err);
+			int r = 0;
 
+			if (pc[i].tile != tile || pc[i].off != d)	/* else already in place */
+				r = ipu__exchange_raw(g, *ex, pc[i].tile, pc[i].off, tile, d,
+						      (uint32_t)(pc[i].count * es), t, -1, err);
 			if (r) {
 				free(pc);
 				return r;
@@ -831,7 +853,7 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 	struct ipu_matmul_plan p;
 	uint32_t m, n, k, shape[2];
 	char buf[200], exname[200];
-	int c, cs_zero, cs_mm, cs_red = -1, ex = -1, ex2 = -1, ones = -1, r;
+	int c, cs_zero, cs_mm, ex = -1, ex2 = -1, r;
 	long *poff = NULL, *abuf = NULL, *bbuf = NULL;
 	uint32_t zero = 0;
 	size_t ntile;
@@ -960,41 +982,36 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 		if ((r = add_exec(g, seq, cs_mm, err)))
 			goto out;
 	}
-	/* reduction of the K partials: the pk tiles of a C block each own some of its rows */
+	/*
+	 * Reduction of the K partials: the pk tiles of a C block each own some
+	 * of its rows; an owner gathers those rows of the other pk - 1 partials
+	 * next to its own and sums the pk vectors with in-place adds in a
+	 * binary tree (ceil(log2 pk) compute sets; fixed order).
+	 */
 	if (p.pk > 1) {
-		uint32_t nown = p.pm * p.pn * p.pk, osh[1] = { nown * (p.pk - 1) };
-		float *one = malloc((size_t)osh[0] * sizeof(float));
+		unsigned levels = 0;
+		int cs_lv[32];
 
-		if (!one) {
-			r = oom(err);
-			goto out;
-		}
-		for (size_t q = 0; q < osh[0]; q++)
-			one[q] = 1.0f;
-		ones = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), name, "ones"), IPU_DTYPE_F32, 1, osh, err);
-		if (ones < 0) {
-			free(one);
-			r = ones;
-			goto out;
-		}
-		r = ipu_graph_set_initial(g, ones, one, (size_t)osh[0] * sizeof(float), err);
-		free(one);
-		if (r)
-			goto out;
-		cs_red = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
-		if (cs_red < 0) {
-			r = cs_red;
-			goto out;
+		while ((1u << levels) < p.pk)
+			levels++;
+		for (unsigned lv = 0; lv < levels; lv++) {
+			char sfx[32];
+
+			snprintf(sfx, sizeof(sfx), "reduce.%u", lv);
+			cs_lv[lv] = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, sfx), err);
+			if (cs_lv[lv] < 0) {
+				r = cs_lv[lv];
+				goto out;
+			}
 		}
 		snprintf(exname, sizeof(exname), "%s/partials", name);
 		for (uint32_t i = 0; i < p.pm; i++)
 			for (uint32_t j = 0; j < p.pn; j++)
 				for (uint32_t l = 0; l < p.pk; l++) {
 					unsigned tile = mm_tile(&p, i, j, l);
-					uint32_t m0, m1, n0, n1, q0, q1, rows, bn, prm[4];
+					uint32_t m0, m1, n0, n1, q0, q1, rows, bn;
 					uint64_t nel;
-					long go;
-					struct ipu__rawfield f[3];
+					long go, part[64];
 					unsigned slot = 0;
 
 					blk(p.m, p.bm, i, &m0, &m1);
@@ -1004,10 +1021,6 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
 					rows = q1 - q0;
 					bn = n1 - n0;
-					/* ones for this owner, mapped on it */
-					if ((r = ipu_graph_map(g, ones, (uint64_t)tile * (p.pk - 1), p.pk - 1,
-							       tile, err)))
-						goto out;
 					if (!rows)
 						continue;
 					nel = (uint64_t)rows * bn;
@@ -1020,46 +1033,41 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 						r = ex2;
 						goto out;
 					}
+					/* part[0]: the owner's own rows (the result), then the others' */
+					part[0] = (long)(poff[tile] + (uint64_t)q0 * bn * 4);
 					for (uint32_t l2 = 0; l2 < p.pk; l2++) {
 						unsigned src = mm_tile(&p, i, j, l2);
 
 						if (l2 == l)
 							continue;
+						part[slot + 1] = (long)(go + slot * nel * 4);
 						r = ipu__exchange_raw(g, ex2, src,
 								      (uint32_t)(poff[src] + (uint64_t)q0 * bn * 4),
-								      tile, (uint32_t)(go + slot * nel * 4),
+								      tile, (uint32_t)part[slot + 1],
 								      (uint32_t)(nel * 4), -1, -1, err);
 						if (r)
 							goto out;
 						slot++;
 					}
-					{
-						struct ipu__piece *pc;
-						long np = ipu__slice_pieces(g, ones, (uint64_t)tile * (p.pk - 1),
-									    p.pk - 1, &pc, NULL);
+					for (unsigned lv = 0; lv < levels; lv++) {
+						uint32_t step = 1u << lv;
 
-						if (np != 1) {
-							free(np > 0 ? pc : NULL);
-							r = ipu__err(err, -EINVAL, "ipu_matmul: internal layout error");
-							goto out;
+						for (uint32_t q = 0; q + step < p.pk; q += 2 * step) {
+							struct ipu__rawfield f[2];
+
+							f[0] = rf((uint32_t)part[q], nel, IPU_DTYPE_F32, q ? -1 : c);
+							f[1] = rf((uint32_t)part[q + step], nel, IPU_DTYPE_F32, -1);
+							r = ipu__add_vertex_raw(g, cs_lv[lv], IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_ADD),
+										tile, f, 2, NULL, 0, err);
+							if (r < 0)
+								goto out;
 						}
-						f[0] = rf(pc[0].off, p.pk - 1, IPU_DTYPE_F32, ones);
-						free(pc);
 					}
-					f[1] = rf((uint32_t)go, nel * (p.pk - 1), IPU_DTYPE_F32, -1);
-					f[2] = rf((uint32_t)(poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, c);
-					prm[0] = 1;
-					prm[1] = (uint32_t)nel;
-					prm[2] = p.pk - 1;
-					prm[3] = 0;
-					r = ipu__add_vertex_raw(g, cs_red, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
-					if (r < 0)
-						goto out;
 				}
-		/* tiles without a block still need their ones mapped (the tensor covers all) */
-		for (unsigned tile = 0; tile < nown; tile++)
-			if (poff[tile] < 0 &&
-			    (r = ipu_graph_map(g, ones, (uint64_t)tile * (p.pk - 1), p.pk - 1, tile, err)))
+		if (ex2 >= 0 && (r = add_exch(g, seq, ex2, err)))
+			goto out;
+		for (unsigned lv = 0; lv < levels && ex2 >= 0; lv++)
+			if ((r = add_exec(g, seq, cs_lv[lv], err)))
 				goto out;
 	}
 	/* C: row segments of each block on the tile that holds their final sum */
@@ -1089,11 +1097,6 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 						goto out;
 				}
 			}
-	/* the sums of the partials */
-	if (ex2 >= 0 && (r = add_exch(g, seq, ex2, err)))
-		goto out;
-	if (cs_red >= 0 && (r = add_exec(g, seq, cs_red, err)))
-		goto out;
 	r = 0;
 out:
 	free(poff);

@@ -88,10 +88,10 @@ static void ipu_ready_timer_cb(void *opaque)
                   qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + SCALE_MS);
         return;
     }
-    if (s->state == IPU_STATE_RESETTING) {
+    if (s->state == IPU_CARD_STATE_RESETTING) {
         s->reset_count++;
     }
-    s->state = IPU_STATE_READY;
+    s->state = IPU_CARD_STATE_READY;
     ipu_raise(s, IPU_IRQ_READY);
 }
 
@@ -182,7 +182,7 @@ static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
         return IPU_NUM_QUEUES;
     case IPU_REG_STATUS:
         return s->state |
-               (s->state == IPU_STATE_READY ? IPU_STATUS_READY : 0);
+               (s->state == IPU_CARD_STATE_READY ? IPU_STATUS_READY : 0);
     case IPU_REG_CONTROL:
     case IPU_REG_IRQ_TEST:
         return 0;   /* write-only, reads as 0 by specification */
@@ -211,12 +211,12 @@ static void ipu_write_control(IpuState *s, uint32_t val)
     if (!(val & IPU_CONTROL_RESET)) {
         return;
     }
-    if (s->state == IPU_STATE_OFF || s->state == IPU_STATE_RESETTING) {
+    if (s->state == IPU_CARD_STATE_OFF || s->state == IPU_CARD_STATE_RESETTING) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "ipu: reset requested while the card is coming up\n");
         return;
     }
-    ipu_begin_bringup(s, IPU_STATE_RESETTING);
+    ipu_begin_bringup(s, IPU_CARD_STATE_RESETTING);
 }
 
 static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
@@ -235,7 +235,7 @@ static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
     }
 
     if (ipu_queue_reg(addr)) {
-        if (s->state != IPU_STATE_READY) {
+        if (s->state != IPU_CARD_STATE_READY) {
             qemu_log_mask(LOG_GUEST_ERROR,
                           "ipu: queue register 0x%" HWADDR_PRIx " written "
                           "while the card is not ready\n", addr);
@@ -442,7 +442,7 @@ static void ipu_reset(DeviceState *dev)
         s->intx_level = false;
         pci_set_irq(PCI_DEVICE(s), 0);
     }
-    ipu_begin_bringup(s, IPU_STATE_OFF);
+    ipu_begin_bringup(s, IPU_CARD_STATE_OFF);
 }
 
 static const VMStateDescription ipu_vmstate = {

@@ -151,7 +151,7 @@ static void ipu_scan_for_abort_locked(IpuState *s, IpuQueue *q)
         if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
                         (uint64_t)q->abort_scan * sizeof(struct ipu_sqe),
                         &op, 1, false, &fault) == IPU_CS_SUCCESS &&
-            op == IPU_OP_ABORT && s->engine) {
+            op == IPU_SQE_ABORT && s->engine) {
             ipue_cancel(s->engine);
         }
         q->abort_scan = (q->abort_scan + 1) & (q->size - 1);
@@ -443,23 +443,23 @@ static int ipu_cmd_run(IpuCmd *c)
 static int ipu_cmd_check(IpuCmd *c)
 {
     const struct ipu_sqe *e = &c->sqe;
-    bool xfer = e->opcode == IPU_OP_WRITE || e->opcode == IPU_OP_READ;
-    bool data = xfer || e->opcode == IPU_OP_LOAD;
+    bool xfer = e->opcode == IPU_SQE_WRITE || e->opcode == IPU_SQE_READ;
+    bool data = xfer || e->opcode == IPU_SQE_LOAD;
     size_t bad = SIZE_MAX;
 
     if (e->flags) {
         bad = offsetof(struct ipu_sqe, flags);
     } else if (e->reserved[0] || e->reserved[1]) {
         bad = offsetof(struct ipu_sqe, reserved);
-    } else if (e->arg && e->opcode != IPU_OP_LOAD) {
+    } else if (e->arg && e->opcode != IPU_SQE_LOAD) {
         bad = offsetof(struct ipu_sqe, arg);
-    } else if (e->handle && !xfer && e->opcode != IPU_OP_RUN) {
+    } else if (e->handle && !xfer && e->opcode != IPU_SQE_RUN) {
         bad = offsetof(struct ipu_sqe, handle);
     } else if (e->offset && !xfer) {
         bad = offsetof(struct ipu_sqe, offset);
     } else if (!data && (e->length || e->data || e->sgl_count)) {
         bad = offsetof(struct ipu_sqe, length);
-    } else if (e->count && e->opcode != IPU_OP_RUN) {
+    } else if (e->count && e->opcode != IPU_SQE_RUN) {
         bad = offsetof(struct ipu_sqe, count);
     }
     if (bad != SIZE_MAX) {
@@ -480,16 +480,16 @@ static int ipu_cmd_execute(IpuCmd *c)
         return cs;
     }
     switch (c->sqe.opcode) {
-    case IPU_OP_LOAD:
+    case IPU_SQE_LOAD:
         return ipu_cmd_load(c);
-    case IPU_OP_WRITE:
+    case IPU_SQE_WRITE:
         return ipu_cmd_transfer(c, false);
-    case IPU_OP_READ:
+    case IPU_SQE_READ:
         return ipu_cmd_transfer(c, true);
-    case IPU_OP_RUN:
+    case IPU_SQE_RUN:
         return ipu_cmd_run(c);
-    case IPU_OP_FENCE:
-    case IPU_OP_ABORT:
+    case IPU_SQE_FENCE:
+    case IPU_SQE_ABORT:
         /*
          * One worker executes commands in fetch order, so everything fetched
          * before a FENCE has completed; ABORT acted at its doorbell.

@@ -63,10 +63,10 @@
 #define IPU_REG_SCRATCH			0x110	/* RW, cleared by reset */
 
 #define IPU_STATUS_STATE_MASK		0xfu
-#define IPU_STATE_OFF			0	/* power-on in progress */
-#define IPU_STATE_READY			1
-#define IPU_STATE_RESETTING		2
-#define IPU_STATE_FAILED		3
+#define IPU_CARD_STATE_OFF			0	/* power-on in progress */
+#define IPU_CARD_STATE_READY			1
+#define IPU_CARD_STATE_RESETTING		2
+#define IPU_CARD_STATE_FAILED		3
 #define IPU_STATUS_READY		(1u << 4)
 
 #define IPU_CONTROL_RESET		(1u << 0)
@@ -138,7 +138,7 @@
 
 /* Submission queue entry: 64 bytes, little-endian. */
 struct ipu_sqe {
-	uint8_t opcode;		/* IPU_OP_* */
+	uint8_t opcode;		/* IPU_SQE_* */
 	uint8_t flags;		/* must be 0 */
 	uint16_t cid;		/* command id, echoed in the completion */
 	uint32_t handle;	/* tensor handle (WRITE, READ), program (RUN) */
@@ -171,12 +171,12 @@ struct ipu_cqe {
 	uint64_t cycles;	/* RUN: modeled chip cycles */
 };
 
-#define IPU_OP_LOAD			0x01
-#define IPU_OP_WRITE			0x02
-#define IPU_OP_READ			0x03
-#define IPU_OP_RUN			0x04
-#define IPU_OP_FENCE			0x05
-#define IPU_OP_ABORT			0x06
+#define IPU_SQE_LOAD			0x01
+#define IPU_SQE_WRITE			0x02
+#define IPU_SQE_READ			0x03
+#define IPU_SQE_RUN			0x04
+#define IPU_SQE_FENCE			0x05
+#define IPU_SQE_ABORT			0x06
 
 #define IPU_CQE_PHASE			1u
 #define IPU_CQE_CODE(status)		((status) >> 1)

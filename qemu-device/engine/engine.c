@@ -3,7 +3,9 @@
  * Engine object: lifecycle, graph (re)loading, host access to tensors,
  * enumeration, streams connection, cancel, memory accounting.
  */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
 #include "engine_internal.h"
 
 #include <stdlib.h>

@@ -120,7 +120,7 @@ struct ipue_tensor_info {
 };
 int ipue_handle_count(const struct ipue_engine *e);	/* >= 0 */
 int ipue_handle_info(const struct ipue_engine *e, unsigned h, struct ipue_tensor_info *out);
-int ipue_handle_find(const struct ipue_engine *e, const char *name); /* handle or IPUE_ERANGE */
+int ipue_handle_find(const struct ipue_engine *e, const char *name); /* handle, IPUE_ERANGE or IPUE_ENOGRAPH */
 /*
  * Copy len bytes at byte offset off of the tensor behind handle h (row-major
  * element order, native element encoding) from/to host memory.
@@ -151,7 +151,7 @@ struct ipue_stream_info {
 };
 int ipue_stream_count(const struct ipue_engine *e);
 int ipue_stream_info(const struct ipue_engine *e, unsigned s, struct ipue_stream_info *out);
-int ipue_stream_find(const struct ipue_engine *e, const char *name); /* id or IPUE_ERANGE */
+int ipue_stream_find(const struct ipue_engine *e, const char *name); /* id, IPUE_ERANGE or IPUE_ENOGRAPH */
 
 /*
  * Host callbacks of a stream, called on the thread running ipue_run().

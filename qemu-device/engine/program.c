@@ -5,7 +5,9 @@
  * here is bounded. Loops are not: RepeatWhileTrue and huge Repeat counts
  * run until done, cancelled (ipue_cancel) or the run's step_limit.
  */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
+#endif
 #include "engine_internal.h"
 
 #include <string.h>

@@ -7,7 +7,9 @@
  * superstep is often a few microseconds) and then sleep on a futex, so an
  * idle engine costs no CPU. Cost per crossing grows with threads, not tiles.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "engine_internal.h"
 
 #include <limits.h>

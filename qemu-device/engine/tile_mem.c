@@ -4,7 +4,9 @@
  * 64-byte aligned base. The kernel commits pages on first touch, so an
  * engine costs nothing before a load and a graph commits only what it uses.
  */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
 #include "engine_internal.h"
 
 #include <stdlib.h>

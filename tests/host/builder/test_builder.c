@@ -745,6 +745,72 @@ static int t_model_open_bad(void)
 	return r;
 }
 
+/* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
+
+static int make_example(const char *dir)
+{
+	enum { M = 48, K = 40, N = 24 };
+	struct ipu_graph *g;
+	uint32_t sa[2] = { M, K }, sb[2] = { K, N };
+	uint64_t ua[2] = { M, K }, ub[2] = { K, N }, uc[2] = { M, N }, bad[2] = { K, M };
+	static float a[M * K], b[K * N], c[M * N];
+	static uint16_t h[M * K];
+	static double ref[M * N];
+	char path[512];
+	int ta, tb, tc, seq;
+
+	fill_rand(a, M * K);
+	fill_rand(b, K * N);
+	ref_matmul(a, b, ref, M, N, K);
+	for (int i = 0; i < M * N; i++)
+		c[i] = (float)ref[i];
+	OK(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	OK(ta = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 2, sa, &err));
+	OK(tb = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 2, sb, &err));
+	OK(ipu_graph_map_linear(g, ta, 8, &err));
+	OK(ipu_graph_map_linear(g, tb, 8, &err));
+	OK(seq = ipu_prog_sequence(g, &err));
+	OK(tc = ipu_matmul(g, seq, ta, tb, "c", NULL, &err));
+	OK(ipu_graph_add_program(g, "matmul", seq, &err));
+	OK(ipu_graph_expose(g, ta, NULL, IPU_HANDLE_WRITE, &err));
+	OK(ipu_graph_expose(g, tb, NULL, IPU_HANDLE_WRITE, &err));
+	OK(ipu_graph_expose(g, tc, NULL, IPU_HANDLE_READ, &err));
+	OK(ipu_graph_set_metadata(g, "example", "matmul 48x40x24", &err));
+	snprintf(path, sizeof(path), "%s/mm.graph", dir);
+	OK(ipu_graph_write_file(g, path, &err));
+	ipu_graph_free(g);
+	snprintf(path, sizeof(path), "%s/a.npy", dir);
+	OK(ipu_npy_write(path, IPU_DTYPE_F32, 2, ua, a, &err));
+	snprintf(path, sizeof(path), "%s/b.npy", dir);
+	OK(ipu_npy_write(path, IPU_DTYPE_F32, 2, ub, b, &err));
+	snprintf(path, sizeof(path), "%s/want.npy", dir);
+	OK(ipu_npy_write(path, IPU_DTYPE_F32, 2, uc, c, &err));
+	snprintf(path, sizeof(path), "%s/a_f16.npy", dir);
+	OK(ipu_npy_write(path, IPU_DTYPE_F16, 2, ua, h, &err));
+	snprintf(path, sizeof(path), "%s/a_shape.npy", dir);
+	OK(ipu_npy_write(path, IPU_DTYPE_F32, 2, bad, a, &err));
+	return 0;
+}
+
+static int compare(const char *got, const char *want)
+{
+	struct ipu_npy x, y;
+
+	OK(ipu_npy_read(got, &x, &err));
+	OK(ipu_npy_read(want, &y, &err));
+	CHECK(x.dtype == IPU_DTYPE_F32 && y.dtype == IPU_DTYPE_F32 && x.count == y.count &&
+	      x.ndim == y.ndim, "dtype/shape differ");
+	for (uint64_t i = 0; i < x.count; i++) {
+		float p = ((float *)x.data)[i], q = ((float *)y.data)[i];
+
+		CHECK(fabsf(p - q) <= 1e-5f * (fabsf(q) + 1), "element %llu: %g, want %g",
+		      (unsigned long long)i, p, q);
+	}
+	ipu_npy_free(&x);
+	ipu_npy_free(&y);
+	return 0;
+}
+
 struct test {
 	const char *name;
 	int (*fn)(void);
@@ -772,6 +838,20 @@ int main(int argc, char **argv)
 	size_t n = sizeof(tests) / sizeof(tests[0]);
 	const char *only = getenv("BUILDER_TEST");
 
+	if (argc == 3 && !strcmp(argv[1], "--example")) {
+		if (make_example(argv[2])) {
+			fprintf(stderr, "%s\n", why);
+			return 1;
+		}
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "--compare")) {
+		if (compare(argv[2], argv[3])) {
+			fprintf(stderr, "%s\n", why);
+			return 1;
+		}
+		return 0;
+	}
 	if (argc > 1)
 		tmpdir = argv[1];
 	printf("KTAP version 1\n1..%zu\n", n);

@@ -123,5 +123,30 @@ int main(int argc, char **argv)
 	gw_entry(w, "all", gw_seq(w, 2, k));
 	gw_raw_section(w, 4242, 0, 4, "abcdefgh", 8);
 	save(dir, "codelets.bin", w);
+
+	/* 6: codelets of the real library (what QEMU runs) */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 2, 256);
+	{
+		const uint8_t F = IPU_DTYPE_F32;
+		struct ipu_graph_field ab[3] = { { 0, 4, F, { 0 } }, { 16, 4, F, { 0 } },
+						 { 32, 4, F, { 0 } } };
+		struct ipu_graph_field un[2] = { { 0, 4, F, { 0 } }, { 48, 4, F, { 0 } } };
+		struct ipu_graph_field rd[2] = { { 0, 4, F, { 0 } }, { 64, 1, F, { 0 } } };
+		struct ipu_graph_field mm[3] = { { 0, 4, F, { 0 } }, { 16, 4, F, { 0 } },
+						 { 128, 4, F, { 0 } } };
+		uint32_t mp[4] = { 2, 2, 2, 0 }, rp = 0, q[2];
+		float init[8] = { 1, -2, 3, -4, 0.5f, 0.25f, 2, 8 };
+
+		gw_init(w, 2, 0, sizeof(init), init);
+		v[0] = gw_vertex(w, IPUE_CODELET_BINARY(IPUE_BOP_ADD), 2, 3, ab, 0, NULL);
+		v[1] = gw_vertex(w, IPUE_CODELET_UNARY(IPUE_UOP_RELU), 2, 2, un, 0, NULL);
+		v[2] = gw_vertex(w, IPUE_CODELET_REDUCE_SUM, 2, 2, rd, 1, &rp);
+		q[0] = gw_vertex(w, IPUE_CODELET_MATMUL, 2, 3, mm, 4, mp);
+		k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "elementwise", 3, v), 0, 0);
+		k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "matmul", 1, q), 0, 0);
+		gw_entry(w, "lib", gw_seq(w, 2, k));
+	}
+	save(dir, "library.bin", w);
 	return 0;
 }

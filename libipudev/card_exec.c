@@ -1,0 +1,1076 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libipudev: running graphs on a card. The card backend's execution ops
+ * over the uAPI 1.1 command interface (docs/uapi.md): ATTACH, SUBMIT of
+ * LOAD / WRITE / READ / RUN, WAIT. The library parses the host-visible part
+ * of the graph binary it loads (handles, entry programs) to turn names into
+ * the card's handle indices, and maps the card's completion statuses to
+ * errno values with messages that name the tensor or program and the reason.
+ * Transfer strategy: docs/card-exec.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/ipu.h>
+
+#include "card.h"
+#include "ipu/graph_format.h"
+#include "ipu_engine.h"
+
+/* ------------------------------------------------------------------------ */
+/* Graph table                                                              */
+
+static const char *const sec_names[IPU_GRAPH_SEC_COUNT_] = {
+	[0] = "header",
+	[IPU_GRAPH_SEC_STRINGS] = "strings",
+	[IPU_GRAPH_SEC_TENSORS] = "tensors",
+	[IPU_GRAPH_SEC_INTERVALS] = "intervals",
+	[IPU_GRAPH_SEC_TILE_PLANS] = "tile_plans",
+	[IPU_GRAPH_SEC_VERTICES] = "vertices",
+	[IPU_GRAPH_SEC_FIELDS] = "fields",
+	[IPU_GRAPH_SEC_PARAMS] = "params",
+	[IPU_GRAPH_SEC_COMPUTE_SETS] = "compute_sets",
+	[IPU_GRAPH_SEC_CS_VERTICES] = "cs_vertices",
+	[IPU_GRAPH_SEC_EXCHANGES] = "exchanges",
+	[IPU_GRAPH_SEC_COPIES] = "copies",
+	[IPU_GRAPH_SEC_PROGRAM_NODES] = "program_nodes",
+	[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = "program_children",
+	[IPU_GRAPH_SEC_ENTRIES] = "entries",
+	[IPU_GRAPH_SEC_STREAMS] = "streams",
+	[IPU_GRAPH_SEC_HOST_HANDLES] = "host_handles",
+	[IPU_GRAPH_SEC_METADATA] = "metadata",
+	[IPU_GRAPH_SEC_INIT] = "init",
+	[IPU_GRAPH_SEC_DATA] = "data",
+};
+
+const char *ipu__graph_section_name(uint32_t type)
+{
+	return type < IPU_GRAPH_SEC_COUNT_ ? sec_names[type] : "unknown";
+}
+
+struct gsec {
+	uint64_t off, size;
+	uint32_t entsize, count;
+	int present;
+};
+
+void ipu__graph_table_free(struct ipu__graph_table *t)
+{
+	if (!t)
+		return;
+	for (unsigned i = 0; i < t->nhandles; i++)
+		free(t->handles[i].name);
+	free(t->handles);
+	for (unsigned i = 0; i < t->nprograms; i++)
+		free(t->programs[i]);
+	free(t->programs);
+	memset(t, 0, sizeof(*t));
+}
+
+/* the string at @ref of the STRINGS blob, NULL when it is not one */
+static const char *gstr(const uint8_t *bin, const struct gsec *s, uint32_t ref)
+{
+	const char *p;
+
+	if (ref == IPU_GRAPH_NONE)
+		return "";
+	if (!s->present || ref >= s->size)
+		return NULL;
+	p = (const char *)bin + s->off + ref;
+	if (!memchr(p, 0, s->size - ref))
+		return NULL;
+	return p;
+}
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -EINVAL)
+
+int ipu__graph_table_parse(const void *binv, size_t len,
+			   struct ipu__graph_table *t, char *why, size_t whylen)
+{
+	const uint8_t *bin = binv;
+	struct ipu_graph_header h;
+	struct gsec sec[IPU_GRAPH_SEC_COUNT_];
+	const struct gsec *hs, *ts, *es, *ss;
+	static const uint32_t need[IPU_GRAPH_SEC_COUNT_] = {
+		[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
+		[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
+		[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
+	};
+
+	memset(t, 0, sizeof(*t));
+	memset(sec, 0, sizeof(sec));
+	if (!bin || len < sizeof(h))
+		return WHY("header: %zu bytes, a graph binary has at least %zu",
+			   len, sizeof(h));
+	memcpy(&h, bin, sizeof(h));
+	if (h.magic != IPU_GRAPH_MAGIC)
+		return WHY("header: bad magic 0x%08x", h.magic);
+	if (h.version_major != IPU_GRAPH_VERSION_MAJOR)
+		return WHY("header: format version %u.%u (need %u.x)",
+			   h.version_major, h.version_minor,
+			   IPU_GRAPH_VERSION_MAJOR);
+	if (h.total_size > len)
+		return WHY("header: total_size %llu beyond the %zu bytes given",
+			   (unsigned long long)h.total_size, len);
+	len = (size_t)h.total_size;
+	if (h.section_entsize < sizeof(struct ipu_graph_section) ||
+	    h.section_count > 4096 || h.section_table > len ||
+	    (uint64_t)h.section_count * h.section_entsize > len - h.section_table)
+		return WHY("header: section table (%u x %u bytes at %llu) outside the binary",
+			   h.section_count, h.section_entsize,
+			   (unsigned long long)h.section_table);
+	t->model = h.model;
+	for (uint32_t i = 0; i < h.section_count; i++) {
+		struct ipu_graph_section e;
+
+		memcpy(&e, bin + h.section_table + (uint64_t)i * h.section_entsize,
+		       sizeof(e));
+		if (e.offset > len || e.size > len - e.offset)
+			return WHY("section %u (%s): %llu bytes at %llu outside the binary",
+				   i, ipu__graph_section_name(e.type),
+				   (unsigned long long)e.size,
+				   (unsigned long long)e.offset);
+		if (e.type >= IPU_GRAPH_SEC_COUNT_ || e.type == 0)
+			continue;
+		if (sec[e.type].present)
+			return WHY("section %s: appears twice",
+				   ipu__graph_section_name(e.type));
+		if (!e.entsize || (uint64_t)e.entsize * e.count != e.size ||
+		    e.entsize < need[e.type])
+			return WHY("section %s: %u records of %u bytes do not make %llu bytes",
+				   ipu__graph_section_name(e.type), e.count,
+				   e.entsize, (unsigned long long)e.size);
+		sec[e.type].off = e.offset;
+		sec[e.type].size = e.size;
+		sec[e.type].entsize = e.entsize;
+		sec[e.type].count = e.count;
+		sec[e.type].present = 1;
+	}
+	hs = &sec[IPU_GRAPH_SEC_HOST_HANDLES];
+	ts = &sec[IPU_GRAPH_SEC_TENSORS];
+	es = &sec[IPU_GRAPH_SEC_ENTRIES];
+	ss = &sec[IPU_GRAPH_SEC_STRINGS];
+
+	if (hs->count) {
+		t->handles = calloc(hs->count, sizeof(*t->handles));
+		if (!t->handles)
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < hs->count; i++) {
+		struct ipu_graph_host_handle hh;
+		struct ipu_graph_tensor tr;
+		struct ipu__graph_handle *o = &t->handles[i];
+		const char *name;
+		unsigned esz;
+
+		memcpy(&hh, bin + hs->off + (uint64_t)i * hs->entsize, sizeof(hh));
+		name = gstr(bin, ss, hh.name);
+		if (!name)
+			goto bad_handle;
+		if (hh.tensor >= ts->count) {
+			ipu__graph_table_free(t);
+			return WHY("host_handles record %u: tensor %u out of range (%u tensors)",
+				   i, hh.tensor, ts->count);
+		}
+		memcpy(&tr, bin + ts->off + (uint64_t)hh.tensor * ts->entsize,
+		       sizeof(tr));
+		esz = ipu_dtype_size(tr.dtype);
+		if (!esz || tr.rank > IPU_GRAPH_MAX_RANK ||
+		    tr.elements > UINT64_MAX / esz) {
+			ipu__graph_table_free(t);
+			return WHY("tensors record %u: bad dtype %u / rank %u",
+				   hh.tensor, tr.dtype, tr.rank);
+		}
+		o->name = strdup(name);
+		if (!o->name) {
+			t->nhandles = i;
+			ipu__graph_table_free(t);
+			return -ENOMEM;
+		}
+		t->nhandles = i + 1;
+		o->tensor = hh.tensor;
+		o->access = hh.access;
+		o->dtype = tr.dtype;
+		o->rank = tr.rank;
+		for (unsigned d = 0; d < tr.rank; d++)
+			o->shape[d] = tr.shape[d];
+		o->elements = tr.elements;
+		o->bytes = tr.elements * esz;
+		continue;
+bad_handle:
+		ipu__graph_table_free(t);
+		return WHY("host_handles record %u: bad name string %u", i, hh.name);
+	}
+	t->nhandles = hs->count;
+
+	if (es->count) {
+		t->programs = calloc(es->count, sizeof(*t->programs));
+		if (!t->programs) {
+			ipu__graph_table_free(t);
+			return -ENOMEM;
+		}
+	}
+	for (uint32_t i = 0; i < es->count; i++) {
+		struct ipu_graph_entry en;
+		const char *name;
+
+		memcpy(&en, bin + es->off + (uint64_t)i * es->entsize, sizeof(en));
+		name = gstr(bin, ss, en.name);
+		if (!name) {
+			ipu__graph_table_free(t);
+			return WHY("entries record %u: bad name string %u", i, en.name);
+		}
+		t->programs[i] = strdup(name);
+		t->nprograms = i + 1;
+		if (!t->programs[i]) {
+			ipu__graph_table_free(t);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Status mapping                                                           */
+
+static const char *const status_names[] = {
+	[IPU_STATUS_OK] = "OK",
+	[IPU_STATUS_INVALID_OPCODE] = "INVALID_OPCODE",
+	[IPU_STATUS_INVALID_FIELD] = "INVALID_FIELD",
+	[IPU_STATUS_DMA_ERROR] = "DMA_ERROR",
+	[IPU_STATUS_INVALID_SGL] = "INVALID_SGL",
+	[IPU_STATUS_NO_GRAPH] = "NO_GRAPH",
+	[IPU_STATUS_LOAD_FAILED] = "LOAD_FAILED",
+	[IPU_STATUS_BAD_HANDLE] = "BAD_HANDLE",
+	[IPU_STATUS_OUT_OF_RANGE] = "OUT_OF_RANGE",
+	[IPU_STATUS_ACCESS] = "ACCESS",
+	[IPU_STATUS_ABORTED] = "ABORTED",
+	[IPU_STATUS_PROGRAM_ABORT] = "PROGRAM_ABORT",
+	[IPU_STATUS_RUN_FAILED] = "RUN_FAILED",
+	[IPU_STATUS_TOO_LARGE] = "TOO_LARGE",
+	[IPU_STATUS_INTERNAL] = "INTERNAL",
+};
+
+const char *ipu__card_status_name(uint32_t status)
+{
+	if (status == IPU_STATUS_RESET)
+		return "RESET";
+	if (status < IPU__ARRAY_SIZE(status_names) && status_names[status])
+		return status_names[status];
+	return "unknown";
+}
+
+/* "write of tensor 'w' on ipu0", "program 1 ('main') on ipu0", ... */
+static void cmd_what(const struct ipu__cmd_ctx *x, char *b, size_t n)
+{
+	switch (x->opcode) {
+	case IPU_CMD_LOAD:
+		snprintf(b, n, "load on %s", x->dev);
+		break;
+	case IPU_CMD_WRITE:
+	case IPU_CMD_READ:
+		if (x->tensor)
+			snprintf(b, n, "%s of tensor '%s' on %s",
+				 x->opcode == IPU_CMD_WRITE ? "write" : "read",
+				 x->tensor, x->dev);
+		else
+			snprintf(b, n, "%s of tensor handle %u on %s",
+				 x->opcode == IPU_CMD_WRITE ? "write" : "read",
+				 x->handle, x->dev);
+		break;
+	case IPU_CMD_RUN:
+		if (x->program)
+			snprintf(b, n, "program %u ('%s') on %s", x->handle,
+				 x->program, x->dev);
+		else
+			snprintf(b, n, "program %u on %s", x->handle, x->dev);
+		break;
+	default:
+		snprintf(b, n, "command %u on %s", x->opcode, x->dev);
+		break;
+	}
+}
+
+static int engine_errno(int s)
+{
+	switch (s) {
+	case IPUE_ENOMEM: return -ENOMEM;
+	case IPUE_ENOGRAPH: return -ENOENT;
+	case IPUE_ERANGE: return -ERANGE;
+	case IPUE_EACCES: return -EACCES;
+	case IPUE_ESTREAM: return -EPIPE;
+	case IPUE_EABORT: return -ECONNABORTED;
+	case IPUE_ECANCELED: return -ECANCELED;
+	case IPUE_ESTEPLIMIT: return -ELOOP;
+	case IPUE_EBUSY: return -EBUSY;
+	default: return -EIO;
+	}
+}
+
+int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
+			 uint32_t status, uint32_t detail, uint32_t detail2)
+{
+	char w[192];
+	int es;
+
+	if (status == IPU_STATUS_OK)
+		return 0;
+	cmd_what(x, w, sizeof(w));
+	switch (status) {
+	case IPU_STATUS_LOAD_FAILED: {
+		const char *sn = ipu__graph_section_name(detail);
+		const char *m = x->load_msg && x->load_msg[0] ? x->load_msg
+							      : "(no message)";
+		size_t l = strlen(sn);
+
+		/* the card's message starts with the section name: skip it */
+		if (!strncmp(m, sn, l) && m[l] == ':' && m[l + 1] == ' ')
+			m += l + 2;
+		if (detail2 != IPU_GRAPH_NONE)
+			return ipu__err(err, -EINVAL,
+					"%s: graph refused: section %s record %u: %s",
+					w, sn, detail2, m);
+		return ipu__err(err, -EINVAL, "%s: graph refused: section %s: %s",
+				w, sn, m);
+	}
+	case IPU_STATUS_OUT_OF_RANGE:
+		if (x->tensor)
+			return ipu__err(err, -ERANGE,
+					"tensor '%s': offset %llu + %llu bytes is beyond its %llu bytes (%s on %s)",
+					x->tensor, (unsigned long long)x->offset,
+					(unsigned long long)x->length,
+					(unsigned long long)x->tensor_bytes,
+					x->opcode == IPU_CMD_WRITE ? "write" : "read",
+					x->dev);
+		return ipu__err(err, -ERANGE,
+				"%s: offset %llu + %llu bytes is beyond the tensor",
+				w, (unsigned long long)x->offset,
+				(unsigned long long)x->length);
+	case IPU_STATUS_NO_GRAPH:
+		return ipu__err(err, -ENOENT,
+				"%s: no graph loaded on the card (ipu_load)", w);
+	case IPU_STATUS_BAD_HANDLE:
+		if (x->opcode == IPU_CMD_RUN)
+			return ipu__err(err, -ERANGE,
+					"%s: the card's graph has no program %u", w,
+					detail);
+		return ipu__err(err, -ERANGE,
+				"%s: the card's graph has no tensor handle %u", w,
+				detail);
+	case IPU_STATUS_ACCESS:
+		return ipu__err(err, -EACCES,
+				"%s: the card refuses: the tensor is not %s from the host",
+				w, x->opcode == IPU_CMD_WRITE ? "writable" : "readable");
+	case IPU_STATUS_ABORTED:
+		return ipu__err(err, -ECANCELED, "%s: aborted (ABORT command)", w);
+	case IPU_STATUS_PROGRAM_ABORT:
+		return ipu__err(err, -ECONNABORTED,
+				"%s: aborted by AbortOnCondition with code %u (program node %u)",
+				w, detail, detail2);
+	case IPU_STATUS_RUN_FAILED:
+		es = -(int)detail;
+		return ipu__err(err, engine_errno(es), "%s: run failed: %s", w,
+				ipue_strerror(es));
+	case IPU_STATUS_TOO_LARGE:
+		return ipu__err(err, -EFBIG,
+				"%s: the graph binary is %llu bytes; the card takes 1 byte to 256 MiB",
+				w, (unsigned long long)x->length);
+	case IPU_STATUS_INTERNAL:
+		return ipu__err(err, -ENOMEM,
+				"%s: the card ran out of host resources (INTERNAL)", w);
+	case IPU_STATUS_DMA_ERROR:
+		return ipu__err(err, -EFAULT,
+				"%s: the card could not reach host memory at 0x%llx (DMA error)",
+				w, (unsigned long long)detail |
+				   ((unsigned long long)detail2 << 32));
+	case IPU_STATUS_INVALID_OPCODE:
+	case IPU_STATUS_INVALID_FIELD:
+	case IPU_STATUS_INVALID_SGL:
+		return ipu__err(err, -EPROTO,
+				"%s: the card rejected the command as malformed (%s, detail %u): a driver bug",
+				w, ipu__card_status_name(status), detail);
+	case IPU_STATUS_RESET:
+		return ipu__err(err, -EIO,
+				"%s: the card was reset while the command was in flight",
+				w);
+	default:
+		return ipu__err(err, -EIO, "%s: unknown completion status %u "
+				"(detail %u/%u)", w, status, detail, detail2);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Attach, submit, wait                                                     */
+
+static struct ipu__card *card_of(struct ipu_device *dev)
+{
+	return dev->priv;
+}
+
+static int no_card(struct ipu_device *dev, const char *what,
+		   struct ipu_error *err)
+{
+	return ipu__err(err, -ENODEV, "%s on %s: the device is not open", what,
+			dev->name);
+}
+
+/* errno of a failed SUBMIT / WAIT / ATTACH / BUF_* ioctl -> message */
+static int ioctl_err(struct ipu_device *dev, const char *ioc, const char *w,
+		     int e, struct ipu_error *err)
+{
+	switch (e) {
+	case ENOTTY:
+		return ipu__err(err, -EOPNOTSUPP,
+				"%s: the driver of %s has no command interface (%s needs uAPI 1.1)",
+				w, dev->name, ioc);
+	case ENOTCONN:
+		return ipu__err(err, -ENOTCONN,
+				"%s: %s: this file is not attached to %s", w, ioc,
+				dev->name);
+	case EAGAIN:
+		return ipu__err(err, -EAGAIN,
+				"%s: %u commands already in flight (wait for some)",
+				w, IPU_MAX_INFLIGHT);
+	case EIO:
+		return ipu__err(err, -EIO,
+				"%s: %s failed: the card failed or was reset", w, ioc);
+	case EINTR:
+		return ipu__err(err, -EINTR,
+				"%s: interrupted while waiting (the command goes on)",
+				w);
+	default:
+		return ipu__err_sys(err, -e, "%s: %s", w, ioc);
+	}
+}
+
+int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,
+		     struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu_attach a;
+	struct ipu_info info;
+	int e;
+
+	if (!c)
+		return no_card(dev, "attach", err);
+	if (c->attached)
+		return 0;
+	if (dev->flags & IPU_OPEN_READONLY)
+		return ipu__err(err, -EPERM,
+				"attach to %s: the device was opened read-only (IPU_OPEN_READONLY)",
+				dev->name);
+	memset(&a, 0, sizeof(a));
+	a.argsz = sizeof(a);
+	a.flags = nonblock || (dev->flags & IPU_OPEN_NONBLOCK)
+		  ? IPU_ATTACH_FLAG_NONBLOCK : 0;
+	while (ioctl(c->fd, IPU_IOCTL_ATTACH, &a) < 0) {
+		e = errno;
+		if (e == EINTR)
+			continue;
+		if (e == EBUSY)
+			return ipu__err(err, -EBUSY,
+					"attach to %s: the card is in use by another process",
+					dev->name);
+		if (e == EPERM || e == EBADF)
+			return ipu__err(err, -EPERM,
+					"attach to %s: %s is not open for writing",
+					dev->name, c->devnode);
+		return ioctl_err(dev, "ATTACH", "attach", e, err);
+	}
+	c->attached = 1;
+	c->queue = a.queue;
+	memset(&info, 0, sizeof(info));
+	info.argsz = sizeof(info);
+	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, &info) == 0) {
+		c->model = info.model;
+		c->clock_khz = info.clock_khz;
+	}
+	return 0;
+}
+
+static void cmd_init(struct ipu_cmd *cmd, unsigned opcode)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->argsz = sizeof(*cmd);
+	cmd->opcode = opcode;
+}
+
+/* SUBMIT; returns 0 (look at cmd->status unless ASYNC) or a reported error */
+static int submit(struct ipu_device *dev, struct ipu_cmd *cmd, const char *w,
+		  struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+
+	if (ioctl(c->fd, IPU_IOCTL_SUBMIT, cmd) < 0)
+		return ioctl_err(dev, "SUBMIT", w, errno, err);
+	return 0;
+}
+
+/* WAIT for @seq; fills @wt. -ETIMEDOUT (not reported) when not done. */
+static int wait_seq(struct ipu_device *dev, uint64_t seq, unsigned timeout_ms,
+		    struct ipu_wait *wt, const char *w, struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+
+	for (;;) {
+		memset(wt, 0, sizeof(*wt));
+		wt->argsz = sizeof(*wt);
+		wt->seq = seq;
+		wt->timeout_ms = timeout_ms ? timeout_ms : UINT32_MAX;
+		if (ioctl(c->fd, IPU_IOCTL_WAIT, wt) == 0)
+			return 0;
+		if (errno == EINTR && !timeout_ms)
+			continue;
+		if (errno == ETIMEDOUT)
+			return -ETIMEDOUT;
+		if (errno == ENOENT)
+			return ipu__err(err, -ENOENT,
+					"%s: no such request in flight (already collected?)",
+					w);
+		return ioctl_err(dev, "WAIT", w, errno, err);
+	}
+}
+
+static int need_loaded(struct ipu_device *dev, const char *what,
+		       struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+
+	if (!c)
+		return no_card(dev, what, err);
+	if (!c->loaded)
+		return ipu__err(err, -ENOENT, "%s on %s: no graph loaded (ipu_load)",
+				what, dev->name);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Load                                                                     */
+
+void ipu__card_after_reset(struct ipu_device *dev)
+{
+	struct ipu__card *c = card_of(dev);
+
+	if (!c)
+		return;
+	c->loaded = 0;
+	c->run_started = 0;
+	ipu__graph_table_free(&c->g);
+}
+
+void ipu__card_exec_close(struct ipu_device *dev)
+{
+	struct ipu__card *c = card_of(dev);
+
+	if (!c)
+		return;
+	while (c->bufs)
+		ipu__card_buffer_free(dev, c->bufs);
+	if (c->bounce) {
+		ipu__card_buffer_free(dev, c->bounce);
+		c->bounce = NULL;
+	}
+	ipu__graph_table_free(&c->g);
+	c->loaded = 0;
+}
+
+int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
+		   struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu__graph_table t;
+	struct ipu__cmd_ctx x;
+	struct ipu_cmd cmd;
+	char msg[IPU_LOAD_MSG_MAX + 1];
+	char why[160];
+	int r;
+
+	if (!c)
+		return no_card(dev, "load", err);
+	r = ipu__card_attach(dev, 0, err);
+	if (r)
+		return r;
+	if (size >= sizeof(struct ipu_graph_header) && c->model) {
+		const struct ipu_graph_header *h = image;
+		uint32_t gm;
+
+		memcpy(&gm, &h->model, sizeof(gm));
+		if (h->magic == IPU_GRAPH_MAGIC && gm != c->model)
+			return ipu__err(err, -EINVAL,
+					"load on %s: the graph is built for model %s, the device is %s",
+					dev->name, ipu_model_name(gm),
+					ipu_model_name(c->model));
+	}
+	/* the card replaces its graph even when it refuses the new one */
+	ipu__card_after_reset(dev);
+	memset(msg, 0, sizeof(msg));
+	cmd_init(&cmd, IPU_CMD_LOAD);
+	cmd.user_ptr = (uintptr_t)image;
+	cmd.length = size;
+	cmd.msg_ptr = (uintptr_t)msg;
+	r = submit(dev, &cmd, "load", err);
+	if (r)
+		return r;
+	if (cmd.status) {
+		memset(&x, 0, sizeof(x));
+		x.dev = dev->name;
+		x.opcode = IPU_CMD_LOAD;
+		x.length = size;
+		x.load_msg = msg;
+		return ipu__card_status_err(err, &x, cmd.status, cmd.detail,
+					    cmd.detail2);
+	}
+	r = ipu__graph_table_parse(image, size, &t, why, sizeof(why));
+	if (r == -ENOMEM)
+		return ipu__err(err, r, "load on %s: out of memory", dev->name);
+	if (r)
+		return ipu__err(err, -EPROTO,
+				"load on %s: the card took the graph but its host handles cannot be read: %s",
+				dev->name, why);
+	c->g = t;
+	c->loaded = 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Handles and programs                                                     */
+
+int ipu__card_tensor_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	int r = need_loaded(dev, "tensors", err);
+
+	return r ? r : (int)card_of(dev)->g.nhandles;
+}
+
+int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
+			  struct ipu_tensor_info *out, struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	const struct ipu__graph_handle *h;
+	int r = need_loaded(dev, "tensor info", err);
+
+	if (r)
+		return r;
+	if (index >= c->g.nhandles)
+		return ipu__err(err, -ERANGE,
+				"tensor %u on %s: out of range (the graph has %u host-visible tensors)",
+				index, dev->name, c->g.nhandles);
+	h = &c->g.handles[index];
+	memset(out, 0, sizeof(*out));
+	ipu__strlcpy(out->name, h->name, sizeof(out->name));
+	out->index = index;
+	out->dtype = h->dtype;
+	out->rank = h->rank;
+	for (unsigned i = 0; i < h->rank && i < 6; i++)
+		out->shape[i] = h->shape[i];
+	out->elements = h->elements;
+	out->bytes = h->bytes;
+	out->access = h->access;
+	return 0;
+}
+
+int ipu__card_program_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	int r = need_loaded(dev, "programs", err);
+
+	return r ? r : (int)card_of(dev)->g.nprograms;
+}
+
+int ipu__card_program_name(struct ipu_device *dev, unsigned k, char *buf,
+			   size_t size, struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	int r = need_loaded(dev, "program name", err);
+
+	if (r)
+		return r;
+	if (k >= c->g.nprograms)
+		return ipu__err(err, -ERANGE,
+				"program %u on %s: out of range (the graph has %u programs)",
+				k, dev->name, c->g.nprograms);
+	ipu__strlcpy(buf, c->g.programs[k], size);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Transfers                                                                */
+
+static void xfer_ctx(struct ipu_device *dev, int wr, uint32_t tensor,
+		     uint64_t offset, size_t len, struct ipu__cmd_ctx *x)
+{
+	struct ipu__card *c = card_of(dev);
+
+	memset(x, 0, sizeof(*x));
+	x->dev = dev->name;
+	x->opcode = wr ? IPU_CMD_WRITE : IPU_CMD_READ;
+	x->handle = tensor;
+	x->offset = offset;
+	x->length = len;
+	if (c->loaded && tensor < c->g.nhandles) {
+		x->tensor = c->g.handles[tensor].name;
+		x->tensor_bytes = c->g.handles[tensor].bytes;
+	}
+}
+
+/* checks the library can make before the card sees the command */
+static int xfer_check(struct ipu_device *dev, int wr, uint32_t tensor,
+		      uint64_t offset, size_t len, struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	const struct ipu__graph_handle *h;
+	int r = need_loaded(dev, wr ? "tensor write" : "tensor read", err);
+
+	if (r)
+		return r;
+	if (tensor >= c->g.nhandles)
+		return ipu__err(err, -ERANGE,
+				"%s of tensor handle %u on %s: the graph has %u host-visible tensors",
+				wr ? "write" : "read", tensor, dev->name,
+				c->g.nhandles);
+	h = &c->g.handles[tensor];
+	if (!(h->access & (wr ? IPU_HANDLE_WRITE : IPU_HANDLE_READ)))
+		return ipu__err(err, -EACCES,
+				"tensor '%s' on %s: the host may not %s it (handle is %s)",
+				h->name, dev->name, wr ? "write" : "read",
+				wr ? "read-only" : "write-only");
+	if (offset > h->bytes || len > h->bytes - offset)
+		return ipu__err(err, -ERANGE,
+				"tensor '%s': offset %llu + %zu bytes is beyond its %llu bytes (%s on %s)",
+				h->name, (unsigned long long)offset, len,
+				(unsigned long long)h->bytes,
+				wr ? "write" : "read", dev->name);
+	return 0;
+}
+
+/* fill the data source of @cmd: a registered buffer, else @p itself */
+static void cmd_data(struct ipu__card *c, struct ipu_cmd *cmd, const void *p,
+		     size_t len, int allow_user)
+{
+	struct ipu_buffer *b = ipu__card_buffer_find(c, p, len);
+
+	if (b) {
+		cmd->buf = b->handle;
+		cmd->buf_offset = (uintptr_t)p - (uintptr_t)b->ptr;
+	} else if (allow_user) {
+		cmd->user_ptr = (uintptr_t)p;
+	}
+}
+
+static int one_cmd(struct ipu_device *dev, int wr, uint32_t tensor,
+		   uint64_t offset, void *p, size_t len, uint64_t *req,
+		   struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu__cmd_ctx x;
+	struct ipu_cmd cmd;
+	int r;
+
+	cmd_init(&cmd, wr ? IPU_CMD_WRITE : IPU_CMD_READ);
+	cmd.handle = tensor;
+	cmd.offset = offset;
+	cmd.length = len;
+	cmd_data(c, &cmd, p, len, 1);
+	if (req)
+		cmd.flags = IPU_CMD_FLAG_ASYNC;
+	r = submit(dev, &cmd, wr ? "tensor write" : "tensor read", err);
+	if (r)
+		return r;
+	if (req) {
+		*req = cmd.seq + 1;
+		return 0;
+	}
+	xfer_ctx(dev, wr, tensor, offset, len, &x);
+	return ipu__card_status_err(err, &x, cmd.status, cmd.detail, cmd.detail2);
+}
+
+static int ensure_bounce(struct ipu_device *dev, struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu_buffer *b;
+	int r;
+
+	if (c->bounce)
+		return 0;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return ipu__err(err, -ENOMEM, "bounce buffer on %s: out of memory",
+				dev->name);
+	b->dev = dev;
+	b->size = IPU__BOUNCE_SIZE;
+	r = ipu__card_buffer_alloc(dev, b, err);
+	if (r) {
+		free(b);
+		return r;
+	}
+	c->bounce = b;
+	return 0;
+}
+
+/* collect the completion of chunk @seq and turn it into a result */
+static int chunk_wait(struct ipu_device *dev, int wr, uint32_t tensor,
+		      uint64_t seq, uint64_t offset, size_t len,
+		      struct ipu_error *err)
+{
+	struct ipu__cmd_ctx x;
+	struct ipu_wait wt;
+	int r = wait_seq(dev, seq, 0, &wt, wr ? "tensor write" : "tensor read",
+			 err);
+
+	if (r)
+		return r;
+	xfer_ctx(dev, wr, tensor, offset, len, &x);
+	return ipu__card_status_err(err, &x, wt.status, wt.detail, wt.detail2);
+}
+
+/*
+ * Through the bounce buffer, in chunks of half its size, two in flight: the
+ * process copies one half while the card moves the other.
+ */
+static int bounce_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
+		       uint64_t offset, uint8_t *p, size_t len,
+		       struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	const size_t half = IPU__BOUNCE_SIZE / 2;
+	uint64_t seq[2] = { 0, 0 };
+	size_t pos[2] = { 0, 0 }, n[2] = { 0, 0 };
+	int busy[2] = { 0, 0 };
+	size_t done = 0, next = 0;
+	int ret = 0, r;
+	unsigned i;
+
+	r = ensure_bounce(dev, err);
+	if (r)
+		return r;
+	if (len <= half) {	/* one command, synchronous */
+		struct ipu__cmd_ctx x;
+		struct ipu_cmd cmd;
+
+		cmd_init(&cmd, wr ? IPU_CMD_WRITE : IPU_CMD_READ);
+		cmd.handle = tensor;
+		cmd.offset = offset;
+		cmd.length = len;
+		cmd.buf = c->bounce->handle;
+		if (wr)
+			memcpy(c->bounce->ptr, p, len);
+		r = submit(dev, &cmd, wr ? "tensor write" : "tensor read", err);
+		if (r)
+			return r;
+		xfer_ctx(dev, wr, tensor, offset, len, &x);
+		r = ipu__card_status_err(err, &x, cmd.status, cmd.detail,
+					 cmd.detail2);
+		if (!r && !wr)
+			memcpy(p, c->bounce->ptr, len);
+		return r;
+	}
+	for (i = 0; done < len; i ^= 1) {
+		uint8_t *slot = (uint8_t *)c->bounce->ptr + i * half;
+
+		if (busy[i]) {	/* collect the chunk that used this half */
+			busy[i] = 0;
+			r = chunk_wait(dev, wr, tensor, seq[i], offset + pos[i],
+				       n[i], ret ? NULL : err);
+			if (r && !ret)
+				ret = r;
+			if (!ret && !wr)
+				memcpy(p + pos[i], slot, n[i]);
+			done += n[i];
+		}
+		if (next < len && !ret) {
+			struct ipu_cmd cmd;
+
+			n[i] = len - next < half ? len - next : half;
+			pos[i] = next;
+			if (wr)
+				memcpy(slot, p + next, n[i]);
+			cmd_init(&cmd, wr ? IPU_CMD_WRITE : IPU_CMD_READ);
+			cmd.flags = IPU_CMD_FLAG_ASYNC;
+			cmd.handle = tensor;
+			cmd.offset = offset + next;
+			cmd.length = n[i];
+			cmd.buf = c->bounce->handle;
+			cmd.buf_offset = i * half;
+			r = submit(dev, &cmd, wr ? "tensor write" : "tensor read",
+				   err);
+			if (r) {
+				ret = r;
+			} else {
+				seq[i] = cmd.seq;
+				busy[i] = 1;
+				next += n[i];
+			}
+		}
+		if (ret && !busy[0] && !busy[1])
+			break;
+	}
+	return ret;
+}
+
+static int card_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
+		     uint64_t offset, void *p, size_t len, uint64_t *req,
+		     struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	int r;
+
+	if (!c)
+		return no_card(dev, wr ? "tensor write" : "tensor read", err);
+	r = xfer_check(dev, wr, tensor, offset, len, err);
+	if (r)
+		return r;
+	if (req)
+		*req = 0;
+	if (!len)
+		return 0;
+	if (len > UINT32_MAX)
+		return ipu__err(err, -EINVAL,
+				"%s of tensor '%s' on %s: %zu bytes; one transfer moves at most 4 GiB - 1",
+				wr ? "write" : "read", c->g.handles[tensor].name,
+				dev->name, len);
+	if (req || ipu__card_buffer_find(c, p, len) ||
+	    c->xfer_mode == IPU__XFER_DIRECT ||
+	    (c->xfer_mode == IPU__XFER_AUTO && len > IPU__BOUNCE_MAX))
+		return one_cmd(dev, wr, tensor, offset, p, len, req, err);
+	return bounce_xfer(dev, wr, tensor, offset, p, len, err);
+}
+
+int ipu__card_tensor_write(struct ipu_device *dev, uint32_t tensor,
+			   uint64_t offset, const void *src, size_t len,
+			   struct ipu_error *err)
+{
+	return card_xfer(dev, 1, tensor, offset, (void *)(uintptr_t)src, len,
+			 NULL, err);
+}
+
+int ipu__card_tensor_read(struct ipu_device *dev, uint32_t tensor,
+			  uint64_t offset, void *dst, size_t len,
+			  struct ipu_error *err)
+{
+	return card_xfer(dev, 0, tensor, offset, dst, len, NULL, err);
+}
+
+int ipu__card_tensor_write_async(struct ipu_device *dev, uint32_t tensor,
+				 uint64_t offset, const void *src, size_t len,
+				 uint64_t *req, struct ipu_error *err)
+{
+	return card_xfer(dev, 1, tensor, offset, (void *)(uintptr_t)src, len,
+			 req, err);
+}
+
+int ipu__card_tensor_read_async(struct ipu_device *dev, uint32_t tensor,
+				uint64_t offset, void *dst, size_t len,
+				uint64_t *req, struct ipu_error *err)
+{
+	return card_xfer(dev, 0, tensor, offset, dst, len, req, err);
+}
+
+int ipu__card_request_wait(struct ipu_device *dev, uint64_t req,
+			   unsigned timeout_ms, struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu__cmd_ctx x;
+	struct ipu_wait wt;
+	char w[80];
+	int r;
+
+	if (!c)
+		return no_card(dev, "request wait", err);
+	if (!req)
+		return 0;	/* completed when it was started */
+	snprintf(w, sizeof(w), "request %llu on %s", (unsigned long long)req,
+		 dev->name);
+	r = wait_seq(dev, req - 1, timeout_ms, &wt, w, err);
+	if (r == -ETIMEDOUT)
+		return ipu__err(err, r, "%s: not complete after %u ms", w,
+				timeout_ms);
+	if (r)
+		return r;
+	memset(&x, 0, sizeof(x));
+	x.dev = dev->name;
+	x.opcode = 0;
+	return ipu__card_status_err(err, &x, wt.status, wt.detail, wt.detail2);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Run                                                                      */
+
+int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
+		  struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu_cmd cmd;
+	int r = need_loaded(dev, "run", err);
+
+	if (r)
+		return r;
+	if (c->run_started)
+		return ipu__err(err, -EBUSY,
+				"run on %s: a run was started and not waited for",
+				dev->name);
+	if (program >= c->g.nprograms)
+		return ipu__err(err, -ERANGE,
+				"run on %s: program %u does not exist (the graph has %u programs)",
+				dev->name, program, c->g.nprograms);
+	cmd_init(&cmd, IPU_CMD_RUN);
+	cmd.flags = IPU_CMD_FLAG_ASYNC;
+	cmd.handle = program;
+	cmd.count = count;
+	r = submit(dev, &cmd, "run", err);
+	if (r)
+		return r;
+	c->run_started = 1;
+	c->run_seq = cmd.seq;
+	c->run_program = program;
+	memset(&c->stats, 0, sizeof(c->stats));
+	return 0;
+}
+
+int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
+		   struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu__cmd_ctx x;
+	struct ipu_wait wt;
+	char w[160];
+	int r;
+
+	if (!c)
+		return no_card(dev, "wait", err);
+	if (!c->run_started)
+		return ipu__err(err, -EINVAL, "wait on %s: no run was started",
+				dev->name);
+	memset(&x, 0, sizeof(x));
+	x.dev = dev->name;
+	x.opcode = IPU_CMD_RUN;
+	x.handle = c->run_program;
+	x.program = c->loaded && c->run_program < c->g.nprograms
+		    ? c->g.programs[c->run_program] : NULL;
+	snprintf(w, sizeof(w), "program %u ('%s') on %s", x.handle,
+		 x.program ? x.program : "", dev->name);
+	r = wait_seq(dev, c->run_seq, timeout_ms, &wt, w, err);
+	if (r == -ETIMEDOUT)
+		return ipu__err(err, r, "%s: still running after %u ms", w,
+				timeout_ms);
+	c->run_started = 0;
+	if (r)
+		return r;
+	c->stats.host_ns = wt.host_ns;
+	c->stats.cycles = wt.cycles;
+	c->stats.cycles_compute = 0;
+	c->stats.steps = wt.status == IPU_STATUS_OK ? wt.detail : 0;
+	c->stats.clock_khz = c->clock_khz;
+	return ipu__card_status_err(err, &x, wt.status, wt.detail, wt.detail2);
+}
+
+void ipu__card_run_stats(struct ipu_device *dev, struct ipu_run_stats *out)
+{
+	struct ipu__card *c = card_of(dev);
+
+	if (c)
+		*out = c->stats;
+}

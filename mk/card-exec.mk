@@ -1,0 +1,23 @@
+# Card execution path of libipudev (libipudev/card_exec.c, card_buf.c):
+# host unit tests that need no card (status messages, the graph-table
+# parser against builder-made binaries, ranged/async/buffer calls on the
+# model device) -> $(B)/results/card-exec.ktap. Built with ASan/UBSan.
+
+CARD_EXEC_TEST := $(B)/tests/card-exec/test_card_exec
+CARD_EXEC_SRCS := tests/host/card-exec/test_card_exec.c
+
+ALL_TARGETS += $(CARD_EXEC_TEST)
+HOST_CHECKS += card-exec-check
+
+$(CARD_EXEC_TEST): $(CARD_EXEC_SRCS) $(IPUDEV_SRCS) libipudev/card.h \
+		libipudev/internal.h libipudev/ipudev.h $(IPUDEV_ENGINE_DEP)
+	@mkdir -p $(dir $@)
+	@echo "card-exec: $@"
+	@$(CC) $(filter-out -O2,$(IPUDEV_CFLAGS)) -O1 -fsanitize=address,undefined \
+		-fno-omit-frame-pointer -o $@ $(CARD_EXEC_SRCS) $(IPUDEV_SRCS) \
+		$(ENGINE_LIB) $(IPUDEV_LDLIBS)
+
+.PHONY: card-exec-check
+card-exec-check: $(CARD_EXEC_TEST)
+	@mkdir -p $(B)/results
+	@ASAN_OPTIONS=detect_leaks=1 $(CARD_EXEC_TEST) >$(B)/results/card-exec.ktap

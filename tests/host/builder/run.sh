@@ -1,0 +1,78 @@
+#!/bin/bash
+# Host tests of the graph builder, partition helpers, model device, .npy
+# files and ipu-run. Usage: run.sh BUILD_DIR TEST_BINARY; KTAP on stdout.
+set -u
+B=$1
+T=$2
+RUN=$B/tools/ipu-run
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+n=0
+lines=()
+add() {	# add ok|fail|skip NAME [REASON]
+	n=$((n + 1))
+	case $1 in
+	ok) lines+=("ok $n $2") ;;
+	skip) lines+=("ok $n $2 # SKIP $3") ;;
+	*) lines+=("not ok $n $2${3:+ # $3}") ;;
+	esac
+}
+# expect NAME RC NEEDLE COMMAND...: exit code RC and NEEDLE in the output
+expect() {
+	local name=$1 want=$2 needle=$3; shift 3
+	"$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if [ "$rc" != "$want" ]; then
+		add fail "$name" "exit $rc, want $want: $(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	elif [ -n "$needle" ] && ! grep -q -- "$needle" "$TMP/out"; then
+		add fail "$name" "output lacks '$needle': $(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	else
+		add ok "$name"
+	fi
+}
+
+# the unit tests (their own numbering is replaced)
+while IFS= read -r l; do
+	case $l in
+	"ok "*|"not ok "*)
+		st=${l%% [0-9]*}; rest=${l#"$st "}; rest=${rest#* }
+		n=$((n + 1)); lines+=("$st $n $rest") ;;
+	esac
+done < <("$T" "$TMP" 2>&1)
+
+# ipu-run end to end
+if [ ! -x "$RUN" ]; then
+	add skip ipu_run_end_to_end "ipu-run not built"
+else
+	export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	if "$T" --example "$TMP" >"$TMP/out" 2>&1; then
+		expect ipu_run_matmul 0 "modelled cycles" "$RUN" --model test "$TMP/mm.graph" \
+			--in a="$TMP/a.npy" --in b="$TMP/b.npy" --out c="$TMP/c.npy"
+		expect ipu_run_output_matches 0 "" "$T" --compare "$TMP/c.npy" "$TMP/want.npy"
+		expect ipu_run_json 0 '"cycles_exchange"' "$RUN" --model test --json --program matmul \
+			"$TMP/mm.graph" --in a="$TMP/a.npy" --in b="$TMP/b.npy"
+		expect ipu_run_list 0 "matmul" "$RUN" --model test --list "$TMP/mm.graph"
+		expect ipu_run_dtype_mismatch_refused 1 "dtype <f2 (f16) does not match tensor 'a'" \
+			"$RUN" --model test "$TMP/mm.graph" --in a="$TMP/a_f16.npy"
+		expect ipu_run_shape_mismatch_refused 1 "shape (40, 48) does not match tensor 'a' shape (48, 40)" \
+			"$RUN" --model test "$TMP/mm.graph" --in a="$TMP/a_shape.npy"
+		expect ipu_run_unknown_tensor_refused 1 "no tensor 'zz'" \
+			"$RUN" --model test "$TMP/mm.graph" --in zz="$TMP/a.npy"
+		expect ipu_run_wrong_model_refused 1 "built for model test" \
+			"$RUN" --model gc200 "$TMP/mm.graph"
+		printf 'garbage' >"$TMP/bad.npy"
+		expect ipu_run_malformed_npy_refused 1 "not a .npy file" \
+			"$RUN" --model test "$TMP/mm.graph" --in a="$TMP/bad.npy"
+		expect ipu_run_bad_program 2 "program 5" "$RUN" --model test --program 5 "$TMP/mm.graph"
+		expect ipu_run_usage 2 "Usage" "$RUN" --model test
+		expect ipu_run_help 0 "Usage" "$RUN" --help
+		expect ipu_run_bad_in_syntax 2 "NAME=FILE" "$RUN" --in foo "$TMP/mm.graph"
+	else
+		add fail ipu_run_example "$(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	fi
+fi
+
+echo "KTAP version 1"
+echo "1..$n"
+printf '%s\n' "${lines[@]}"

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The card's command queues (docs/hw-interface.md, "Command queues") driven
+ * from user space with the driver unbound: rings and data live in locked
+ * anonymous memory whose physical addresses come from /proc/self/pagemap
+ * (no IOMMU in this VM), commands go through the doorbells and completions
+ * are polled by their phase bit. Covers a graph's load/write/run/read with
+ * exact results and every kind of bad command, bad address (the card's own
+ * BAR, memory that does not exist), bad SG list, bad doorbell and bad ring
+ * the specification names: each must complete with its error status (or
+ * stop the queue) and leave the card working.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ipu_test.h"
+#include "ipudev.h"
+
+/* The harness compares expected and actual values of mixed types by design. */
+#pragma GCC diagnostic ignored "-Wsign-compare"
+
+#define DEV_CARD	3	/* the VM's small "test" card */
+#define QSIZE		64
+#define POOL_PAGES	512	/* 2 MiB of DMA-able test memory */
+#define PAGE		4096u
+#define N_ELEMS		4096	/* f32 elements of the test tensors */
+
+FIXTURE(queue) {
+	char bdf[32];
+	char pcidir[PATH_MAX];
+	volatile uint8_t *regs;
+	int fd;
+	uint64_t bar0_phys;
+	uint8_t *pool;		/* POOL_PAGES locked pages */
+	uint64_t phys[POOL_PAGES];
+	unsigned next_page;	/* pool allocation cursor */
+	struct ipu_sqe *sq;
+	struct ipu_cqe *cq;
+	unsigned sq_tail, cq_head;
+	int phase;
+	uint16_t cid;
+	void *graph;
+	size_t graph_len;
+};
+
+static uint32_t rd32(FIXTURE_DATA(queue) *self, uint32_t off)
+{
+	return *(volatile uint32_t *)(self->regs + off);
+}
+
+static void wr32(FIXTURE_DATA(queue) *self, uint32_t off, uint32_t v)
+{
+	*(volatile uint32_t *)(self->regs + off) = v;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Pages from the pool: returns the first page's index. */
+static unsigned pool_pages(FIXTURE_DATA(queue) *self, unsigned n)
+{
+	unsigned p = self->next_page;
+
+	if (p + n > POOL_PAGES)
+		abort();
+	self->next_page += n;
+	return p;
+}
+
+static void *page_ptr(FIXTURE_DATA(queue) *self, unsigned p)
+{
+	return self->pool + (size_t)p * PAGE;
+}
+
+/*
+ * An SG list in page @sgl_page describing @len bytes starting at page
+ * @first (one entry per page). Returns the list's physical address.
+ */
+static uint64_t make_sgl(FIXTURE_DATA(queue) *self, unsigned sgl_page,
+			 unsigned first, uint64_t len, uint32_t *count)
+{
+	struct ipu_sge *sge = page_ptr(self, sgl_page);
+	unsigned n = 0;
+
+	while (len) {
+		uint32_t l = len < PAGE ? len : PAGE;
+
+		sge[n].addr = self->phys[first + n];
+		sge[n].len = l;
+		sge[n].reserved = 0;
+		len -= l;
+		n++;
+	}
+	*count = n;
+	return self->phys[sgl_page];
+}
+
+/* Submits @e on queue 0 and waits for its completion (10 s at most). */
+static int submit(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
+		  struct ipu_cqe *out)
+{
+	uint64_t t0 = now_ms();
+	volatile struct ipu_cqe *c;
+
+	e->cid = ++self->cid;
+	self->sq[self->sq_tail] = *e;
+	__sync_synchronize();
+	self->sq_tail = (self->sq_tail + 1) % QSIZE;
+	wr32(self, IPU_REG_SQ_TAIL(0), self->sq_tail);
+
+	c = &self->cq[self->cq_head];
+	while ((c->status & IPU_CQE_PHASE) != self->phase) {
+		if (now_ms() - t0 > 10000)
+			return -ETIMEDOUT;
+		usleep(100);
+	}
+	__sync_synchronize();
+	*out = *(struct ipu_cqe *)c;
+	self->cq_head = (self->cq_head + 1) % QSIZE;
+	if (!self->cq_head)
+		self->phase ^= 1;
+	wr32(self, IPU_REG_CQ_HEAD(0), self->cq_head);
+	return out->cid == e->cid ? 0 : -EPROTO;
+}
+
+/* Submits and returns the completion's status code (or -errno). */
+static int run_cmd(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
+		   struct ipu_cqe *cqe)
+{
+	struct ipu_cqe tmp;
+	int ret = submit(self, e, cqe ? cqe : &tmp);
+
+	return ret ? ret : IPU_CQE_CODE((cqe ? cqe : &tmp)->status);
+}
+
+static int setup_queue(FIXTURE_DATA(queue) *self, unsigned q,
+		       uint64_t sq_phys, uint64_t cq_phys)
+{
+	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
+	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_LO), (uint32_t)sq_phys);
+	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_HI), sq_phys >> 32);
+	wr32(self, IPU_REG_Q(q, IPU_Q_CQ_BASE_LO), (uint32_t)cq_phys);
+	wr32(self, IPU_REG_Q(q, IPU_Q_CQ_BASE_HI), cq_phys >> 32);
+	wr32(self, IPU_REG_Q(q, IPU_Q_SIZE), QSIZE);
+	wr32(self, IPU_REG_Q(q, IPU_Q_VECTOR), 1);
+	wr32(self, IPU_REG_Q(q, IPU_Q_COALESCE), 0);
+	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	return rd32(self, IPU_REG_Q(q, IPU_Q_STATUS));
+}
+
+/* y = x + x over the test model's tiles; x write-only, y read-only. */
+static int build_graph(void **buf, size_t *len)
+{
+	uint32_t shape[1] = { N_ELEMS };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, seq, ret;
+
+	ret = ipu_graph_create(IPU_MODEL_TEST, &g, &err);
+	if (ret)
+		return ret;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 16, &err) < 0 ||
+	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) != 0)
+		goto fail;
+	seq = ipu_prog_sequence(g, &err);
+	if (seq < 0)
+		goto fail;
+	y = ipu_binary(g, seq, IPU_OP_ADD, x, x, "y", &err);
+	/* Handles are numbered in the order tensors are exposed. */
+	if (y < 0 || ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err) != 1 ||
+	    ipu_graph_add_program(g, "double", seq, &err) < 0 ||
+	    ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -EINVAL;
+}
+
+FIXTURE_SETUP(queue)
+{
+	char name[IPU_TEST_NAME_MAX], link[PATH_MAX], path[PATH_MAX + 32];
+	char line[256];
+	uint16_t cmd;
+	ssize_t len;
+	FILE *f;
+	int fd;
+
+	self->fd = -1;
+	self->regs = MAP_FAILED;
+	self->pool = MAP_FAILED;
+	if (ipu_find_card(DEV_CARD, name, sizeof(name)))
+		SKIP(return, "card %d is not present", DEV_CARD);
+	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", name);
+	len = readlink(path, link, sizeof(link) - 1);
+	ASSERT_GT(len, 0);
+	link[len] = 0;
+	snprintf(self->bdf, sizeof(self->bdf), "%s", strrchr(link, '/') + 1);
+	snprintf(self->pcidir, sizeof(self->pcidir), "/sys/bus/pci/devices/%s",
+		 self->bdf);
+
+	ASSERT_EQ(0, build_graph(&self->graph, &self->graph_len));
+	ASSERT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/unbind", self->bdf));
+	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
+	ASSERT_EQ(0, ipu_write_file(path, "1"));
+	/* Bus mastering, so the card may DMA. */
+	snprintf(path, sizeof(path), "%s/config", self->pcidir);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(2, pread(fd, &cmd, 2, 4));
+	cmd |= 4;
+	ASSERT_EQ(2, pwrite(fd, &cmd, 2, 4));
+	close(fd);
+	/* BAR0's physical address: the first line of "resource". */
+	snprintf(path, sizeof(path), "%s/resource", self->pcidir);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	fclose(f);
+	self->bar0_phys = strtoull(line, NULL, 16);
+	ASSERT_NE(0, self->bar0_phys);
+
+	snprintf(path, sizeof(path), "%s/resource0", self->pcidir);
+	self->fd = open(path, O_RDWR | O_SYNC);
+	ASSERT_GE(self->fd, 0);
+	self->regs = mmap(NULL, IPU_BAR_REGS_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->regs);
+	wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+	/* Start from a card without a graph: a soft reset drops it. */
+	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+	for (int i = 0; i < 2000 && (rd32(self, IPU_REG_STATUS) &
+				     IPU_STATUS_STATE_MASK) != IPU_CARD_STATE_READY; i++)
+		usleep(1000);
+	ASSERT_EQ(IPU_CARD_STATE_READY,
+		  rd32(self, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK);
+
+	/* Locked memory and its physical pages. */
+	self->pool = mmap(NULL, (size_t)POOL_PAGES * PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_LOCKED | MAP_POPULATE,
+			  -1, 0);
+	ASSERT_NE(MAP_FAILED, self->pool);
+	memset(self->pool, 0, (size_t)POOL_PAGES * PAGE);
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	for (unsigned i = 0; i < POOL_PAGES; i++) {
+		uint64_t ent, va = (uint64_t)(uintptr_t)page_ptr(self, i);
+
+		ASSERT_EQ(8, pread(fd, &ent, 8, va / PAGE * 8));
+		ASSERT_TRUE(ent >> 63);		/* present */
+		self->phys[i] = (ent & ((1ull << 55) - 1)) * PAGE;
+		ASSERT_NE(0, self->phys[i]);	/* needs root */
+	}
+	close(fd);
+
+	self->sq = page_ptr(self, pool_pages(self, 1));
+	self->cq = page_ptr(self, pool_pages(self, 1));
+	self->phase = 1;
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  setup_queue(self, 0, self->phys[0], self->phys[1]));
+}
+
+FIXTURE_TEARDOWN(queue)
+{
+	char path[PATH_MAX + 32], name[IPU_TEST_NAME_MAX];
+	uint64_t t0;
+
+	if (self->regs != MAP_FAILED) {
+		for (unsigned q = 0; q < IPU_NUM_QUEUES; q++)
+			wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
+		wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+		munmap((void *)self->regs, IPU_BAR_REGS_SIZE);
+	}
+	if (self->fd >= 0)
+		close(self->fd);
+	/* Let the card finish with the rings before the memory goes. */
+	usleep(20000);
+	if (self->pool != MAP_FAILED)
+		munmap(self->pool, (size_t)POOL_PAGES * PAGE);
+	free(self->graph);
+	if (!self->bdf[0])
+		return;
+	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
+	ipu_write_file(path, "0");
+	EXPECT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/bind", self->bdf));
+	t0 = now_ms();
+	while (ipu_find_card(DEV_CARD, name, sizeof(name)) &&
+	       now_ms() - t0 < 5000)
+		usleep(10000);
+	EXPECT_EQ(0, ipu_find_card(DEV_CARD, name, sizeof(name)));
+}
+
+/* LOAD the test graph through an SG list. */
+static int load_graph(FIXTURE_DATA(queue) *self)
+{
+	unsigned pages = (self->graph_len + PAGE - 1) / PAGE;
+	unsigned data = pool_pages(self, pages), sgl = pool_pages(self, 1);
+	struct ipu_sqe e = { .opcode = IPU_SQE_LOAD };
+
+	memcpy(page_ptr(self, data), self->graph, self->graph_len);
+	e.length = self->graph_len;
+	e.data = make_sgl(self, sgl, data, self->graph_len, &e.sgl_count);
+	return run_cmd(self, &e, NULL);
+}
+
+TEST_F(queue, load_write_run_read)
+{
+	unsigned in = pool_pages(self, N_ELEMS * 4 / PAGE);
+	unsigned out = pool_pages(self, N_ELEMS * 4 / PAGE);
+	unsigned sgl_in = pool_pages(self, 1), sgl_out = pool_pages(self, 1);
+	float *x = page_ptr(self, in), *y = page_ptr(self, out);
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = (float)i * 0.5f - 100.0f;
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_WRITE;
+	e.handle = 0;			/* "x": exposed first */
+	e.length = N_ELEMS * 4;
+	e.data = make_sgl(self, sgl_in, in, e.length, &e.sgl_count);
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.count = 3;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_LT(0, c.cycles);
+	EXPECT_LT(0, c.host_ns);
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;			/* "y" */
+	e.length = N_ELEMS * 4;
+	e.data = make_sgl(self, sgl_out, out, e.length, &e.sgl_count);
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(0, c.sq_id);
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] + x[i], y[i]);
+
+	/* A byte range of a tensor, from a contiguous buffer. */
+	memset(&e, 0, sizeof(e));
+	memset(y, 0, 64);
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;
+	e.offset = 4 * 100;
+	e.length = 40;
+	e.data = self->phys[out] + 8;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	for (int i = 0; i < 10; i++)
+		ASSERT_EQ(x[100 + i] * 2, ((float *)((uint8_t *)y + 8))[i]);
+}
+
+TEST_F(queue, bad_commands)
+{
+	unsigned buf = pool_pages(self, 1);
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	/* Before a graph is loaded. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = 0x7f;
+	EXPECT_EQ(IPU_CS_INVALID_OPCODE, run_cmd(self, &e, &c));
+	EXPECT_EQ(0x7f, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	e.flags = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(1, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	e.reserved[1] = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(48, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.arg = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(40, c.detail);
+
+	/* Programs and handles that do not exist, ranges, access. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_cmd(self, &e, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = 9;
+	e.length = 4;
+	e.data = self->phys[buf];
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_cmd(self, &e, NULL));
+	e.handle = 1;
+	e.offset = N_ELEMS * 4 - 2;
+	EXPECT_EQ(IPU_CS_OUT_OF_RANGE, run_cmd(self, &e, NULL));
+	e.offset = UINT64_MAX - 1;
+	EXPECT_EQ(IPU_CS_OUT_OF_RANGE, run_cmd(self, &e, NULL));
+	e.offset = 0;
+	e.handle = 0;			/* "x" is write-only */
+	EXPECT_EQ(IPU_CS_ACCESS, run_cmd(self, &e, NULL));
+
+	/* A binary that is too large is refused before any DMA. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_LOAD;
+	e.length = IPU_MAX_GRAPH_BYTES + 1ull;
+	e.data = self->phys[buf];
+	EXPECT_EQ(IPU_CS_TOO_LARGE, run_cmd(self, &e, NULL));
+
+	/* The card still works. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+}
+
+TEST_F(queue, corrupt_graph_message)
+{
+	unsigned pages = (self->graph_len + PAGE - 1) / PAGE;
+	unsigned data = pool_pages(self, pages), msg = pool_pages(self, 1);
+	unsigned sgl = pool_pages(self, 1);
+	struct ipu_sqe e = { .opcode = IPU_SQE_LOAD };
+	struct ipu_cqe c;
+	char *m = page_ptr(self, msg);
+
+	memcpy(page_ptr(self, data), self->graph, self->graph_len);
+	/* Corrupt a byte in the middle: the checksum must catch it. */
+	((uint8_t *)page_ptr(self, data))[self->graph_len / 2] ^= 0x5a;
+	e.length = self->graph_len;
+	e.data = make_sgl(self, sgl, data, e.length, &e.sgl_count);
+	e.arg = self->phys[msg];
+	EXPECT_EQ(IPU_CS_LOAD_FAILED, run_cmd(self, &e, &c));
+	EXPECT_NE(0, m[0]);
+	TH_LOG("card says: %.200s", m);
+
+	/* A truncated binary fails too, and RUN then has no graph. */
+	memcpy(page_ptr(self, data), self->graph, self->graph_len);
+	memset(m, 0, 64);
+	e.length = 16;
+	e.data = self->phys[data];
+	e.sgl_count = 0;
+	EXPECT_EQ(IPU_CS_LOAD_FAILED, run_cmd(self, &e, &c));
+	EXPECT_NE(0, m[0]);
+	TH_LOG("card says: %.200s", m);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+}
+
+TEST_F(queue, bad_addresses)
+{
+	unsigned buf = pool_pages(self, 1), sgl = pool_pages(self, 1);
+	struct ipu_sge *sge = page_ptr(self, sgl);
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_WRITE;
+	e.length = 64;
+
+	/* The card's own registers are not memory it may DMA to or from. */
+	e.data = self->bar0_phys + IPU_REG_SCRATCH;
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, &c));
+	EXPECT_EQ((uint32_t)e.data, c.detail);
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
+	/* Memory that does not exist. */
+	e.data = 1ull << 40;
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, &c));
+	EXPECT_EQ(1u << 8, c.detail2);
+	/* A RAM buffer that runs into the end of the address space. */
+	e.data = UINT64_MAX - 16;
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
+
+	/* SG lists: misaligned, zero length, reserved, too short, too long. */
+	e.opcode = IPU_SQE_WRITE;
+	e.handle = 0;
+	e.sgl_count = 1;
+	e.data = self->phys[sgl] + 8;
+	EXPECT_EQ(IPU_CS_INVALID_SGL, run_cmd(self, &e, NULL));
+	e.data = self->phys[sgl];
+	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 0 };
+	EXPECT_EQ(IPU_CS_INVALID_SGL, run_cmd(self, &e, &c));
+	EXPECT_EQ(0, c.detail);
+	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 64, .reserved = 1 };
+	EXPECT_EQ(IPU_CS_INVALID_SGL, run_cmd(self, &e, NULL));
+	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 32 };
+	EXPECT_EQ(IPU_CS_INVALID_SGL, run_cmd(self, &e, NULL));
+	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 128 };
+	EXPECT_EQ(IPU_CS_INVALID_SGL, run_cmd(self, &e, NULL));
+	e.sgl_count = IPU_MAX_SGL_ENTRIES + 1;
+	EXPECT_EQ(IPU_CS_INVALID_SGL, run_cmd(self, &e, NULL));
+	/* An SG entry pointing at the BAR, and an SG list in the BAR. */
+	e.sgl_count = 2;
+	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 32 };
+	sge[1] = (struct ipu_sge){ .addr = self->bar0_phys, .len = 32 };
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
+	e.data = self->bar0_phys;
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
+	/* Valid again: the card is fine. */
+	e.sgl_count = 1;
+	e.data = self->phys[sgl];
+	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 64 };
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+}
+
+TEST_F(queue, bad_queue_setup_and_doorbells)
+{
+	unsigned sq = pool_pages(self, 1), cq = pool_pages(self, 1);
+	uint32_t st;
+
+	/* Configuration errors leave the queue disabled with a code. */
+	wr32(self, IPU_REG_Q(1, IPU_Q_SIZE), 3);
+	wr32(self, IPU_REG_Q(1, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	st = rd32(self, IPU_REG_Q(1, IPU_Q_STATUS));
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_SIZE << 8), st);
+	wr32(self, IPU_REG_Q(1, IPU_Q_SIZE), 8192);
+	wr32(self, IPU_REG_Q(1, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	EXPECT_EQ(IPU_QERR_SIZE, IPU_Q_STATUS_CODE(rd32(self, IPU_REG_Q(1, IPU_Q_STATUS))));
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  setup_queue(self, 1, self->phys[sq] + 64, self->phys[cq]));
+
+	/* A doorbell beyond the ring, or on a disabled queue, is ignored. */
+	wr32(self, IPU_REG_SQ_TAIL(0), QSIZE + 5);
+	wr32(self, IPU_REG_SQ_TAIL(2), 1);
+	usleep(10000);
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_SQ_HEAD)));
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(2, IPU_Q_SQ_HEAD)));
+	/* Registers are locked while the queue is enabled. */
+	wr32(self, IPU_REG_Q(0, IPU_Q_SIZE), 8);
+	EXPECT_EQ(QSIZE, rd32(self, IPU_REG_Q(0, IPU_Q_SIZE)));
+
+	/* A ring in the card's own BAR stops that queue, and only that one. */
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED,
+		  setup_queue(self, 1, self->bar0_phys, self->phys[cq]));
+	wr32(self, IPU_REG_SQ_TAIL(1), 1);
+	for (int i = 0; i < 1000 && !(rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)) &
+				     IPU_Q_STATUS_ERROR); i++)
+		usleep(1000);
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
+		  rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+
+	/* Reset disables every queue and clears its registers. */
+	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+	for (int i = 0; i < 2000 && (rd32(self, IPU_REG_STATUS) &
+				     IPU_STATUS_STATE_MASK) != IPU_CARD_STATE_READY; i++)
+		usleep(1000);
+	EXPECT_EQ(IPU_CARD_STATE_READY,
+		  rd32(self, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK);
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_SIZE)));
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+}
+
+TEST_HARNESS_MAIN
