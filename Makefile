@@ -83,7 +83,7 @@ $(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh tests/vm/run-tests.sh \
 # Tests: host suites first, then the VM; each writes KTAP to $(B)/results.
 check-inner:
 	@rm -rf $(B)/results && mkdir -p $(B)/results
-	@for t in $(HOST_CHECKS) vm-check; do \
+	@for t in $(HOST_CHECKS) $(VM_CHECKS); do \
 		n=$$(ls $(B)/results/*.ktap 2>/dev/null | wc -l); \
 		$(MAKE) --no-print-directory $$t; rc=$$?; \
 		if [ $$rc != 0 ] && [ "$$(ls $(B)/results/*.ktap 2>/dev/null | wc -l)" = "$$n" ]; then \
@@ -93,13 +93,26 @@ check-inner:
 	done
 	@scripts/ktap-summary.sh $(B)/results
 
-vm-check:
-	@rm -rf $(B)/vm-share/results && mkdir -p $(B)/vm-share/results
-	@$(VM) --share $(B)/vm-share --dmesg $(B)/results/vm-dmesg.txt -- \
-		/tests/run-tests.sh /mnt/host/results; \
+# The VM suite runs twice: plain, and behind an intel-iommu with the guest
+# in strict IOMMU mode. $(call vm_run,NAME,LAUNCHER ARGS)
+define vm_run
+	@rm -rf $(B)/vm-share/$(1) && mkdir -p $(B)/vm-share/$(1)
+	@$(VM) $(2) --share $(B)/vm-share --dmesg $(B)/results/$(1)-dmesg.txt -- \
+		/tests/run-tests.sh /mnt/host/$(1); \
 	rc=$$?; \
-	cat $(B)/vm-share/results/*.ktap >$(B)/results/vm.ktap 2>/dev/null; \
-	scripts/dmesg-check.sh $(B)/results/vm-dmesg.txt $$rc >>$(B)/results/vm.ktap
+	for f in $(B)/vm-share/$(1)/*.ktap; do \
+		[ -f "$$f" ] && cp "$$f" $(B)/results/$(1)-$$(basename $$f); \
+	done; \
+	scripts/dmesg-check.sh $(B)/results/$(1)-dmesg.txt $$rc $(1) \
+		>$(B)/results/$(1)-kernel-log.ktap
+endef
+VM_CHECKS := vm-plain-check vm-iommu-check
+vm-check: $(VM_CHECKS)
+vm-plain-check:
+	$(call vm_run,vm,)
+vm-iommu-check:
+	$(call vm_run,vm-iommu,--iommu)
+.PHONY: vm-check $(VM_CHECKS)
 
 bench-inner:
 	@rm -rf $(B)/bench && mkdir -p $(B)/bench
