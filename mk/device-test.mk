@@ -1,18 +1,23 @@
-# tests/kselftest/ipu_device_test.c: the card's register interface driven
-# through BAR0 with the driver unbound (built like the driver's kselftests,
-# by the pattern rule of mk/kselftest.mk).
-DEVICE_TEST := $(B)/kselftest/ipu_device_test
-ALL_TARGETS += $(DEVICE_TEST)
-VM_TESTS += $(DEVICE_TEST)
+# Tests of the card itself, run in the VM with the card taken from the driver
+# (tests/kselftest/ipu_bar0.c does the taking and giving back):
+#   ipu_device_test: the register interface through BAR0
+#   ipu_queue_test:  the command queues driven from user space; it builds
+#                    its test graph with libipudev
+DEVICE_TESTS := $(B)/kselftest/ipu_device_test $(B)/kselftest/ipu_queue_test
+DEVICE_TEST_DEPS := tests/kselftest/ipu_bar0.c tests/kselftest/ipu_bar0.h \
+	$(KSELFTEST_COMMON) $(KSELFTEST_HDRS) $(LINUX_SRC)/.stamp
+ALL_TARGETS += $(DEVICE_TESTS)
+VM_TESTS += $(DEVICE_TESTS)
 
-# tests/kselftest/ipu_queue_test.c: the card's command queues driven from
-# user space (driver unbound); it builds its test graph with libipudev.
-QUEUE_TEST := $(B)/kselftest/ipu_queue_test
-ALL_TARGETS += $(QUEUE_TEST)
-VM_TESTS += $(QUEUE_TEST)
-$(QUEUE_TEST): tests/kselftest/ipu_queue_test.c $(KSELFTEST_COMMON) \
-		$(KSELFTEST_HDRS) $(LINUX_SRC)/.stamp $(IPUDEV_SO) libipudev/ipudev.h
+$(B)/kselftest/ipu_device_test: tests/kselftest/ipu_device_test.c $(DEVICE_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	@echo "kselftest: $@"
-	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
-		-L$(B)/lib -lipudev
+	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< tests/kselftest/ipu_bar0.c \
+		$(KSELFTEST_COMMON)
+
+$(B)/kselftest/ipu_queue_test: tests/kselftest/ipu_queue_test.c $(DEVICE_TEST_DEPS) \
+		$(IPUDEV_SO) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< \
+		tests/kselftest/ipu_bar0.c $(KSELFTEST_COMMON) -L$(B)/lib -lipudev

@@ -21,48 +21,25 @@
 
 #include "kselftest_harness.h"
 #include "ipu_test.h"
+#include "ipu_bar0.h"
 
 /* The harness compares expected and actual values of mixed types by design. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 
 #define DEV_CARD 3	/* the VM's last card: the others stay bound */
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 FIXTURE(bar0) {
-	char bdf[32];
-	char pcidir[PATH_MAX];
-	volatile uint8_t *regs;
-	int fd;
+	struct ipu_bar0 bar;
 };
 
 static uint32_t rd32(FIXTURE_DATA(bar0) *self, uint32_t off)
 {
-	return *(volatile uint32_t *)(self->regs + off);
+	return ipu_bar0_rd(&self->bar, off);
 }
 
 static void wr32(FIXTURE_DATA(bar0) *self, uint32_t off, uint32_t v)
 {
-	*(volatile uint32_t *)(self->regs + off) = v;
-}
-
-/* Waits for STATUS to report @state; returns the milliseconds it took. */
-static long wait_state(FIXTURE_DATA(bar0) *self, uint32_t state, long max_ms)
-{
-	uint64_t t0 = now_ms();
-
-	while ((long)(now_ms() - t0) <= max_ms) {
-		if ((rd32(self, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) == state)
-			return now_ms() - t0;
-		usleep(200);
-	}
-	return -1;
+	ipu_bar0_wr(&self->bar, off, v);
 }
 
 /* Counts lines of QEMU's guest-error log that contain @needle (-1: no log). */
@@ -88,60 +65,21 @@ static int guest_errors(const char *needle)
 
 FIXTURE_SETUP(bar0)
 {
-	char name[IPU_TEST_NAME_MAX], link[PATH_MAX], path[PATH_MAX + 32];
-	ssize_t len;
+	char msg[256];
+	int ret = ipu_bar0_take(&self->bar, DEV_CARD, false, msg, sizeof(msg));
 
-	self->fd = -1;
-	self->regs = MAP_FAILED;
-	if (ipu_find_card(DEV_CARD, name, sizeof(name)))
+	if (ret == -ENODEV)
 		SKIP(return, "card %d is not present", DEV_CARD);
-	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", name);
-	len = readlink(path, link, sizeof(link) - 1);
-	ASSERT_GT(len, 0);
-	link[len] = 0;
-	snprintf(self->bdf, sizeof(self->bdf), "%s", strrchr(link, '/') + 1);
-	snprintf(self->pcidir, sizeof(self->pcidir), "/sys/bus/pci/devices/%s",
-		 self->bdf);
-
-	ASSERT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/unbind", self->bdf));
-	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
-	ASSERT_EQ(0, ipu_write_file(path, "1"));
-	snprintf(path, sizeof(path), "%s/resource0", self->pcidir);
-	self->fd = open(path, O_RDWR | O_SYNC);
-	ASSERT_GE(self->fd, 0);
-	self->regs = mmap(NULL, IPU_BAR_REGS_SIZE, PROT_READ | PROT_WRITE,
-			  MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, self->regs);
-	/* No handler is bound: keep every cause masked (INTx is level). */
-	wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+	ASSERT_EQ(0, ret) TH_LOG("%s", msg);
 	/* The driver left the card ready; settle any reset in flight. */
-	ASSERT_LE(0, wait_state(self, IPU_CARD_STATE_READY, IPU_READY_TIMEOUT_MS));
+	ASSERT_LE(0, ipu_bar0_wait_state(&self->bar, IPU_CARD_STATE_READY,
+					 IPU_READY_TIMEOUT_MS));
 }
 
 FIXTURE_TEARDOWN(bar0)
 {
-	char path[PATH_MAX + 32], name[IPU_TEST_NAME_MAX];
-	uint64_t t0;
-
-	if (self->regs != MAP_FAILED) {
-		wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
-		wr32(self, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID);
-	}
-	if (self->regs != MAP_FAILED)
-		munmap((void *)self->regs, IPU_BAR_REGS_SIZE);
-	if (self->fd >= 0)
-		close(self->fd);
-	if (!self->bdf[0])
-		return;
-	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
-	ipu_write_file(path, "0");
-	/* Give the card back to the driver: probe must succeed again. */
-	EXPECT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/bind", self->bdf));
-	t0 = now_ms();
-	while (ipu_find_card(DEV_CARD, name, sizeof(name)) &&
-	       now_ms() - t0 < 5000)
-		usleep(10000);
-	EXPECT_EQ(0, ipu_find_card(DEV_CARD, name, sizeof(name)));
+	/* Give the card back: probe must succeed again. */
+	EXPECT_EQ(0, ipu_bar0_release(&self->bar));
 }
 
 TEST_F(bar0, identity)
@@ -210,13 +148,13 @@ TEST_F(bar0, bad_widths_and_offsets)
 	 * splits an unaligned access into aligned ones, or bytes for stores,
 	 * before it reaches the card, so only the byte stores show here.)
 	 */
-	EXPECT_EQ(0xff, *(volatile uint8_t *)(self->regs + IPU_REG_MAGIC));
-	EXPECT_EQ(0xffff, *(volatile uint16_t *)(self->regs + IPU_REG_MAGIC));
-	EXPECT_EQ(UINT64_MAX, *(volatile uint64_t *)(self->regs + IPU_REG_MAGIC));
-	*(volatile uint8_t *)(self->regs + IPU_REG_SCRATCH) = 0x55;
-	*(volatile uint16_t *)(self->regs + IPU_REG_SCRATCH) = 0x5555;
-	*(volatile uint64_t *)(self->regs + IPU_REG_SCRATCH) = 0x5555555555555555ull;
-	*(volatile uint32_t *)(self->regs + IPU_REG_SCRATCH + 1) = 0x55555555;
+	EXPECT_EQ(0xff, *(volatile uint8_t *)(self->bar.regs + IPU_REG_MAGIC));
+	EXPECT_EQ(0xffff, *(volatile uint16_t *)(self->bar.regs + IPU_REG_MAGIC));
+	EXPECT_EQ(UINT64_MAX, *(volatile uint64_t *)(self->bar.regs + IPU_REG_MAGIC));
+	*(volatile uint8_t *)(self->bar.regs + IPU_REG_SCRATCH) = 0x55;
+	*(volatile uint16_t *)(self->bar.regs + IPU_REG_SCRATCH) = 0x5555;
+	*(volatile uint64_t *)(self->bar.regs + IPU_REG_SCRATCH) = 0x5555555555555555ull;
+	*(volatile uint32_t *)(self->bar.regs + IPU_REG_SCRATCH + 1) = 0x55555555;
 	EXPECT_EQ((uint32_t)(0x11223344), rd32(self, IPU_REG_SCRATCH));
 	/* Undefined offsets read 0 and ignore writes, up to the BAR's end. */
 	EXPECT_EQ((uint32_t)(0), rd32(self, 0x0f0));
@@ -245,7 +183,8 @@ TEST_F(bar0, reset_handshake)
 	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_RESETTING), rd32(self, IPU_REG_STATUS));
 	/* A second reset while resetting is ignored. */
 	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-	ms = wait_state(self, IPU_CARD_STATE_READY, IPU_READY_TIMEOUT_MS);
+	ms = ipu_bar0_wait_state(&self->bar, IPU_CARD_STATE_READY,
+				 IPU_READY_TIMEOUT_MS);
 	ASSERT_LE(0, ms);
 	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_STATUS_READY), rd32(self, IPU_REG_STATUS));
 	EXPECT_EQ((uint32_t)(count + 1), rd32(self, IPU_REG_RESET_COUNT));
@@ -305,10 +244,10 @@ TEST_F(bar0, register_fuzz)
 			continue;
 		if (!((seed >> 2) & 1)) {
 			switch (w) {
-			case 1: (void)*(volatile uint8_t *)(self->regs + off); break;
-			case 2: (void)*(volatile uint16_t *)(self->regs + off); break;
-			case 4: (void)*(volatile uint32_t *)(self->regs + off); break;
-			default: (void)*(volatile uint64_t *)(self->regs + off); break;
+			case 1: (void)*(volatile uint8_t *)(self->bar.regs + off); break;
+			case 2: (void)*(volatile uint16_t *)(self->bar.regs + off); break;
+			case 4: (void)*(volatile uint32_t *)(self->bar.regs + off); break;
+			default: (void)*(volatile uint64_t *)(self->bar.regs + off); break;
 			}
 			continue;
 		}
@@ -321,10 +260,10 @@ TEST_F(bar0, register_fuzz)
 		     (IPU_Q_CTRL & ~7u)))
 			continue;
 		switch (w) {
-		case 1: *(volatile uint8_t *)(self->regs + off) = val; break;
-		case 2: *(volatile uint16_t *)(self->regs + off) = val; break;
-		case 4: *(volatile uint32_t *)(self->regs + off) = val; break;
-		default: *(volatile uint64_t *)(self->regs + off) = seed; break;
+		case 1: *(volatile uint8_t *)(self->bar.regs + off) = val; break;
+		case 2: *(volatile uint16_t *)(self->bar.regs + off) = val; break;
+		case 4: *(volatile uint32_t *)(self->bar.regs + off) = val; break;
+		default: *(volatile uint64_t *)(self->bar.regs + off) = seed; break;
 		}
 	}
 	EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));

@@ -25,6 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "ipu_test.h"
+#include "ipu_bar0.h"
 #include "ipudev.h"
 
 /* The harness compares expected and actual values of mixed types by design. */
@@ -37,11 +38,7 @@
 #define N_ELEMS		4096	/* f32 elements of the test tensors */
 
 FIXTURE(queue) {
-	char bdf[32];
-	char pcidir[PATH_MAX];
-	volatile uint8_t *regs;
-	int fd;
-	uint64_t bar0_phys;
+	struct ipu_bar0 bar;
 	uint8_t *pool;		/* POOL_PAGES locked pages */
 	uint64_t phys[POOL_PAGES];
 	unsigned next_page;	/* pool allocation cursor */
@@ -56,20 +53,12 @@ FIXTURE(queue) {
 
 static uint32_t rd32(FIXTURE_DATA(queue) *self, uint32_t off)
 {
-	return *(volatile uint32_t *)(self->regs + off);
+	return ipu_bar0_rd(&self->bar, off);
 }
 
 static void wr32(FIXTURE_DATA(queue) *self, uint32_t off, uint32_t v)
 {
-	*(volatile uint32_t *)(self->regs + off) = v;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	ipu_bar0_wr(&self->bar, off, v);
 }
 
 static int iommu_present(void)
@@ -130,7 +119,7 @@ static uint64_t make_sgl(FIXTURE_DATA(queue) *self, unsigned sgl_page,
 static int submit(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
 		  struct ipu_cqe *out)
 {
-	uint64_t t0 = now_ms();
+	long long t0 = ipu_now_ms();
 	volatile struct ipu_cqe *c;
 
 	e->cid = ++self->cid;
@@ -141,7 +130,7 @@ static int submit(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
 
 	c = &self->cq[self->cq_head];
 	while ((c->status & IPU_CQE_PHASE) != self->phase) {
-		if (now_ms() - t0 > 10000)
+		if (ipu_now_ms() - t0 > 10000)
 			return -ETIMEDOUT;
 		usleep(100);
 	}
@@ -213,64 +202,20 @@ fail:
 
 FIXTURE_SETUP(queue)
 {
-	char name[IPU_TEST_NAME_MAX], link[PATH_MAX], path[PATH_MAX + 32];
-	char line[256];
-	uint16_t cmd;
-	ssize_t len;
-	FILE *f;
-	int fd;
+	char msg[256];
+	int fd, ret;
 
-	self->fd = -1;
-	self->regs = MAP_FAILED;
 	self->pool = MAP_FAILED;
-	if (ipu_find_card(DEV_CARD, name, sizeof(name)))
-		SKIP(return, "card %d is not present", DEV_CARD);
 	/* Physical addresses mean nothing to a card behind an IOMMU. */
 	if (iommu_present())
 		SKIP(return, "an IOMMU translates the card's DMA (the driver's tests cover it)");
-	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", name);
-	len = readlink(path, link, sizeof(link) - 1);
-	ASSERT_GT(len, 0);
-	link[len] = 0;
-	snprintf(self->bdf, sizeof(self->bdf), "%s", strrchr(link, '/') + 1);
-	snprintf(self->pcidir, sizeof(self->pcidir), "/sys/bus/pci/devices/%s",
-		 self->bdf);
-
 	ASSERT_EQ(0, build_graph(&self->graph, &self->graph_len));
-	ASSERT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/unbind", self->bdf));
-	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
-	ASSERT_EQ(0, ipu_write_file(path, "1"));
-	/* Bus mastering, so the card may DMA. */
-	snprintf(path, sizeof(path), "%s/config", self->pcidir);
-	fd = open(path, O_RDWR);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(2, pread(fd, &cmd, 2, 4));
-	cmd |= 4;
-	ASSERT_EQ(2, pwrite(fd, &cmd, 2, 4));
-	close(fd);
-	/* BAR0's physical address: the first line of "resource". */
-	snprintf(path, sizeof(path), "%s/resource", self->pcidir);
-	f = fopen(path, "r");
-	ASSERT_NE(NULL, f);
-	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
-	fclose(f);
-	self->bar0_phys = strtoull(line, NULL, 16);
-	ASSERT_NE(0, self->bar0_phys);
-
-	snprintf(path, sizeof(path), "%s/resource0", self->pcidir);
-	self->fd = open(path, O_RDWR | O_SYNC);
-	ASSERT_GE(self->fd, 0);
-	self->regs = mmap(NULL, IPU_BAR_REGS_SIZE, PROT_READ | PROT_WRITE,
-			  MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, self->regs);
-	wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
+	ret = ipu_bar0_take(&self->bar, DEV_CARD, true, msg, sizeof(msg));
+	if (ret == -ENODEV)
+		SKIP(return, "card %d is not present", DEV_CARD);
+	ASSERT_EQ(0, ret) TH_LOG("%s", msg);
 	/* Start from a card without a graph: a soft reset drops it. */
-	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-	for (int i = 0; i < 2000 && (rd32(self, IPU_REG_STATUS) &
-				     IPU_STATUS_STATE_MASK) != IPU_CARD_STATE_READY; i++)
-		usleep(1000);
-	ASSERT_EQ(IPU_CARD_STATE_READY,
-		  rd32(self, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK);
+	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
 
 	/* Locked memory and its physical pages. */
 	self->pool = mmap(NULL, (size_t)POOL_PAGES * PAGE, PROT_READ | PROT_WRITE,
@@ -299,32 +244,15 @@ FIXTURE_SETUP(queue)
 
 FIXTURE_TEARDOWN(queue)
 {
-	char path[PATH_MAX + 32], name[IPU_TEST_NAME_MAX];
-	uint64_t t0;
-
-	if (self->regs != MAP_FAILED) {
+	/* Queues off first: the card lets go of the rings before they go. */
+	if (self->bar.regs)
 		for (unsigned q = 0; q < IPU_NUM_QUEUES; q++)
 			wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
-		wr32(self, IPU_REG_IRQ_MASK, 0xffffffff);
-		munmap((void *)self->regs, IPU_BAR_REGS_SIZE);
-	}
-	if (self->fd >= 0)
-		close(self->fd);
-	/* Let the card finish with the rings before the memory goes. */
 	usleep(20000);
+	EXPECT_EQ(0, ipu_bar0_release(&self->bar));
 	if (self->pool != MAP_FAILED)
 		munmap(self->pool, (size_t)POOL_PAGES * PAGE);
 	free(self->graph);
-	if (!self->bdf[0])
-		return;
-	snprintf(path, sizeof(path), "%s/enable", self->pcidir);
-	ipu_write_file(path, "0");
-	EXPECT_EQ(0, ipu_write_file("/sys/bus/pci/drivers/ipu/bind", self->bdf));
-	t0 = now_ms();
-	while (ipu_find_card(DEV_CARD, name, sizeof(name)) &&
-	       now_ms() - t0 < 5000)
-		usleep(10000);
-	EXPECT_EQ(0, ipu_find_card(DEV_CARD, name, sizeof(name)));
 }
 
 /* LOAD the test graph through an SG list. */
@@ -505,7 +433,7 @@ TEST_F(queue, bad_addresses)
 	e.length = 64;
 
 	/* The card's own registers are not memory it may DMA to or from. */
-	e.data = self->bar0_phys + IPU_REG_SCRATCH;
+	e.data = self->bar.phys + IPU_REG_SCRATCH;
 	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, &c));
 	EXPECT_EQ((uint32_t)e.data, c.detail);
 	e.opcode = IPU_SQE_READ;
@@ -541,9 +469,9 @@ TEST_F(queue, bad_addresses)
 	/* An SG entry pointing at the BAR, and an SG list in the BAR. */
 	e.sgl_count = 2;
 	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 32 };
-	sge[1] = (struct ipu_sge){ .addr = self->bar0_phys, .len = 32 };
+	sge[1] = (struct ipu_sge){ .addr = self->bar.phys, .len = 32 };
 	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
-	e.data = self->bar0_phys;
+	e.data = self->bar.phys;
 	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
 	/* Valid again: the card is fine. */
 	e.sgl_count = 1;
@@ -581,7 +509,7 @@ TEST_F(queue, bad_queue_setup_and_doorbells)
 
 	/* A ring in the card's own BAR stops that queue, and only that one. */
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED,
-		  setup_queue(self, 1, self->bar0_phys, self->phys[cq]));
+		  setup_queue(self, 1, self->bar.phys, self->phys[cq]));
 	wr32(self, IPU_REG_SQ_TAIL(1), 1);
 	for (int i = 0; i < 1000 && !(rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)) &
 				     IPU_Q_STATUS_ERROR); i++)
@@ -591,12 +519,7 @@ TEST_F(queue, bad_queue_setup_and_doorbells)
 	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
 
 	/* Reset disables every queue and clears its registers. */
-	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-	for (int i = 0; i < 2000 && (rd32(self, IPU_REG_STATUS) &
-				     IPU_STATUS_STATE_MASK) != IPU_CARD_STATE_READY; i++)
-		usleep(1000);
-	EXPECT_EQ(IPU_CARD_STATE_READY,
-		  rd32(self, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK);
+	EXPECT_EQ(0, ipu_bar0_reset(&self->bar));
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_SIZE)));
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));

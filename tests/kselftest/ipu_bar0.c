@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* See ipu_bar0.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ipu_bar0.h"
+#include "ipu_test.h"
+
+static int fail(char *msg, size_t len, int err, const char *what)
+{
+	snprintf(msg, len, "%s: %s", what, strerror(err));
+	return -err;
+}
+
+int ipu_bar0_take(struct ipu_bar0 *b, int card, bool busmaster,
+		  char *msg, size_t len)
+{
+	char name[IPU_TEST_NAME_MAX], link[PATH_MAX], path[PATH_MAX + 32];
+	char line[256];
+	uint16_t cmd;
+	ssize_t n;
+	FILE *f;
+	int fd, ret;
+
+	memset(b, 0, sizeof(*b));
+	b->card = card;
+	b->fd = -1;
+	if (ipu_find_card(card, name, sizeof(name)))
+		return fail(msg, len, ENODEV, "card not bound to ipu.ko");
+	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return fail(msg, len, errno, path);
+	link[n] = 0;
+	snprintf(b->bdf, sizeof(b->bdf), "%s", strrchr(link, '/') + 1);
+	snprintf(b->pcidir, sizeof(b->pcidir), "/sys/bus/pci/devices/%s",
+		 b->bdf);
+
+	ret = ipu_write_file("/sys/bus/pci/drivers/ipu/unbind", b->bdf);
+	if (ret) {
+		b->bdf[0] = 0;
+		return fail(msg, len, -ret, "unbind");
+	}
+	snprintf(path, sizeof(path), "%s/enable", b->pcidir);
+	ret = ipu_write_file(path, "1");
+	if (ret)
+		return fail(msg, len, -ret, path);
+	if (busmaster) {
+		snprintf(path, sizeof(path), "%s/config", b->pcidir);
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			return fail(msg, len, errno, path);
+		if (pread(fd, &cmd, 2, 4) != 2 ||
+		    (cmd |= 4, pwrite(fd, &cmd, 2, 4)) != 2) {
+			close(fd);
+			return fail(msg, len, EIO, "bus mastering");
+		}
+		close(fd);
+	}
+	/* BAR0's physical address: the first line of "resource". */
+	snprintf(path, sizeof(path), "%s/resource", b->pcidir);
+	f = fopen(path, "r");
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return fail(msg, len, EIO, path);
+	}
+	fclose(f);
+	if (sscanf(line, "%lx", (unsigned long *)&b->phys) != 1)
+		return fail(msg, len, EIO, path);
+
+	snprintf(path, sizeof(path), "%s/resource0", b->pcidir);
+	b->fd = open(path, O_RDWR | O_SYNC);
+	if (b->fd < 0)
+		return fail(msg, len, errno, path);
+	b->regs = mmap(NULL, IPU_BAR_REGS_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, b->fd, 0);
+	if (b->regs == MAP_FAILED) {
+		b->regs = NULL;
+		return fail(msg, len, errno, "mmap resource0");
+	}
+	/* No handler is bound: keep every cause masked (INTx is level). */
+	ipu_bar0_wr(b, IPU_REG_IRQ_MASK, 0xffffffff);
+	return 0;
+}
+
+int ipu_bar0_release(struct ipu_bar0 *b)
+{
+	char path[PATH_MAX + 32], name[IPU_TEST_NAME_MAX];
+	long long t0;
+
+	if (b->regs) {
+		for (unsigned q = 0; q < IPU_NUM_QUEUES; q++)
+			ipu_bar0_wr(b, IPU_REG_Q(q, IPU_Q_CTRL), 0);
+		ipu_bar0_wr(b, IPU_REG_IRQ_MASK, 0xffffffff);
+		ipu_bar0_wr(b, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID);
+		munmap((void *)b->regs, IPU_BAR_REGS_SIZE);
+		b->regs = NULL;
+	}
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+	if (!b->bdf[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/enable", b->pcidir);
+	ipu_write_file(path, "0");
+	/* Give the card back to the driver: probe must succeed again. */
+	ipu_write_file("/sys/bus/pci/drivers/ipu/bind", b->bdf);
+	b->bdf[0] = 0;
+	t0 = ipu_now_ms();
+	while (ipu_find_card(b->card, name, sizeof(name))) {
+		if (ipu_now_ms() - t0 > 5000)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+	return 0;
+}
+
+long ipu_bar0_wait_state(const struct ipu_bar0 *b, uint32_t state,
+			 long max_ms)
+{
+	long long t0 = ipu_now_ms();
+
+	while ((long)(ipu_now_ms() - t0) <= max_ms) {
+		if ((ipu_bar0_rd(b, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) ==
+		    state)
+			return ipu_now_ms() - t0;
+		usleep(200);
+	}
+	return -1;
+}
+
+int ipu_bar0_reset(const struct ipu_bar0 *b)
+{
+	ipu_bar0_wr(b, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+	return ipu_bar0_wait_state(b, IPU_CARD_STATE_READY,
+				   IPU_READY_TIMEOUT_MS) < 0 ? -ETIMEDOUT : 0;
+}
