@@ -83,12 +83,7 @@ static int ipu_dma_map_range(PCIDevice *pdev, uint64_t addr, uint64_t len,
     return IPU_CS_SUCCESS;
 }
 
-typedef struct IpuCopy {
-    uint8_t *buf;
-    bool to_guest;
-} IpuCopy;
-
-static int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
+int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
 {
     IpuCopy *c = opaque;
 
@@ -109,17 +104,52 @@ int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
                              0, fault);
 }
 
+/*
+ * Hand bytes [@start, @start + @len) of the transfer @fn, piece by piece;
+ * with a NULL @fn only check that they are guest RAM.
+ */
+static int ipu_dma_piece(PCIDevice *pdev, uint64_t addr, uint64_t seg_len,
+                         uint64_t seg_off, uint64_t start, uint64_t len,
+                         bool to_guest, IpuDmaFn fn, void *opaque,
+                         IpuDmaFault *fault)
+{
+    uint64_t lo = MAX(seg_off, start), hi = MIN(seg_off + seg_len, start + len);
+
+    if (lo >= hi) {
+        return IPU_CS_SUCCESS;
+    }
+    if (!fn) {
+        for (uint64_t a = addr + (lo - seg_off), n = hi - lo; n;) {
+            uint64_t run = ipu_dma_ram_run(pdev, a, n, to_guest);
+
+            if (!run || a + run < a) {
+                fault->addr = a;
+                return IPU_CS_DMA_ERROR;
+            }
+            a += run;
+            n -= run;
+        }
+        return IPU_CS_SUCCESS;
+    }
+    return ipu_dma_map_range(pdev, addr + (lo - seg_off), hi - lo, to_guest,
+                             fn, opaque, lo - start, fault);
+}
+
 int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
-                 uint64_t length, bool to_guest, IpuDmaFn fn, void *opaque,
-                 IpuDmaFault *fault)
+                 uint64_t length, uint64_t start, uint64_t len,
+                 bool to_guest, IpuDmaFn fn, void *opaque, IpuDmaFault *fault)
 {
     g_autofree struct ipu_sge *batch = NULL;
     uint64_t off = 0;
     uint32_t i = 0;
 
+    if (start > length || len > length - start) {
+        fault->addr = 0;
+        return IPU_CS_OUT_OF_RANGE;
+    }
     if (!sgl_count) {
-        return ipu_dma_map_range(pdev, data, length, to_guest, fn, opaque, 0,
-                                 fault);
+        return ipu_dma_piece(pdev, data, length, 0, start, len, to_guest, fn,
+                             opaque, fault);
     }
     if (sgl_count > IPU_MAX_SGL_ENTRIES || (data & 15)) {
         fault->addr = sgl_count > IPU_MAX_SGL_ENTRIES ? sgl_count : 0;
@@ -127,7 +157,9 @@ int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
     }
 
     batch = g_new(struct ipu_sge, IPU_SGE_BATCH);
-    while (i < sgl_count) {
+    /* A window that ends at the end reads the whole list: extra entries
+     * are an error there. */
+    while (i < sgl_count && (off < start + len || start + len == length)) {
         uint32_t n = MIN(sgl_count - i, IPU_SGE_BATCH);
         int ret = ipu_dma_ram(pdev, data + (uint64_t)i * sizeof(*batch),
                               batch, n * sizeof(*batch), false, fault);
@@ -137,26 +169,27 @@ int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
         }
         for (uint32_t j = 0; j < n; j++, i++) {
             uint64_t addr = le64_to_cpu(batch[j].addr);
-            uint32_t len = le32_to_cpu(batch[j].len);
+            uint32_t l = le32_to_cpu(batch[j].len);
 
-            if (!len || batch[j].reserved || len > length - off) {
+            if (!l || batch[j].reserved || l > length - off) {
                 qemu_log_mask(LOG_GUEST_ERROR,
                               "ipu: SG entry %u: length %u, reserved %u, "
                               "%" PRIu64 " of %" PRIu64 " bytes left\n",
-                              i, len, le32_to_cpu(batch[j].reserved),
+                              i, l, le32_to_cpu(batch[j].reserved),
                               length - off, length);
                 fault->addr = i;
                 return IPU_CS_INVALID_SGL;
             }
-            ret = ipu_dma_map_range(pdev, addr, len, to_guest, fn, opaque,
-                                    off, fault);
+            ret = ipu_dma_piece(pdev, addr, l, off, start, len, to_guest, fn,
+                                opaque, fault);
             if (ret != IPU_CS_SUCCESS) {
                 return ret;
             }
-            off += len;
+            off += l;
         }
     }
-    if (off != length) {
+    /* A list read to its end must cover the transfer exactly. */
+    if (i == sgl_count ? off != length : off < start + len) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "ipu: SG list covers %" PRIu64 " of %" PRIu64 " bytes\n",
                       off, length);

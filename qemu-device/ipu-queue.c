@@ -255,6 +255,8 @@ out:
 
 /* ---- command execution (worker thread, lock not held) ---- */
 
+static void ipu_streams_unbind_all(IpuState *s);
+
 typedef struct IpuCmd {
     IpuState *s;
     struct ipu_sqe sqe;
@@ -279,14 +281,6 @@ static int ipu_tensor_read_fn(void *opaque, void *ptr, uint64_t len,
 
     return ipue_tensor_read(c->s->engine, c->handle, c->sqe.offset + off,
                             ptr, len) ? IPU_CS_INTERNAL : IPU_CS_SUCCESS;
-}
-
-static int ipu_gather_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
-{
-    IpuCmd *c = opaque;
-
-    memcpy(c->buf + off, ptr, len);
-    return IPU_CS_SUCCESS;
 }
 
 static int ipu_dma_result(IpuCmd *c, int cs, IpuDmaFault *fault)
@@ -329,6 +323,7 @@ static int ipu_cmd_load(IpuCmd *c)
     IpuState *s = c->s;
     PCIDevice *pdev = PCI_DEVICE(s);
     struct ipue_load_error lerr = { 0 };
+    IpuCopy gather = { .to_guest = false };
     IpuDmaFault fault = { 0 };
     char msg[IPU_LOAD_MSG_LEN];
     int cs, ret;
@@ -344,13 +339,18 @@ static int ipu_cmd_load(IpuCmd *c)
     if (!c->buf) {
         return IPU_CS_INTERNAL;
     }
+    gather.buf = c->buf;
     cs = ipu_dma_walk(pdev, c->sqe.data, c->sqe.sgl_count, c->sqe.length,
-                      false, ipu_gather_fn, c, &fault);
+                      0, c->sqe.length, false, ipu_dma_copy_fn, &gather,
+                      &fault);
     if (cs) {
         return ipu_dma_result(c, cs, &fault);
     }
+    ipu_streams_unbind_all(s);
     ret = ipue_load(s->engine, c->buf, c->sqe.length, &lerr);
     if (!ret) {
+        s->nstreams = ipue_stream_count(s->engine);
+        s->streams = g_new0(IpuStreamRing, s->nstreams);
         return IPU_CS_SUCCESS;
     }
     if (ret == IPUE_ENOMEM) {
@@ -394,10 +394,106 @@ static int ipu_cmd_transfer(IpuCmd *c, bool to_guest)
     }
     c->handle = c->sqe.handle;
     cs = ipu_dma_walk(PCI_DEVICE(s), c->sqe.data, c->sqe.sgl_count,
-                      c->sqe.length, to_guest,
+                      c->sqe.length, 0, c->sqe.length, to_guest,
                       to_guest ? ipu_tensor_read_fn : ipu_tensor_write_fn, c,
                       &fault);
     return ipu_dma_result(c, cs, &fault);
+}
+
+/* ---- host streams bound to rings in guest memory ---- */
+
+
+static int ipu_stream_move(IpuStreamRing *r, void *buf, size_t len)
+{
+    IpuCopy c = { .buf = buf, .to_guest = r->to_guest };
+    uint64_t slots = r->length / r->transfer;
+    IpuDmaFault fault;
+    int cs;
+
+    cs = ipu_dma_walk(PCI_DEVICE(r->s), r->data, r->sgl_count, r->length,
+                      (r->pos % slots) * r->transfer, len, r->to_guest,
+                      ipu_dma_copy_fn, &c, &fault);
+    if (cs) {
+        qemu_log_mask(LOG_GUEST_ERROR, "ipu: stream ring transfer %" PRIu64
+                      " failed (status %d)\n", r->pos, cs);
+        return -1;          /* the run fails with a stream error */
+    }
+    r->pos++;
+    return 0;
+}
+
+static int ipu_stream_fetch(void *user, unsigned stream, void *dst, size_t len)
+{
+    return ipu_stream_move(user, dst, len);
+}
+
+static int ipu_stream_push(void *user, unsigned stream, const void *src,
+                           size_t len)
+{
+    return ipu_stream_move(user, (void *)src, len);
+}
+
+/* Worker thread: forget every binding (LOAD, reset, exit). */
+static void ipu_streams_unbind_all(IpuState *s)
+{
+    g_free(s->streams);
+    s->streams = NULL;
+    s->nstreams = 0;
+}
+
+static int ipu_cmd_stream_bind(IpuCmd *c)
+{
+    IpuState *s = c->s;
+    struct ipue_stream_callbacks cb = {
+        .fetch = ipu_stream_fetch,
+        .push = ipu_stream_push,
+    };
+    struct ipue_stream_info info;
+    IpuDmaFault fault = { 0 };
+    IpuStreamRing *r;
+    int cs;
+
+    if (!s->engine || !ipue_loaded(s->engine)) {
+        return IPU_CS_NO_GRAPH;
+    }
+    if (c->sqe.handle >= s->nstreams ||
+        ipue_stream_info(s->engine, c->sqe.handle, &info)) {
+        c->cqe.detail = c->sqe.handle;
+        return IPU_CS_BAD_HANDLE;
+    }
+    r = &s->streams[c->sqe.handle];
+    if (!c->sqe.length && !c->sqe.data && !c->sqe.sgl_count) {
+        ipue_stream_connect(s->engine, c->sqe.handle, NULL);
+        memset(r, 0, sizeof(*r));
+        return IPU_CS_SUCCESS;
+    }
+    if (!info.bytes || !c->sqe.length || c->sqe.length % info.bytes) {
+        qemu_log_mask(LOG_GUEST_ERROR, "ipu: stream %u: a ring of %" PRIu64
+                      " bytes is not a whole number of %" PRIu64 "-byte "
+                      "transfers\n", c->sqe.handle, c->sqe.length,
+                      info.bytes);
+        c->cqe.detail = offsetof(struct ipu_sqe, length);
+        return IPU_CS_INVALID_FIELD;
+    }
+    /* Check the whole ring now, so a run fails only if the guest changes it. */
+    cs = ipu_dma_walk(PCI_DEVICE(s), c->sqe.data, c->sqe.sgl_count,
+                      c->sqe.length, 0, c->sqe.length,
+                      info.direction == IPU_STREAM_DEVICE_TO_HOST, NULL, NULL,
+                      &fault);
+    if (cs) {
+        return ipu_dma_result(c, cs, &fault);
+    }
+    *r = (IpuStreamRing) {
+        .s = s,
+        .data = c->sqe.data,
+        .sgl_count = c->sqe.sgl_count,
+        .length = c->sqe.length,
+        .transfer = info.bytes,
+        .to_guest = info.direction == IPU_STREAM_DEVICE_TO_HOST,
+    };
+    cb.user = r;
+    return ipue_stream_connect(s->engine, c->sqe.handle, &cb) ?
+           IPU_CS_INTERNAL : IPU_CS_SUCCESS;
 }
 
 static int ipu_cmd_run(IpuCmd *c)
@@ -444,7 +540,8 @@ static int ipu_cmd_check(IpuCmd *c)
 {
     const struct ipu_sqe *e = &c->sqe;
     bool xfer = e->opcode == IPU_SQE_WRITE || e->opcode == IPU_SQE_READ;
-    bool data = xfer || e->opcode == IPU_SQE_LOAD;
+    bool bind = e->opcode == IPU_SQE_STREAM_BIND;
+    bool data = xfer || bind || e->opcode == IPU_SQE_LOAD;
     size_t bad = SIZE_MAX;
 
     if (e->flags) {
@@ -453,7 +550,7 @@ static int ipu_cmd_check(IpuCmd *c)
         bad = offsetof(struct ipu_sqe, reserved);
     } else if (e->arg && e->opcode != IPU_SQE_LOAD) {
         bad = offsetof(struct ipu_sqe, arg);
-    } else if (e->handle && !xfer && e->opcode != IPU_SQE_RUN) {
+    } else if (e->handle && !xfer && !bind && e->opcode != IPU_SQE_RUN) {
         bad = offsetof(struct ipu_sqe, handle);
     } else if (e->offset && !xfer) {
         bad = offsetof(struct ipu_sqe, offset);
@@ -488,6 +585,8 @@ static int ipu_cmd_execute(IpuCmd *c)
         return ipu_cmd_transfer(c, true);
     case IPU_SQE_RUN:
         return ipu_cmd_run(c);
+    case IPU_SQE_STREAM_BIND:
+        return ipu_cmd_stream_bind(c);
     case IPU_SQE_FENCE:
     case IPU_SQE_ABORT:
         /*
@@ -596,6 +695,7 @@ static void *ipu_worker(void *opaque)
             if (s->engine) {
                 ipue_engine_reset(s->engine);
             }
+            ipu_streams_unbind_all(s);
             s->engine_reset = false;
             qemu_cond_broadcast(&s->cond);
             continue;
@@ -706,6 +806,7 @@ void ipu_queues_exit(IpuState *s)
     qemu_thread_join(&s->worker);
     ipue_engine_destroy(s->engine);
     s->engine = NULL;
+    ipu_streams_unbind_all(s);
     timer_free(s->coalesce_timer);
     qemu_bh_delete(s->irq_bh);
     qemu_cond_destroy(&s->cond);

@@ -22,6 +22,18 @@
 #include "ipu/ipu_hw.h"
 
 struct ipue_engine;
+typedef struct IpuState IpuState;
+
+/* A stream of the loaded graph bound to a ring of transfers in host memory. */
+typedef struct IpuStreamRing {
+    IpuState *s;
+    uint64_t data;          /* the ring: contiguous, or an SG list */
+    uint32_t sgl_count;
+    uint64_t length;
+    uint64_t transfer;      /* bytes per transfer */
+    uint64_t pos;           /* transfers moved since the bind */
+    bool to_guest;          /* device-to-host */
+} IpuStreamRing;
 
 typedef struct IpuModel {
     const char *name;
@@ -55,7 +67,7 @@ typedef struct IpuQueue {
     int64_t irq_first_ns;   /* when the oldest of them was posted */
 } IpuQueue;
 
-typedef struct IpuState {
+struct IpuState {
     PCIDevice parent_obj;
 
     MemoryRegion regs;
@@ -83,6 +95,8 @@ typedef struct IpuState {
     bool worker_exit;
     bool engine_reset;      /* reset requested: drop the graph when idle */
     struct ipue_engine *engine;
+    IpuStreamRing *streams; /* one per stream of the loaded graph (worker) */
+    unsigned nstreams;
 
     /* Properties */
     char *model_name;
@@ -90,7 +104,7 @@ typedef struct IpuState {
     uint32_t card_index;
     uint32_t host_threads;
     bool msix;
-} IpuState;
+};
 
 #define TYPE_IPU_PCI "ipu"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuState, IPU_PCI)
@@ -119,10 +133,22 @@ typedef struct IpuDmaFault {
  */
 typedef int (*IpuDmaFn)(void *opaque, void *ptr, uint64_t len, uint64_t off);
 
+/* An IpuDmaFn copying between the guest and the host buffer @buf. */
+typedef struct IpuCopy {
+    uint8_t *buf;
+    bool to_guest;
+} IpuCopy;
+int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off);
+
 int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
                 bool to_guest, IpuDmaFault *fault);
+/*
+ * The transfer of @length bytes at @data (contiguous, or an SG list of
+ * @sgl_count entries), bytes [@start, @start + @len) of it: each piece goes
+ * to @fn (offsets relative to @start); a NULL @fn only checks the memory.
+ */
 int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
-                 uint64_t length, bool to_guest, IpuDmaFn fn, void *opaque,
-                 IpuDmaFault *fault);
+                 uint64_t length, uint64_t start, uint64_t len,
+                 bool to_guest, IpuDmaFn fn, void *opaque, IpuDmaFault *fault);
 
 #endif /* HW_IPU_H */

@@ -141,7 +141,8 @@ struct ipu_sqe {
 	uint8_t opcode;		/* IPU_SQE_* */
 	uint8_t flags;		/* must be 0 */
 	uint16_t cid;		/* command id, echoed in the completion */
-	uint32_t handle;	/* tensor handle (WRITE, READ), program (RUN) */
+	uint32_t handle;	/* tensor handle (WRITE, READ), program (RUN),
+				 * stream (STREAM_BIND) */
 	uint64_t offset;	/* byte offset in the tensor (WRITE, READ) */
 	uint64_t length;	/* bytes to move (LOAD, WRITE, READ) */
 	uint64_t data;		/* DMA address: the buffer, or the SG list */
@@ -177,6 +178,7 @@ struct ipu_cqe {
 #define IPU_SQE_RUN			0x04
 #define IPU_SQE_FENCE			0x05
 #define IPU_SQE_ABORT			0x06
+#define IPU_SQE_STREAM_BIND		0x07
 
 #define IPU_CQE_PHASE			1u
 #define IPU_CQE_CODE(status)		((status) >> 1)

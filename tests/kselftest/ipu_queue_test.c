@@ -200,6 +200,52 @@ fail:
 	return -EINVAL;
 }
 
+/*
+ * Three rounds of: a transfer of stream "in" into x, y = x + x, y out to
+ * stream "out". x and y are not host-visible: only the streams move data.
+ */
+#define S_ELEMS 256
+#define S_ROUNDS 3
+static int build_stream_graph(void **buf, size_t *len)
+{
+	uint32_t shape[1] = { S_ELEMS };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, body, loop, sin, sout, n;
+
+	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
+		return -EINVAL;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0)
+		goto fail;
+	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
+				   IPU_DTYPE_F32, S_ELEMS, 2, &err);
+	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
+				    IPU_DTYPE_F32, S_ELEMS, 2, &err);
+	body = ipu_prog_sequence(g, &err);
+	if (sin != 0 || sout != 1 || body < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sin, x, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
+	if (y < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sout, y, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	loop = ipu_prog_repeat(g, S_ROUNDS, body, &err);
+	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
+	    ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# stream graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -EINVAL;
+}
+
 FIXTURE_SETUP(queue)
 {
 	char msg[256];
@@ -478,6 +524,89 @@ TEST_F(queue, bad_addresses)
 	e.data = self->phys[sgl];
 	sge[0] = (struct ipu_sge){ .addr = self->phys[buf], .len = 64 };
 	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+}
+
+TEST_F(queue, stream_rings)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const unsigned ring_bytes = S_ROUNDS * S_ELEMS * 4;
+	unsigned gpages, gdata, gsgl, in, out, sgl_out;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	void *graph;
+	size_t glen;
+	float *x;
+
+	ASSERT_EQ(0, build_stream_graph(&graph, &glen));
+	gpages = (glen + PAGE - 1) / PAGE;
+	gdata = pool_pages(self, gpages);
+	gsgl = pool_pages(self, 1);
+	memcpy(page_ptr(self, gdata), graph, glen);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_LOAD;
+	e.length = glen;
+	e.data = make_sgl(self, gsgl, gdata, glen, &e.sgl_count);
+	free(graph);
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+
+	/* Unbound streams fail the run with the engine's stream error. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_RUN_FAILED, run_cmd(self, &e, &c));
+	EXPECT_EQ(7, c.detail);
+
+	/* "in": one page, contiguous; "out": three pages through an SG list. */
+	in = pool_pages(self, 1);
+	out = pool_pages(self, 1);
+	(void)pool_pages(self, 2);
+	sgl_out = pool_pages(self, 1);
+	x = page_ptr(self, in);
+	for (unsigned i = 0; i < S_ROUNDS * S_ELEMS; i++)
+		x[i] = (float)i / 3.0f;
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	e.handle = 0;
+	e.length = ring_bytes;
+	e.data = self->phys[in];
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	e.handle = 1;
+	e.data = make_sgl(self, sgl_out, out, ring_bytes, &e.sgl_count);
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	/* The SG list spans three pages: y's slots are one page apart. */
+	for (unsigned r = 0; r < S_ROUNDS; r++)
+		for (unsigned i = 0; i < S_ELEMS; i++) {
+			unsigned k = r * S_ELEMS + i;
+			float *slot = (float *)page_ptr(self, out + k * 4 / PAGE);
+
+			ASSERT_EQ(x[k] * 2, slot[k % (PAGE / 4)]);
+		}
+
+	/* Bad binds: a ring that is not whole transfers, a bad stream, the BAR. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	e.handle = 0;
+	e.length = S_ELEMS * 4 + 4;
+	e.data = self->phys[in];
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(16, c.detail);
+	e.length = S_ELEMS * 4;
+	e.handle = 2;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_cmd(self, &e, NULL));
+	e.handle = 0;
+	e.data = self->bar.phys;
+	EXPECT_EQ(IPU_CS_DMA_ERROR, run_cmd(self, &e, NULL));
+	/* Unbinding "out" makes the run fail again. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	e.handle = 1;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_RUN_FAILED, run_cmd(self, &e, NULL));
 }
 
 TEST_F(queue, bad_queue_setup_and_doorbells)

@@ -173,6 +173,7 @@ struct ipu_buf {
 #define IPU_CMD_RUN		4	/* run program @handle @count times */
 #define IPU_CMD_FENCE		5	/* completes after all earlier commands */
 #define IPU_CMD_ABORT		6	/* stops the RUN in progress */
+#define IPU_CMD_STREAM_BIND	7	/* stream @handle <-> ring in @buf */
 
 /* Return at once; wait for the result with IPU_IOCTL_WAIT (@seq). */
 #define IPU_CMD_FLAG_ASYNC	(1u << 0)
