@@ -16,19 +16,49 @@
  *  - The IRQ handler runs from request_irq() in probe to free_irq() in
  *    remove, strictly inside the BAR0 mapping's lifetime.
  *
+ *  - struct ipu_ctx is one open file (filp->private_data), freed in release.
+ *    While attached it owns one struct ipu_queue of the device (rings, cid
+ *    table), its buffers (xarray) and its commands. Commands are kref'd: a
+ *    sync SUBMIT waiting for its command holds a reference, so DETACH or
+ *    remove may release the command's DMA resources while the waiter still
+ *    looks at it. Whoever takes a command off ctx->cmds (under q->lock:
+ *    its collector, or detach) releases its DMA resources, exactly once.
+ *  - Rings, buffers and uncollected commands are released by DETACH,
+ *    release or, at the latest, remove (which stops every queue, then
+ *    detaches the attached context). Only a command collected by a WAIT
+ *    racing with remove may free its SG list after remove: idev holds a
+ *    pci_dev reference for that.
+ *
  * Lock order (outermost first):
  *   reset_lock (mutex) -> hw_rwsem (read) -> wait on event_wq
+ *   reset_lock -> hw_rwsem (read) -> q->lock (queue recovery after a reset)
+ *   attach_lock (mutex) -> ctx->mutex -> hw_rwsem (read) -> q->lock (spin)
+ *   device_lock (PCI core) -> hw_rwsem (write: remove stops the queues,
+ *     reset_prepare..reset_done) -> q->lock; remove then takes
+ *     attach_lock -> ctx->mutex (with no hw_rwsem) to detach.
+ *   ctx->mutex -> mmap_lock (pin_user_pages); mmap() runs under mmap_lock
+ *     and so never takes ctx->mutex: it finds the buffer under the xarray's
+ *     own lock and holds a buffer reference (kref) while it maps pages.
  *   kernfs active reference (sysfs show) -> hw_rwsem (read)
+ *   hw_rwsem (read) -> q->lock (spin, IRQ-safe, innermost)
  * remove takes hw_rwsem for writing only after cdev_device_del(), which
- * drains sysfs readers; it never takes reset_lock. The IRQ handler takes no
- * lock; it only reads and clears IRQ_STATUS and bumps atomic counters.
+ * drains sysfs readers; it never takes reset_lock. The events IRQ handler
+ * takes no lock; the queue handlers take only q->lock. Nothing sleeps with
+ * q->lock held.
  */
 #ifndef IPU_DRV_H
 #define IPU_DRV_H
 
 #include <linux/atomic.h>
 #include <linux/cdev.h>
+#include <linux/dma-mapping.h>
+#include <linux/kref.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/device.h>
+#include <linux/interrupt.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
@@ -45,17 +75,126 @@
 /*
  * The uAPI version this driver implements, reported by GET_INFO: the
  * header's major, and the minor of the newest ioctls implemented here (1.0:
- * GET_INFO and RESET). Raise it with the ioctls, not with the header.
+ * GET_INFO and RESET; 1.1: contexts, buffers, commands). Raise it with the
+ * ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	0
+#define IPU_DRIVER_API_MINOR	1
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
 /* Causes the driver unmasks and handles on the events vector. */
 #define IPU_IRQ_HANDLED_CAUSES	(IPU_IRQ_READY | IPU_IRQ_ERROR | IPU_IRQ_TEST)
+/* Without MSI-X the queues' completions come as causes, too. */
+#define IPU_IRQ_HANDLED_NOMSIX	(IPU_IRQ_HANDLED_CAUSES | IPU_IRQ_QUEUES)
 
 /* The driver's poll period while it waits for an interrupt. */
 #define IPU_POLL_MS		50
+
+/* Entries of each queue's rings: > IPU_MAX_INFLIGHT plus internal ABORTs. */
+#define IPU_QUEUE_ENTRIES	512
+/* How long DETACH waits for the card to finish what a context left. */
+#define IPU_DRAIN_MS		10000
+
+struct ipu_device;
+struct ipu_ctx;
+
+/*
+ * A DMA-mapped piece of memory: driver pages (BUF_ALLOC) or pinned user
+ * pages (BUF_PIN, SUBMIT user_ptr). Owned by its buffer or command; changed
+ * only under the owner context's mutex.
+ */
+struct ipu_dmamem {
+	struct page **pages;
+	unsigned long npages;
+	unsigned int offset;		/* of the data in pages[0] (pinned) */
+	u64 size;			/* bytes of data */
+	struct sg_table sgt;
+	bool mapped;			/* sgt is DMA mapped */
+	bool user;			/* pinned user pages (else driver's) */
+	bool dirty;			/* the card may have written them */
+	enum dma_data_direction dir;
+	struct mm_struct *acct_mm;	/* pinned_vm charged to (mmgrab) */
+};
+
+/* A buffer of BUF_ALLOC / BUF_PIN: in ctx->bufs, under ctx->mutex. */
+struct ipu_buffer {
+	struct kref ref;		/* ctx->bufs, mmap() in progress */
+	struct ipu_device *idev;
+	u32 handle;
+	bool alloc;			/* BUF_ALLOC (mmap-able) */
+	atomic_t busy;			/* commands in flight on the card */
+	struct ipu_dmamem mem;
+};
+
+enum ipu_kcmd_state {
+	IPU_KCMD_QUEUED,		/* on the card */
+	IPU_KCMD_DONE,			/* completed, not yet collected */
+};
+
+/*
+ * A submitted command. state, the status fields, owned and the list node
+ * are under the queue's q->lock; the DMA resources under ctx->mutex.
+ */
+struct ipu_kcmd {
+	struct kref ref;
+	struct list_head node;		/* ctx->cmds, until collected */
+	u64 seq;
+	u16 cid;
+	u8 opcode;
+	enum ipu_kcmd_state state;
+	bool owned;			/* a sync SUBMIT is waiting for it */
+	bool in_list;
+	u32 status, detail, detail2;
+	u64 host_ns, cycles;
+	struct ipu_buffer *buf;		/* busy-counted until completion */
+	struct ipu_dmamem *umem;	/* user_ptr pinned for the command */
+	void *sgl;			/* the card's SG list */
+	dma_addr_t sgl_dma;
+	size_t sgl_bytes;
+	char *msg;			/* LOAD: the card's message buffer */
+	dma_addr_t msg_dma;
+	u64 msg_ptr;			/* user buffer for msg */
+};
+
+/*
+ * One of the card's command queues. Protected by lock (IRQ-safe): the ring
+ * indices, slots[], ctx, active, hw_ok, and the commands' completion state.
+ */
+struct ipu_queue {
+	struct ipu_device *idev;
+	unsigned int index;
+	spinlock_t lock;		/* IRQ-safe; see the comment above */
+	wait_queue_head_t wq;		/* completions, detach, remove */
+	int irq;			/* MSI-X vector's IRQ, or 0 */
+	bool active;			/* rings allocated, a ctx attached */
+	bool hw_ok;			/* programmed and enabled on the card */
+	bool closing;			/* detach in progress: no recovery */
+	u32 reset_count;		/* RESET_COUNT when programmed */
+	struct ipu_ctx *ctx;
+	struct ipu_sqe *sq;
+	struct ipu_cqe *cq;
+	dma_addr_t sq_dma, cq_dma;
+	u32 sq_tail, cq_head;
+	u32 phase;
+	u32 inflight;			/* entries on the card */
+	/* cids of the driver's own entries (ABORT, FENCE) */
+	unsigned long internal[BITS_TO_LONGS(IPU_QUEUE_ENTRIES)];
+	struct ipu_kcmd *slots[IPU_QUEUE_ENTRIES];	/* by cid */
+};
+
+/* An open file. */
+struct ipu_ctx {
+	struct ipu_device *idev;
+	struct mutex mutex;		/* attach state, buffers, submission */
+	bool attached;
+	unsigned int attach_gen;	/* bumped by detach */
+	struct ipu_queue *q;		/* while attached */
+	struct xarray bufs;		/* handle -> struct ipu_buffer */
+	struct list_head cmds;		/* under q->lock, seq order */
+	unsigned int ncmds;		/* uncollected, under q->lock */
+	u64 next_seq;
+	struct eventfd_ctx *eventfd;	/* under q->lock */
+};
 
 struct ipu_device {
 	struct device dev;		/* the class device, /sys/class/ipu/ipuN */
@@ -80,6 +219,23 @@ struct ipu_device {
 	struct mutex reset_lock;
 	bool timed_out;			/* last reset timed out: "failed" */
 
+	/* Attachment: attach_lock protects attached; attach_wq its waiters. */
+	struct mutex attach_lock;
+	wait_queue_head_t attach_wq;
+	struct ipu_ctx *attached;
+	unsigned int next_queue;
+	bool msix;			/* one vector per queue */
+	u32 irq_causes;			/* IRQ_STATUS causes unmasked */
+	struct ipu_queue queues[IPU_NUM_QUEUES];
+	struct work_struct recover_work; /* READY/ERROR: re-program queues */
+
+	/* Debug counters (debugfs). */
+	atomic_t pinned_pages;
+	atomic_t alloc_pages;
+	atomic_t nbufs;
+	atomic_t ncmds;
+	struct dentry *debugfs;
+
 	/* Identity, read once at probe (read-only registers). */
 	u32 hw_version;
 	u32 model;
@@ -93,6 +249,17 @@ struct ipu_device {
 	u32 caps;
 	char serial[IPU_SERIAL_LEN];
 };
+
+/*
+ * The card's rings and lists are little-endian; ipu_hw.h (shared with QEMU)
+ * declares them with plain integer types.
+ */
+#define ipu_le16(v)	((__force u16)cpu_to_le16(v))
+#define ipu_le32(v)	((__force u32)cpu_to_le32(v))
+#define ipu_le64(v)	((__force u64)cpu_to_le64(v))
+#define ipu_from_le16(v)	le16_to_cpu((__force __le16)(v))
+#define ipu_from_le32(v)	le32_to_cpu((__force __le32)(v))
+#define ipu_from_le64(v)	le64_to_cpu((__force __le64)(v))
 
 static inline struct ipu_device *to_ipu_device(struct device *dev)
 {
@@ -130,9 +297,61 @@ int ipu_wait_event(struct ipu_device *idev,
 int ipu_irq_init(struct ipu_device *idev);
 void ipu_irq_fini(struct ipu_device *idev);
 void ipu_irq_selftest(struct ipu_device *idev);
+irqreturn_t ipu_irq_queue(int irq, void *data);
 
 /* ipu_ioctl.c */
 extern const struct file_operations ipu_fops;
+int ipu_args_in(void *karg, size_t ksize, size_t first_size,
+		const void __user *uarg, u32 *usize);
+int ipu_args_out(void __user *uarg, void *karg, size_t ksize, u32 usize);
+
+/* ipu_ctx.c */
+int ipu_ctx_open(struct ipu_device *idev, struct file *filp);
+void ipu_ctx_release(struct ipu_ctx *ctx);
+long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
+		      void __user *uarg);
+long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg);
+void ipu_ctx_remove(struct ipu_device *idev);
+
+/* ipu_queue.c */
+void ipu_queues_init(struct ipu_device *idev);
+int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx);
+void ipu_queue_drain(struct ipu_queue *q, bool wait);
+void ipu_queue_stop_hw(struct ipu_queue *q);
+void ipu_queue_free(struct ipu_queue *q);
+void ipu_queue_process(struct ipu_queue *q);
+int ipu_queue_push_locked(struct ipu_queue *q, struct ipu_sqe *sqe,
+			  struct ipu_kcmd *cmd);
+void ipu_queues_recover(struct ipu_device *idev);
+void ipu_recover_work(struct work_struct *work);
+void ipu_queues_stop_all(struct ipu_device *idev);
+
+/* ipu_buf.c */
+int ipu_dmamem_pin(struct ipu_device *idev, struct ipu_dmamem *mem,
+		   u64 uaddr, u64 size, bool write, bool longterm,
+		   bool account);
+void ipu_dmamem_release(struct ipu_device *idev, struct ipu_dmamem *mem);
+int ipu_sgl_build(struct ipu_device *idev, struct ipu_dmamem *mem,
+		  u64 offset, u64 length, struct ipu_kcmd *cmd,
+		  struct ipu_sqe *sqe);
+long ipu_ioctl_buf_alloc(struct ipu_ctx *ctx, void __user *uarg);
+long ipu_ioctl_buf_pin(struct ipu_ctx *ctx, void __user *uarg);
+long ipu_ioctl_buf_free(struct ipu_ctx *ctx, void __user *uarg);
+void ipu_bufs_free_all(struct ipu_ctx *ctx);
+int ipu_mmap(struct file *filp, struct vm_area_struct *vma);
+
+/* ipu_cmd.c */
+long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg);
+long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg);
+long ipu_ioctl_set_eventfd(struct ipu_ctx *ctx, void __user *uarg);
+__poll_t ipu_poll(struct file *filp, struct poll_table_struct *wait);
+void ipu_kcmd_release_res(struct ipu_device *idev, struct ipu_kcmd *cmd);
+void ipu_kcmd_put(struct ipu_kcmd *cmd);
+void ipu_cmds_teardown(struct ipu_ctx *ctx);
+
+/* ipu_debugfs (ipu_main.c) */
+void ipu_debugfs_add(struct ipu_device *idev);
+void ipu_debugfs_remove(struct ipu_device *idev);
 
 /* ipu_sysfs.c */
 extern const struct attribute_group *ipu_groups[];

@@ -23,8 +23,8 @@
  * the size limits of docs/uapi.md. The struct starts with __u32 argsz.
  * On success *usize is the caller's argsz.
  */
-static int ipu_args_in(void *karg, size_t ksize, size_t first_size,
-		       const void __user *uarg, u32 *usize)
+int ipu_args_in(void *karg, size_t ksize, size_t first_size,
+		const void __user *uarg, u32 *usize)
 {
 	u32 argsz;
 	int ret;
@@ -44,8 +44,7 @@ static int ipu_args_in(void *karg, size_t ksize, size_t first_size,
 }
 
 /* Writes back min(usize, ksize) bytes with argsz set to that number. */
-static int ipu_args_out(void __user *uarg, void *karg, size_t ksize,
-			u32 usize)
+int ipu_args_out(void __user *uarg, void *karg, size_t ksize, u32 usize)
 {
 	u32 n = min_t(u32, usize, ksize);
 
@@ -139,6 +138,8 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 	count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	WRITE_ONCE(idev->timed_out, false);
 	ipu_write(idev, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+	/* The card dropped every queue: fail their commands (STATUS_RESET). */
+	ipu_queues_recover(idev);
 
 	if (!(rst->flags & IPU_RESET_FLAG_NOWAIT)) {
 		ret = ipu_wait_event(idev, ipu_reset_done, &count, timeout,
@@ -153,6 +154,8 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 		}
 		if (ret)
 			return ret;
+		/* READY again: queues of attached contexts run again. */
+		ipu_queues_recover(idev);
 	}
 
 	rst->state = ipu_hw_state(idev);
@@ -199,7 +202,8 @@ static long ipu_ioctl_reset(struct ipu_device *idev, struct file *filp,
 
 static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	struct ipu_device *idev = filp->private_data;
+	struct ipu_ctx *ctx = filp->private_data;
+	struct ipu_device *idev = ctx->idev;
 	void __user *uarg = (void __user *)arg;
 
 	switch (cmd) {
@@ -207,6 +211,24 @@ static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return ipu_ioctl_get_info(idev, uarg);
 	case IPU_IOCTL_RESET:
 		return ipu_ioctl_reset(idev, filp, uarg);
+	case IPU_IOCTL_ATTACH:
+		return ipu_ioctl_attach(ctx, filp, uarg);
+	case IPU_IOCTL_DETACH:
+		return ipu_ioctl_detach(ctx, uarg);
+	case IPU_IOCTL_BUF_ALLOC:
+		return ipu_ioctl_buf_alloc(ctx, uarg);
+	case IPU_IOCTL_BUF_PIN:
+		return ipu_ioctl_buf_pin(ctx, uarg);
+	case IPU_IOCTL_BUF_FREE:
+		return ipu_ioctl_buf_free(ctx, uarg);
+	case IPU_IOCTL_SUBMIT:
+		return ipu_ioctl_submit(ctx, uarg);
+	case IPU_IOCTL_WAIT:
+		return ipu_ioctl_wait(ctx, uarg);
+	case IPU_IOCTL_SET_EVENTFD:
+		return ipu_ioctl_set_eventfd(ctx, uarg);
+	case IPU_IOCTL_NULL:
+		return 0;
 	default:
 		return -ENOTTY;
 	}
@@ -216,19 +238,24 @@ static int ipu_open(struct inode *inode, struct file *filp)
 {
 	struct ipu_device *idev = container_of(inode->i_cdev,
 					       struct ipu_device, cdev);
+	int ret;
 
 	if (READ_ONCE(idev->gone))
 		return -ENODEV;
+	ret = ipu_ctx_open(idev, filp);
+	if (ret)
+		return ret;
 	/* The file's reference: idev outlives the binding while open. */
 	get_device(&idev->dev);
-	filp->private_data = idev;
 	return stream_open(inode, filp);
 }
 
 static int ipu_release(struct inode *inode, struct file *filp)
 {
-	struct ipu_device *idev = filp->private_data;
+	struct ipu_ctx *ctx = filp->private_data;
+	struct ipu_device *idev = ctx->idev;
 
+	ipu_ctx_release(ctx);
 	put_device(&idev->dev);
 	return 0;
 }
@@ -239,5 +266,7 @@ const struct file_operations ipu_fops = {
 	.release = ipu_release,
 	.unlocked_ioctl = ipu_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = ipu_mmap,
+	.poll = ipu_poll,
 	.llseek = no_llseek,
 };

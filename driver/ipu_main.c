@@ -3,6 +3,7 @@
  * IPU PCIe card driver: module init and exit, the "ipu" class, the
  * character device region and the ipuN number allocator.
  */
+#include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/kernel.h>
@@ -18,6 +19,29 @@ MODULE_PARM_DESC(ready_timeout_ms,
 
 dev_t ipu_devt;
 static DEFINE_IDA(ipu_ida);
+static struct dentry *ipu_debugfs_root;
+
+/*
+ * /sys/kernel/debug/ipu/ipuN/: pages pinned and allocated for the card,
+ * buffers and commands alive (the kselftests check them for leaks).
+ */
+void ipu_debugfs_add(struct ipu_device *idev)
+{
+	struct dentry *d;
+
+	d = debugfs_create_dir(dev_name(&idev->dev), ipu_debugfs_root);
+	idev->debugfs = d;
+	debugfs_create_atomic_t("pinned_pages", 0444, d, &idev->pinned_pages);
+	debugfs_create_atomic_t("alloc_pages", 0444, d, &idev->alloc_pages);
+	debugfs_create_atomic_t("buffers", 0444, d, &idev->nbufs);
+	debugfs_create_atomic_t("commands", 0444, d, &idev->ncmds);
+}
+
+void ipu_debugfs_remove(struct ipu_device *idev)
+{
+	debugfs_remove_recursive(idev->debugfs);
+	idev->debugfs = NULL;
+}
 
 struct class ipu_class = {
 	.name = "ipu",
@@ -76,6 +100,7 @@ static int __init ipu_init(void)
 	if (ret)
 		goto err_class;
 
+	ipu_debugfs_root = debugfs_create_dir(IPU_DRIVER_NAME, NULL);
 	ret = ipu_pci_register();
 	if (ret)
 		goto err_chrdev;
@@ -83,6 +108,7 @@ static int __init ipu_init(void)
 	return 0;
 
 err_chrdev:
+	debugfs_remove_recursive(ipu_debugfs_root);
 	unregister_chrdev_region(ipu_devt, IPU_MAX_DEVICES);
 err_class:
 	class_unregister(&ipu_class);
@@ -92,6 +118,7 @@ err_class:
 static void __exit ipu_exit(void)
 {
 	ipu_pci_unregister();
+	debugfs_remove_recursive(ipu_debugfs_root);
 	unregister_chrdev_region(ipu_devt, IPU_MAX_DEVICES);
 	class_unregister(&ipu_class);
 	ida_destroy(&ipu_ida);

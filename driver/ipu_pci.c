@@ -3,6 +3,7 @@
  * IPU PCIe card driver: PCI probe and remove, BAR0, the identity check and
  * the ready handshake.
  */
+#include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -106,7 +107,10 @@ int ipu_wait_event(struct ipu_device *idev,
 
 static void ipu_dev_release(struct device *dev)
 {
-	kfree(to_ipu_device(dev));
+	struct ipu_device *idev = to_ipu_device(dev);
+
+	pci_dev_put(idev->pdev);
+	kfree(idev);
 }
 
 static bool ipu_probe_settled(struct ipu_device *idev, void *arg)
@@ -193,14 +197,26 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	/* MSI and MSI-X messages are memory writes by the function. */
 	pci_set_master(pdev);
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(&pdev->dev, "no usable DMA configuration: %d\n", ret);
+		return ret;
+	}
+	/* The card takes SG entries up to 4 GiB - 1: let mappings merge. */
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX & PAGE_MASK);
 
 	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
 	if (!idev)
 		return -ENOMEM;
-	idev->pdev = pdev;
+	/* Commands may release DMA memory after remove: keep pdev. */
+	idev->pdev = pci_dev_get(pdev);
 	idev->regs = regs;
 	init_rwsem(&idev->hw_rwsem);
 	mutex_init(&idev->reset_lock);
+	mutex_init(&idev->attach_lock);
+	init_waitqueue_head(&idev->attach_wq);
+	ipu_queues_init(idev);
+	INIT_WORK(&idev->recover_work, ipu_recover_work);
 	init_waitqueue_head(&idev->event_wq);
 	atomic_set(&idev->events, 0);
 	atomic_set(&idev->test_irqs, 0);
@@ -250,6 +266,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_irq;
 	}
 	pci_set_drvdata(pdev, idev);
+	ipu_debugfs_add(idev);
 
 	dev_info(&idev->dev, "%s card %u, serial %s, %u tiles x %u KiB, firmware %u.%u.%u, irq %s, %s\n",
 		 ipu_model_name(idev->model), idev->card_index, idev->serial,
@@ -261,6 +278,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_irq:
 	ipu_irq_fini(idev);
+	cancel_work_sync(&idev->recover_work);
 err_minor:
 	ipu_minor_free(idev->minor);
 err_put:
@@ -272,17 +290,29 @@ static void ipu_remove(struct pci_dev *pdev)
 {
 	struct ipu_device *idev = pci_get_drvdata(pdev);
 
+	unsigned int q;
+
+	ipu_debugfs_remove(idev);
 	/* No new opens; sysfs readers are drained. Open files remain. */
 	cdev_device_del(&idev->cdev, &idev->dev);
 
 	/* Wake waiters (they hold hw_rwsem for reading), then fence them. */
 	WRITE_ONCE(idev->gone, true);
 	wake_up_all(&idev->event_wq);
+	wake_up_all(&idev->attach_wq);
+	for (q = 0; q < IPU_NUM_QUEUES; q++)
+		wake_up_all(&idev->queues[q].wq);
 	down_write(&idev->hw_rwsem);
+	/* Exclusive, BAR still mapped: the card lets go of every queue. */
+	ipu_queues_stop_all(idev);
 	up_write(&idev->hw_rwsem);
+
+	/* The attached context loses its queue, buffers and commands. */
+	ipu_ctx_remove(idev);
 
 	/* No user reaches the hardware any more; only the IRQ handler may. */
 	ipu_irq_fini(idev);
+	cancel_work_sync(&idev->recover_work);
 	ipu_minor_free(idev->minor);
 	pci_set_drvdata(pdev, NULL);
 
@@ -314,8 +344,10 @@ static void ipu_reset_done(struct pci_dev *pdev)
 	if (!idev)
 		return;
 	WRITE_ONCE(idev->timed_out, false);
-	ipu_write(idev, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID);
-	ipu_write(idev, IPU_REG_IRQ_MASK, ~IPU_IRQ_HANDLED_CAUSES);
+	ipu_write(idev, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID | IPU_IRQ_QUEUES);
+	ipu_write(idev, IPU_REG_IRQ_MASK, ~idev->irq_causes);
+	/* The card dropped every queue: fail their commands (STATUS_RESET). */
+	ipu_queues_recover(idev);
 	up_write(&idev->hw_rwsem);
 	dev_info(&idev->dev, "function reset, card restarting\n");
 }

@@ -103,8 +103,9 @@ enum ipu__xfer_mode {
 
 /* Per-device bounce buffer (BUF_ALLOC), two halves used in turn. */
 #define IPU__BOUNCE_SIZE	(8u << 20)
-/* AUTO: copies up to this size go through the bounce buffer. */
-#define IPU__BOUNCE_MAX		(256u << 10)
+/* AUTO: copies up to this size go through the bounce buffer (measured
+ * crossover with per-command pinning, docs/card-exec.md). */
+#define IPU__BOUNCE_MAX		(2u << 20)
 
 struct ipu__card {
 	int fd;

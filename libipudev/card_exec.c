@@ -290,8 +290,8 @@ static void cmd_what(const struct ipu__cmd_ctx *x, char *b, size_t n)
 		else
 			snprintf(b, n, "program %u on %s", x->handle, x->dev);
 		break;
-	default:
-		snprintf(b, n, "command %u on %s", x->opcode, x->dev);
+	default:	/* an asynchronous request: its kind is not kept */
+		snprintf(b, n, "request on %s", x->dev);
 		break;
 	}
 }
@@ -597,10 +597,11 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 		return r;
 	if (size >= sizeof(struct ipu_graph_header) && c->model) {
 		const struct ipu_graph_header *h = image;
-		uint32_t gm;
+		uint32_t gm, mg;
 
 		memcpy(&gm, &h->model, sizeof(gm));
-		if (h->magic == IPU_GRAPH_MAGIC && gm != c->model)
+		memcpy(&mg, &h->magic, sizeof(mg));
+		if (mg == IPU_GRAPH_MAGIC && gm != c->model)
 			return ipu__err(err, -EINVAL,
 					"load on %s: the graph is built for model %s, the device is %s",
 					dev->name, ipu_model_name(gm),

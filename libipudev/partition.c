@@ -652,15 +652,13 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 					step = rup(bm, MM_MR) * rup(bn, MM_NR) * bk / rate;
 					/* each tile receives the other shares of its blocks */
 					recv = a_b / pn * (pn - 1) + b_b / pm * (pm - 1);
-					cyc = ks * (step + recv / 4 + 2 * PHASE_CYCLES) + bm * bn / 2 +
-					      bm * bn / 8 /* zero fill */ + PHASE_CYCLES;
+					/* (the first step overwrites the partials: no zero fill) */
+					cyc = ks * (step + recv / 4 + 2 * PHASE_CYCLES) + bm * bn / 2;
 					if (pk > 1) {
-						unsigned lv = 0;
-
-						while ((1u << lv) < pk)
-							lv++;
-						/* gather, then a tree of in-place adds (0.5 cycle/element) */
-						cyc += g_b / 4 + PHASE_CYCLES + lv * ((uint64_t)rows * bn / 2 + PHASE_CYCLES);
+						/* gather, then one [1 x pk-1] x [pk-1 x rows*bn] MatMulPartial
+						 * per owner adding the others' partials to its own */
+						cyc += g_b / 4 + PHASE_CYCLES + (uint64_t)(pk - 1) * rows * bn / rate +
+						       (uint64_t)rows * bn / 2 + PHASE_CYCLES;
 					}
 					if (cyc < best || (cyc == best && pm * pn * pk < plan->tiles)) {
 						best = cyc;
@@ -853,8 +851,9 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 	struct ipu_matmul_plan p;
 	uint32_t m, n, k, shape[2];
 	char buf[200], exname[200];
-	int c, cs_zero, cs_mm, ex = -1, ex2 = -1, r;
+	int c, cs_zero = -1, cs_mm, ex = -1, ex2 = -1, r;
 	long *poff = NULL, *abuf = NULL, *bbuf = NULL;
+	unsigned char *inited = NULL;
 	uint32_t zero = 0;
 	size_t ntile;
 
@@ -895,21 +894,17 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 	poff = malloc(ntile * sizeof(*poff));
 	abuf = malloc(ntile * sizeof(*abuf));
 	bbuf = malloc(ntile * sizeof(*bbuf));
-	if (!poff || !abuf || !bbuf) {
+	inited = malloc(ntile);
+	if (!poff || !abuf || !bbuf || !inited) {
 		r = oom(err);
 		goto out;
 	}
-	cs_zero = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "zero"), err);
-	if (cs_zero < 0) {
-		r = cs_zero;
-		goto out;
-	}
-	/* per tile: partials (zeroed first) */
+	/* per tile: partials, written by the tile's first MatMulPartial (OVERWRITE) */
 	for (size_t tile = 0; tile < ntile; tile++) {
 		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
-		struct ipu__rawfield f[1];
 
 		abuf[tile] = bbuf[tile] = -1;
+		inited[tile] = 0;
 		blk(m, p.bm, i, &m0, &m1);
 		blk(n, p.bn, j, &n0, &n1);
 		poff[tile] = -1;
@@ -921,13 +916,7 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 			r = (int)poff[tile];
 			goto out;
 		}
-		f[0] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
-		r = ipu__add_vertex_raw(g, cs_zero, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
-		if (r < 0)
-			goto out;
 	}
-	if ((r = add_exec(g, seq, cs_zero, err)))
-		goto out;
 	/* serial steps: operands exchange, partial products */
 	for (uint32_t s = 0; s < p.ks; s++) {
 		char sfx[32];
@@ -972,7 +961,8 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 					prm[0] = m1 - m0;
 					prm[1] = n1 - n0;
 					prm[2] = k1 - k0;
-					prm[3] = 0;
+					prm[3] = inited[tile] ? 0 : IPUE_MATMUL_OVERWRITE;
+					inited[tile] = 1;
 					r = ipu__add_vertex_raw(g, cs_mm, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
 					if (r < 0)
 						goto out;
@@ -982,37 +972,82 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 		if ((r = add_exec(g, seq, cs_mm, err)))
 			goto out;
 	}
+	/* partials no step wrote (only with a plan whose K blocks can be empty): zero them */
+	for (size_t tile = 0; tile < ntile; tile++) {
+		struct ipu__rawfield f[1];
+		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
+
+		if (poff[tile] < 0 || inited[tile])
+			continue;
+		if (cs_zero < 0 &&
+		    (cs_zero = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "zero"), err)) < 0) {
+			r = cs_zero;
+			goto out;
+		}
+		blk(m, p.bm, i, &m0, &m1);
+		blk(n, p.bn, j, &n0, &n1);
+		f[0] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
+		r = ipu__add_vertex_raw(g, cs_zero, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
+		if (r < 0)
+			goto out;
+	}
+	if (cs_zero >= 0 && (r = add_exec(g, seq, cs_zero, err)))
+		goto out;
 	/*
 	 * Reduction of the K partials: the pk tiles of a C block each own some
 	 * of its rows; an owner gathers those rows of the other pk - 1 partials
-	 * next to its own and sums the pk vectors with in-place adds in a
-	 * binary tree (ceil(log2 pk) compute sets; fixed order).
+	 * (contiguous, [pk-1][rows*bn]) and adds them to its own with one
+	 * MatMulPartial [1 x pk-1] x [pk-1 x rows*bn] by a constant row of ones:
+	 * one compute set, each sum in fixed order (own + (p1 + p2 + ...)).
 	 */
 	if (p.pk > 1) {
-		unsigned levels = 0;
-		int cs_lv[32];
+		int cs_red, ones;
+		uint64_t nown = 0, o1 = 0;
+		uint32_t sh1;
+		float *one;
 
-		while ((1u << levels) < p.pk)
-			levels++;
-		for (unsigned lv = 0; lv < levels; lv++) {
-			char sfx[32];
+		for (uint32_t i = 0; i < p.pm; i++)
+			for (uint32_t j = 0; j < p.pn; j++)
+				for (uint32_t l = 0; l < p.pk; l++) {
+					uint32_t m0, m1, q0, q1;
 
-			snprintf(sfx, sizeof(sfx), "reduce.%u", lv);
-			cs_lv[lv] = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, sfx), err);
-			if (cs_lv[lv] < 0) {
-				r = cs_lv[lv];
-				goto out;
-			}
+					blk(p.m, p.bm, i, &m0, &m1);
+					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
+					if (poff[mm_tile(&p, i, j, l)] >= 0 && q1 > q0)
+						nown++;
+				}
+		sh1 = (uint32_t)(nown * (p.pk - 1));
+		ones = ipu_graph_add_tensor(g, ipu__graph_uname(g, name, "/ones"), IPU_DTYPE_F32, 1, &sh1, err);
+		if (ones < 0) {
+			r = ones;
+			goto out;
+		}
+		one = malloc((size_t)sh1 * sizeof(*one));
+		if (!one) {
+			r = oom(err);
+			goto out;
+		}
+		for (uint32_t q = 0; q < sh1; q++)
+			one[q] = 1.0f;
+		r = ipu_graph_set_initial(g, ones, one, (size_t)sh1 * sizeof(*one), err);
+		free(one);
+		if (r)
+			goto out;
+		cs_red = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
+		if (cs_red < 0) {
+			r = cs_red;
+			goto out;
 		}
 		snprintf(exname, sizeof(exname), "%s/partials", name);
 		for (uint32_t i = 0; i < p.pm; i++)
 			for (uint32_t j = 0; j < p.pn; j++)
 				for (uint32_t l = 0; l < p.pk; l++) {
 					unsigned tile = mm_tile(&p, i, j, l);
-					uint32_t m0, m1, n0, n1, q0, q1, rows, bn;
+					uint32_t m0, m1, n0, n1, q0, q1, rows, bn, prm[4];
 					uint64_t nel;
-					long go, part[64];
+					long go, oo;
 					unsigned slot = 0;
+					struct ipu__rawfield f[3];
 
 					blk(p.m, p.bm, i, &m0, &m1);
 					blk(p.n, p.bn, j, &n0, &n1);
@@ -1029,46 +1064,49 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 						r = (int)go;
 						goto out;
 					}
+					oo = ipu__tile_alloc(g, tile, 4 * (p.pk - 1), 4, exname, err);
+					if (oo < 0) {
+						r = (int)oo;
+						goto out;
+					}
+					if ((r = ipu__map_at(g, ones, o1, p.pk - 1, tile, (uint32_t)oo, err)))
+						goto out;
 					if (ex2 < 0 && (ex2 = ipu_graph_add_exchange(g, exname, err)) < 0) {
 						r = ex2;
 						goto out;
 					}
-					/* part[0]: the owner's own rows (the result), then the others' */
-					part[0] = (long)(poff[tile] + (uint64_t)q0 * bn * 4);
+					/* the others' rows, in ascending l */
 					for (uint32_t l2 = 0; l2 < p.pk; l2++) {
 						unsigned src = mm_tile(&p, i, j, l2);
 
 						if (l2 == l)
 							continue;
-						part[slot + 1] = (long)(go + slot * nel * 4);
 						r = ipu__exchange_raw(g, ex2, src,
 								      (uint32_t)(poff[src] + (uint64_t)q0 * bn * 4),
-								      tile, (uint32_t)part[slot + 1],
+								      tile, (uint32_t)(go + slot * nel * 4),
 								      (uint32_t)(nel * 4), -1, -1, err);
 						if (r)
 							goto out;
 						slot++;
 					}
-					for (unsigned lv = 0; lv < levels; lv++) {
-						uint32_t step = 1u << lv;
-
-						for (uint32_t q = 0; q + step < p.pk; q += 2 * step) {
-							struct ipu__rawfield f[2];
-
-							f[0] = rf((uint32_t)part[q], nel, IPU_DTYPE_F32, q ? -1 : c);
-							f[1] = rf((uint32_t)part[q + step], nel, IPU_DTYPE_F32, -1);
-							r = ipu__add_vertex_raw(g, cs_lv[lv], IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_ADD),
-										tile, f, 2, NULL, 0, err);
-							if (r < 0)
-								goto out;
-						}
-					}
+					/* own rows (the result) += ones[1][pk-1] x gathered[pk-1][nel] */
+					f[0] = rf((uint32_t)oo, p.pk - 1, IPU_DTYPE_F32, ones);
+					f[0].begin = o1;
+					f[1] = rf((uint32_t)go, nel * (p.pk - 1), IPU_DTYPE_F32, -1);
+					f[2] = rf((uint32_t)(poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, c);
+					prm[0] = 1;
+					prm[1] = (uint32_t)nel;
+					prm[2] = p.pk - 1;
+					prm[3] = 0;
+					r = ipu__add_vertex_raw(g, cs_red, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+					if (r < 0)
+						goto out;
+					o1 += p.pk - 1;
 				}
 		if (ex2 >= 0 && (r = add_exch(g, seq, ex2, err)))
 			goto out;
-		for (unsigned lv = 0; lv < levels && ex2 >= 0; lv++)
-			if ((r = add_exec(g, seq, cs_lv[lv], err)))
-				goto out;
+		if (ex2 >= 0 && (r = add_exec(g, seq, cs_red, err)))
+			goto out;
 	}
 	/* C: row segments of each block on the tile that holds their final sum */
 	for (uint32_t i = 0; i < p.pm; i++)
@@ -1102,5 +1140,6 @@ out:
 	free(poff);
 	free(abuf);
 	free(bbuf);
+	free(inited);
 	return r < 0 ? r : c;
 }

@@ -3,7 +3,7 @@
 # copied to the VM's /tests; each prints KTAP.
 
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test
+	ipu_module_test ipu_cmd_test
 KSELFTEST_BINS := $(addprefix $(B)/kselftest/,$(KSELFTEST_NAMES))
 KSELFTEST_COMMON := tests/kselftest/ipu_test.c
 KSELFTEST_HDRS := tests/kselftest/ipu_test.h include/uapi/linux/ipu.h \
@@ -22,3 +22,12 @@ $(B)/kselftest/%: tests/kselftest/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
 	@mkdir -p $(dir $@)
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON)
+
+# ipu_cmd_test (uAPI 1.1 through the driver) builds its graphs with
+# libipudev, so it links the library like ipu_queue_test (mk/device-test.mk).
+$(B)/kselftest/ipu_cmd_test: tests/kselftest/ipu_cmd_test.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(LINUX_SRC)/.stamp $(IPUDEV_SO) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
+		-L$(B)/lib -lipudev

@@ -149,6 +149,7 @@ enum {
 
 /* matmul flags (params[3]) */
 #define IPUE_MATMUL_B_TRANSPOSED 1u	/* B stored as [N][K] */
+#define IPUE_MATMUL_OVERWRITE	2u	/* C = A x B: C's old contents are not read */
 
 /* cost model figures (GC200), docs/codelets.md */
 #define IPUE_CYCLES_VERTEX_OVERHEAD	50u

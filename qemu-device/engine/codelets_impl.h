@@ -58,8 +58,12 @@ enum ipue_isa {
 };
 int ipue_matmul_best_isa(void);
 bool ipue_matmul_isa_supported(int isa);
-/* C[M][N] += A[M][K] x B (B is [K][N], or [N][K] if b_trans); row-major,
- * contiguous. a16/b16: the operand is binary16 (A and B share one dtype). */
+/* C[M][N] = A[M][K] x B (accumulate false; C is never read) or C += A x B
+ * (B is [K][N], or [N][K] if b_trans); row-major, contiguous. in_f16: A and B
+ * are binary16. */
+void ipue_matmul_f32(int isa, uint32_t m, uint32_t n, uint32_t k, const void *a,
+		     const void *b, bool in_f16, bool b_trans, bool accumulate, float *c);
+/* ipue_matmul_f32(..., accumulate = true, c) */
 void ipue_matmul_f32acc(int isa, uint32_t m, uint32_t n, uint32_t k,
 			const void *a, const void *b, bool in_f16, bool b_trans,
 			float *c);

@@ -73,8 +73,9 @@ struct ipue_rt_cs {
 	const char *name;
 	struct ipue_rt_vertex *v;	/* nv vertices, graph order */
 	uint32_t nv;
-	uint32_t *split;		/* nsplit+1 bounds: worker i runs [split[i], split[i+1]) */
-	uint32_t nsplit;		/* 0: run on the calling thread */
+	uint32_t *split;		/* nsplit+1 bounds: piece i is [split[i], split[i+1]) */
+	uint32_t nsplit;		/* 0: run on the calling thread, else
+					 * host threads * IPUE_POOL_PIECES pieces */
 	uint64_t cycles;		/* modeled compute-phase cycles */
 };
 
@@ -181,6 +182,9 @@ void ipue_graph_free(struct ipue_graph *g);
 /* exchange.c */
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x);
 void ipue_compute_run(struct ipue_engine *e, const struct ipue_rt_cs *cs);
+/* pieces per host thread a phase is cut into; the threads claim them in
+ * order, so a thread that runs slower (a busy core) takes fewer */
+#define IPUE_POOL_PIECES	8u
 int ipue_work_split(const uint64_t *weight, uint32_t n, unsigned parts,
 		    uint64_t threshold, uint32_t **split, uint32_t *nsplit);
 

@@ -52,21 +52,39 @@ static void run_vertices(const struct ipue_rt_vertex *v, uint32_t b, uint32_t en
 		v[i].run(v[i].f, v[i].p);
 }
 
+/* a phase's pieces, claimed in order by the pool's threads */
+struct claim {
+	const void *obj;
+	atomic_uint next;
+};
+
+static unsigned claim_next(struct claim *cl)
+{
+	return atomic_fetch_add_explicit(&cl->next, 1, memory_order_relaxed);
+}
+
 static void cs_job(void *arg, unsigned idx, unsigned n)
 {
-	const struct ipue_rt_cs *cs = arg;
+	struct claim *cl = arg;
+	const struct ipue_rt_cs *cs = cl->obj;
+	unsigned i;
 
+	(void)idx;
 	(void)n;
-	run_vertices(cs->v, cs->split[idx], cs->split[idx + 1]);
+	while ((i = claim_next(cl)) < cs->nsplit)
+		run_vertices(cs->v, cs->split[i], cs->split[i + 1]);
 }
 
 /* Run every vertex of cs once (the compute phase). */
 void ipue_compute_run(struct ipue_engine *e, const struct ipue_rt_cs *cs)
 {
-	if (cs->nsplit && e->pool && ipue_pool_size(e->pool) == cs->nsplit)
-		ipue_pool_run(e->pool, cs_job, (void *)cs);
-	else
+	if (cs->nsplit && e->pool && ipue_pool_size(e->pool) * IPUE_POOL_PIECES == cs->nsplit) {
+		struct claim cl = { cs, 0 };
+
+		ipue_pool_run(e->pool, cs_job, &cl);
+	} else {
 		run_vertices(cs->v, 0, cs->nv);
+	}
 }
 
 static void copy_range(const struct ipue_rt_copy *c, uint32_t b, uint32_t end)
@@ -77,10 +95,14 @@ static void copy_range(const struct ipue_rt_copy *c, uint32_t b, uint32_t end)
 
 static void ex_job(void *arg, unsigned idx, unsigned n)
 {
-	const struct ipue_rt_exchange *x = arg;
+	struct claim *cl = arg;
+	const struct ipue_rt_exchange *x = cl->obj;
+	unsigned i;
 
+	(void)idx;
 	(void)n;
-	copy_range(x->c, x->split[idx], x->split[idx + 1]);
+	while ((i = claim_next(cl)) < x->nsplit)
+		copy_range(x->c, x->split[i], x->split[i + 1]);
 }
 
 /*
@@ -89,8 +111,11 @@ static void ex_job(void *arg, unsigned idx, unsigned n)
  */
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x)
 {
-	if (x->nsplit && e->pool && ipue_pool_size(e->pool) == x->nsplit)
-		ipue_pool_run(e->pool, ex_job, (void *)x);
-	else
+	if (x->nsplit && e->pool && ipue_pool_size(e->pool) * IPUE_POOL_PIECES == x->nsplit) {
+		struct claim cl = { x, 0 };
+
+		ipue_pool_run(e->pool, ex_job, &cl);
+	} else {
 		copy_range(x->c, 0, x->nc);
+	}
 }

@@ -617,7 +617,7 @@ static int load_compute_sets(struct loader *L)
 	const struct sec *s = &L->s[IPU_GRAPH_SEC_COMPUTE_SETS];
 	uint32_t ncsv = L->s[IPU_GRAPH_SEC_CS_VERTICES].count, next = 0;
 	uint32_t tiles = L->e->m.tiles;
-	unsigned parts = L->e->host_threads;
+	unsigned parts = L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1;
 	uint32_t *vid = NULL, *tile_n = NULL, *tile_first = NULL;
 	uint64_t *tile_cyc = NULL, *weight = NULL;
 	int rc = 0;
@@ -882,8 +882,9 @@ static int load_exchanges(struct loader *L)
 		rx->nc = nc;
 		for (uint32_t k = 0; k < nc; k++)
 			weight[k] = rx->c[k].bytes + 64;	/* + per-copy overhead */
-		rc = ipue_work_split(weight, nc, L->e->host_threads, POOL_MIN_COPY_BYTES,
-				     &rx->split, &rx->nsplit);
+		rc = ipue_work_split(weight, nc,
+				     L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1,
+				     POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
 	}
 out:
 	free(d);

@@ -877,7 +877,7 @@ static void t_reduce(void)
 /* ---- matmul ---- */
 
 static void matmul_case(int isa, bool via_codelet, uint32_t m, uint32_t n, uint32_t k,
-			bool f16, bool bt, double *worst)
+			bool f16, bool bt, bool ow, double *worst)
 {
 	size_t es = f16 ? 2 : 4;
 	void *a = xalloc((size_t)m * k * es), *b = xalloc((size_t)k * n * es);
@@ -907,16 +907,23 @@ static void matmul_case(int isa, bool via_codelet, uint32_t m, uint32_t n, uint3
 			fb[i] = v;
 		}
 	}
-	for (size_t i = 0; i < (size_t)m * n; i++)
-		c[i] = c0[i] = (float)(rndu() * 4 - 2);
+	for (size_t i = 0; i < (size_t)m * n; i++) {
+		/* overwrite: C's old contents (NaN, Inf) must not be read */
+		c0[i] = ow ? 0.0f : (float)(rndu() * 4 - 2);
+		c[i] = ow ? (i % 2 ? NAN : -INFINITY) : c0[i];
+	}
 	if (via_codelet) {
-		uint32_t p[4] = { m, n, k, bt ? IPUE_MATMUL_B_TRANSPOSED : 0 };
+		uint32_t p[4] = { m, n, k, (bt ? IPUE_MATMUL_B_TRANSPOSED : 0) |
+					   (ow ? IPUE_MATMUL_OVERWRITE : 0) };
 		uint8_t dt = f16 ? IPU_DTYPE_F16 : IPU_DTYPE_F32;
 		struct ipue_field f[3] = { fld(a, m * k, dt), fld(b, k * n, dt), fld(c, m * n, IPU_DTYPE_F32) };
 
 		run_ok(IPUE_CODELET_MATMUL, f, 3, p, 4);
 	} else {
-		ipue_matmul_f32acc(isa, m, n, k, a, b, f16, bt, c);
+		if (ow)
+			ipue_matmul_f32(isa, m, n, k, a, b, f16, bt, false, c);
+		else
+			ipue_matmul_f32acc(isa, m, n, k, a, b, f16, bt, c);
 	}
 	for (uint32_t i = 0; i < m; i++) {
 		for (uint32_t j = 0; j < n; j++) {
@@ -958,14 +965,27 @@ static void t_matmul(bool f16)
 		for (int t = 0; t < 40; t++) {
 			uint32_t m = dims[rndn(14)], n = dims[rndn(14)], k = dims[rndn(14)];
 
-			matmul_case(isa, false, m, n, k, f16, t & 1, &worst);
+			matmul_case(isa, false, m, n, k, f16, t & 1, t & 2, &worst);
 		}
-		matmul_case(isa, false, 50, 70, 600, f16, false, &worst);	/* several KC slices */
-		matmul_case(isa, false, 61, 45, 300, f16, true, &worst);
-		matmul_case(isa, false, 1, 1, 1, f16, false, &worst);
+		matmul_case(isa, false, 50, 70, 600, f16, false, false, &worst);	/* several K slices */
+		matmul_case(isa, false, 61, 45, 300, f16, true, false, &worst);
+		matmul_case(isa, false, 1, 1, 1, f16, false, false, &worst);
+		/* N over several column chunks, K over several slices, overwrite then accumulate */
+		matmul_case(isa, false, 54, 200, 147, f16, false, true, &worst);
+		matmul_case(isa, false, 13, 230, 530, f16, false, false, &worst);
+		matmul_case(isa, false, 19, 97, 257, f16, true, true, &worst);
+		matmul_case(isa, false, 7, 5, 0, f16, false, true, &worst);	/* K = 0: C = 0 */
+		/* one row of A (the row path: no packing) */
+		matmul_case(isa, false, 1, 768, 9, f16, false, false, &worst);
+		matmul_case(isa, false, 1, 93, 600, f16, false, true, &worst);
+		matmul_case(isa, false, 1, 5, 3, f16, false, true, &worst);
+		matmul_case(isa, false, 1, 70, 17, f16, true, false, &worst);
 	}
-	matmul_case(-1, true, 37, 41, 29, f16, false, &worst);
-	matmul_case(-1, true, 96, 96, 260, f16, true, &worst);
+	matmul_case(-1, true, 37, 41, 29, f16, false, false, &worst);
+	matmul_case(-1, true, 96, 96, 260, f16, true, false, &worst);
+	matmul_case(-1, true, 54, 94, 147, f16, false, true, &worst);
+	matmul_case(-1, true, 33, 40, 70, f16, true, true, &worst);
+	matmul_case(-1, true, 1, 768, 9, f16, false, false, &worst);
 	printf("# max relative error (|err| / sum|a*b|) %.3g\n", worst);
 }
 
@@ -1205,8 +1225,13 @@ static void t_check_negative(void)
 		f[1].dtype = F16;
 		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "A/B dtype mix");
 		f[1].dtype = F32;
-		pm[3] = 2;
+		pm[3] = 4;
 		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "flags");
+		pm[3] = 0x80000000u;
+		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "flags (high bit)");
+		pm[3] = IPUE_MATMUL_B_TRANSPOSED | IPUE_MATMUL_OVERWRITE;
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_MATMUL), f, 3, pm, 4,
+					      m, sizeof(m)), "matmul with both flags rejected: %s", m);
 		pm[3] = 0;
 		f[2] = fld(buf + 16, 6, F32);
 		run_bad(IPUE_CODELET_MATMUL, f, 3, pm, 4, "C overlaps A");

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPU PCIe card driver: commands. SUBMIT (sync and ASYNC), WAIT, poll(),
+ * SET_EVENTFD, and the release of a command's DMA resources.
+ *
+ * A command is on ctx->cmds from SUBMIT until it is collected (a sync
+ * SUBMIT's own wait, WAIT, or detach). Whoever unlinks it (under q->lock)
+ * releases its DMA resources; the memory goes with the last reference
+ * (the list's, and a sync submitter's while it waits).
+ */
+#include <linux/dma-mapping.h>
+#include <linux/eventfd.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ipu_drv.h"
+
+#define IPU_CMD_SIZE_V1		offsetofend(struct ipu_cmd, reserved)
+#define IPU_WAIT_SIZE_V1	offsetofend(struct ipu_wait, reserved)
+#define IPU_EVENTFD_SIZE_V1	offsetofend(struct ipu_eventfd, reserved)
+#define IPU_MAX_LENGTH		(IPU_MAX_TRANSFER_BYTES - 1)
+
+static void ipu_kcmd_free(struct kref *ref)
+{
+	struct ipu_kcmd *cmd = container_of(ref, struct ipu_kcmd, ref);
+
+	kfree(cmd);
+}
+
+void ipu_kcmd_put(struct ipu_kcmd *cmd)
+{
+	kref_put(&cmd->ref, ipu_kcmd_free);
+}
+
+/* The card is done with @cmd (completed, or its queue stopped). */
+void ipu_kcmd_release_res(struct ipu_device *idev, struct ipu_kcmd *cmd)
+{
+	struct device *dev = &idev->pdev->dev;
+
+	if (cmd->umem) {
+		ipu_dmamem_release(idev, cmd->umem);
+		kfree(cmd->umem);
+		cmd->umem = NULL;
+	}
+	if (cmd->sgl)
+		dma_free_coherent(dev, cmd->sgl_bytes, cmd->sgl, cmd->sgl_dma);
+	cmd->sgl = NULL;
+	if (cmd->msg)
+		dma_free_coherent(dev, IPU_LOAD_MSG_LEN, cmd->msg, cmd->msg_dma);
+	cmd->msg = NULL;
+	atomic_dec(&idev->ncmds);
+}
+
+/* q->lock held: take @cmd off the context's list. */
+static void ipu_kcmd_unlink_locked(struct ipu_ctx *ctx, struct ipu_kcmd *cmd)
+{
+	list_del(&cmd->node);
+	cmd->in_list = false;
+	ctx->ncmds--;
+}
+
+/*
+ * Detach: the queue is stopped and every command is DONE. Unlinks and
+ * releases them all; a sync submitter still waiting keeps its reference.
+ */
+void ipu_cmds_teardown(struct ipu_ctx *ctx)
+{
+	struct ipu_queue *q = ctx->q;
+	struct ipu_kcmd *cmd, *tmp;
+	unsigned long flags;
+	LIST_HEAD(dead);
+
+	spin_lock_irqsave(&q->lock, flags);
+	list_for_each_entry_safe(cmd, tmp, &ctx->cmds, node) {
+		ipu_kcmd_unlink_locked(ctx, cmd);
+		list_add_tail(&cmd->node, &dead);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	list_for_each_entry_safe(cmd, tmp, &dead, node) {
+		list_del(&cmd->node);
+		ipu_kcmd_release_res(ctx->idev, cmd);
+		ipu_kcmd_put(cmd);
+	}
+}
+
+/*
+ * A collected command: copies the LOAD message out, releases the DMA
+ * resources. Returns 0 or -EFAULT (the message could not be written).
+ */
+static int ipu_kcmd_finish(struct ipu_ctx *ctx, struct ipu_kcmd *cmd)
+{
+	char msg[IPU_LOAD_MSG_LEN];
+	bool copy = false;
+	int ret = 0;
+
+	if (cmd->msg && cmd->msg_ptr && cmd->status == IPU_STATUS_LOAD_FAILED) {
+		memcpy(msg, cmd->msg, sizeof(msg));
+		msg[sizeof(msg) - 1] = '\0';
+		copy = true;
+	}
+	ipu_kcmd_release_res(ctx->idev, cmd);
+	if (copy && copy_to_user(u64_to_user_ptr(cmd->msg_ptr), msg,
+				 sizeof(msg)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static int ipu_cmd_check(const struct ipu_cmd *c)
+{
+	bool data = c->opcode == IPU_CMD_LOAD || c->opcode == IPU_CMD_WRITE ||
+		    c->opcode == IPU_CMD_READ;
+
+	if (c->flags & ~IPU_CMD_FLAGS_ALL)
+		return -EINVAL;
+	if (c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+		return -EINVAL;
+	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_ABORT)
+		return -EINVAL;
+	if (c->msg_ptr && c->opcode != IPU_CMD_LOAD)
+		return -EINVAL;
+	if (data) {
+		if (!c->length || c->length > IPU_MAX_LENGTH)
+			return -EINVAL;
+		if (!!c->user_ptr == !!c->buf)
+			return -EINVAL;
+		if (c->user_ptr && c->buf_offset)
+			return -EINVAL;
+		if (c->count)
+			return -EINVAL;
+		if (c->opcode == IPU_CMD_LOAD && (c->handle || c->offset))
+			return -EINVAL;
+		return 0;
+	}
+	if (c->length || c->user_ptr || c->buf || c->buf_offset || c->offset)
+		return -EINVAL;
+	if (c->opcode != IPU_CMD_RUN && (c->handle || c->count))
+		return -EINVAL;
+	return 0;
+}
+
+/* ctx->mutex held: the data of a LOAD, WRITE or READ. */
+static int ipu_cmd_map_data(struct ipu_ctx *ctx, const struct ipu_cmd *c,
+			    struct ipu_kcmd *cmd, struct ipu_sqe *sqe)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_buffer *buf;
+	int ret;
+
+	if (c->buf) {
+		buf = xa_load(&ctx->bufs, c->buf);
+		if (!buf)
+			return -ENOENT;
+		if (c->buf_offset > buf->mem.size ||
+		    c->length > buf->mem.size - c->buf_offset)
+			return -ERANGE;
+		ret = ipu_sgl_build(idev, &buf->mem, c->buf_offset, c->length,
+				    cmd, sqe);
+		if (ret)
+			return ret;
+		atomic_inc(&buf->busy);
+		cmd->buf = buf;
+		return 0;
+	}
+
+	cmd->umem = kzalloc(sizeof(*cmd->umem), GFP_KERNEL);
+	if (!cmd->umem)
+		return -ENOMEM;
+	ret = ipu_dmamem_pin(idev, cmd->umem, c->user_ptr, c->length,
+			     c->opcode == IPU_CMD_READ, false, false);
+	if (ret) {
+		kfree(cmd->umem);
+		cmd->umem = NULL;
+		return ret;
+	}
+	return ipu_sgl_build(idev, cmd->umem, 0, c->length, cmd, sqe);
+}
+
+static bool ipu_kcmd_done(struct ipu_queue *q, struct ipu_kcmd *cmd)
+{
+	return READ_ONCE(cmd->state) == IPU_KCMD_DONE ||
+	       READ_ONCE(q->idev->gone);
+}
+
+/* Consume completions by polling, in case an interrupt was lost. */
+static void ipu_queue_poll(struct ipu_queue *q)
+{
+	struct ipu_device *idev = q->idev;
+
+	down_read(&idev->hw_rwsem);
+	if (!READ_ONCE(idev->gone))
+		ipu_queue_process(q);
+	up_read(&idev->hw_rwsem);
+}
+
+static void ipu_cmd_result(struct ipu_cmd *c, const struct ipu_kcmd *cmd)
+{
+	c->status = cmd->status;
+	c->detail = cmd->detail;
+	c->detail2 = cmd->detail2;
+	c->host_ns = cmd->host_ns;
+	c->cycles = cmd->cycles;
+}
+
+/* Sync SUBMIT: wait for @cmd (holding the owner's reference). */
+static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
+			      struct ipu_kcmd *cmd, struct ipu_cmd *c,
+			      void __user *uarg, u32 usize)
+{
+	unsigned long flags;
+	bool mine;
+	long left;
+	int ret;
+
+	for (;;) {
+		left = wait_event_interruptible_timeout(q->wq,
+							ipu_kcmd_done(q, cmd),
+							msecs_to_jiffies(IPU_POLL_MS));
+		if (left < 0) {
+			/* Leave it in flight, collectable by WAIT (seq). */
+			spin_lock_irqsave(&q->lock, flags);
+			cmd->owned = false;
+			spin_unlock_irqrestore(&q->lock, flags);
+			wake_up_all(&q->wq);
+			ipu_kcmd_put(cmd);
+			return -EINTR;
+		}
+		if (READ_ONCE(cmd->state) == IPU_KCMD_DONE)
+			break;
+		if (READ_ONCE(q->idev->gone)) {
+			spin_lock_irqsave(&q->lock, flags);
+			cmd->owned = false;
+			spin_unlock_irqrestore(&q->lock, flags);
+			ipu_kcmd_put(cmd);
+			return -ENODEV;
+		}
+		if (!left)
+			ipu_queue_poll(q);
+	}
+
+	spin_lock_irqsave(&q->lock, flags);
+	cmd->owned = false;
+	mine = cmd->in_list;
+	if (mine)
+		ipu_kcmd_unlink_locked(ctx, cmd);
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	ipu_cmd_result(c, cmd);
+	ret = 0;
+	if (mine) {
+		ret = ipu_kcmd_finish(ctx, cmd);
+		ipu_kcmd_put(cmd);		/* the list's */
+	}
+	ipu_kcmd_put(cmd);			/* ours */
+	if (ret)
+		return ret;
+	return ipu_args_out(uarg, c, sizeof(*c), usize);
+}
+
+long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_sqe sqe = { 0 };
+	struct ipu_kcmd *cmd;
+	struct ipu_queue *q;
+	bool sync;
+	struct ipu_cmd c;
+	unsigned long flags;
+	u32 usize;
+	int ret;
+
+	ret = ipu_args_in(&c, sizeof(c), IPU_CMD_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	ret = ipu_cmd_check(&c);
+	if (ret)
+		return ret;
+	if (c.msg_ptr && !access_ok(u64_to_user_ptr(c.msg_ptr),
+				    IPU_LOAD_MSG_MAX))
+		return -EFAULT;
+	sync = !(c.flags & IPU_CMD_FLAG_ASYNC);
+
+	cmd = kzalloc(sizeof(*cmd), GFP_KERNEL);
+	if (!cmd)
+		return -ENOMEM;
+	kref_init(&cmd->ref);			/* the list's reference */
+	cmd->opcode = c.opcode;
+	cmd->state = IPU_KCMD_QUEUED;
+	atomic_inc(&idev->ncmds);
+
+	mutex_lock(&ctx->mutex);
+	if (READ_ONCE(idev->gone))
+		ret = -ENODEV;
+	else if (!ctx->attached)
+		ret = -ENOTCONN;
+	else if (ctx->ncmds >= IPU_MAX_INFLIGHT)
+		ret = -EAGAIN;
+	if (ret)
+		goto err_unlock;
+	q = ctx->q;
+
+	sqe.opcode = c.opcode;		/* IPU_CMD_* == IPU_SQE_* */
+	sqe.handle = c.handle;
+	sqe.offset = c.offset;
+	sqe.count = c.count;
+	if (c.opcode == IPU_CMD_LOAD || c.opcode == IPU_CMD_WRITE ||
+	    c.opcode == IPU_CMD_READ) {
+		ret = ipu_cmd_map_data(ctx, &c, cmd, &sqe);
+		if (ret)
+			goto err_res;
+	}
+	if (c.msg_ptr) {
+		cmd->msg = dma_alloc_coherent(&idev->pdev->dev,
+					      IPU_LOAD_MSG_LEN, &cmd->msg_dma,
+					      GFP_KERNEL);
+		if (!cmd->msg) {
+			ret = -ENOMEM;
+			goto err_res;
+		}
+		cmd->msg_ptr = c.msg_ptr;
+		sqe.arg = cmd->msg_dma;
+	}
+
+	down_read(&idev->hw_rwsem);
+	if (READ_ONCE(idev->gone)) {
+		ret = -ENODEV;
+	} else {
+		spin_lock_irqsave(&q->lock, flags);
+		cmd->seq = ++ctx->next_seq;
+		cmd->owned = sync;
+		if (sync)
+			kref_get(&cmd->ref);	/* ours, while we wait */
+		list_add_tail(&cmd->node, &ctx->cmds);
+		cmd->in_list = true;
+		ctx->ncmds++;
+		/* Completion may come at once: cmd is complete here first. */
+		ret = ipu_queue_push_locked(q, &sqe, cmd);
+		if (ret) {
+			ipu_kcmd_unlink_locked(ctx, cmd);
+			if (sync)
+				kref_put(&cmd->ref, ipu_kcmd_free);
+		}
+		spin_unlock_irqrestore(&q->lock, flags);
+	}
+	up_read(&idev->hw_rwsem);
+	if (ret)
+		goto err_res;
+	mutex_unlock(&ctx->mutex);
+
+	c.seq = cmd->seq;
+	c.status = 0;
+	c.detail = 0;
+	c.detail2 = 0;
+	c.host_ns = 0;
+	c.cycles = 0;
+	if (!sync)
+		return ipu_args_out(uarg, &c, sizeof(c), usize);
+
+	/* The seq first, so an interrupted caller can WAIT for it. */
+	ret = ipu_args_out(uarg, &c, sizeof(c), usize);
+	if (ret) {
+		unsigned long fl;
+
+		spin_lock_irqsave(&q->lock, fl);
+		cmd->owned = false;
+		spin_unlock_irqrestore(&q->lock, fl);
+		ipu_kcmd_put(cmd);
+		return ret;
+	}
+	return ipu_cmd_wait_sync(ctx, q, cmd, &c, uarg, usize);
+
+err_res:
+	/* Never reached the card: the buffer is not in use by it. */
+	if (cmd->buf)
+		atomic_dec(&cmd->buf->busy);
+	ipu_kcmd_release_res(idev, cmd);
+	mutex_unlock(&ctx->mutex);
+	kfree(cmd);
+	return ret;
+err_unlock:
+	mutex_unlock(&ctx->mutex);
+	atomic_dec(&idev->ncmds);
+	kfree(cmd);
+	return ret;
+}
+
+/* q->lock held: the command WAIT would collect, or NULL; *any: one exists. */
+static struct ipu_kcmd *ipu_wait_find_locked(struct ipu_ctx *ctx,
+					     const struct ipu_wait *w,
+					     bool *exists)
+{
+	struct ipu_kcmd *cmd;
+
+	*exists = false;
+	list_for_each_entry(cmd, &ctx->cmds, node) {
+		if (cmd->owned)
+			continue;
+		if (!(w->flags & IPU_WAIT_FLAG_ANY) && cmd->seq != w->seq)
+			continue;
+		*exists = true;
+		if (cmd->state == IPU_KCMD_DONE)
+			return cmd;
+		if (!(w->flags & IPU_WAIT_FLAG_ANY))
+			break;
+	}
+	return NULL;
+}
+
+struct ipu_wait_state {
+	struct ipu_ctx *ctx;
+	struct ipu_queue *q;
+	const struct ipu_wait *w;
+	unsigned int gen;
+};
+
+/* Wake-up condition of WAIT: something to collect or to report. */
+static bool ipu_wait_cond(struct ipu_wait_state *ws)
+{
+	unsigned long flags;
+	bool exists, ret;
+
+	if (READ_ONCE(ws->ctx->idev->gone) ||
+	    READ_ONCE(ws->ctx->attach_gen) != ws->gen)
+		return true;
+	spin_lock_irqsave(&ws->q->lock, flags);
+	ret = ipu_wait_find_locked(ws->ctx, ws->w, &exists) || !exists;
+	spin_unlock_irqrestore(&ws->q->lock, flags);
+	return ret;
+}
+
+long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_wait_state ws = { .ctx = ctx };
+	unsigned long deadline = 0, flags;
+	struct ipu_kcmd *cmd;
+	struct ipu_wait w;
+	bool exists;
+	u32 usize;
+	long left;
+	int ret;
+
+	ret = ipu_args_in(&w, sizeof(w), IPU_WAIT_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	if ((w.flags & ~IPU_WAIT_FLAGS_ALL) ||
+	    memchr_inv(w.reserved, 0, sizeof(w.reserved)))
+		return -EINVAL;
+	ws.w = &w;
+
+	mutex_lock(&ctx->mutex);
+	if (READ_ONCE(idev->gone))
+		ret = -ENODEV;
+	else if (!ctx->attached)
+		ret = -ENOTCONN;
+	ws.q = ctx->q;
+	ws.gen = ctx->attach_gen;
+	mutex_unlock(&ctx->mutex);
+	if (ret)
+		return ret;
+	/* + 1: the current jiffy is partly gone; never return early. */
+	if (w.timeout_ms != U32_MAX)
+		deadline = jiffies + msecs_to_jiffies(w.timeout_ms) +
+			   (w.timeout_ms ? 1 : 0);
+
+	for (;;) {
+		if (READ_ONCE(idev->gone))
+			return -ENODEV;
+		if (READ_ONCE(ctx->attach_gen) != ws.gen)
+			return -ENOTCONN;
+		spin_lock_irqsave(&ws.q->lock, flags);
+		cmd = ipu_wait_find_locked(ctx, &w, &exists);
+		if (cmd)
+			ipu_kcmd_unlink_locked(ctx, cmd);
+		spin_unlock_irqrestore(&ws.q->lock, flags);
+		if (cmd)
+			break;
+		if (!exists)
+			return -ENOENT;
+
+		if (w.timeout_ms == U32_MAX) {
+			left = msecs_to_jiffies(IPU_POLL_MS);
+		} else {
+			left = (long)(deadline - jiffies);
+			if (left <= 0)
+				return -ETIMEDOUT;
+			left = min_t(long, left, msecs_to_jiffies(IPU_POLL_MS));
+		}
+		left = wait_event_interruptible_timeout(ws.q->wq,
+							ipu_wait_cond(&ws),
+							left);
+		if (left < 0)
+			return -EINTR;
+		if (!left)
+			ipu_queue_poll(ws.q);
+	}
+
+	w.seq = cmd->seq;
+	w.status = cmd->status;
+	w.detail = cmd->detail;
+	w.detail2 = cmd->detail2;
+	w.host_ns = cmd->host_ns;
+	w.cycles = cmd->cycles;
+	ret = ipu_kcmd_finish(ctx, cmd);
+	ipu_kcmd_put(cmd);
+	if (ret)
+		return ret;
+	return ipu_args_out(uarg, &w, sizeof(w), usize);
+}
+
+__poll_t ipu_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct ipu_ctx *ctx = filp->private_data;
+	struct ipu_queue *q = READ_ONCE(ctx->q);
+	struct ipu_kcmd *cmd;
+	unsigned long flags;
+	__poll_t mask = 0;
+
+	if (!q || READ_ONCE(ctx->idev->gone))
+		return EPOLLERR;
+	poll_wait(filp, &q->wq, wait);
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->ctx != ctx) {
+		mask = EPOLLERR;
+	} else {
+		list_for_each_entry(cmd, &ctx->cmds, node) {
+			if (!cmd->owned && cmd->state == IPU_KCMD_DONE) {
+				mask = EPOLLIN | EPOLLRDNORM;
+				break;
+			}
+		}
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	return mask;
+}
+
+long ipu_ioctl_set_eventfd(struct ipu_ctx *ctx, void __user *uarg)
+{
+	struct eventfd_ctx *efd = NULL, *old;
+	struct ipu_eventfd ev;
+	unsigned long flags;
+	u32 usize;
+	int ret;
+
+	ret = ipu_args_in(&ev, sizeof(ev), IPU_EVENTFD_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	if (ev.flags || ev.reserved || ev.fd < -1)
+		return -EINVAL;
+	if (ev.fd >= 0) {
+		efd = eventfd_ctx_fdget(ev.fd);
+		if (IS_ERR(efd))
+			return PTR_ERR(efd);
+	}
+
+	mutex_lock(&ctx->mutex);
+	if (READ_ONCE(ctx->idev->gone))
+		ret = -ENODEV;
+	else if (!ctx->attached)
+		ret = -ENOTCONN;
+	if (ret) {
+		mutex_unlock(&ctx->mutex);
+		if (efd)
+			eventfd_ctx_put(efd);
+		return ret;
+	}
+	spin_lock_irqsave(&ctx->q->lock, flags);
+	old = ctx->eventfd;
+	ctx->eventfd = efd;
+	spin_unlock_irqrestore(&ctx->q->lock, flags);
+	mutex_unlock(&ctx->mutex);
+	if (old)
+		eventfd_ctx_put(old);
+	return 0;
+}

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPU PCIe card driver: contexts (one per open file), ATTACH and DETACH.
+ * One context per card is attached at a time; it owns one of the card's
+ * queues, its buffers and its commands until DETACH, close or remove.
+ */
+#include <linux/eventfd.h>
+#include <linux/fs.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ipu_drv.h"
+
+#define IPU_ATTACH_SIZE_V1	offsetofend(struct ipu_attach, reserved)
+
+int ipu_ctx_open(struct ipu_device *idev, struct file *filp)
+{
+	struct ipu_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->idev = idev;
+	mutex_init(&ctx->mutex);
+	xa_init_flags(&ctx->bufs, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&ctx->cmds);
+	filp->private_data = ctx;
+	return 0;
+}
+
+/*
+ * Ends the attachment. Caller holds attach_lock and ctx->mutex; ctx is
+ * attached. The card lets go of the queue first (ipu_queue_drain(), or
+ * remove already stopped it), then commands, buffers and rings are freed
+ * and the next waiter may attach.
+ */
+static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_queue *q = ctx->q;
+	struct eventfd_ctx *efd;
+	unsigned long flags;
+
+	down_read(&idev->hw_rwsem);
+	/*
+	 * Holding hw_rwsem, the BAR is mapped even if gone was just set:
+	 * remove waits for us before it stops the queues itself.
+	 */
+	ipu_queue_drain(q, !READ_ONCE(idev->gone));
+	up_read(&idev->hw_rwsem);
+
+	ipu_cmds_teardown(ctx);
+	ipu_bufs_free_all(ctx);
+
+	spin_lock_irqsave(&q->lock, flags);
+	efd = ctx->eventfd;
+	ctx->eventfd = NULL;
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (efd)
+		eventfd_ctx_put(efd);
+
+	ipu_queue_free(q);
+	WRITE_ONCE(ctx->attach_gen, ctx->attach_gen + 1);
+	ctx->attached = false;
+	ctx->q = NULL;
+	idev->attached = NULL;
+	wake_up_all(&q->wq);
+	wake_up_all(&idev->attach_wq);
+}
+
+void ipu_ctx_release(struct ipu_ctx *ctx)
+{
+	struct ipu_device *idev = ctx->idev;
+
+	mutex_lock(&idev->attach_lock);
+	mutex_lock(&ctx->mutex);
+	if (ctx->attached)
+		ipu_ctx_detach_locked(ctx);
+	mutex_unlock(&ctx->mutex);
+	mutex_unlock(&idev->attach_lock);
+	xa_destroy(&ctx->bufs);
+	mutex_destroy(&ctx->mutex);
+	kfree(ctx);
+}
+
+/* remove: after the queues were stopped; detaches whoever is attached. */
+void ipu_ctx_remove(struct ipu_device *idev)
+{
+	struct ipu_ctx *ctx;
+
+	mutex_lock(&idev->attach_lock);
+	ctx = idev->attached;
+	if (ctx) {
+		mutex_lock(&ctx->mutex);
+		if (ctx->attached)
+			ipu_ctx_detach_locked(ctx);
+		mutex_unlock(&ctx->mutex);
+	}
+	wake_up_all(&idev->attach_wq);
+	mutex_unlock(&idev->attach_lock);
+}
+
+static bool ipu_attach_possible(struct ipu_device *idev)
+{
+	return !READ_ONCE(idev->attached) || READ_ONCE(idev->gone);
+}
+
+long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
+		      void __user *uarg)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_attach at;
+	struct ipu_queue *q;
+	u32 usize;
+	int ret;
+
+	if (!(filp->f_mode & FMODE_WRITE))
+		return -EPERM;
+	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	if ((at.flags & ~IPU_ATTACH_FLAGS_ALL) || at.reserved)
+		return -EINVAL;
+
+	for (;;) {
+		if (mutex_lock_interruptible(&idev->attach_lock))
+			return -ERESTARTSYS;
+		if (READ_ONCE(idev->gone)) {
+			ret = -ENODEV;
+			goto out_attach;
+		}
+		if (idev->attached == ctx) {
+			ret = -EALREADY;
+			goto out_attach;
+		}
+		if (!idev->attached)
+			break;
+		mutex_unlock(&idev->attach_lock);
+		if (at.flags & IPU_ATTACH_FLAG_NONBLOCK)
+			return -EBUSY;
+		if (wait_event_interruptible(idev->attach_wq,
+					     ipu_attach_possible(idev)))
+			return -ERESTARTSYS;
+	}
+
+	/* attach_lock held, the card free. */
+	mutex_lock(&ctx->mutex);
+	q = &idev->queues[idev->next_queue];
+	down_read(&idev->hw_rwsem);
+	if (READ_ONCE(idev->gone))
+		ret = -ENODEV;
+	else
+		ret = ipu_queue_start(q, ctx);
+	up_read(&idev->hw_rwsem);
+	if (!ret) {
+		idev->next_queue = (idev->next_queue + 1) % IPU_NUM_QUEUES;
+		ctx->q = q;
+		ctx->attached = true;
+		idev->attached = ctx;
+		at.queue = q->index;
+		ret = ipu_args_out(uarg, &at, sizeof(at), usize);
+		if (ret)
+			ipu_ctx_detach_locked(ctx);
+	}
+	mutex_unlock(&ctx->mutex);
+out_attach:
+	mutex_unlock(&idev->attach_lock);
+	return ret;
+}
+
+long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_attach at;
+	u32 usize;
+	int ret;
+
+	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, uarg, &usize);
+	if (ret)
+		return ret;
+	if (at.flags || at.reserved)
+		return -EINVAL;
+
+	mutex_lock(&idev->attach_lock);
+	mutex_lock(&ctx->mutex);
+	if (READ_ONCE(idev->gone))
+		ret = -ENODEV;
+	else if (!ctx->attached)
+		ret = -ENOTCONN;
+	else
+		ipu_ctx_detach_locked(ctx);
+	mutex_unlock(&ctx->mutex);
+	mutex_unlock(&idev->attach_lock);
+	return ret;
+}

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPU PCIe card driver: the card's command queues (docs/hw-interface.md,
+ * "Command queues"). Ring memory, programming and stopping a queue,
+ * pushing submission entries, consuming completions (from the queue's
+ * MSI-X vector, the QUEUE(n) cause of the shared vector, or a waiter's
+ * poll), and re-programming queues after a card reset.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/eventfd.h>
+#include <linux/interrupt.h>
+#include <linux/iopoll.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "ipu_drv.h"
+
+#define IPU_SQ_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_sqe))
+#define IPU_CQ_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_cqe))
+/* How long the driver waits (spinning) for ENABLED to clear after CTRL = 0. */
+#define IPU_QSTOP_US	10000
+
+void ipu_queues_init(struct ipu_device *idev)
+{
+	unsigned int i;
+
+	for (i = 0; i < IPU_NUM_QUEUES; i++) {
+		struct ipu_queue *q = &idev->queues[i];
+
+		q->idev = idev;
+		q->index = i;
+		spin_lock_init(&q->lock);
+		init_waitqueue_head(&q->wq);
+	}
+}
+
+static bool ipu_card_ready(struct ipu_device *idev)
+{
+	return (ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) ==
+	       IPU_CARD_STATE_READY;
+}
+
+/*
+ * q->lock held, hardware reachable. Fresh rings (a zeroed CQ: phase 0 is
+ * "empty" for the first lap) and the queue registers; enables the queue if
+ * the card is READY. hw_ok says whether the card took it.
+ */
+static void ipu_queue_program_locked(struct ipu_queue *q)
+{
+	struct ipu_device *idev = q->idev;
+	unsigned int n = q->index;
+
+	q->sq_tail = 0;
+	q->cq_head = 0;
+	q->phase = 1;
+	q->hw_ok = false;
+	memset(q->cq, 0, IPU_CQ_BYTES);
+	if (!ipu_card_ready(idev))
+		return;
+
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), 0);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_LO), lower_32_bits(q->sq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(q->sq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(q->cq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(q->cq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), IPU_QUEUE_ENTRIES);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_VECTOR), n + 1);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE), 0);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	q->reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
+	q->hw_ok = !!(ipu_read(idev, IPU_REG_Q(n, IPU_Q_STATUS)) &
+		      IPU_Q_STATUS_ENABLED);
+	if (!q->hw_ok)
+		dev_warn(&idev->dev, "queue %u not enabled: status %#x\n", n,
+			 ipu_read(idev, IPU_REG_Q(n, IPU_Q_STATUS)));
+}
+
+/**
+ * ipu_queue_start() - give queue @q to @ctx
+ * @q:   an inactive queue
+ * @ctx: the attaching context
+ *
+ * Caller holds attach_lock, ctx->mutex and hw_rwsem (read), card not gone.
+ * Return: 0 or -ENOMEM.
+ */
+int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
+{
+	struct device *dev = &q->idev->pdev->dev;
+	unsigned long flags;
+
+	q->sq = dma_alloc_coherent(dev, IPU_SQ_BYTES, &q->sq_dma, GFP_KERNEL);
+	q->cq = dma_alloc_coherent(dev, IPU_CQ_BYTES, &q->cq_dma, GFP_KERNEL);
+	if (!q->sq || !q->cq) {
+		ipu_queue_free(q);
+		return -ENOMEM;
+	}
+	spin_lock_irqsave(&q->lock, flags);
+	q->ctx = ctx;
+	q->active = true;
+	q->closing = false;
+	q->inflight = 0;
+	bitmap_zero(q->internal, IPU_QUEUE_ENTRIES);
+	memset(q->slots, 0, sizeof(q->slots));
+	ipu_queue_program_locked(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+	return 0;
+}
+
+/* Frees the rings; the queue is stopped and its commands are gone. */
+void ipu_queue_free(struct ipu_queue *q)
+{
+	struct device *dev = &q->idev->pdev->dev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->active = false;
+	q->hw_ok = false;
+	q->ctx = NULL;
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	if (q->sq)
+		dma_free_coherent(dev, IPU_SQ_BYTES, q->sq, q->sq_dma);
+	if (q->cq)
+		dma_free_coherent(dev, IPU_CQ_BYTES, q->cq, q->cq_dma);
+	q->sq = NULL;
+	q->cq = NULL;
+}
+
+/* q->lock held: @cmd completed (by the card, or failed by the driver). */
+static void ipu_kcmd_complete_locked(struct ipu_kcmd *cmd, u32 status,
+				     u32 detail, u32 detail2, u64 host_ns,
+				     u64 cycles)
+{
+	cmd->status = status;
+	cmd->detail = detail;
+	cmd->detail2 = detail2;
+	cmd->host_ns = host_ns;
+	cmd->cycles = cycles;
+	if (cmd->buf) {
+		atomic_dec(&cmd->buf->busy);
+		cmd->buf = NULL;
+	}
+	cmd->state = IPU_KCMD_DONE;
+}
+
+/* q->lock held: every command on the card completes with @status. */
+static void ipu_queue_fail_all_locked(struct ipu_queue *q, u32 status)
+{
+	unsigned int i;
+
+	for (i = 0; i < IPU_QUEUE_ENTRIES; i++) {
+		struct ipu_kcmd *cmd = q->slots[i];
+
+		if (cmd)
+			ipu_kcmd_complete_locked(cmd, status, 0, 0, 0, 0);
+		q->slots[i] = NULL;
+	}
+	bitmap_zero(q->internal, IPU_QUEUE_ENTRIES);
+	q->inflight = 0;
+}
+
+/* q->lock held, hardware reachable: consume new completions. */
+static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
+{
+	unsigned int n = 0;
+
+	while (n < IPU_QUEUE_ENTRIES) {
+		struct ipu_cqe *e = &q->cq[q->cq_head];
+		u16 status = ipu_from_le16(READ_ONCE(e->status));
+		struct ipu_kcmd *cmd;
+		u16 cid;
+
+		if ((status & IPU_CQE_PHASE) != q->phase)
+			break;
+		/* The entry's other fields are read after its phase. */
+		dma_rmb();
+		cid = ipu_from_le16(e->cid);
+		cmd = cid < IPU_QUEUE_ENTRIES ? q->slots[cid] : NULL;
+		if (cmd) {
+			q->slots[cid] = NULL;
+			q->inflight--;
+			ipu_kcmd_complete_locked(cmd, IPU_CQE_CODE(status),
+						 ipu_from_le32(e->detail),
+						 ipu_from_le32(e->detail2),
+						 ipu_from_le64(e->host_ns),
+						 ipu_from_le64(e->cycles));
+		} else if (cid < IPU_QUEUE_ENTRIES &&
+			   test_and_clear_bit(cid, q->internal)) {
+			q->inflight--;
+		} else {
+			dev_warn_ratelimited(&q->idev->dev,
+					     "queue %u: completion for unknown command %u\n",
+					     q->index, cid);
+		}
+		q->cq_head = (q->cq_head + 1) % IPU_QUEUE_ENTRIES;
+		if (!q->cq_head)
+			q->phase ^= 1;
+		n++;
+	}
+	if (n)
+		ipu_write(q->idev, IPU_REG_CQ_HEAD(q->index), q->cq_head);
+	return n;
+}
+
+/**
+ * ipu_queue_process() - consume @q's completions and wake their waiters
+ * @q: the queue
+ *
+ * Any context: the queue's IRQ handler, the events handler (QUEUE(n)
+ * causes), or a waiter holding hw_rwsem (read) while the card is not gone.
+ */
+void ipu_queue_process(struct ipu_queue *q)
+{
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->active && q->hw_ok)
+		n = ipu_queue_consume_locked(q);
+	if (n && q->ctx && q->ctx->eventfd)
+		eventfd_signal(q->ctx->eventfd, n);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (n)
+		wake_up_all(&q->wq);
+}
+
+irqreturn_t ipu_irq_queue(int irq, void *data)
+{
+	ipu_queue_process(data);
+	return IRQ_HANDLED;
+}
+
+/* The ring's copy of @sqe, little-endian, with command id @cid. */
+static void ipu_sqe_to_le(struct ipu_sqe *dst, const struct ipu_sqe *sqe,
+			  u16 cid)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->opcode = sqe->opcode;
+	dst->cid = ipu_le16(cid);
+	dst->handle = ipu_le32(sqe->handle);
+	dst->offset = ipu_le64(sqe->offset);
+	dst->length = ipu_le64(sqe->length);
+	dst->data = ipu_le64(sqe->data);
+	dst->sgl_count = ipu_le32(sqe->sgl_count);
+	dst->count = ipu_le32(sqe->count);
+	dst->arg = ipu_le64(sqe->arg);
+}
+
+/*
+ * q->lock held, hardware reachable (hw_rwsem read, not gone): put @sqe on
+ * the ring and ring the doorbell. @cmd NULL is the driver's own entry (ABORT, FENCE).
+ */
+int ipu_queue_push_locked(struct ipu_queue *q, struct ipu_sqe *sqe,
+			  struct ipu_kcmd *cmd)
+{
+	u32 slot = q->sq_tail;
+
+	if (!q->active)
+		return -ENOTCONN;
+	if (!q->hw_ok)
+		return -EIO;
+	/* In-order completion: fewer than ENTRIES - 1 leaves the slot free. */
+	if (q->inflight >= IPU_QUEUE_ENTRIES - 1 || q->slots[slot] ||
+	    test_bit(slot, q->internal))
+		return -EAGAIN;
+
+	ipu_sqe_to_le(&q->sq[slot], sqe, slot);
+	if (cmd) {
+		cmd->cid = slot;
+		q->slots[slot] = cmd;
+	} else {
+		set_bit(slot, q->internal);
+	}
+	q->inflight++;
+	q->sq_tail = (slot + 1) % IPU_QUEUE_ENTRIES;
+	/* writel() orders the ring write before the doorbell. */
+	ipu_write(q->idev, IPU_REG_SQ_TAIL(q->index), q->sq_tail);
+	return 0;
+}
+
+/* q->lock held, hardware reachable: CTRL = 0, wait for ENABLED to clear. */
+static void ipu_queue_disable_locked(struct ipu_queue *q)
+{
+	struct ipu_device *idev = q->idev;
+	u32 st;
+
+	ipu_write(idev, IPU_REG_Q(q->index, IPU_Q_CTRL), 0);
+	if (readl_poll_timeout_atomic(idev->regs +
+				      IPU_REG_Q(q->index, IPU_Q_STATUS), st,
+				      !(st & IPU_Q_STATUS_ENABLED), 10,
+				      IPU_QSTOP_US))
+		dev_warn(&idev->dev, "queue %u still enabled after %u us\n",
+			 q->index, IPU_QSTOP_US);
+	q->hw_ok = false;
+}
+
+/**
+ * ipu_queue_stop_hw() - disable @q on the card
+ * @q: an active queue
+ *
+ * Caller holds hw_rwsem (read or write) with the BAR still mapped (the card
+ * may be "gone" already: remove is then waiting for us). Idempotent: a
+ * queue the card dropped itself (reset) or that was stopped is left alone.
+ */
+void ipu_queue_stop_hw(struct ipu_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->active && q->hw_ok)
+		ipu_queue_disable_locked(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+static bool ipu_queue_idle(struct ipu_queue *q)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&q->lock, flags);
+	idle = !q->inflight || !q->hw_ok;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return idle || READ_ONCE(q->idev->gone);
+}
+
+/*
+ * Waits (uninterruptibly: this is also close() of a dying process). An
+ * ABORT that reached the card before its RUN started has nothing to stop,
+ * so every poll period without progress sends another one.
+ */
+static bool ipu_queue_wait_idle(struct ipu_queue *q, unsigned int ms)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
+	struct ipu_sqe sqe = { .opcode = IPU_SQE_ABORT };
+	unsigned long flags;
+
+	while (!ipu_queue_idle(q)) {
+		if (time_after(jiffies, deadline))
+			return false;
+		if (wait_event_timeout(q->wq, ipu_queue_idle(q),
+				       msecs_to_jiffies(IPU_POLL_MS)))
+			continue;
+		ipu_queue_process(q);
+		spin_lock_irqsave(&q->lock, flags);
+		if (q->hw_ok && q->inflight && q->inflight < IPU_QUEUE_ENTRIES / 2)
+			ipu_queue_push_locked(q, &sqe, NULL);
+		spin_unlock_irqrestore(&q->lock, flags);
+	}
+	return true;
+}
+
+/**
+ * ipu_queue_drain() - make the card let go of everything @q had
+ * @q:    the detaching context's queue
+ * @wait: the card is not gone: abort and wait for it
+ *
+ * With commands in flight: ABORT (stops a RUN at its next step), disable
+ * the queue (drops the command in progress and all queued ones), fail what
+ * is left with ABORTED, then enable the queue afresh and wait for a FENCE:
+ * the card runs one command at a time, so once the FENCE completes no
+ * command of ours is executing or doing DMA any more. Finally the queue is
+ * disabled. Caller holds ctx->mutex and hw_rwsem (read), the BAR mapped.
+ */
+void ipu_queue_drain(struct ipu_queue *q, bool wait)
+{
+	struct ipu_sqe sqe;
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->closing = true;		/* recovery leaves it alone now */
+	busy = q->inflight && q->hw_ok;
+	if (busy && wait) {
+		memset(&sqe, 0, sizeof(sqe));
+		sqe.opcode = IPU_SQE_ABORT;
+		if (q->inflight < IPU_QUEUE_ENTRIES - 1)
+			ipu_queue_push_locked(q, &sqe, NULL);
+	}
+	if (q->hw_ok)
+		ipu_queue_disable_locked(q);
+	ipu_queue_fail_all_locked(q, IPU_STATUS_ABORTED);
+	if (busy && wait) {
+		ipu_queue_program_locked(q);
+		memset(&sqe, 0, sizeof(sqe));
+		sqe.opcode = IPU_SQE_FENCE;
+		if (q->hw_ok)
+			ipu_queue_push_locked(q, &sqe, NULL);
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	wake_up_all(&q->wq);
+
+	if (busy && wait && !ipu_queue_wait_idle(q, IPU_DRAIN_MS))
+		dev_warn(&q->idev->dev,
+			 "queue %u: the card did not finish within %u ms\n",
+			 q->index, IPU_DRAIN_MS);
+	ipu_queue_stop_hw(q);
+}
+
+/*
+ * After a soft reset, a function reset or an ERROR: a queue the card no
+ * longer has enabled (or that was programmed before the last reset) loses
+ * its commands (IPU_STATUS_RESET) and is programmed again once the card is
+ * READY. Caller holds hw_rwsem (read), the card not gone.
+ */
+void ipu_queues_recover(struct ipu_device *idev)
+{
+	u32 count = ipu_read(idev, IPU_REG_RESET_COUNT);
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < IPU_NUM_QUEUES; i++) {
+		struct ipu_queue *q = &idev->queues[i];
+		bool woke = false;
+
+		spin_lock_irqsave(&q->lock, flags);
+		if (q->active && !q->closing) {
+			u32 st = ipu_read(idev, IPU_REG_Q(i, IPU_Q_STATUS));
+
+			if (!q->hw_ok || count != q->reset_count ||
+			    !(st & IPU_Q_STATUS_ENABLED)) {
+				if (q->hw_ok && (st & IPU_Q_STATUS_ENABLED))
+					ipu_queue_disable_locked(q);
+				ipu_queue_fail_all_locked(q, IPU_STATUS_RESET);
+				ipu_queue_program_locked(q);
+				woke = true;
+			}
+		}
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (woke)
+			wake_up_all(&q->wq);
+	}
+}
+
+void ipu_recover_work(struct work_struct *work)
+{
+	struct ipu_device *idev = container_of(work, struct ipu_device,
+					       recover_work);
+
+	down_read(&idev->hw_rwsem);
+	if (!READ_ONCE(idev->gone))
+		ipu_queues_recover(idev);
+	up_read(&idev->hw_rwsem);
+}
+
+/* remove, with hw_rwsem held for writing: no queue may run on. */
+void ipu_queues_stop_all(struct ipu_device *idev)
+{
+	unsigned int i;
+
+	for (i = 0; i < IPU_NUM_QUEUES; i++)
+		ipu_queue_stop_hw(&idev->queues[i]);
+}

@@ -1,0 +1,32 @@
+# `make bench` figures measured in the VM (one boot): ipu-bench --json on
+# card 0 and the baselines of the same VM, a 64 MiB O_DIRECT read through
+# QEMU's NVMe device on the null-co backend (tests/bench/nvme_read.c) and
+# memcpy (in ipu-bench). A second NVMe drive with read-zeroes=on (the device
+# really writes the pages) gives an informational figure: plain null-co
+# completes reads without touching memory. Records: $(B)/bench/vm.json
+# (tests/bench/vm_records.py).
+
+BENCH_VM_SHARE := $(B)/bench-vm-share
+BENCH_NVME_READ := $(B)/bench-bin/nvme_read
+
+BENCH_TARGETS += bench-vm
+ALL_TARGETS += $(BENCH_NVME_READ)
+
+$(BENCH_NVME_READ): tests/bench/nvme_read.c
+	@mkdir -p $(dir $@)
+	@echo "bench-vm: $@"
+	@$(CC) $(USER_CFLAGS) -static -o $@ $<
+
+.PHONY: bench-vm
+bench-vm: $(BENCH_NVME_READ)
+	@rm -rf $(BENCH_VM_SHARE) && mkdir -p $(BENCH_VM_SHARE) $(B)/bench
+	@cp $(BENCH_NVME_READ) tests/bench/vm-bench.sh $(BENCH_VM_SHARE)/
+	@$(VM) -q --share $(BENCH_VM_SHARE) --timeout 1200 \
+		--qemu-arg -drive --qemu-arg driver=null-co,size=1G,if=none,id=nvm \
+		--qemu-arg -device --qemu-arg nvme,drive=nvm,serial=bench \
+		--qemu-arg -drive --qemu-arg driver=null-co,size=1G,read-zeroes=on,if=none,id=nvz \
+		--qemu-arg -device --qemu-arg nvme,drive=nvz,serial=benchz \
+		-- sh ./vm-bench.sh; \
+	rc=$$?; \
+	tests/bench/vm_records.py $(BENCH_VM_SHARE) $(B)/bench/vm.json; \
+	exit $$rc

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Turn the VM benchmark outputs (ipu-bench.json, nvme.json from
+tests/bench/vm-bench.sh) into `make bench` records (scripts/bench-report.py):
+{name, value, unit, baseline, ratio, target}. Usage: vm_records.py DIR OUT"""
+import json
+import pathlib
+import sys
+
+d = pathlib.Path(sys.argv[1])
+out = pathlib.Path(sys.argv[2])
+records = []
+
+
+def load(name):
+    try:
+        return json.loads((d / name).read_text())
+    except (OSError, ValueError) as e:
+        print(f"bench-vm: {name}: {e}", file=sys.stderr)
+        return None
+
+
+def rec(name, value, unit, baseline, target, **extra):
+    ratio = value / baseline if value is not None and baseline else None
+    r = {"name": name, "value": value, "unit": unit, "baseline": baseline,
+         "ratio": ratio, "target": target}
+    r.update(extra)
+    records.append(r)
+
+
+bench = load("ipu-bench.json") or {}
+nvme = load("nvme.json") or {}
+nvme_gbps = nvme.get("gbps")
+nvmez_gbps = (load("nvme-zeroes.json") or {}).get("gbps")
+memcpy_gbps = (bench.get("baseline") or {}).get("memcpy_gbps")
+SIZE = 64 << 20
+for direction, word in (("host-to-card", "write"), ("card-to-host", "read")):
+    rows = [r for r in bench.get("bandwidth", [])
+            if r["bytes"] == SIZE and r["direction"] == direction]
+    best = max(rows, key=lambda r: r["gbps"]) if rows else None
+    v = best["gbps"] if best else None
+    kind = best["kind"] if best else None
+    rec(f"64 MiB {word} throughput vs NVMe read", v, "GB/s", nvme_gbps, ">= 1.0", kind=kind)
+    rec(f"64 MiB {word} throughput vs memcpy", v, "GB/s", memcpy_gbps, ">= 1.0", kind=kind)
+    rec(f"64 MiB {word} throughput vs NVMe read (read-zeroes=on)", v, "GB/s", nvmez_gbps,
+        None, kind=kind)
+    for r in rows:
+        rec(f"64 MiB {word} throughput ({r['kind']}) vs NVMe read", r["gbps"], "GB/s",
+            nvme_gbps, None)
+lat = bench.get("latency") or {}
+rt = (lat.get("empty_program") or {}).get("median_us")
+null = (lat.get("null_ioctl") or {}).get("median_us")
+rec("empty-program round trip vs null ioctl", rt, "us", null, "<= 3")
+out.write_text(json.dumps(records, indent=2) + "\n")
+print(f"bench-vm: {len(records)} records in {out}")

@@ -1,0 +1,912 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uAPI 1.1 through the driver: ATTACH/DETACH exclusivity, buffers (ALLOC +
+ * mmap, PIN, user_ptr) with bit-exact round trips, SUBMIT sync/async, WAIT
+ * timeouts, poll, eventfd, the negative cases of every new ioctl, a corrupt
+ * LOAD, kill -9 mid-transfer and mid-run (nothing leaks: the driver's
+ * debugfs counters), and RESET while attached.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ipu_test.h"
+#include "ipudev.h"
+
+#define SMALL_CARD	3	/* the "test" model */
+#define BIG_CARD	0	/* gc200: room for a 64 MiB tensor */
+#define N_ELEMS		4096
+#define BIG_BYTES	(64u << 20)
+
+/* --- helpers --- */
+
+static int open_card(int index, int flags)
+{
+	char name[IPU_TEST_NAME_MAX];
+
+	if (ipu_find_card(index, name, sizeof(name)))
+		return -1;
+	return ipu_open_name(name, flags);
+}
+
+static int do_attach(int fd, uint32_t flags)
+{
+	struct ipu_attach a = { .argsz = sizeof(a), .flags = flags };
+
+	return ioctl(fd, IPU_IOCTL_ATTACH, &a) ? -errno : (int)a.queue;
+}
+
+static int do_detach(int fd)
+{
+	struct ipu_attach a = { .argsz = sizeof(a) };
+
+	return ioctl(fd, IPU_IOCTL_DETACH, &a) ? -errno : 0;
+}
+
+static int buf_alloc(int fd, uint64_t size, uint64_t *off)
+{
+	struct ipu_buf b = { .argsz = sizeof(b), .size = size };
+
+	if (ioctl(fd, IPU_IOCTL_BUF_ALLOC, &b))
+		return -errno;
+	if (off)
+		*off = b.mmap_offset;
+	return b.handle;
+}
+
+static int buf_pin(int fd, void *p, uint64_t size)
+{
+	struct ipu_buf b = { .argsz = sizeof(b), .size = size,
+			     .user_addr = (uintptr_t)p };
+
+	return ioctl(fd, IPU_IOCTL_BUF_PIN, &b) ? -errno : (int)b.handle;
+}
+
+static int buf_free(int fd, uint32_t h)
+{
+	struct ipu_buf b = { .argsz = sizeof(b), .handle = h };
+
+	return ioctl(fd, IPU_IOCTL_BUF_FREE, &b) ? -errno : 0;
+}
+
+/* SUBMIT; returns -errno or the completion status (sync) / 0 (async). */
+static int submit(int fd, struct ipu_cmd *c)
+{
+	c->argsz = sizeof(*c);
+	if (ioctl(fd, IPU_IOCTL_SUBMIT, c))
+		return -errno;
+	return (c->flags & IPU_CMD_FLAG_ASYNC) ? 0 : (int)c->status;
+}
+
+static int cmd_ptr(int fd, uint32_t op, uint32_t handle, uint64_t off,
+		   void *p, uint64_t len)
+{
+	struct ipu_cmd c = { .opcode = op, .handle = handle, .offset = off,
+			     .user_ptr = (uintptr_t)p, .length = len };
+
+	return submit(fd, &c);
+}
+
+static int cmd_buf(int fd, uint32_t op, uint32_t handle, uint64_t off,
+		   uint32_t buf, uint64_t boff, uint64_t len)
+{
+	struct ipu_cmd c = { .opcode = op, .handle = handle, .offset = off,
+			     .buf = buf, .buf_offset = boff, .length = len };
+
+	return submit(fd, &c);
+}
+
+static int run_async(int fd, uint32_t prog, uint32_t count, uint64_t *seq)
+{
+	struct ipu_cmd c = { .opcode = IPU_CMD_RUN, .handle = prog,
+			     .count = count, .flags = IPU_CMD_FLAG_ASYNC };
+	int ret = submit(fd, &c);
+
+	*seq = c.seq;
+	return ret;
+}
+
+static int wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
+		    struct ipu_wait *out)
+{
+	struct ipu_wait w = { .argsz = sizeof(w), .flags = flags, .seq = seq,
+			      .timeout_ms = ms };
+
+	if (ioctl(fd, IPU_IOCTL_WAIT, &w))
+		return -errno;
+	if (out)
+		*out = w;
+	return (int)w.status;
+}
+
+static int simple(int fd, uint32_t op)
+{
+	struct ipu_cmd c = { .opcode = op };
+
+	return submit(fd, &c);
+}
+
+/*
+ * Graph for @model: "x" (write-only) and y = x + x (read-only) of @n f32,
+ * program 0 "double"; with @rw also "big" (read-write, @big bytes of f32)
+ * and program 1 "spin": y = x + x repeated 2^30 times (ABORT ends it).
+ */
+static int build_graph(uint32_t model, uint64_t n, uint64_t big,
+		       void **buf, size_t *len)
+{
+	uint32_t shape[1] = { (uint32_t)n };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, seq, body, rep, spin, b;
+
+	memset(&err, 0, sizeof(err));
+	if (ipu_graph_create(model, &g, &err))
+		return -1;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 16, &err) ||
+	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) < 0)
+		goto fail;
+	seq = ipu_prog_sequence(g, &err);
+	if (seq < 0)
+		goto fail;
+	y = ipu_binary(g, seq, IPU_OP_ADD, x, x, "y", &err);
+	if (y < 0 || ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err) < 0 ||
+	    ipu_graph_add_program(g, "double", seq, &err) < 0)
+		goto fail;
+	body = ipu_prog_sequence(g, &err);
+	if (body < 0 || ipu_binary(g, body, IPU_OP_ADD, x, x, "y2", &err) < 0)
+		goto fail;
+	rep = ipu_prog_repeat(g, 1u << 30, body, &err);
+	spin = rep < 0 ? -1 : ipu_graph_add_program(g, "spin", rep, &err);
+	if (spin < 0)
+		goto fail;
+	if (big) {
+		shape[0] = big / 4;
+		b = ipu_graph_add_tensor(g, "big", IPU_DTYPE_F32, 1, shape, &err);
+		if (b < 0 || ipu_graph_map_linear(g, b, 1024, &err) ||
+		    ipu_graph_expose(g, b, NULL, IPU_HANDLE_RW, &err) < 0)
+			goto fail;
+	}
+	if (ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -1;
+}
+
+#define H_X	0
+#define H_Y	1
+#define H_BIG	2
+#define P_DOUBLE 0
+#define P_SPIN	1
+
+static long debug_counter(const char *card, const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ipu/%s/%s", card, name);
+	if (ipu_read_file(path, buf, sizeof(buf)))
+		return -1;
+	return atol(buf);
+}
+
+static void mount_debugfs(void)
+{
+	struct stat st;
+
+	if (stat("/sys/kernel/debug/ipu", &st))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+}
+
+/* Everything the driver holds for the card is back to zero (5 s). */
+static int no_leaks(int index)
+{
+	char name[IPU_TEST_NAME_MAX];
+	long long t0 = ipu_now_ms();
+
+	if (ipu_find_card(index, name, sizeof(name)))
+		return -1;
+	mount_debugfs();
+	while (ipu_now_ms() - t0 < 5000) {
+		if (!debug_counter(name, "pinned_pages") &&
+		    !debug_counter(name, "alloc_pages") &&
+		    !debug_counter(name, "buffers") &&
+		    !debug_counter(name, "commands"))
+			return 0;
+		usleep(10000);
+	}
+	fprintf(stderr, "# leak: pinned %ld alloc %ld bufs %ld cmds %ld\n",
+		debug_counter(name, "pinned_pages"),
+		debug_counter(name, "alloc_pages"),
+		debug_counter(name, "buffers"),
+		debug_counter(name, "commands"));
+	return -1;
+}
+
+/* --- the fixture: card 3 attached, the small graph loaded --- */
+
+FIXTURE(cmd) {
+	int fd;
+	void *graph;
+	size_t graph_len;
+};
+
+FIXTURE_SETUP(cmd)
+{
+	self->fd = open_card(SMALL_CARD, O_RDWR);
+	if (self->fd < 0)
+		SKIP(return, "card %d not present", SMALL_CARD);
+	ASSERT_EQ(0, build_graph(IPU_MODEL_TEST, N_ELEMS, 0, &self->graph,
+				 &self->graph_len));
+	ASSERT_LE(0, do_attach(self->fd, 0));
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
+					 self->graph, self->graph_len));
+}
+
+FIXTURE_TEARDOWN(cmd)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	free(self->graph);
+	if (self->fd >= 0)
+		EXPECT_EQ(0, no_leaks(SMALL_CARD));
+}
+
+TEST_F(cmd, write_run_read_user_ptr)
+{
+	float *x = malloc(N_ELEMS * 4 + 1), *y = malloc(N_ELEMS * 4 + 3);
+	float *yu = (float *)((char *)y + 3);	/* unaligned */
+	struct ipu_cmd c = { .opcode = IPU_CMD_RUN, .handle = P_DOUBLE,
+			     .count = 3 };
+
+	IPU_RETURN_IF_SKIPPED();
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = (float)i * 0.25f - 7.0f;
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, x,
+					 N_ELEMS * 4));
+	ASSERT_EQ(IPU_STATUS_OK, submit(self->fd, &c));
+	EXPECT_LT(0ull, c.cycles);
+	EXPECT_LT(0ull, c.host_ns);
+	EXPECT_LT(0ull, c.seq);
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_READ, H_Y, 0, yu,
+					 N_ELEMS * 4));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] * 2, yu[i]);
+	/* Card-side failures are statuses, not ioctl errors. */
+	EXPECT_EQ(IPU_STATUS_ACCESS, cmd_ptr(self->fd, IPU_CMD_READ, H_X, 0,
+					     y, 4));
+	EXPECT_EQ(IPU_STATUS_OUT_OF_RANGE, cmd_ptr(self->fd, IPU_CMD_READ, H_Y,
+						   N_ELEMS * 4 - 2, y, 4));
+	EXPECT_EQ(IPU_STATUS_BAD_HANDLE, cmd_ptr(self->fd, IPU_CMD_READ, 9, 0,
+						 y, 4));
+	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_FENCE));
+	EXPECT_EQ(0, ioctl(self->fd, IPU_IOCTL_NULL, NULL));
+	free(x);
+	free(y);
+}
+
+TEST_F(cmd, alloc_mmap_and_pin)
+{
+	size_t sz = N_ELEMS * 4;
+	uint64_t off;
+	int h, hp;
+	float *m, *p;
+
+	IPU_RETURN_IF_SKIPPED();
+	h = buf_alloc(self->fd, sz, &off);
+	ASSERT_LT(0, h);
+	m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, off);
+	ASSERT_NE(MAP_FAILED, m);
+	for (size_t i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(0, m[i]);		/* zero-filled */
+	for (int i = 0; i < N_ELEMS; i++)
+		m[i] = i;
+	ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, h, 0, sz));
+	ASSERT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
+	memset(m, 0, sz);
+	ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ, H_Y, 0, h, 0, sz));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(2.0f * i, m[i]);
+	/* A range of the tensor into the middle of the buffer. */
+	ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ, H_Y, 40, h, 7,
+					 100));
+	/* Not MAP_SHARED, or beyond the buffer: refused. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz, PROT_READ, MAP_PRIVATE, self->fd, off));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz * 2, PROT_READ, MAP_SHARED, self->fd, off));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd,
+				   off + (1ull << 32)));
+
+	p = aligned_alloc(4096, sz + 4096);
+	ASSERT_NE(NULL, p);
+	hp = buf_pin(self->fd, (char *)p + 5, sz);
+	ASSERT_LT(0, hp);
+	ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ, H_Y, 0, hp, 0, sz));
+	for (int i = 0; i < N_ELEMS; i++) {
+		float v;
+
+		memcpy(&v, (char *)p + 5 + i * 4, 4);
+		ASSERT_EQ(2.0f * i, v);
+	}
+	EXPECT_EQ(0, buf_free(self->fd, hp));
+	EXPECT_EQ(-ENOENT, buf_free(self->fd, hp));
+	EXPECT_EQ(0, buf_free(self->fd, h));
+	/* The mapping outlives the buffer (its own page references). */
+	m[0] = 1;
+	munmap(m, sz);
+	free(p);
+}
+
+TEST_F(cmd, async_wait_poll_eventfd)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	uint64_t seqs[16], ev = 0, seq;
+	struct ipu_wait w;
+	int efd;
+
+	IPU_RETURN_IF_SKIPPED();
+	efd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_LE(0, efd);
+	struct ipu_eventfd e = { .argsz = sizeof(e), .fd = efd };
+
+	ASSERT_EQ(0, ioctl(self->fd, IPU_IOCTL_SET_EVENTFD, &e));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	for (int i = 0; i < 16; i++) {
+		struct ipu_cmd c = { .opcode = IPU_CMD_FENCE,
+				     .flags = IPU_CMD_FLAG_ASYNC };
+
+		ASSERT_EQ(0, submit(self->fd, &c));
+		seqs[i] = c.seq;
+		if (i)
+			ASSERT_EQ(seqs[i - 1] + 1, seqs[i]);
+	}
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	/* The last one by seq, then the others in any order. */
+	ASSERT_EQ(IPU_STATUS_OK, wait_seq(self->fd, seqs[15], 0, 5000, &w));
+	EXPECT_EQ(-ENOENT, wait_seq(self->fd, seqs[15], 0, 0, NULL));
+	for (int i = 0; i < 15; i++) {
+		ASSERT_EQ(IPU_STATUS_OK, wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY,
+						  5000, &w));
+		EXPECT_GT(seqs[15], w.seq);
+	}
+	EXPECT_EQ(-ENOENT, wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY, 0, NULL));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	/* The eventfd counted every completion (possibly coalesced reads). */
+	for (int tries = 0; tries < 100; tries++) {
+		uint64_t v;
+
+		if (read(efd, &v, 8) == 8)
+			ev += v;
+		if (ev >= 16)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(16ull, ev);
+
+	/* WAIT timeouts on a long RUN; ABORT ends it with ABORTED. */
+	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
+	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, seq, 0, 0, NULL));
+	long long t0 = ipu_now_ms();
+
+	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, seq, 0, 100, NULL));
+	EXPECT_LE(95, ipu_now_ms() - t0);
+	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_ABORT));
+	EXPECT_EQ(IPU_STATUS_ABORTED, wait_seq(self->fd, seq, 0, UINT32_MAX, NULL));
+	e.fd = -1;
+	EXPECT_EQ(0, ioctl(self->fd, IPU_IOCTL_SET_EVENTFD, &e));
+	e.fd = 12345;
+	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_SET_EVENTFD, &e));
+	EXPECT_EQ(EBADF, errno);
+	close(efd);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+TEST_F(cmd, sync_interrupted_then_wait)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct ipu_cmd c = { .opcode = IPU_CMD_RUN, .handle = P_SPIN };
+
+	IPU_RETURN_IF_SKIPPED();
+	sigaction(SIGALRM, &sa, NULL);
+	ualarm(100000, 0);
+	EXPECT_EQ(-EINTR, submit(self->fd, &c));
+	ASSERT_LT(0ull, c.seq);
+	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, c.seq, 0, 10, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_ABORT));
+	EXPECT_EQ(IPU_STATUS_ABORTED, wait_seq(self->fd, c.seq, 0, 5000, NULL));
+}
+
+TEST_F(cmd, negative)
+{
+	char page_buf[64];
+	struct ipu_cmd c;
+	struct ipu_buf b;
+	struct ipu_wait w;
+	char *ro;
+	uint64_t seq;
+	int h;
+
+	IPU_RETURN_IF_SKIPPED();
+	/* argsz rules on every new ioctl. */
+	unsigned long nrs[] = { IPU_IOCTL_ATTACH, IPU_IOCTL_DETACH,
+				IPU_IOCTL_BUF_ALLOC, IPU_IOCTL_BUF_PIN,
+				IPU_IOCTL_BUF_FREE, IPU_IOCTL_SUBMIT,
+				IPU_IOCTL_WAIT, IPU_IOCTL_SET_EVENTFD };
+	for (unsigned i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
+		uint32_t big[1100] = { 0 };
+
+		big[0] = 0;
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
+		EXPECT_EQ(EINVAL, errno);
+		big[0] = 8;
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
+		EXPECT_EQ(EINVAL, errno);
+		big[0] = 4097;
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
+		EXPECT_EQ(E2BIG, errno);
+		big[0] = 4096;
+		big[1000] = 1;
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
+		EXPECT_EQ(E2BIG, errno);
+		big[0] = 64;
+		big[1] = 0x80;			/* unknown flag */
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], NULL));
+		EXPECT_EQ(EFAULT, errno);
+		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], (void *)8));
+		EXPECT_EQ(EFAULT, errno);
+	}
+	EXPECT_EQ(-1, ioctl(self->fd, _IO(IPU_IOCTL_MAGIC, 0x0b), NULL));
+	EXPECT_EQ(ENOTTY, errno);
+
+	/* Reserved fields. */
+	memset(&b, 0, sizeof(b));
+	b.argsz = sizeof(b);
+	b.size = 4096;
+	b.reserved0 = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_BUF_ALLOC, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.reserved0 = 0;
+	b.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_BUF_ALLOC, &b));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_FENCE;
+	c.reserved0 = 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	c.reserved0 = 0;
+	c.reserved[0] = 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	memset(&w, 0, sizeof(w));
+	w.argsz = sizeof(w);
+	w.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Sizes. */
+	EXPECT_EQ(-EINVAL, buf_alloc(self->fd, 0, NULL));
+	EXPECT_EQ(-EINVAL, buf_alloc(self->fd, (1ull << 30) + 1, NULL));
+	EXPECT_EQ(-EINVAL, buf_pin(self->fd, page_buf, 0));
+
+	/* Opcodes and field combinations. */
+	memset(&c, 0, sizeof(c));
+	c.opcode = 0;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	c.opcode = 7;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	c.opcode = IPU_CMD_FENCE;
+	c.length = 4;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, page_buf, 0));
+	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, NULL, 4));
+	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, page_buf,
+				   1ull << 32));
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_RUN;
+	c.msg_ptr = (uintptr_t)page_buf;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+
+	/* Bad user pointers: unmapped, and read-only memory for READ. */
+	EXPECT_EQ(-EFAULT, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, (void *)4096, 64));
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	EXPECT_EQ(-EFAULT, cmd_ptr(self->fd, IPU_CMD_READ, H_Y, 0, ro, 64));
+	EXPECT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, ro, 64));
+	EXPECT_EQ(-EFAULT, buf_pin(self->fd, ro, 4096));
+	EXPECT_EQ(-EFAULT, buf_pin(self->fd, (void *)4096, 4096));
+	munmap(ro, 4096);
+
+	/* Unknown buffer, data beyond the buffer. */
+	EXPECT_EQ(-ENOENT, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, 999, 0, 4));
+	EXPECT_EQ(-ENOENT, buf_free(self->fd, 999));
+	EXPECT_EQ(-ENOENT, buf_free(self->fd, 0));
+	h = buf_alloc(self->fd, 4096, NULL);
+	ASSERT_LT(0, h);
+	EXPECT_EQ(-ERANGE, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, h, 4095, 2));
+	EXPECT_EQ(-ERANGE, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, h, 4097, 1));
+	EXPECT_EQ(-ERANGE, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, h,
+				   UINT64_MAX, 1));
+	EXPECT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, h, 4095, 1));
+
+	/* BUF_FREE of a buffer a queued command uses: EBUSY. */
+	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
+	/* ABORT stops a RUN in progress: let it start. */
+	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, seq, 0, 50, NULL));
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_WRITE;
+	c.flags = IPU_CMD_FLAG_ASYNC;
+	c.buf = h;
+	c.length = 4096;
+	ASSERT_EQ(0, submit(self->fd, &c));
+	EXPECT_EQ(-EBUSY, buf_free(self->fd, h));
+	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_ABORT));
+	EXPECT_EQ(IPU_STATUS_ABORTED, wait_seq(self->fd, seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, wait_seq(self->fd, c.seq, 0, 5000, NULL));
+	EXPECT_EQ(0, buf_free(self->fd, h));
+
+	/* WAIT for nothing. */
+	EXPECT_EQ(-ENOENT, wait_seq(self->fd, 12345, 0, 100, NULL));
+	EXPECT_EQ(-ENOENT, wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY, 100, NULL));
+
+	/* Too many in flight. */
+	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
+	for (int i = 1; i < IPU_MAX_INFLIGHT; i++) {
+		memset(&c, 0, sizeof(c));
+		c.opcode = IPU_CMD_FENCE;
+		c.flags = IPU_CMD_FLAG_ASYNC;
+		ASSERT_EQ(0, submit(self->fd, &c));
+	}
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_FENCE;
+	c.flags = IPU_CMD_FLAG_ASYNC;
+	EXPECT_EQ(-EAGAIN, submit(self->fd, &c));
+	/* Detach with 256 in flight, one of them a long RUN. */
+	EXPECT_EQ(0, do_detach(self->fd));
+	EXPECT_EQ(-ENOTCONN, do_detach(self->fd));
+	EXPECT_EQ(-ENOTCONN, wait_seq(self->fd, seq, 0, 0, NULL));
+}
+
+TEST_F(cmd, rlimit_memlock)
+{
+	pid_t pid;
+	int st;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, do_detach(self->fd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit rl = { 64 << 10, 64 << 10 };
+		char *p = aligned_alloc(4096, 1 << 20);
+		int fd = open_card(SMALL_CARD, O_RDWR);
+		int ok = 1, h;
+
+		memset(p, 1, 1 << 20);
+		/* Without CAP_IPC_LOCK (not root), with a 64 KiB limit. */
+		close(self->fd);
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		if (do_attach(fd, 0) < 0)
+			_exit(3);
+		h = buf_pin(fd, p, 64 << 10);
+		ok &= h > 0;
+		ok &= buf_pin(fd, p, 4096) == -ENOMEM;
+		ok &= buf_free(fd, h) == 0;
+		ok &= buf_pin(fd, p, 1 << 20) == -ENOMEM;
+		h = buf_pin(fd, p + 100, 4096);
+		ok &= h > 0;
+		/* ALLOC is not pinned user memory: not charged. */
+		ok &= buf_alloc(fd, 1 << 20, NULL) > 0;
+		_exit(ok ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
+TEST_F(cmd, corrupt_load_message)
+{
+	char msg[IPU_LOAD_MSG_MAX];
+	char *bad = malloc(self->graph_len);
+	struct ipu_cmd c = { .opcode = IPU_CMD_LOAD };
+
+	IPU_RETURN_IF_SKIPPED();
+	memcpy(bad, self->graph, self->graph_len);
+	bad[self->graph_len / 2] ^= 0x5a;
+	memset(msg, 0, sizeof(msg));
+	c.user_ptr = (uintptr_t)bad;
+	c.length = self->graph_len;
+	c.msg_ptr = (uintptr_t)msg;
+	EXPECT_EQ(IPU_STATUS_LOAD_FAILED, submit(self->fd, &c));
+	EXPECT_NE(0, msg[0]);
+	TH_LOG("card says: %.200s", msg);
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(self->fd, IPU_CMD_RUN));
+	c.msg_ptr = 8;
+	EXPECT_EQ(-EFAULT, submit(self->fd, &c));
+	free(bad);
+}
+
+TEST_F(cmd, reset_while_attached)
+{
+	char name[IPU_TEST_NAME_MAX];
+	struct ipu_reset r;
+	long long t0;
+	uint64_t seq;
+	int fd2, ret;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
+	fd2 = open_card(SMALL_CARD, O_RDWR);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, ipu_reset(fd2, 0, 0, &r));
+	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
+	/* The queue runs again; the graph is gone with the reset. */
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(self->fd, IPU_CMD_RUN));
+	EXPECT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
+					 self->graph, self->graph_len));
+	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
+	/* A NOWAIT reset: commands fail with RESET or -EIO, then work. */
+	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
+	ASSERT_EQ(0, ipu_reset(fd2, IPU_RESET_FLAG_NOWAIT, 0, &r));
+	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
+	ASSERT_EQ(0, ipu_find_card(SMALL_CARD, name, sizeof(name)));
+	EXPECT_EQ(0, ipu_wait_state(name, "ready", 2000));
+	t0 = ipu_now_ms();
+	while ((ret = simple(self->fd, IPU_CMD_RUN)) == -EIO &&
+	       ipu_now_ms() - t0 < 2000)
+		usleep(1000);
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, ret);
+	close(fd2);
+}
+
+TEST(attach_exclusive)
+{
+	int a = open_card(SMALL_CARD, O_RDWR), b, ro, st, p[2];
+	pid_t pid;
+	char c;
+
+	if (a < 0)
+		SKIP(return, "card not present");
+	b = open_card(SMALL_CARD, O_RDWR);
+	ro = open_card(SMALL_CARD, O_RDONLY);
+	ASSERT_LE(0, b);
+	ASSERT_LE(0, ro);
+
+	/* Without ATTACH: ENOTCONN; read-only files cannot attach. */
+	EXPECT_EQ(-ENOTCONN, buf_alloc(b, 4096, NULL));
+	EXPECT_EQ(-ENOTCONN, simple(b, IPU_CMD_FENCE));
+	EXPECT_EQ(-ENOTCONN, wait_seq(b, 1, 0, 0, NULL));
+	EXPECT_EQ(-ENOTCONN, do_detach(b));
+	EXPECT_EQ(-EPERM, do_attach(ro, 0));
+	EXPECT_EQ(0, ioctl(ro, IPU_IOCTL_NULL, NULL));
+
+	ASSERT_LE(0, do_attach(a, 0));
+	EXPECT_EQ(-EALREADY, do_attach(a, IPU_ATTACH_FLAG_NONBLOCK));
+	EXPECT_EQ(-EBUSY, do_attach(b, IPU_ATTACH_FLAG_NONBLOCK));
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(a, IPU_CMD_RUN));
+
+	/* A blocked ATTACH gets the card when the holder closes. */
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(a);
+		write(p[1], "w", 1);
+		alarm(10);
+		if (do_attach(b, 0) < 0)
+			_exit(1);
+		_exit(simple(b, IPU_CMD_FENCE) == IPU_STATUS_OK ? 0 : 2);
+	}
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	usleep(200000);
+	EXPECT_EQ(0, waitpid(pid, &st, WNOHANG));	/* still waiting */
+	close(a);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	/* The child exited: its (shared) file is still open here, attached. */
+	EXPECT_EQ(IPU_STATUS_OK, simple(b, IPU_CMD_FENCE));
+	EXPECT_EQ(0, do_detach(b));
+	a = open_card(SMALL_CARD, O_RDWR);
+	EXPECT_LE(0, do_attach(a, IPU_ATTACH_FLAG_NONBLOCK));
+	close(a);
+	close(b);
+	close(ro);
+	close(p[0]);
+	close(p[1]);
+	EXPECT_EQ(0, no_leaks(SMALL_CARD));
+}
+
+/* Round trips through the 64 MiB tensor of the gc200 card. */
+FIXTURE(big) {
+	int fd;
+	uint8_t *src, *dst;
+};
+
+FIXTURE_SETUP(big)
+{
+	void *g;
+	size_t len;
+
+	self->src = self->dst = NULL;
+	self->fd = open_card(BIG_CARD, O_RDWR);
+	if (self->fd < 0)
+		SKIP(return, "card %d not present", BIG_CARD);
+	ASSERT_EQ(0, build_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len));
+	ASSERT_LE(0, do_attach(self->fd, 0));
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, g, len));
+	free(g);
+	self->src = malloc(BIG_BYTES + 8192);
+	self->dst = malloc(BIG_BYTES + 8192);
+	ASSERT_NE(NULL, self->src);
+	ASSERT_NE(NULL, self->dst);
+	srand(42);
+	for (size_t i = 0; i < BIG_BYTES + 8192; i++)
+		self->src[i] = rand();
+}
+
+FIXTURE_TEARDOWN(big)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	free(self->src);
+	free(self->dst);
+	if (self->fd >= 0)
+		EXPECT_EQ(0, no_leaks(BIG_CARD));
+}
+
+/* Sizes: edges and random ones, up to 64 MiB. */
+static uint64_t pick_size(int i)
+{
+	static const uint64_t edge[] = { 1, 3, 4095, 4096, 4097, 65537,
+					 (1 << 20) + 13, BIG_BYTES };
+
+	if (i < 8)
+		return edge[i];
+	return 1 + (uint64_t)rand() % (i & 1 ? (1 << 20) : BIG_BYTES);
+}
+
+TEST_F(big, round_trips)
+{
+	IPU_RETURN_IF_SKIPPED();
+	for (int i = 0; i < 14; i++) {
+		uint64_t len = pick_size(i);
+		uint64_t toff = (uint64_t)rand() % (BIG_BYTES - len + 1);
+		size_t so = rand() % 4096, dof = rand() % 4096;
+		int mode = i % 3, hs = 0, hd = 0;
+		uint64_t off;
+		uint8_t *m = NULL;
+		size_t msz = ((len + 4095) & ~4095ull);
+
+		memset(self->dst, 0, len + dof);
+		if (mode == 0) {	/* user_ptr, unaligned */
+			ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_WRITE,
+				  H_BIG, toff, self->src + so, len));
+			ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_READ,
+				  H_BIG, toff, self->dst + dof, len));
+		} else if (mode == 1) {	/* BUF_PIN, unaligned */
+			hs = buf_pin(self->fd, self->src + so, len);
+			hd = buf_pin(self->fd, self->dst + dof, len);
+			ASSERT_LT(0, hs);
+			ASSERT_LT(0, hd);
+			ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_WRITE,
+				  H_BIG, toff, hs, 0, len));
+			ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ,
+				  H_BIG, toff, hd, 0, len));
+			EXPECT_EQ(0, buf_free(self->fd, hs));
+			EXPECT_EQ(0, buf_free(self->fd, hd));
+		} else {		/* BUF_ALLOC + mmap */
+			hs = buf_alloc(self->fd, len, &off);
+			ASSERT_LT(0, hs);
+			m = mmap(NULL, msz, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 self->fd, off);
+			ASSERT_NE(MAP_FAILED, m);
+			memcpy(m, self->src + so, len);
+			ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_WRITE,
+				  H_BIG, toff, hs, 0, len));
+			memset(m, 0, len);
+			ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ,
+				  H_BIG, toff, hs, 0, len));
+			memcpy(self->dst + dof, m, len);
+			munmap(m, msz);
+			EXPECT_EQ(0, buf_free(self->fd, hs));
+		}
+		ASSERT_EQ(0, memcmp(self->src + so, self->dst + dof, len)) {
+			TH_LOG("size %llu mode %d", (unsigned long long)len, mode);
+		}
+	}
+}
+
+/* kill -9 in the middle of transfers and of a run frees everything. */
+TEST_F(big, kill_mid_transfer_and_run)
+{
+	IPU_RETURN_IF_SKIPPED();
+	close(self->fd);
+	self->fd = -1;
+	for (int round = 0; round < 4; round++) {
+		int p[2], st, fd;
+		pid_t pid;
+		char c;
+
+		ASSERT_EQ(0, pipe(p));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			int cfd = open_card(BIG_CARD, O_RDWR), h;
+			void *g;
+			size_t len;
+
+			if (cfd < 0 || do_attach(cfd, 0) < 0 ||
+			    build_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len) ||
+			    cmd_ptr(cfd, IPU_CMD_LOAD, 0, 0, g, len))
+				_exit(1);
+			h = buf_pin(cfd, self->src, BIG_BYTES);
+			if (h <= 0 || buf_alloc(cfd, 1 << 20, NULL) <= 0)
+				_exit(2);
+			for (int i = 0; i < 8; i++) {
+				struct ipu_cmd cm = { .opcode = IPU_CMD_WRITE,
+					.flags = IPU_CMD_FLAG_ASYNC,
+					.handle = H_BIG, .buf = h,
+					.length = BIG_BYTES };
+				struct ipu_cmd cu = { .opcode = IPU_CMD_READ,
+					.flags = IPU_CMD_FLAG_ASYNC,
+					.handle = H_BIG,
+					.user_ptr = (uintptr_t)self->dst,
+					.length = BIG_BYTES };
+
+				if (round & 1) {
+					uint64_t s;
+
+					run_async(cfd, P_SPIN, 0, &s);
+				}
+				submit(cfd, &cm);
+				submit(cfd, &cu);
+			}
+			write(p[1], "g", 1);
+			/* A sync one, killed while it waits. */
+			cmd_ptr(cfd, IPU_CMD_READ, H_BIG, 0, self->dst, BIG_BYTES);
+			pause();
+			_exit(0);
+		}
+		close(p[1]);
+		ASSERT_EQ(1, read(p[0], &c, 1));
+		usleep(round * 20000);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		EXPECT_TRUE(WIFSIGNALED(st));
+		close(p[0]);
+		/* The card is free again, and nothing is left behind. */
+		fd = open_card(BIG_CARD, O_RDWR);
+		ASSERT_LE(0, fd);
+		alarm(20);
+		EXPECT_LE(0, do_attach(fd, 0));
+		alarm(0);
+		EXPECT_EQ(IPU_STATUS_OK, simple(fd, IPU_CMD_FENCE));
+		close(fd);
+		EXPECT_EQ(0, no_leaks(BIG_CARD));
+	}
+}
+
+TEST_HARNESS_MAIN

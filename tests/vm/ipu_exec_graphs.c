@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * In-VM test: graphs give the same output bytes on every card as on the
+ * in-process model device of the same chip (ipu_model_open and
+ * ipu_device_open in one process): a matmul through the partition helper,
+ * an MLP forward pass, and a Repeat loop. (Host streams do not travel over
+ * the card's command queues, so no stream graph here.) KTAP on stdout.
+ */
+#include "exec_common.h"
+
+static struct ipu_error e;
+
+struct io {
+	const char *name;
+	void *data;
+	size_t bytes;
+};
+
+/* load @bin, write the inputs, run program 0 @count times, read @out */
+static int run_on(struct ipu_device *d, const void *bin, size_t len, const struct io *in,
+		  int nin, unsigned count, const char *out, void *res, size_t rbytes)
+{
+	int r = ipu_load(d, bin, len, &e);
+
+	for (int i = 0; !r && i < nin; i++)
+		r = ipu_tensor_write(d, in[i].name, in[i].data, in[i].bytes, &e);
+	if (!r)
+		r = ipu_run(d, 0, count, NULL, &e);
+	if (!r)
+		r = ipu_tensor_read(d, out, res, rbytes, &e);
+	return r;
+}
+
+/* run on the card and the model, compare bytes; 0 when equal */
+static int same(struct ipu_device *card, struct ipu_device *model, const char *what,
+		const void *bin, size_t len, const struct io *in, int nin, unsigned count,
+		const char *out, size_t rbytes, float *result)
+{
+	void *a = malloc(rbytes), *b = malloc(rbytes);
+	int ok = 0;
+
+	if (!a || !b) {
+		kt_result(0, "%s # out of memory", what);
+	} else if (run_on(card, bin, len, in, nin, count, out, a, rbytes)) {
+		kt_result(0, "%s: on %s # %s", what, ipu_device_name(card), e.msg);
+	} else if (run_on(model, bin, len, in, nin, count, out, b, rbytes)) {
+		kt_result(0, "%s: on the model # %s", what, e.msg);
+	} else {
+		ok = !memcmp(a, b, rbytes);
+		kt_result(ok, "%s: %s and the model give the same %zu bytes", what,
+			  ipu_device_name(card), rbytes);
+		if (result)
+			memcpy(result, a, rbytes);
+	}
+	free(a);
+	free(b);
+	return ok ? 0 : -1;
+}
+
+static void card_case(unsigned id, uint32_t model, uint64_t *seed)
+{
+	struct ipu_device *card = NULL, *md = NULL;
+	const char *mname = ipu_model_name(model);
+	void *bin = NULL;
+	size_t len;
+	char what[96];
+
+	if (ipu_device_open(id, IPU_OPEN_ATTACH, &card, &e) || ipu_model_open(mname, 1, &md, &e)) {
+		for (int i = 0; i < 4; i++)
+			kt_result(0, "ipu%u (%s): open # %s", id, mname, e.msg);
+		ipu_device_close(card);
+		return;
+	}
+	{	/* matmul */
+		enum { M = 96, K = 128, N = 80 };
+		float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+		float *c = malloc(sizeof(float) * M * N);
+		double *ref = malloc(sizeof(double) * M * N);
+		struct io in[2] = { { "a", a, sizeof(float) * M * K }, { "b", b, sizeof(float) * K * N } };
+
+		fill_floats(a, M * K, seed);
+		fill_floats(b, K * N, seed);
+		snprintf(what, sizeof(what), "ipu%u (%s): matmul %ux%ux%u", id, mname, M, K, N);
+		if (graph_matmul(model, M, K, N, &bin, &len, &e)) {
+			kt_result(0, "%s: build # %s", what, e.msg);
+			kt_result(0, "%s: reference", what);
+		} else if (!same(card, md, what, bin, len, in, 2, 1, "c", sizeof(float) * M * N, c)) {
+			double err;
+
+			ref_matmul(a, b, ref, M, N, K);
+			err = max_rel_err(c, ref, (size_t)M * N, sqrt((double)K));
+			kt_result(err < 1e-5, "%s: matches the host reference (max rel. error %g)", what, err);
+		} else {
+			kt_result(0, "%s: reference # not compared", what);
+		}
+		free(bin);
+		bin = NULL;
+		free(a);
+		free(b);
+		free(c);
+		free(ref);
+	}
+	{	/* MLP */
+		enum { B = 32, I = 48, H = 64, O = 24 };
+		static float x[B * I], w1[I * H], b1[H], w2[H * O], b2[O];
+		struct io in[5] = { { "x", x, sizeof(x) }, { "w1", w1, sizeof(w1) },
+				    { "b1", b1, sizeof(b1) }, { "w2", w2, sizeof(w2) },
+				    { "b2", b2, sizeof(b2) } };
+
+		fill_floats(x, B * I, seed);
+		fill_floats(w1, I * H, seed);
+		fill_floats(b1, H, seed);
+		fill_floats(w2, H * O, seed);
+		fill_floats(b2, O, seed);
+		snprintf(what, sizeof(what), "ipu%u (%s): MLP %ux%u-%u-%u", id, mname, B, I, H, O);
+		if (graph_mlp(model, B, I, H, O, &bin, &len, &e))
+			kt_result(0, "%s: build # %s", what, e.msg);
+		else
+			same(card, md, what, bin, len, in, 5, 1, "y", sizeof(float) * B * O, NULL);
+		free(bin);
+		bin = NULL;
+	}
+	{	/* loop: acc += x, 10 times per run, run 3 times */
+		enum { L = 1000 };
+		static float acc[L], x[L];
+		struct io in[2] = { { "acc", acc, sizeof(acc) }, { "x", x, sizeof(x) } };
+
+		fill_floats(acc, L, seed);
+		fill_floats(x, L, seed);
+		snprintf(what, sizeof(what), "ipu%u (%s): Repeat(10) loop, run 3 times", id, mname);
+		if (graph_loop(model, L, 10, &bin, &len, &e))
+			kt_result(0, "%s: build # %s", what, e.msg);
+		else
+			same(card, md, what, bin, len, in, 2, 3, "acc", sizeof(acc), NULL);
+		free(bin);
+		bin = NULL;
+	}
+	ipu_device_close(card);
+	ipu_device_close(md);
+}
+
+int main(void)
+{
+	struct ipu_card *cards;
+	size_t n;
+	uint64_t seed = 42;
+
+	printf("TAP version 13\n");
+	if (ipu_enumerate(&cards, &n, &e)) {
+		printf("1..1\nnot ok 1 enumerate # %s\n", e.msg);
+		return 1;
+	}
+	printf("1..%zu\n", n * 4);
+	for (size_t i = 0; i < n; i++)
+		card_case(cards[i].id, cards[i].model, &seed);
+	ipu_cards_free(cards);
+	return kt_fail ? 1 : 0;
+}
