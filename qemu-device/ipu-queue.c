@@ -100,13 +100,25 @@ uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
     return v;
 }
 
-/* With the lock held: stop queue @q; a command in progress is dropped. */
-static void ipu_queue_disable_locked(IpuQueue *q)
+/*
+ * With the lock held: stop queue @qi. A command of it in progress is
+ * cancelled and its completion dropped; ENABLED reads 1 until the worker has
+ * let go of it (the guest may free the rings and buffers after that).
+ */
+static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
 {
+    IpuQueue *q = &s->queues[qi];
+
     q->enable_req = false;
-    q->status &= ~IPU_Q_STATUS_ENABLED;
     q->gen++;
     q->irq_pending = 0;
+    if (s->worker_busy && s->busy_queue == qi) {
+        if (s->engine) {
+            ipue_cancel(s->engine);
+        }
+        return;
+    }
+    q->status &= ~IPU_Q_STATUS_ENABLED;
 }
 
 static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
@@ -235,10 +247,7 @@ void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
         if ((val & IPU_Q_CTRL_ENABLE) && !q->enable_req) {
             ipu_queue_enable_locked(s, q, qi);
         } else if (!(val & IPU_Q_CTRL_ENABLE) && q->enable_req) {
-            ipu_queue_disable_locked(q);
-            if (s->engine && s->worker_busy) {
-                ipue_cancel(s->engine);
-            }
+            ipu_queue_disable_locked(s, qi);
         }
         break;
     default:
@@ -641,7 +650,7 @@ static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi)
     qemu_log_mask(LOG_GUEST_ERROR,
                   "ipu: queue %u ring is not in guest RAM; queue stopped\n",
                   qi);
-    ipu_queue_disable_locked(q);
+    ipu_queue_disable_locked(s, qi);
     q->status = IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8);
 }
 
@@ -714,6 +723,7 @@ static void *ipu_worker(void *opaque)
         q->sq_head = (q->sq_head + 1) & (q->size - 1);
         gen = q->gen;
         s->worker_busy = true;
+        s->busy_queue = qi;
         qemu_mutex_unlock(&s->lock);
 
         ipu_sqe_from_le(&c.sqe);
@@ -726,9 +736,11 @@ static void *ipu_worker(void *opaque)
 
         qemu_mutex_lock(&s->lock);
         s->worker_busy = false;
-        /* A queue disabled (or a card reset) meanwhile drops the result. */
         if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
             ipu_post_locked(s, qi, &c.cqe);
+        } else if (!q->enable_req) {
+            /* Disabled meanwhile: drop the result, finish the disable. */
+            q->status &= ~IPU_Q_STATUS_ENABLED;
         }
         qemu_cond_broadcast(&s->cond);
     }

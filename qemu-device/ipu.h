@@ -92,6 +92,7 @@ struct IpuState {
     IpuQueue queues[IPU_NUM_QUEUES];
     unsigned next_queue;    /* round-robin position */
     bool worker_busy;       /* executing a command */
+    unsigned busy_queue;    /* of this queue */
     bool worker_exit;
     bool engine_reset;      /* reset requested: drop the graph when idle */
     struct ipue_engine *engine;

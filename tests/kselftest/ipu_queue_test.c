@@ -609,6 +609,41 @@ TEST_F(queue, stream_rings)
 	EXPECT_EQ(IPU_CS_RUN_FAILED, run_cmd(self, &e, NULL));
 }
 
+/* Disabling a queue under a long RUN cancels it; ENABLED drops when done. */
+TEST_F(queue, disable_during_run)
+{
+	IPU_RETURN_IF_SKIPPED();
+	struct ipu_sqe e = { .opcode = IPU_SQE_RUN, .count = 1000000 };
+	long long t0;
+	uint32_t st;
+
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	e.cid = 77;
+	self->sq[self->sq_tail] = e;
+	__sync_synchronize();
+	self->sq_tail = (self->sq_tail + 1) % QSIZE;
+	wr32(self, IPU_REG_SQ_TAIL(0), self->sq_tail);
+	/* Wait for the card to fetch it, then pull the queue from under it. */
+	t0 = ipu_now_ms();
+	while (rd32(self, IPU_REG_Q(0, IPU_Q_SQ_HEAD)) != self->sq_tail &&
+	       ipu_now_ms() - t0 < 5000)
+		usleep(100);
+	usleep(20000);
+	wr32(self, IPU_REG_Q(0, IPU_Q_CTRL), 0);
+	st = rd32(self, IPU_REG_Q(0, IPU_Q_STATUS));
+	t0 = ipu_now_ms();
+	while ((rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)) & IPU_Q_STATUS_ENABLED) &&
+	       ipu_now_ms() - t0 < 5000)
+		usleep(100);
+	TH_LOG("ENABLED read %u right after the disable, 0 after %lld ms",
+	       st & IPU_Q_STATUS_ENABLED, ipu_now_ms() - t0);
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, st);
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
+	/* No completion was posted for the cancelled command. */
+	EXPECT_EQ(0, self->cq[self->cq_head].status & IPU_CQE_PHASE);
+	EXPECT_EQ(self->cq_head, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_TAIL)));
+}
+
 TEST_F(queue, bad_queue_setup_and_doorbells)
 {
 	IPU_RETURN_IF_SKIPPED();
