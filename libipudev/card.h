@@ -43,8 +43,6 @@ int ipu__graph_table_parse(const void *bin, size_t len,
 			   struct ipu__graph_table *t, char *why, size_t whylen);
 void ipu__graph_table_free(struct ipu__graph_table *t);
 
-/* Name of graph section type @type ("vertices"; "header" for 0). */
-const char *ipu__graph_section_name(uint32_t type);
 
 /* ------------------------------------------------------------------------ */
 /* Completion status -> errno and message (card_exec.c)                     */

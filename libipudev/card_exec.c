@@ -25,34 +25,6 @@
 /* ------------------------------------------------------------------------ */
 /* Graph table                                                              */
 
-static const char *const sec_names[IPU_GRAPH_SEC_COUNT_] = {
-	[0] = "header",
-	[IPU_GRAPH_SEC_STRINGS] = "strings",
-	[IPU_GRAPH_SEC_TENSORS] = "tensors",
-	[IPU_GRAPH_SEC_INTERVALS] = "intervals",
-	[IPU_GRAPH_SEC_TILE_PLANS] = "tile_plans",
-	[IPU_GRAPH_SEC_VERTICES] = "vertices",
-	[IPU_GRAPH_SEC_FIELDS] = "fields",
-	[IPU_GRAPH_SEC_PARAMS] = "params",
-	[IPU_GRAPH_SEC_COMPUTE_SETS] = "compute_sets",
-	[IPU_GRAPH_SEC_CS_VERTICES] = "cs_vertices",
-	[IPU_GRAPH_SEC_EXCHANGES] = "exchanges",
-	[IPU_GRAPH_SEC_COPIES] = "copies",
-	[IPU_GRAPH_SEC_PROGRAM_NODES] = "program_nodes",
-	[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = "program_children",
-	[IPU_GRAPH_SEC_ENTRIES] = "entries",
-	[IPU_GRAPH_SEC_STREAMS] = "streams",
-	[IPU_GRAPH_SEC_HOST_HANDLES] = "host_handles",
-	[IPU_GRAPH_SEC_METADATA] = "metadata",
-	[IPU_GRAPH_SEC_INIT] = "init",
-	[IPU_GRAPH_SEC_DATA] = "data",
-};
-
-const char *ipu__graph_section_name(uint32_t type)
-{
-	return type < IPU_GRAPH_SEC_COUNT_ ? sec_names[type] : "unknown";
-}
-
 struct gsec {
 	uint64_t off, size;
 	uint32_t entsize, count;
@@ -132,18 +104,18 @@ int ipu__graph_table_parse(const void *binv, size_t len,
 		       sizeof(e));
 		if (e.offset > len || e.size > len - e.offset)
 			return WHY("section %u (%s): %llu bytes at %llu outside the binary",
-				   i, ipu__graph_section_name(e.type),
+				   i, ipu_graph_section_name(e.type),
 				   (unsigned long long)e.size,
 				   (unsigned long long)e.offset);
 		if (e.type >= IPU_GRAPH_SEC_COUNT_ || e.type == 0)
 			continue;
 		if (sec[e.type].present)
 			return WHY("section %s: appears twice",
-				   ipu__graph_section_name(e.type));
+				   ipu_graph_section_name(e.type));
 		if (!e.entsize || (uint64_t)e.entsize * e.count != e.size ||
 		    e.entsize < need[e.type])
 			return WHY("section %s: %u records of %u bytes do not make %llu bytes",
-				   ipu__graph_section_name(e.type), e.count,
+				   ipu_graph_section_name(e.type), e.count,
 				   e.entsize, (unsigned long long)e.size);
 		sec[e.type].off = e.offset;
 		sec[e.type].size = e.size;
@@ -323,7 +295,7 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 	cmd_what(x, w, sizeof(w));
 	switch (status) {
 	case IPU_STATUS_LOAD_FAILED: {
-		const char *sn = ipu__graph_section_name(detail);
+		const char *sn = ipu_graph_section_name(detail);
 		const char *m = x->load_msg && x->load_msg[0] ? x->load_msg
 							      : "(no message)";
 		size_t l = strlen(sn);

@@ -3,7 +3,9 @@
  * Helpers shared by the ipu-* tools.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -506,4 +508,26 @@ void print_card_detail(FILE *f, struct jw *w, const struct ipu_card *c,
 	else
 		buf[0] = '\0';
 	kv_str(&o, "capabilities", "capabilities", buf);
+}
+
+int tool_usage_error(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+	return EXIT_USAGE;
+}
+
+int tool_bad_option(const char *prog, int c, char **argv)
+{
+	if (c == ':')
+		return tool_usage_error(prog, "option '%s' needs an argument",
+					argv[optind - 1]);
+	if (optopt)
+		return tool_usage_error(prog, "unknown option '-%c'", optopt);
+	return tool_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
 }

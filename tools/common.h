@@ -29,6 +29,19 @@
 int tool_parse_uint(const char *s, unsigned max, unsigned *out);
 
 /*
+ * tool_usage_error() - print "PROG: MESSAGE" and the --help hint on stderr;
+ * returns EXIT_USAGE.
+ */
+int tool_usage_error(const char *prog, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * tool_bad_option() - report what getopt_long() refused (@c is what it
+ * returned: ':' for a missing argument, else an unknown option), as
+ * tool_usage_error() does; returns EXIT_USAGE.
+ */
+int tool_bad_option(const char *prog, int c, char **argv);
+
+/*
  * tool_no_cards() - report a failed ipu_enumerate() on stderr with the hint
  * that fits, and return the exit code for it (EXIT_NODEV for -ENODEV,
  * EXIT_RUNTIME otherwise).

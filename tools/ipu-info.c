@@ -99,28 +99,13 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("%s (libipudev) %s\n", prog, ipu_version());
 			return EXIT_OK;
-		case ':':
-			fprintf(stderr, "%s: option '%s' needs an argument\n",
-				prog, argv[optind - 1]);
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			return EXIT_USAGE;
 		default:
-			if (optopt)
-				fprintf(stderr, "%s: unknown option '-%c'\n",
-					prog, optopt);
-			else
-				fprintf(stderr, "%s: unknown option '%s'\n",
-					prog, argv[optind - 1]);
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			return EXIT_USAGE;
+			return tool_bad_option(prog, opt, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
-			argv[optind]);
-		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return tool_usage_error(prog, "unexpected argument '%s'",
+					argv[optind]);
 
 	if (ipu_enumerate(&cards, &n, &e))
 		return tool_no_cards(prog, &e);

@@ -283,6 +283,35 @@ struct ipu_graph_init {
 };
 _Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
 
+/* Name of section type @type for messages ("unknown" for types not known). */
+static inline const char *ipu_graph_section_name(uint32_t type)
+{
+	static const char *const names[IPU_GRAPH_SEC_COUNT_] = {
+		[0] = "header",
+		[IPU_GRAPH_SEC_STRINGS] = "strings",
+		[IPU_GRAPH_SEC_TENSORS] = "tensors",
+		[IPU_GRAPH_SEC_INTERVALS] = "intervals",
+		[IPU_GRAPH_SEC_TILE_PLANS] = "tile_plans",
+		[IPU_GRAPH_SEC_VERTICES] = "vertices",
+		[IPU_GRAPH_SEC_FIELDS] = "fields",
+		[IPU_GRAPH_SEC_PARAMS] = "params",
+		[IPU_GRAPH_SEC_COMPUTE_SETS] = "compute_sets",
+		[IPU_GRAPH_SEC_CS_VERTICES] = "cs_vertices",
+		[IPU_GRAPH_SEC_EXCHANGES] = "exchanges",
+		[IPU_GRAPH_SEC_COPIES] = "copies",
+		[IPU_GRAPH_SEC_PROGRAM_NODES] = "program_nodes",
+		[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = "program_children",
+		[IPU_GRAPH_SEC_ENTRIES] = "entries",
+		[IPU_GRAPH_SEC_STREAMS] = "streams",
+		[IPU_GRAPH_SEC_HOST_HANDLES] = "host_handles",
+		[IPU_GRAPH_SEC_METADATA] = "metadata",
+		[IPU_GRAPH_SEC_INIT] = "init",
+		[IPU_GRAPH_SEC_DATA] = "data",
+	};
+
+	return type < IPU_GRAPH_SEC_COUNT_ && names[type] ? names[type] : "unknown";
+}
+
 /*
  * CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), as zlib's crc32().
  * Start with crc = 0; chain calls to checksum in pieces. Nibble table:

@@ -39,29 +39,6 @@ struct loader {
 	uint64_t *vcycles;		/* modeled cycles per vertex */
 };
 
-static const char *const sec_names[IPU_GRAPH_SEC_COUNT_] = {
-	[0] = "header",
-	[IPU_GRAPH_SEC_STRINGS] = "strings",
-	[IPU_GRAPH_SEC_TENSORS] = "tensors",
-	[IPU_GRAPH_SEC_INTERVALS] = "intervals",
-	[IPU_GRAPH_SEC_TILE_PLANS] = "tile_plans",
-	[IPU_GRAPH_SEC_VERTICES] = "vertices",
-	[IPU_GRAPH_SEC_FIELDS] = "fields",
-	[IPU_GRAPH_SEC_PARAMS] = "params",
-	[IPU_GRAPH_SEC_COMPUTE_SETS] = "compute_sets",
-	[IPU_GRAPH_SEC_CS_VERTICES] = "cs_vertices",
-	[IPU_GRAPH_SEC_EXCHANGES] = "exchanges",
-	[IPU_GRAPH_SEC_COPIES] = "copies",
-	[IPU_GRAPH_SEC_PROGRAM_NODES] = "program_nodes",
-	[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = "program_children",
-	[IPU_GRAPH_SEC_ENTRIES] = "entries",
-	[IPU_GRAPH_SEC_STREAMS] = "streams",
-	[IPU_GRAPH_SEC_HOST_HANDLES] = "host_handles",
-	[IPU_GRAPH_SEC_METADATA] = "metadata",
-	[IPU_GRAPH_SEC_INIT] = "init",
-	[IPU_GRAPH_SEC_DATA] = "data",
-};
-
 /* record sizes a version-1 reader needs (entsize may be larger) */
 static const uint32_t rec_size[IPU_GRAPH_SEC_COUNT_] = {
 	[IPU_GRAPH_SEC_STRINGS] = 1,
@@ -99,7 +76,7 @@ static int fail(struct loader *L, uint32_t sec, uint32_t rec, const char *fmt, .
 	err->section = sec;
 	err->record = rec;
 	snprintf(err->section_name, sizeof(err->section_name), "%s",
-		 sec < IPU_GRAPH_SEC_COUNT_ ? sec_names[sec] : "unknown");
+		 ipu_graph_section_name(sec));
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
@@ -237,7 +214,7 @@ static int load_container(struct loader *L)
 			continue;	/* a later format's section: skipped */
 		}
 		if (L->s[t].p)
-			return fail(L, t, IPU_GRAPH_NONE, "duplicate %s section", sec_names[t]);
+			return fail(L, t, IPU_GRAPH_NONE, "duplicate %s section", ipu_graph_section_name(t));
 		if (sh.entsize < rec_size[t] || (rec_size[t] == 1 && sh.entsize != 1))
 			return fail(L, t, IPU_GRAPH_NONE, "entsize %u, need %s%u", sh.entsize,
 				    rec_size[t] == 1 ? "" : ">= ", rec_size[t]);
