@@ -15,3 +15,6 @@ $(B)/vm-tests/ipu_exec_%: tests/vm/ipu_exec_%.c tests/vm/exec_common.h $(IPUDEV_
 	@mkdir -p $(dir $@)
 	@echo "vm-exec-tests: $@"
 	@$(CC) $(VM_EXEC_CFLAGS) -o $@ $< -L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm
+
+# tests/vm/ipu_run_cli.sh: ipu-mkgraph + ipu-run on every card vs the model.
+VM_TESTS += tests/vm/ipu_run_cli.sh

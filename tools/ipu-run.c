@@ -339,14 +339,22 @@ int main(int argc, char **argv)
 			printf("  host time        %.3f ms\n", st.host_ns * 1e-6);
 			printf("  modelled cycles  %llu (%.2f us at %.0f MHz)\n", (unsigned long long)st.cycles,
 			       us, st.clock_khz / 1e3);
-			printf("    compute        %llu\n", (unsigned long long)st.cycles_compute);
-			printf("    exchange       %llu\n", (unsigned long long)st.cycles_exchange);
-			printf("    sync           %llu\n", (unsigned long long)st.cycles_sync);
-			printf("    stream         %llu\n", (unsigned long long)st.cycles_stream);
-			printf("  phases           %llu compute sets, %llu exchanges, %llu syncs\n",
-			       (unsigned long long)st.compute_sets, (unsigned long long)st.exchanges,
-			       (unsigned long long)st.syncs);
-			printf("  exchanged        %llu bytes\n", (unsigned long long)st.exchange_bytes);
+			/* A card reports the total only (its completion entry). */
+			if (st.cycles_compute + st.cycles_exchange + st.cycles_sync +
+			    st.cycles_stream != st.cycles || !st.cycles) {
+				printf("  (this device reports no per-phase breakdown)\n");
+			} else {
+				printf("    compute        %llu\n", (unsigned long long)st.cycles_compute);
+				printf("    exchange       %llu\n", (unsigned long long)st.cycles_exchange);
+				printf("    sync           %llu\n", (unsigned long long)st.cycles_sync);
+				printf("    stream         %llu\n", (unsigned long long)st.cycles_stream);
+				printf("  phases           %llu compute sets, %llu exchanges, %llu syncs\n",
+				       (unsigned long long)st.compute_sets,
+				       (unsigned long long)st.exchanges,
+				       (unsigned long long)st.syncs);
+				printf("  exchanged        %llu bytes\n",
+				       (unsigned long long)st.exchange_bytes);
+			}
 		}
 	}
 	rc = EXIT_OK;

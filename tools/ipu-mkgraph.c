@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipu-mkgraph: write an example graph binary (and random inputs for it as
+ * .npy files) with libipudev's graph builder, for ipu-run and for trying a
+ * card: a partitioned matmul, a two-layer MLP, or an elementwise add.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "ipudev.h"
+
+static const char *prog = "ipu-mkgraph";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ipu-mkgraph [options] KIND OUT.ipug\n"
+"Write an example graph binary for ipu-run, with random inputs.\n"
+"\n"
+"Kinds:\n"
+"  matmul   c = a x b, f32, partitioned over the tiles (--size M,K,N)\n"
+"  mlp      y = relu(relu(x w1 + b1) w2 + b2) (--size BATCH,IN,HIDDEN;\n"
+"           the output has HIDDEN columns too)\n"
+"  add      c = a + b elementwise over all tiles (--size ELEMENTS)\n"
+"\n"
+"  -m, --model NAME   chip model: gc200 (default), gc2, test\n"
+"  -s, --size LIST    sizes, comma-separated (defaults: 256,512,128 /\n"
+"                     64,256,128 / 1048576)\n"
+"  -i, --inputs DIR   also write each input tensor as DIR/NAME.npy\n"
+"      --seed N       seed of the random inputs (default 1)\n"
+"  -h, --help         this help\n"
+"\n"
+"Exit status: 0 ok, 1 the graph could not be built or written, 2 usage.\n"
+"Example: ipu-mkgraph -i in matmul mm.ipug &&\n"
+"         ipu-run mm.ipug --in a=in/a.npy --in b=in/b.npy --out c=c.npy\n");
+}
+
+struct input {
+	const char *name;
+	int tensor;
+};
+
+/* xorshift, so the inputs are the same on every host */
+static float next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (float)((*s >> 40) & 0xffff) / 32768.0f - 1.0f;
+}
+
+static int write_input(struct ipu_graph *g, const char *dir,
+		       const struct input *in, uint64_t *seed,
+		       struct ipu_error *err)
+{
+	struct ipu_tensor_desc d;
+	uint64_t shape[IPU_MAX_RANK];
+	char path[PATH_MAX];
+	float *data;
+	int ret;
+
+	ret = ipu_graph_tensor_desc(g, in->tensor, &d, err);
+	if (ret)
+		return ret;
+	data = malloc(d.elements * sizeof(float) + 1);
+	if (!data)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < d.elements; i++)
+		data[i] = next_rand(seed);
+	for (unsigned r = 0; r < d.rank; r++)
+		shape[r] = d.shape[r];
+	snprintf(path, sizeof(path), "%s/%s.npy", dir, in->name);
+	ret = ipu_npy_write(path, IPU_DTYPE_F32, d.rank, shape, data, err);
+	free(data);
+	return ret;
+}
+
+/* A tensor of rank 2 spread over the tiles and writable by the host. */
+static int input2(struct ipu_graph *g, const char *name, uint32_t r,
+		  uint32_t c, struct ipu_error *err)
+{
+	uint32_t shape[2] = { r, c };
+	int t = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
+
+	if (t < 0 || ipu_graph_map_linear(g, t, 0, err) < 0 ||
+	    ipu_graph_expose(g, t, NULL, IPU_HANDLE_WRITE, err) < 0)
+		return -EINVAL;
+	return t;
+}
+
+static int build(struct ipu_graph *g, const char *kind, const uint32_t *sz,
+		 struct input *in, unsigned *nin, struct ipu_error *err)
+{
+	int seq = ipu_prog_sequence(g, err), out = -1;
+
+	if (seq < 0)
+		return seq;
+	*nin = 0;
+	if (!strcmp(kind, "matmul")) {
+		struct ipu_matmul_plan plan;
+		int a, b;
+
+		if (ipu_matmul_plan(g, sz[0], sz[2], sz[1], IPU_DTYPE_F32, &plan,
+				    err))
+			return -EINVAL;
+		a = ipu_matmul_create_lhs(g, &plan, "a", err);
+		b = ipu_matmul_create_rhs(g, &plan, "b", err);
+		if (a < 0 || b < 0 ||
+		    ipu_graph_expose(g, a, NULL, IPU_HANDLE_WRITE, err) < 0 ||
+		    ipu_graph_expose(g, b, NULL, IPU_HANDLE_WRITE, err) < 0)
+			return -EINVAL;
+		in[(*nin)++] = (struct input){ "a", a };
+		in[(*nin)++] = (struct input){ "b", b };
+		out = ipu_matmul(g, seq, a, b, "c", &plan, err);
+	} else if (!strcmp(kind, "mlp")) {
+		int x = input2(g, "x", sz[0], sz[1], err);
+		int w1 = input2(g, "w1", sz[1], sz[2], err);
+		int w2 = input2(g, "w2", sz[2], sz[2], err);
+		int b1 = input2(g, "b1", 1, sz[2], err);
+		int b2 = input2(g, "b2", 1, sz[2], err);
+		int h;
+
+		if (x < 0 || w1 < 0 || w2 < 0 || b1 < 0 || b2 < 0)
+			return -EINVAL;
+		in[(*nin)++] = (struct input){ "x", x };
+		in[(*nin)++] = (struct input){ "w1", w1 };
+		in[(*nin)++] = (struct input){ "b1", b1 };
+		in[(*nin)++] = (struct input){ "w2", w2 };
+		in[(*nin)++] = (struct input){ "b2", b2 };
+		h = ipu_matmul(g, seq, x, w1, "h", NULL, err);
+		if (h < 0 || ipu_binary(g, seq, IPU_OP_ADD, h, b1, NULL, err) < 0 ||
+		    ipu_unary(g, seq, IPU_OP_RELU, h, NULL, err) < 0)
+			return -EINVAL;
+		out = ipu_matmul(g, seq, h, w2, "y", NULL, err);
+		if (out < 0 ||
+		    ipu_binary(g, seq, IPU_OP_ADD, out, b2, NULL, err) < 0 ||
+		    ipu_unary(g, seq, IPU_OP_RELU, out, NULL, err) < 0)
+			return -EINVAL;
+	} else if (!strcmp(kind, "add")) {
+		int a = input2(g, "a", 1, sz[0], err);
+		int b = input2(g, "b", 1, sz[0], err);
+
+		if (a < 0 || b < 0)
+			return -EINVAL;
+		in[(*nin)++] = (struct input){ "a", a };
+		in[(*nin)++] = (struct input){ "b", b };
+		out = ipu_binary(g, seq, IPU_OP_ADD, a, b, "c", err);
+	} else {
+		return tool_usage_error(prog, "unknown kind '%s'", kind) ? -EDOM : 0;
+	}
+	if (out < 0 || ipu_graph_expose(g, out, NULL, IPU_HANDLE_READ, err) < 0 ||
+	    ipu_graph_add_program(g, kind, seq, err) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "size", required_argument, NULL, 's' },
+		{ "inputs", required_argument, NULL, 'i' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *model = "gc200", *dir = NULL, *kind, *path;
+	uint32_t sz[3] = { 0, 0, 0 };
+	struct ipu_error err = { 0, "" };
+	struct input in[8];
+	struct ipu_graph *g;
+	unsigned nin = 0, seed = 1;
+	uint32_t m;
+	uint64_t s;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, ":m:s:i:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			model = optarg;
+			break;
+		case 's': {
+			char *p = optarg, *end;
+
+			for (int i = 0; i < 3 && *p; i++) {
+				unsigned long v = strtoul(p, &end, 10);
+
+				if (end == p || !v || v > (1ul << 26) ||
+				    (*end && *end != ','))
+					return tool_usage_error(prog,
+						"bad --size '%s'", optarg);
+				sz[i] = v;
+				p = *end ? end + 1 : end;
+			}
+			break;
+		}
+		case 'i':
+			dir = optarg;
+			break;
+		case 'S':
+			if (tool_parse_uint(optarg, UINT_MAX, &seed))
+				return tool_usage_error(prog, "bad --seed '%s'",
+							optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return tool_bad_option(prog, opt, argv);
+		}
+	}
+	if (argc - optind != 2)
+		return tool_usage_error(prog, "give KIND and OUT.ipug");
+	kind = argv[optind];
+	path = argv[optind + 1];
+	if (!sz[0]) {
+		uint32_t d[3] = { 256, 512, 128 };
+
+		if (!strcmp(kind, "mlp"))
+			d[0] = 64, d[1] = 256, d[2] = 128;
+		else if (!strcmp(kind, "add"))
+			d[0] = 1u << 20;
+		memcpy(sz, d, sizeof(sz));
+	}
+	for (int i = 0; i < 3; i++)
+		if (!sz[i])
+			sz[i] = sz[i - 1];
+	if (ipu_model_from_name(model, &m))
+		return tool_usage_error(prog, "unknown model '%s'", model);
+
+	if (ipu_graph_create(m, &g, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return EXIT_RUNTIME;
+	}
+	ret = build(g, kind, sz, in, &nin, &err);
+	if (ret == -EDOM) {
+		ipu_graph_free(g);
+		return EXIT_USAGE;
+	}
+	if (!ret)
+		ret = ipu_graph_write_file(g, path, &err);
+	s = 0x9e3779b97f4a7c15ull * (seed + 1);
+	for (unsigned i = 0; !ret && dir && i < nin; i++)
+		ret = write_input(g, dir, &in[i], &s, &err);
+	ipu_graph_free(g);
+	if (ret) {
+		fprintf(stderr, "%s: %s %s: %s\n", prog, kind, path,
+			err.msg[0] ? err.msg : strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
