@@ -13,6 +13,8 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -24,6 +26,20 @@
 #define IPU_WAIT_SIZE_V1	offsetofend(struct ipu_wait, reserved)
 #define IPU_EVENTFD_SIZE_V1	offsetofend(struct ipu_eventfd, reserved)
 #define IPU_MAX_LENGTH		(IPU_MAX_TRANSFER_BYTES - 1)
+/* Upper bound of poll_us: spinning longer than this is never worth it. */
+#define IPU_POLL_US_MAX		10000
+
+/*
+ * Hybrid polling: a synchronous SUBMIT or a WAIT spins on its queue's
+ * completion ring for up to poll_us microseconds before it sleeps until the
+ * completion interrupt (docs/driver.md, "Waiting for commands").
+ */
+unsigned int poll_us = IPU_POLL_US_DEFAULT;
+module_param(poll_us, uint, 0644);
+MODULE_PARM_DESC(poll_us,
+		 "Microseconds a synchronous SUBMIT or WAIT polls the completion ring before sleeping (0: never poll; default "
+		 __stringify(IPU_POLL_US_DEFAULT) ", at most "
+		 __stringify(IPU_POLL_US_MAX) ")");
 
 static void ipu_kcmd_free(struct kref *ref)
 {
@@ -37,10 +53,65 @@ void ipu_kcmd_put(struct ipu_kcmd *cmd)
 	kref_put(&cmd->ref, ipu_kcmd_free);
 }
 
+/* Process context: a binding the card no longer uses (or never got). */
+void ipu_sbind_free(struct ipu_device *idev, struct ipu_sbind *b)
+{
+	if (b->buf)
+		atomic_dec(&b->buf->busy);
+	if (b->sgl)
+		dma_free_coherent(&idev->pdev->dev, b->sgl_bytes, b->sgl,
+				  b->sgl_dma);
+	kfree(b);
+}
+
+static void ipu_sbind_free_list(struct ipu_device *idev,
+				struct list_head *list)
+{
+	struct ipu_sbind *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, list, node) {
+		list_del(&b->node);
+		ipu_sbind_free(idev, b);
+	}
+}
+
+/* ctx->mutex held: frees the bindings a card reset dropped. */
+void ipu_binds_free_stale(struct ipu_ctx *ctx)
+{
+	unsigned long flags;
+	LIST_HEAD(dead);
+
+	if (!ctx->q)
+		return;
+	spin_lock_irqsave(&ctx->q->lock, flags);
+	list_splice_init(&ctx->stale_binds, &dead);
+	spin_unlock_irqrestore(&ctx->q->lock, flags);
+	ipu_sbind_free_list(ctx->idev, &dead);
+}
+
+/* Detach: the card dropped every binding (or is gone); free them all. */
+void ipu_binds_teardown(struct ipu_ctx *ctx)
+{
+	unsigned long flags;
+	LIST_HEAD(dead);
+
+	spin_lock_irqsave(&ctx->q->lock, flags);
+	list_splice_init(&ctx->binds, &dead);
+	list_splice_init(&ctx->stale_binds, &dead);
+	spin_unlock_irqrestore(&ctx->q->lock, flags);
+	ipu_sbind_free_list(ctx->idev, &dead);
+}
+
 /* The card is done with @cmd (completed, or its queue stopped). */
 void ipu_kcmd_release_res(struct ipu_device *idev, struct ipu_kcmd *cmd)
 {
 	struct device *dev = &idev->pdev->dev;
+
+	if (cmd->sbind) {
+		ipu_sbind_free(idev, cmd->sbind);
+		cmd->sbind = NULL;
+	}
+	ipu_sbind_free_list(idev, &cmd->stale);
 
 	if (cmd->umem) {
 		ipu_dmamem_release(idev, cmd->umem);
@@ -120,10 +191,20 @@ static int ipu_cmd_check(const struct ipu_cmd *c)
 		return -EINVAL;
 	if (c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
 		return -EINVAL;
-	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_ABORT)
+	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_STREAM_BIND)
 		return -EINVAL;
 	if (c->msg_ptr && c->opcode != IPU_CMD_LOAD)
 		return -EINVAL;
+	if (c->opcode == IPU_CMD_STREAM_BIND) {
+		/* The ring outlives the command: a buffer, never user_ptr. */
+		if (c->user_ptr || c->offset || c->count)
+			return -EINVAL;
+		if (!c->length)		/* unbind */
+			return c->buf || c->buf_offset ? -EINVAL : 0;
+		if (!c->buf || c->length > IPU_MAX_LENGTH)
+			return -EINVAL;
+		return 0;
+	}
 	if (data) {
 		if (!c->length || c->length > IPU_MAX_LENGTH)
 			return -EINVAL;
@@ -181,6 +262,44 @@ static int ipu_cmd_map_data(struct ipu_ctx *ctx, const struct ipu_cmd *c,
 	return ipu_sgl_build(idev, cmd->umem, 0, c->length, cmd, sqe);
 }
 
+/* ctx->mutex held: STREAM_BIND; the ring's SG list goes to the binding. */
+static int ipu_cmd_map_bind(struct ipu_ctx *ctx, const struct ipu_cmd *c,
+			    struct ipu_kcmd *cmd, struct ipu_sqe *sqe)
+{
+	struct ipu_buffer *buf;
+	struct ipu_sbind *b;
+	int ret;
+
+	cmd->stream = c->handle;
+	if (!c->length)
+		return 0;		/* unbind: data, sgl_count, length 0 */
+	buf = xa_load(&ctx->bufs, c->buf);
+	if (!buf)
+		return -ENOENT;
+	if (c->buf_offset > buf->mem.size ||
+	    c->length > buf->mem.size - c->buf_offset)
+		return -ERANGE;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	ret = ipu_sgl_build(ctx->idev, &buf->mem, c->buf_offset, c->length,
+			    cmd, sqe);
+	if (ret) {
+		kfree(b);
+		return ret;
+	}
+	INIT_LIST_HEAD(&b->node);
+	b->stream = c->handle;
+	b->sgl = cmd->sgl;
+	b->sgl_dma = cmd->sgl_dma;
+	b->sgl_bytes = cmd->sgl_bytes;
+	cmd->sgl = NULL;
+	atomic_inc(&buf->busy);		/* until the card drops the binding */
+	b->buf = buf;
+	cmd->sbind = b;
+	return 0;
+}
+
 static bool ipu_kcmd_done(struct ipu_queue *q, struct ipu_kcmd *cmd)
 {
 	return READ_ONCE(cmd->state) == IPU_KCMD_DONE ||
@@ -198,6 +317,57 @@ static void ipu_queue_poll(struct ipu_queue *q)
 	up_read(&idev->hw_rwsem);
 }
 
+/*
+ * Hybrid polling: spins on @q's completion ring for up to poll_us (and at
+ * most @max_us) until @done(@arg) holds. Completions found are consumed by
+ * ipu_queue_process(), under q->lock exactly as from the interrupt, so each
+ * is processed once whoever sees it first. Gives up early when the CPU is
+ * wanted elsewhere or a signal is pending; the caller then sleeps.
+ * Returns @done(@arg).
+ */
+static bool ipu_queue_spin(struct ipu_queue *q, bool (*done)(void *arg),
+			   void *arg, u64 max_us)
+{
+	struct ipu_device *idev = q->idev;
+	u64 us = min_t(u64, min_t(u32, READ_ONCE(poll_us), IPU_POLL_US_MAX),
+		       max_us);
+	ktime_t end;
+	bool ret;
+
+	if (done(arg))
+		return true;
+	if (!us)
+		return false;
+	end = ktime_add_us(ktime_get(), us);
+	down_read(&idev->hw_rwsem);
+	for (;;) {
+		if (READ_ONCE(idev->gone)) {
+			ret = false;
+			break;
+		}
+		ipu_queue_process(q);
+		ret = done(arg);
+		if (ret || need_resched() || signal_pending(current) ||
+		    ktime_after(ktime_get(), end))
+			break;
+		cpu_relax();
+	}
+	up_read(&idev->hw_rwsem);
+	return ret || done(arg);
+}
+
+struct ipu_sync_state {
+	struct ipu_queue *q;
+	struct ipu_kcmd *cmd;
+};
+
+static bool ipu_sync_done(void *arg)
+{
+	struct ipu_sync_state *ss = arg;
+
+	return ipu_kcmd_done(ss->q, ss->cmd);
+}
+
 static void ipu_cmd_result(struct ipu_cmd *c, const struct ipu_kcmd *cmd)
 {
 	c->status = cmd->status;
@@ -212,11 +382,13 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 			      struct ipu_kcmd *cmd, struct ipu_cmd *c,
 			      void __user *uarg, u32 usize)
 {
+	struct ipu_sync_state ss = { .q = q, .cmd = cmd };
 	unsigned long flags;
 	bool mine;
 	long left;
 	int ret;
 
+	ipu_queue_spin(q, ipu_sync_done, &ss, U64_MAX);
 	for (;;) {
 		left = wait_event_interruptible_timeout(q->wq,
 							ipu_kcmd_done(q, cmd),
@@ -289,6 +461,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	if (!cmd)
 		return -ENOMEM;
 	kref_init(&cmd->ref);			/* the list's reference */
+	INIT_LIST_HEAD(&cmd->stale);
 	cmd->opcode = c.opcode;
 	cmd->state = IPU_KCMD_QUEUED;
 	atomic_inc(&idev->ncmds);
@@ -303,6 +476,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	if (ret)
 		goto err_unlock;
 	q = ctx->q;
+	ipu_binds_free_stale(ctx);
 
 	sqe.opcode = c.opcode;		/* IPU_CMD_* == IPU_SQE_* */
 	sqe.handle = c.handle;
@@ -311,6 +485,10 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	if (c.opcode == IPU_CMD_LOAD || c.opcode == IPU_CMD_WRITE ||
 	    c.opcode == IPU_CMD_READ) {
 		ret = ipu_cmd_map_data(ctx, &c, cmd, &sqe);
+		if (ret)
+			goto err_res;
+	} else if (c.opcode == IPU_CMD_STREAM_BIND) {
+		ret = ipu_cmd_map_bind(ctx, &c, cmd, &sqe);
 		if (ret)
 			goto err_res;
 	}
@@ -433,6 +611,11 @@ static bool ipu_wait_cond(struct ipu_wait_state *ws)
 	return ret;
 }
 
+static bool ipu_wait_spin_done(void *arg)
+{
+	return ipu_wait_cond(arg);
+}
+
 long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 {
 	struct ipu_device *idev = ctx->idev;
@@ -468,6 +651,11 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 		deadline = jiffies + msecs_to_jiffies(w.timeout_ms) +
 			   (w.timeout_ms ? 1 : 0);
 
+	/* Hybrid polling first (not for a zero timeout: that only looks). */
+	if (w.timeout_ms)
+		ipu_queue_spin(ws.q, ipu_wait_spin_done, &ws,
+			       w.timeout_ms == U32_MAX ? U64_MAX :
+			       (u64)w.timeout_ms * USEC_PER_MSEC);
 	for (;;) {
 		if (READ_ONCE(idev->gone))
 			return -ENODEV;

@@ -25,6 +25,8 @@ int ipu_ctx_open(struct ipu_device *idev, struct file *filp)
 	mutex_init(&ctx->mutex);
 	xa_init_flags(&ctx->bufs, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&ctx->cmds);
+	INIT_LIST_HEAD(&ctx->binds);
+	INIT_LIST_HEAD(&ctx->stale_binds);
 	filp->private_data = ctx;
 	return 0;
 }
@@ -48,9 +50,13 @@ static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 	 * remove waits for us before it stops the queues itself.
 	 */
 	ipu_queue_drain(q, !READ_ONCE(idev->gone));
+	/* Streams the card may still have bound to our buffers: unbind. */
+	if (!READ_ONCE(idev->gone))
+		ipu_queue_unbind_streams(q);
 	up_read(&idev->hw_rwsem);
 
 	ipu_cmds_teardown(ctx);
+	ipu_binds_teardown(ctx);
 	ipu_bufs_free_all(ctx);
 
 	spin_lock_irqsave(&q->lock, flags);

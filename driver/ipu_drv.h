@@ -41,6 +41,11 @@
  *     own lock and holds a buffer reference (kref) while it maps pages.
  *   kernfs active reference (sysfs show) -> hw_rwsem (read)
  *   hw_rwsem (read) -> q->lock (spin, IRQ-safe, innermost)
+ *   hybrid polling (poll_us): a sync SUBMIT / WAIT takes hw_rwsem (read)
+ *     while it spins, and q->lock for each look at the completion ring.
+ * Stream bindings (ctx->binds, ctx->stale_binds, cmd->stale, struct
+ * ipu_sbind) change under q->lock (completions, recovery) and are freed
+ * under ctx->mutex.
  * remove takes hw_rwsem for writing only after cdev_device_del(), which
  * drains sysfs readers; it never takes reset_lock. The events IRQ handler
  * takes no lock; the queue handlers take only q->lock. Nothing sleeps with
@@ -90,6 +95,14 @@
 /* The driver's poll period while it waits for an interrupt. */
 #define IPU_POLL_MS		50
 
+/*
+ * Hybrid polling of synchronous SUBMIT and WAIT (module parameter poll_us,
+ * in ipu_cmd.c): how long a waiter spins on the completion ring before it
+ * sleeps until the interrupt. Chosen from measurements (docs/driver.md).
+ */
+#define IPU_POLL_US_DEFAULT	100
+extern unsigned int poll_us;
+
 /* Entries of each queue's rings: > IPU_MAX_INFLIGHT plus internal ABORTs. */
 #define IPU_QUEUE_ENTRIES	512
 /* How long DETACH waits for the card to finish what a context left. */
@@ -126,6 +139,23 @@ struct ipu_buffer {
 	struct ipu_dmamem mem;
 };
 
+/*
+ * A stream of the loaded graph bound to a ring in a buffer (STREAM_BIND).
+ * Pending in its command (cmd->sbind) until the card completes the bind,
+ * then on ctx->binds (under q->lock) while the card holds it. Once the card
+ * dropped it (unbind, rebind, LOAD, reset) it is retired: the buffer's busy
+ * count is dropped and buf cleared at once (IRQ context), the SG list is
+ * freed later in process context (cmd->stale, ctx->stale_binds).
+ */
+struct ipu_sbind {
+	struct list_head node;
+	u32 stream;
+	struct ipu_buffer *buf;		/* busy-counted while set */
+	void *sgl;			/* the ring's SG list, or NULL */
+	dma_addr_t sgl_dma;
+	size_t sgl_bytes;
+};
+
 enum ipu_kcmd_state {
 	IPU_KCMD_QUEUED,		/* on the card */
 	IPU_KCMD_DONE,			/* completed, not yet collected */
@@ -154,6 +184,9 @@ struct ipu_kcmd {
 	char *msg;			/* LOAD: the card's message buffer */
 	dma_addr_t msg_dma;
 	u64 msg_ptr;			/* user buffer for msg */
+	u32 stream;			/* STREAM_BIND: the stream */
+	struct ipu_sbind *sbind;	/* STREAM_BIND: the new binding */
+	struct list_head stale;		/* bindings dropped at completion */
 };
 
 /*
@@ -194,6 +227,8 @@ struct ipu_ctx {
 	unsigned int ncmds;		/* uncollected, under q->lock */
 	u64 next_seq;
 	struct eventfd_ctx *eventfd;	/* under q->lock */
+	struct list_head binds;		/* bound streams, under q->lock */
+	struct list_head stale_binds;	/* dropped by a reset, q->lock */
 };
 
 struct ipu_device {
@@ -322,7 +357,8 @@ void ipu_queue_free(struct ipu_queue *q);
 void ipu_queue_process(struct ipu_queue *q);
 int ipu_queue_push_locked(struct ipu_queue *q, struct ipu_sqe *sqe,
 			  struct ipu_kcmd *cmd);
-void ipu_queues_recover(struct ipu_device *idev);
+void ipu_queues_recover(struct ipu_device *idev, bool card_reset);
+void ipu_queue_unbind_streams(struct ipu_queue *q);
 void ipu_recover_work(struct work_struct *work);
 void ipu_queues_stop_all(struct ipu_device *idev);
 
@@ -348,6 +384,9 @@ __poll_t ipu_poll(struct file *filp, struct poll_table_struct *wait);
 void ipu_kcmd_release_res(struct ipu_device *idev, struct ipu_kcmd *cmd);
 void ipu_kcmd_put(struct ipu_kcmd *cmd);
 void ipu_cmds_teardown(struct ipu_ctx *ctx);
+void ipu_sbind_free(struct ipu_device *idev, struct ipu_sbind *b);
+void ipu_binds_free_stale(struct ipu_ctx *ctx);
+void ipu_binds_teardown(struct ipu_ctx *ctx);
 
 /* ipu_debugfs (ipu_main.c) */
 void ipu_debugfs_add(struct ipu_device *idev);

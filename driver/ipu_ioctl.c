@@ -139,7 +139,7 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 	WRITE_ONCE(idev->timed_out, false);
 	ipu_write(idev, IPU_REG_CONTROL, IPU_CONTROL_RESET);
 	/* The card dropped every queue: fail their commands (STATUS_RESET). */
-	ipu_queues_recover(idev);
+	ipu_queues_recover(idev, false);
 
 	if (!(rst->flags & IPU_RESET_FLAG_NOWAIT)) {
 		ret = ipu_wait_event(idev, ipu_reset_done, &count, timeout,
@@ -155,7 +155,7 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 		if (ret)
 			return ret;
 		/* READY again: queues of attached contexts run again. */
-		ipu_queues_recover(idev);
+		ipu_queues_recover(idev, false);
 	}
 
 	rst->state = ipu_hw_state(idev);

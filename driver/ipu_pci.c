@@ -347,7 +347,7 @@ static void ipu_reset_done(struct pci_dev *pdev)
 	ipu_write(idev, IPU_REG_IRQ_STATUS, IPU_IRQ_VALID | IPU_IRQ_QUEUES);
 	ipu_write(idev, IPU_REG_IRQ_MASK, ~idev->irq_causes);
 	/* The card dropped every queue: fail their commands (STATUS_RESET). */
-	ipu_queues_recover(idev);
+	ipu_queues_recover(idev, true);
 	up_write(&idev->hw_rwsem);
 	dev_info(&idev->dev, "function reset, card restarting\n");
 }

@@ -127,6 +127,59 @@ void ipu_queue_free(struct ipu_queue *q)
 	q->cq = NULL;
 }
 
+/* q->lock held: the card no longer uses @b (its buffer may be freed). */
+static void ipu_sbind_retire_locked(struct ipu_sbind *b)
+{
+	if (b->buf) {
+		atomic_dec(&b->buf->busy);
+		b->buf = NULL;
+	}
+}
+
+/* q->lock held: every binding of @q's context is gone; onto @to. */
+static void ipu_binds_retire_all_locked(struct ipu_queue *q,
+					struct list_head *to)
+{
+	struct ipu_sbind *b, *tmp;
+
+	if (!q->ctx)
+		return;
+	list_for_each_entry_safe(b, tmp, &q->ctx->binds, node) {
+		ipu_sbind_retire_locked(b);
+		list_move_tail(&b->node, to);
+	}
+}
+
+/*
+ * q->lock held: what the card's completion of @cmd did to the stream
+ * bindings. A successful STREAM_BIND replaces (or, unbinding, removes) the
+ * stream's binding; a LOAD the card got to (accepted, or refused as a
+ * graph) dropped them all. Other outcomes leave the card's bindings alone.
+ */
+static void ipu_kcmd_binds_locked(struct ipu_queue *q, struct ipu_kcmd *cmd,
+				  u32 status)
+{
+	struct ipu_sbind *b, *tmp;
+
+	if (!q->ctx)
+		return;
+	if (cmd->opcode == IPU_CMD_STREAM_BIND && status == IPU_STATUS_OK) {
+		list_for_each_entry_safe(b, tmp, &q->ctx->binds, node) {
+			if (b->stream != cmd->stream)
+				continue;
+			ipu_sbind_retire_locked(b);
+			list_move_tail(&b->node, &cmd->stale);
+		}
+		if (cmd->sbind) {
+			list_add_tail(&cmd->sbind->node, &q->ctx->binds);
+			cmd->sbind = NULL;
+		}
+	} else if (cmd->opcode == IPU_CMD_LOAD &&
+		   (status == IPU_STATUS_OK || status == IPU_STATUS_LOAD_FAILED)) {
+		ipu_binds_retire_all_locked(q, &cmd->stale);
+	}
+}
+
 /* q->lock held: @cmd completed (by the card, or failed by the driver). */
 static void ipu_kcmd_complete_locked(struct ipu_kcmd *cmd, u32 status,
 				     u32 detail, u32 detail2, u64 host_ns,
@@ -180,6 +233,7 @@ static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 		if (cmd) {
 			q->slots[cid] = NULL;
 			q->inflight--;
+			ipu_kcmd_binds_locked(q, cmd, IPU_CQE_CODE(status));
 			ipu_kcmd_complete_locked(cmd, IPU_CQE_CODE(status),
 						 ipu_from_le32(e->detail),
 						 ipu_from_le32(e->detail2),
@@ -398,12 +452,85 @@ void ipu_queue_drain(struct ipu_queue *q, bool wait)
 }
 
 /*
+ * q->lock held, the queue programmed: pushes an unbind of every stream
+ * the card may hold for the context (bound, or named by a bind command
+ * that did not complete), skipping the first @skip. Returns how many it
+ * could not push for want of ring space.
+ */
+static unsigned int ipu_queue_push_unbinds_locked(struct ipu_queue *q,
+						  unsigned int skip)
+{
+	struct ipu_sqe sqe = { .opcode = IPU_SQE_STREAM_BIND };
+	struct ipu_ctx *ctx = q->ctx;
+	unsigned int i = 0, left = 0;
+	struct ipu_kcmd *cmd;
+	struct ipu_sbind *b;
+
+	list_for_each_entry(b, &ctx->binds, node) {
+		if (i++ < skip)
+			continue;
+		sqe.handle = b->stream;
+		if (left || ipu_queue_push_locked(q, &sqe, NULL))
+			left++;
+	}
+	list_for_each_entry(cmd, &ctx->cmds, node) {
+		if (!cmd->sbind || i++ < skip)
+			continue;
+		sqe.handle = cmd->stream;
+		if (left || ipu_queue_push_locked(q, &sqe, NULL))
+			left++;
+	}
+	return left;
+}
+
+/**
+ * ipu_queue_unbind_streams() - make the card drop the context's streams
+ * @q: the detaching context's queue, drained (stopped, nothing in flight)
+ *
+ * The card keeps stream bindings across queues and contexts; before the
+ * context's buffers are freed, every stream it bound (or tried to bind)
+ * is unbound through the queue, enabled for that and stopped again.
+ * Caller holds ctx->mutex and hw_rwsem (read), the card not gone.
+ */
+void ipu_queue_unbind_streams(struct ipu_queue *q)
+{
+	unsigned int skip = 0, left, total;
+	struct ipu_kcmd *cmd;
+	struct ipu_sbind *b;
+	unsigned long flags;
+
+	do {
+		spin_lock_irqsave(&q->lock, flags);
+		total = 0;
+		list_for_each_entry(b, &q->ctx->binds, node)
+			total++;
+		list_for_each_entry(cmd, &q->ctx->cmds, node)
+			total += !!cmd->sbind;
+		if (skip >= total) {
+			spin_unlock_irqrestore(&q->lock, flags);
+			break;
+		}
+		ipu_queue_program_locked(q);
+		left = q->hw_ok ? ipu_queue_push_unbinds_locked(q, skip) : 0;
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (!ipu_queue_wait_idle(q, IPU_DRAIN_MS)) {
+			dev_warn(&q->idev->dev,
+				 "queue %u: streams not unbound within %u ms\n",
+				 q->index, IPU_DRAIN_MS);
+			break;
+		}
+		skip = total - left;
+	} while (left);
+	ipu_queue_stop_hw(q);
+}
+
+/*
  * After a soft reset, a function reset or an ERROR: a queue the card no
  * longer has enabled (or that was programmed before the last reset) loses
  * its commands (IPU_STATUS_RESET) and is programmed again once the card is
  * READY. Caller holds hw_rwsem (read), the card not gone.
  */
-void ipu_queues_recover(struct ipu_device *idev)
+void ipu_queues_recover(struct ipu_device *idev, bool card_reset)
 {
 	u32 count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	unsigned long flags;
@@ -422,6 +549,10 @@ void ipu_queues_recover(struct ipu_device *idev)
 				if (q->hw_ok && (st & IPU_Q_STATUS_ENABLED))
 					ipu_queue_disable_locked(q);
 				ipu_queue_fail_all_locked(q, IPU_STATUS_RESET);
+				/* A reset unbinds every stream on the card. */
+				if (card_reset || count != q->reset_count)
+					ipu_binds_retire_all_locked(q,
+								    &q->ctx->stale_binds);
 				ipu_queue_program_locked(q);
 				woke = true;
 			}
@@ -439,7 +570,7 @@ void ipu_recover_work(struct work_struct *work)
 
 	down_read(&idev->hw_rwsem);
 	if (!READ_ONCE(idev->gone))
-		ipu_queues_recover(idev);
+		ipu_queues_recover(idev, false);
 	up_read(&idev->hw_rwsem);
 }
 

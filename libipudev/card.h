@@ -30,6 +30,12 @@ struct ipu__graph_table {
 	struct ipu__graph_handle *handles; /* index = the card's handle */
 	unsigned nprograms;
 	char **programs;		/* entry names, index = program K */
+	unsigned nstreams;
+	struct ipu__graph_stream {
+		char *name;
+		unsigned direction;	/* IPU_STREAM_* */
+		uint64_t bytes;		/* per transfer */
+	} *streams;			/* index = the card's stream */
 };
 
 /*
@@ -103,7 +109,7 @@ enum ipu__xfer_mode {
 #define IPU__BOUNCE_SIZE	(8u << 20)
 /* AUTO: copies up to this size go through the bounce buffer (measured
  * crossover with per-command pinning, docs/card-exec.md). */
-#define IPU__BOUNCE_MAX		(2u << 20)
+#define IPU__BOUNCE_MAX		(64u << 10)
 
 struct ipu__card {
 	int fd;
@@ -147,6 +153,9 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 		  struct ipu_error *err);
 int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		   struct ipu_error *err);
+int ipu__card_stream_bind(struct ipu_device *dev, const char *name,
+			  struct ipu_buffer *buf, size_t offset, size_t bytes,
+			  struct ipu_error *err);
 int ipu__card_tensor_count(struct ipu_device *dev, struct ipu_error *err);
 int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
 			  struct ipu_tensor_info *out, struct ipu_error *err);

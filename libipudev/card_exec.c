@@ -41,6 +41,9 @@ void ipu__graph_table_free(struct ipu__graph_table *t)
 	for (unsigned i = 0; i < t->nprograms; i++)
 		free(t->programs[i]);
 	free(t->programs);
+	for (unsigned i = 0; i < t->nstreams; i++)
+		free(t->streams[i].name);
+	free(t->streams);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -67,11 +70,12 @@ int ipu__graph_table_parse(const void *binv, size_t len,
 	const uint8_t *bin = binv;
 	struct ipu_graph_header h;
 	struct gsec sec[IPU_GRAPH_SEC_COUNT_];
-	const struct gsec *hs, *ts, *es, *ss;
+	const struct gsec *hs, *ts, *es, *ss, *st;
 	static const uint32_t need[IPU_GRAPH_SEC_COUNT_] = {
 		[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
 		[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
 		[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
+		[IPU_GRAPH_SEC_STREAMS] = sizeof(struct ipu_graph_stream),
 	};
 
 	memset(t, 0, sizeof(*t));
@@ -127,6 +131,7 @@ int ipu__graph_table_parse(const void *binv, size_t len,
 	ts = &sec[IPU_GRAPH_SEC_TENSORS];
 	es = &sec[IPU_GRAPH_SEC_ENTRIES];
 	ss = &sec[IPU_GRAPH_SEC_STRINGS];
+	st = &sec[IPU_GRAPH_SEC_STREAMS];
 
 	if (hs->count) {
 		t->handles = calloc(hs->count, sizeof(*t->handles));
@@ -203,6 +208,36 @@ bad_handle:
 			ipu__graph_table_free(t);
 			return -ENOMEM;
 		}
+	}
+
+	if (st->count) {
+		t->streams = calloc(st->count, sizeof(*t->streams));
+		if (!t->streams) {
+			ipu__graph_table_free(t);
+			return -ENOMEM;
+		}
+	}
+	for (uint32_t i = 0; i < st->count; i++) {
+		struct ipu_graph_stream gs;
+		const char *name;
+		unsigned esz;
+
+		memcpy(&gs, bin + st->off + (uint64_t)i * st->entsize, sizeof(gs));
+		name = gstr(bin, ss, gs.name);
+		esz = ipu_dtype_size(gs.dtype);
+		if (!name || !esz) {
+			ipu__graph_table_free(t);
+			return WHY("streams record %u: bad name %u / dtype %u", i,
+				   gs.name, gs.dtype);
+		}
+		t->streams[i].name = strdup(name);
+		t->nstreams = i + 1;
+		if (!t->streams[i].name) {
+			ipu__graph_table_free(t);
+			return -ENOMEM;
+		}
+		t->streams[i].direction = gs.direction;
+		t->streams[i].bytes = (uint64_t)gs.elements * esz;
 	}
 	return 0;
 }
@@ -967,6 +1002,63 @@ int ipu__card_request_wait(struct ipu_device *dev, uint64_t req,
 	x.dev = dev->name;
 	x.opcode = 0;
 	return ipu__card_status_err(err, &x, wt.status, wt.detail, wt.detail2);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Streams: rings in registered buffers (STREAM_BIND)                       */
+
+int ipu__card_stream_bind(struct ipu_device *dev, const char *name,
+			  struct ipu_buffer *buf, size_t offset, size_t bytes,
+			  struct ipu_error *err)
+{
+	struct ipu__card *c = card_of(dev);
+	const struct ipu__graph_stream *gs = NULL;
+	struct ipu__cmd_ctx x;
+	struct ipu_cmd cmd;
+	char w[160];
+	unsigned s;
+	int r = need_loaded(dev, "stream bind", err);
+
+	if (r)
+		return r;
+	for (s = 0; s < c->g.nstreams; s++)
+		if (!strcmp(c->g.streams[s].name, name)) {
+			gs = &c->g.streams[s];
+			break;
+		}
+	if (!gs)
+		return ipu__err(err, -ENOENT,
+				"stream '%s' on %s: no such stream in the loaded graph",
+				name, dev->name);
+	snprintf(w, sizeof(w), "stream '%s' on %s", name, dev->name);
+	cmd_init(&cmd, IPU_CMD_STREAM_BIND);
+	cmd.handle = s;
+	if (buf) {
+		if (buf->kind != IPU__BUF_DRIVER && buf->kind != IPU__BUF_PINNED)
+			return ipu__err(err, -EINVAL, "%s: not a buffer of this device", w);
+		if (!bytes || !gs->bytes || bytes % gs->bytes)
+			return ipu__err(err, -EINVAL,
+					"%s: a ring of %zu bytes is not a whole number of %llu-byte transfers",
+					w, bytes, (unsigned long long)gs->bytes);
+		if (offset > buf->size || bytes > buf->size - offset)
+			return ipu__err(err, -ERANGE,
+					"%s: offset %zu + %zu bytes is beyond the buffer's %zu bytes",
+					w, offset, bytes, buf->size);
+		cmd.buf = buf->handle;
+		cmd.buf_offset = offset;
+		cmd.length = bytes;
+	}
+	r = submit(dev, &cmd, w, err);
+	if (r)
+		return r;
+	if (cmd.status == IPU_STATUS_INVALID_FIELD)
+		return ipu__err(err, -EINVAL, "%s: the card refused the ring of %zu bytes",
+				w, bytes);
+	memset(&x, 0, sizeof(x));
+	x.dev = dev->name;
+	x.opcode = IPU_CMD_STREAM_BIND;
+	x.handle = s;
+	return ipu__card_status_err(err, &x, cmd.status, cmd.detail, cmd.detail2);
 }
 
 /* ------------------------------------------------------------------------ */

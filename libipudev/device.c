@@ -240,6 +240,7 @@ const struct ipu_backend_ops ipu__card_ops = {
 	.program_count = ipu__card_program_count,
 	.program_name = ipu__card_program_name,
 	.stream_connect = NULL,	/* the card's queues carry no stream traffic */
+	.stream_bind = ipu__card_stream_bind,
 	.run_stats = ipu__card_run_stats,
 	.tensor_write_async = ipu__card_tensor_write_async,
 	.tensor_read_async = ipu__card_tensor_read_async,

@@ -113,6 +113,12 @@ struct ipu_backend_ops {
 			      const struct ipu_stream_callbacks *cb,
 			      struct ipu_error *err);
 
+	/* Bind stream @name to a ring of whole transfers in @buf at
+	 * @offset (@bytes); @buf NULL and @bytes 0 unbind. */
+	int (*stream_bind)(struct ipu_device *dev, const char *name,
+			   struct ipu_buffer *buf, size_t offset, size_t bytes,
+			   struct ipu_error *err);
+
 	/* Stats of the last completed run (zeroed if none). */
 	void (*run_stats)(struct ipu_device *dev, struct ipu_run_stats *out);
 

@@ -680,6 +680,23 @@ IPU_API int ipu_stream_connect(struct ipu_device *dev, const char *name,
 			       const struct ipu_stream_callbacks *cb,
 			       struct ipu_error *err);
 
+struct ipu_buffer;
+/**
+ * ipu_stream_bind() - bind stream @name of the loaded graph to a ring of
+ * whole transfers: @bytes at @offset of @buf (ipu_buffer_alloc() or
+ * ipu_buffer_pin() of this device). Transfer i of the runs that follow is
+ * slot i mod N of the ring of N transfers, counted from the bind (binding
+ * again starts over at slot 0); host-to-device streams read their slot,
+ * device-to-host streams write it. @buf NULL and @bytes 0 unbind. Works the
+ * same on a card (STREAM_BIND: the card moves the data, no callbacks) and
+ * on the model device. The buffer must not be freed while bound; a new
+ * ipu_load() or a reset unbinds every stream. -ENOENT no such stream (or
+ * no graph), -EINVAL not whole transfers, -ERANGE beyond the buffer.
+ */
+IPU_API int ipu_stream_bind(struct ipu_device *dev, const char *name,
+			    struct ipu_buffer *buf, size_t offset, size_t bytes,
+			    struct ipu_error *err);
+
 /* what a run cost: measured host time and the chip cycles the model gives */
 struct ipu_run_stats {
 	uint64_t host_ns;		/* wall time of the run */

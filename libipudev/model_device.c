@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "card.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_models.h"
 
@@ -19,6 +20,10 @@ struct model_stream {
 	struct ipu_stream_callbacks cb;
 	struct model_dev *md;
 	unsigned index;
+	/* ipu_stream_bind(): a ring of whole transfers, slot i mod N */
+	uint8_t *ring;
+	size_t ring_bytes, transfer;
+	uint64_t pos;
 };
 
 struct model_dev {
@@ -276,6 +281,76 @@ static int model_stream_connect(struct ipu_device *dev, const char *name,
 	return 0;
 }
 
+/* Ring callbacks: transfer i of the runs since the bind is slot i mod N. */
+static uint8_t *ring_slot(struct model_stream *ms, size_t len)
+{
+	uint8_t *p;
+
+	if (!ms->ring || len != ms->transfer)
+		return NULL;
+	p = ms->ring + (ms->pos % (ms->ring_bytes / ms->transfer)) * ms->transfer;
+	ms->pos++;
+	return p;
+}
+
+static int ring_fetch(void *user, void *dst, size_t len)
+{
+	uint8_t *p = ring_slot(user, len);
+
+	if (!p)
+		return -EIO;
+	memcpy(dst, p, len);
+	return 0;
+}
+
+static int ring_push(void *user, const void *src, size_t len)
+{
+	uint8_t *p = ring_slot(user, len);
+
+	if (!p)
+		return -EIO;
+	memcpy(p, src, len);
+	return 0;
+}
+
+static int model_stream_bind(struct ipu_device *dev, const char *name, struct ipu_buffer *buf,
+			     size_t offset, size_t bytes, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+	struct ipu_stream_callbacks cb = { ring_fetch, ring_push, NULL };
+	struct ipue_stream_info si;
+	struct model_stream *ms;
+	int s, r = need_graph(dev, "stream bind", err);
+
+	if (r)
+		return r;
+	s = ipue_stream_find(md->e, name);
+	if (s < 0 || (unsigned)s >= md->nst)
+		return ipu__err(err, -ENOENT, "stream '%s' on %s: no such stream in the loaded graph",
+				name, dev->name);
+	ms = &md->st[s];
+	ipue_stream_info(md->e, (unsigned)s, &si);
+	if (buf) {
+		if (!bytes || !si.bytes || bytes % si.bytes)
+			return ipu__err(err, -EINVAL,
+					"stream '%s' on %s: a ring of %zu bytes is not a whole number of %llu-byte transfers",
+					name, dev->name, bytes, (unsigned long long)si.bytes);
+		if (offset > ipu_buffer_size(buf) || bytes > ipu_buffer_size(buf) - offset)
+			return ipu__err(err, -ERANGE,
+					"stream '%s' on %s: offset %zu + %zu bytes is beyond the buffer's %zu bytes",
+					name, dev->name, offset, bytes, ipu_buffer_size(buf));
+	}
+	r = model_stream_connect(dev, name, buf ? &cb : NULL, err);
+	if (r)
+		return r;
+	ms->ring = buf ? (uint8_t *)ipu_buffer_ptr(buf) + offset : NULL;
+	ms->ring_bytes = buf ? bytes : 0;
+	ms->transfer = si.bytes;
+	ms->pos = 0;
+	ms->cb.user = ms;
+	return 0;
+}
+
 static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, struct ipu_error *err)
 {
 	struct model_dev *md = md_of(dev);
@@ -363,6 +438,7 @@ static const struct ipu_backend_ops model_ops = {
 	.program_count = model_program_count,
 	.program_name = model_program_name,
 	.stream_connect = model_stream_connect,
+	.stream_bind = model_stream_bind,
 	.run_stats = model_run_stats,
 };
 
@@ -589,6 +665,20 @@ IPU_API int ipu_program_find(struct ipu_device *dev, const char *name, struct ip
 		if (!dev->ops->program_name(dev, (unsigned)k, b, sizeof(b), err) && !strcmp(b, name))
 			return k;
 	return ipu__err(err, -ENOENT, "no program '%s' in the loaded graph (%d programs)", name, n);
+}
+
+IPU_API int ipu_stream_bind(struct ipu_device *dev, const char *name, struct ipu_buffer *buf,
+			    size_t offset, size_t bytes, struct ipu_error *err)
+{
+	NEED(dev, stream_bind, "stream bind");
+	if (!name)
+		return ipu__err(err, -EINVAL, "stream bind: no name");
+	if (!buf != !bytes)
+		return ipu__err(err, -EINVAL,
+				"stream '%s': a ring needs a buffer and a size (both NULL/0 unbind)", name);
+	if (buf && buf->dev != dev)
+		return ipu__err(err, -EINVAL, "stream '%s': the buffer belongs to another device", name);
+	return dev->ops->stream_bind(dev, name, buf, offset, bytes, err);
 }
 
 IPU_API int ipu_stream_connect(struct ipu_device *dev, const char *name,

@@ -514,7 +514,7 @@ TEST_F(cmd, negative)
 	memset(&c, 0, sizeof(c));
 	c.opcode = 0;
 	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
-	c.opcode = 7;
+	c.opcode = 8;
 	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
 	c.opcode = IPU_CMD_FENCE;
 	c.length = 4;
@@ -646,6 +646,178 @@ TEST_F(cmd, corrupt_load_message)
 	c.msg_ptr = 8;
 	EXPECT_EQ(-EFAULT, submit(self->fd, &c));
 	free(bad);
+}
+
+/*
+ * Streams: "in" (host -> device) and "out" of S_ELEMS f32; three rounds of
+ * in -> x, y = x + x, y -> out. Only the streams move data.
+ */
+#define S_ELEMS		256
+#define S_ROUNDS	3
+#define S_RING		(S_ROUNDS * S_ELEMS * 4)
+static int build_stream_graph(void **buf, size_t *len)
+{
+	uint32_t shape[1] = { S_ELEMS };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, body, loop, sin, sout, n;
+
+	memset(&err, 0, sizeof(err));
+	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
+		return -1;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0)
+		goto fail;
+	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
+				   IPU_DTYPE_F32, S_ELEMS, 2, &err);
+	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
+				    IPU_DTYPE_F32, S_ELEMS, 2, &err);
+	body = ipu_prog_sequence(g, &err);
+	if (sin != 0 || sout != 1 || body < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sin, x, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
+	if (y < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sout, y, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	loop = ipu_prog_repeat(g, S_ROUNDS, body, &err);
+	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
+	    ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# stream graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -1;
+}
+
+static int bind(int fd, uint32_t stream, uint32_t buf, uint64_t off,
+		uint64_t len)
+{
+	struct ipu_cmd c = { .opcode = IPU_CMD_STREAM_BIND, .handle = stream,
+			     .buf = buf, .buf_offset = off, .length = len };
+
+	return submit(fd, &c);
+}
+
+TEST_F(cmd, stream_bind)
+{
+	const size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	struct ipu_cmd c = { .opcode = IPU_CMD_STREAM_BIND, .length = S_RING };
+	float *in, *out, *pin_mem;
+	uint64_t off, seq;
+	int hin, hout, hin2;
+	size_t glen;
+	void *graph;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, build_stream_graph(&graph, &glen));
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, graph,
+					 glen));
+	free(graph);
+	/* Unbound streams: the run fails with the engine's stream error. */
+	EXPECT_EQ(IPU_STATUS_RUN_FAILED, simple(self->fd, IPU_CMD_RUN));
+
+	/* "in": a driver buffer at an offset; "out": pinned, page-crossing. */
+	hin = buf_alloc(self->fd, 2 * psz + S_RING, &off);
+	ASSERT_LT(0, hin);
+	in = mmap(NULL, 2 * psz + S_RING, PROT_READ | PROT_WRITE, MAP_SHARED,
+		  self->fd, off);
+	ASSERT_NE(MAP_FAILED, in);
+	ASSERT_EQ(0, posix_memalign((void **)&pin_mem, psz, 4 * psz));
+	out = (float *)((char *)pin_mem + psz - 64);	/* spans 2 pages */
+	hout = buf_pin(self->fd, pin_mem, 4 * psz);
+	ASSERT_LT(0, hout);
+	for (int i = 0; i < S_ROUNDS * S_ELEMS; i++)
+		in[psz / 4 + i] = (float)i * 0.5f - 3.0f;
+
+	/* Negative cases: ioctl errors. */
+	c.user_ptr = (uintptr_t)in;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));	/* user_ptr */
+	c.user_ptr = 0;
+	c.buf = 0x7777;
+	EXPECT_EQ(-ENOENT, submit(self->fd, &c));	/* no such buffer */
+	c.buf = hin;
+	c.buf_offset = 2 * psz + 4;
+	EXPECT_EQ(-ERANGE, submit(self->fd, &c));	/* beyond the buffer */
+	c.buf_offset = 0;
+	c.length = 0;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));	/* unbind names no buf */
+	c.length = S_RING;
+	c.count = 1;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	c.count = 0;
+	c.offset = 4;
+	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	/* The card's checks: statuses. */
+	EXPECT_EQ(IPU_STATUS_INVALID_FIELD, bind(self->fd, 0, hin, 0, 1000));
+	EXPECT_EQ(IPU_STATUS_BAD_HANDLE, bind(self->fd, 5, hin, 0, 1024));
+
+	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 0, hin, psz, S_RING));
+	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 1, hout, psz - 64, S_RING));
+	ASSERT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
+	for (int i = 0; i < S_ROUNDS * S_ELEMS; i++)
+		ASSERT_EQ(in[psz / 4 + i] * 2, out[i]);
+	/* Bound buffers are in use; a failed bind kept the old binding. */
+	EXPECT_EQ(-EBUSY, buf_free(self->fd, hin));
+	EXPECT_EQ(-EBUSY, buf_free(self->fd, hout));
+
+	/* A ring of one slot: transfer i is slot i mod 1. */
+	memset(out, 0, S_RING);
+	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 1, hout, psz - 64,
+				      S_ELEMS * 4));
+	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 0, hin, psz, S_RING));
+	ASSERT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
+	for (int i = 0; i < S_ELEMS; i++)
+		ASSERT_EQ(in[psz / 4 + (S_ROUNDS - 1) * S_ELEMS + i] * 2,
+			  out[i]);
+	EXPECT_EQ(0.0f, out[S_ELEMS]);
+
+	/* Unbind "in": its buffer is free again, runs fail. */
+	EXPECT_EQ(IPU_STATUS_OK, bind(self->fd, 0, 0, 0, 0));
+	EXPECT_EQ(0, munmap(in, 2 * psz + S_RING));
+	EXPECT_EQ(0, buf_free(self->fd, hin));
+	EXPECT_EQ(IPU_STATUS_RUN_FAILED, simple(self->fd, IPU_CMD_RUN));
+
+	/* Asynchronous rebind, then a LOAD drops every binding. */
+	hin2 = buf_alloc(self->fd, S_RING, NULL);
+	ASSERT_LT(0, hin2);
+	c = (struct ipu_cmd){ .opcode = IPU_CMD_STREAM_BIND, .handle = 0,
+			      .buf = hin2, .length = S_RING,
+			      .flags = IPU_CMD_FLAG_ASYNC };
+	ASSERT_EQ(0, submit(self->fd, &c));
+	seq = c.seq;
+	EXPECT_EQ(IPU_STATUS_OK, wait_seq(self->fd, seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
+	EXPECT_EQ(-EBUSY, buf_free(self->fd, hin2));
+	EXPECT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
+					 self->graph, self->graph_len));
+	EXPECT_EQ(0, buf_free(self->fd, hin2));
+	EXPECT_EQ(0, buf_free(self->fd, hout));
+
+	/* Left bound at close: detach unbinds it (teardown checks leaks). */
+	ASSERT_EQ(0, build_stream_graph(&graph, &glen));
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, graph,
+					 glen));
+	free(graph);
+	hout = buf_pin(self->fd, pin_mem, 4 * psz);
+	ASSERT_LT(0, hout);
+	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 1, hout, 0, S_RING));
+	close(self->fd);
+	self->fd = open_card(SMALL_CARD, O_RDWR);
+	ASSERT_LE(0, self->fd);
+	ASSERT_LE(0, do_attach(self->fd, 0));
+	/* The graph stayed on the card; "out" did not stay bound. */
+	hin = buf_alloc(self->fd, S_RING, NULL);
+	ASSERT_LT(0, hin);
+	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 0, hin, 0, S_RING));
+	EXPECT_EQ(IPU_STATUS_RUN_FAILED, simple(self->fd, IPU_CMD_RUN));
+	free(pin_mem);
 }
 
 TEST_F(cmd, reset_while_attached)

@@ -3,8 +3,9 @@
  * In-VM test: graphs give the same output bytes on every card as on the
  * in-process model device of the same chip (ipu_model_open and
  * ipu_device_open in one process): a matmul through the partition helper,
- * an MLP forward pass, and a Repeat loop. (Host streams do not travel over
- * the card's command queues, so no stream graph here.) KTAP on stdout.
+ * an MLP forward pass, a Repeat loop, and a loop with streams (Repeat over:
+ * StreamCopy in -> compute -> StreamCopy out, the streams bound to rings in
+ * ipu_buffer_alloc() buffers with ipu_stream_bind()). KTAP on stdout.
  */
 #include "exec_common.h"
 
@@ -57,6 +58,76 @@ static int same(struct ipu_device *card, struct ipu_device *model, const char *w
 	return ok ? 0 : -1;
 }
 
+/* Repeat(@rounds) { in -> x; y = x * x + x; y -> out } over @l f32 */
+static int graph_stream_loop(uint32_t model, uint32_t l, uint32_t rounds, void **bin,
+			     size_t *len)
+{
+	uint32_t shape[1] = { l };
+	struct ipu_graph *g;
+	int x, sq, y, body, loop, sin, sout, n, r;
+
+	r = ipu_graph_create(model, &g, &e);
+	if (r)
+		return r;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &e);
+	if (x < 0 || ipu_graph_map_linear(g, x, 16, &e) < 0)
+		goto fail;
+	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32, l, 2, &e);
+	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST, IPU_DTYPE_F32, l, 2, &e);
+	body = ipu_prog_sequence(g, &e);
+	if (sin < 0 || sout < 0 || body < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sin, x, &e);
+	if (n < 0 || ipu_prog_append(g, body, n, &e) < 0)
+		goto fail;
+	sq = ipu_binary(g, body, IPU_OP_MUL, x, x, "sq", &e);
+	y = sq < 0 ? sq : ipu_binary(g, body, IPU_OP_ADD, sq, x, "y", &e);
+	if (y < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sout, y, &e);
+	if (n < 0 || ipu_prog_append(g, body, n, &e) < 0)
+		goto fail;
+	loop = ipu_prog_repeat(g, rounds, body, &e);
+	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &e) < 0 ||
+	    ipu_graph_write(g, bin, len, &e))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	ipu_graph_free(g);
+	return -EINVAL;
+}
+
+/* load, bind "in"/"out" to rings of @rounds transfers, run once; out -> @res */
+static int stream_run_on(struct ipu_device *d, const void *bin, size_t len, const float *in,
+			 size_t bytes, float *res)
+{
+	struct ipu_buffer *bi = NULL, *bo = NULL;
+	int r = ipu_load(d, bin, len, &e);
+
+	if (!r)
+		r = ipu_buffer_alloc(d, bytes, &bi, &e);
+	if (!r)
+		r = ipu_buffer_alloc(d, bytes, &bo, &e);
+	if (!r) {
+		memcpy(ipu_buffer_ptr(bi), in, bytes);
+		r = ipu_stream_bind(d, "in", bi, 0, bytes, &e);
+	}
+	if (!r)
+		r = ipu_stream_bind(d, "out", bo, 0, bytes, &e);
+	if (!r)
+		r = ipu_run(d, 0, 1, NULL, &e);
+	if (!r)
+		memcpy(res, ipu_buffer_ptr(bo), bytes);
+	if (!r)
+		r = ipu_stream_bind(d, "in", NULL, 0, 0, &e);
+	if (!r)
+		r = ipu_stream_bind(d, "out", NULL, 0, 0, &e);
+	ipu_buffer_free(bi);
+	ipu_buffer_free(bo);
+	return r;
+}
+
 static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 {
 	struct ipu_device *card = NULL, *md = NULL;
@@ -66,7 +137,7 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 	char what[96];
 
 	if (ipu_device_open(id, IPU_OPEN_ATTACH, &card, &e) || ipu_model_open(mname, 1, &md, &e)) {
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 5; i++)
 			kt_result(0, "ipu%u (%s): open # %s", id, mname, e.msg);
 		ipu_device_close(card);
 		return;
@@ -135,6 +206,26 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 		free(bin);
 		bin = NULL;
 	}
+	{	/* loop with streams: Repeat(R) { in -> x; y = x*x + x; y -> out } */
+		enum { L = 500, R = 6 };
+		static float in[L * R], a[L * R], b[L * R];
+
+		fill_floats(in, L * R, seed);
+		snprintf(what, sizeof(what), "ipu%u (%s): Repeat(%u) loop with streams", id, mname, R);
+		if (graph_stream_loop(model, L, R, &bin, &len))
+			kt_result(0, "%s: build # %s", what, e.msg);
+		else if (stream_run_on(card, bin, len, in, sizeof(in), a))
+			kt_result(0, "%s: on %s # %s", what, ipu_device_name(card), e.msg);
+		else if (stream_run_on(md, bin, len, in, sizeof(in), b))
+			kt_result(0, "%s: on the model # %s", what, e.msg);
+		else
+			kt_result(!memcmp(a, b, sizeof(a)) && a[L * R - 1] ==
+				  in[L * R - 1] * in[L * R - 1] + in[L * R - 1],
+				  "%s: %s and the model give the same %zu bytes", what,
+				  ipu_device_name(card), sizeof(a));
+		free(bin);
+		bin = NULL;
+	}
 	ipu_device_close(card);
 	ipu_device_close(md);
 }
@@ -150,7 +241,7 @@ int main(void)
 		printf("1..1\nnot ok 1 enumerate # %s\n", e.msg);
 		return 1;
 	}
-	printf("1..%zu\n", n * 4);
+	printf("1..%zu\n", n * 5);
 	for (size_t i = 0; i < n; i++)
 		card_case(cards[i].id, cards[i].model, &seed);
 	ipu_cards_free(cards);
