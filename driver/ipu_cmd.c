@@ -41,6 +41,18 @@ MODULE_PARM_DESC(poll_us,
 		 __stringify(IPU_POLL_US_DEFAULT) ", at most "
 		 __stringify(IPU_POLL_US_MAX) ")");
 
+/*
+ * Completion interrupt delay of the card's queues (its COALESCE register),
+ * taken when a queue is programmed: a polled completion within the delay
+ * costs no interrupt; a sleeping waiter is woken at most this much later.
+ */
+unsigned int irq_delay_us = IPU_IRQ_DELAY_US_DEFAULT;
+module_param(irq_delay_us, uint, 0644);
+MODULE_PARM_DESC(irq_delay_us,
+		 "Microseconds the card may delay a completion interrupt (0: none; default "
+		 __stringify(IPU_IRQ_DELAY_US_DEFAULT) ", at most "
+		 __stringify(IPU_IRQ_DELAY_US_MAX) ")");
+
 static void ipu_kcmd_free(struct kref *ref)
 {
 	struct ipu_kcmd *cmd = container_of(ref, struct ipu_kcmd, ref);

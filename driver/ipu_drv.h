@@ -103,6 +103,11 @@
 #define IPU_POLL_US_DEFAULT	100
 extern unsigned int poll_us;
 
+/* Completion interrupt delay (module parameter irq_delay_us). */
+#define IPU_IRQ_DELAY_US_DEFAULT	20
+#define IPU_IRQ_DELAY_US_MAX		1000
+extern unsigned int irq_delay_us;
+
 /* Entries of each queue's rings: > IPU_MAX_INFLIGHT plus internal ABORTs. */
 #define IPU_QUEUE_ENTRIES	512
 /* How long DETACH waits for the card to finish what a context left. */

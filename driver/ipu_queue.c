@@ -66,7 +66,13 @@ static void ipu_queue_program_locked(struct ipu_queue *q)
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(q->cq_dma));
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), IPU_QUEUE_ENTRIES);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_VECTOR), n + 1);
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE), 0);
+	/*
+	 * Delay completion interrupts a little: a synchronous command that
+	 * polls (poll_us) consumes its completion first, and the card then
+	 * sends no interrupt at all.
+	 */
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE),
+		  min_t(u32, READ_ONCE(irq_delay_us), IPU_IRQ_DELAY_US_MAX) << 16);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
 	q->reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	q->hw_ok = !!(ipu_read(idev, IPU_REG_Q(n, IPU_Q_STATUS)) &

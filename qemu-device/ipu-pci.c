@@ -405,10 +405,20 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
         }
     }
 
+    if (s->poll_us > 10000) {
+        error_setg(errp, "ipu: poll-us must be at most 10000");
+        goto fail_msix;
+    }
+    s->poll_ns = (int64_t)s->poll_us * SCALE_US;
     s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
     ipu_queues_init(s);
     return;
 
+fail_msix:
+    if (s->msix) {
+        msix_unuse_all_vectors(pdev);
+        msix_uninit_exclusive_bar(pdev);
+    }
 fail_msi:
     msi_uninit(pdev);
 fail_pcie:
@@ -456,6 +466,7 @@ static Property ipu_properties[] = {
     DEFINE_PROP_UINT32("card", IpuState, card_index, 0),
     DEFINE_PROP_BOOL("msix", IpuState, msix, true),
     DEFINE_PROP_UINT32("threads", IpuState, host_threads, 0),
+    DEFINE_PROP_UINT32("poll-us", IpuState, poll_us, 100),
     DEFINE_PROP_END_OF_LIST(),
 };
 

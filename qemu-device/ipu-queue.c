@@ -3,9 +3,9 @@
  *
  * The vCPU writes queue registers and doorbells; a worker thread per card
  * fetches submissions round-robin over the queues, executes them on the
- * tile engine (qemu-device/engine/) and posts completions; a bottom half
- * raises the completion interrupts under the BQL, honouring each queue's
- * coalescing settings. Locking rules are in ipu.h.
+ * tile engine (qemu-device/engine/), posts completions and raises their
+ * interrupts (under the BQL) as each queue's coalescing settings say.
+ * Locking rules are in ipu.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,6 +14,7 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
+#include "qemu/atomic.h"
 #include "hw/pci/msix.h"
 #include "ipu.h"
 #include "ipu_engine.h"
@@ -199,13 +200,17 @@ void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
                           qi, r ? "CQ head" : "SQ tail", val,
                           (q->status & IPU_Q_STATUS_ENABLED) ?
                           "beyond the ring" : "queue disabled");
-        } else if (r == 0) {
-            q->sq_tail = val;
-            ipu_scan_for_abort_locked(s, q);
-            qemu_cond_broadcast(&s->cond);
         } else {
-            q->cq_head = val;
-            qemu_cond_broadcast(&s->cond);   /* CQ space for the worker */
+            if (r == 0) {
+                q->sq_tail = val;
+                ipu_scan_for_abort_locked(s, q);
+            } else {
+                q->cq_head = val;       /* CQ space for the worker */
+            }
+            qatomic_inc(&s->kicks);
+            if (s->worker_sleeping) {
+                qemu_cond_broadcast(&s->cond);
+            }
         }
         goto out;
     }
@@ -654,7 +659,10 @@ static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi)
     q->status = IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8);
 }
 
-/* Posts @cqe on queue @qi; the lock is held. */
+/*
+ * Posts @cqe on queue @qi; the lock is held. The worker signals it
+ * (ipu_signal_locked()) as the queue's coalescing settings say.
+ */
 static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe)
 {
     IpuQueue *q = &s->queues[qi];
@@ -681,14 +689,113 @@ static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe)
         q->phase = !q->phase;
     }
     if (!q->irq_pending++) {
-        q->irq_first_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        q->irq_first_ns = ipu_now_ns();
     }
-    qemu_bh_schedule(s->irq_bh);
+}
+
+/*
+ * Worker thread, lock held: the queues whose completion interrupt is due
+ * now (COALESCE count reached or delay over; a delay of 0 is due at once),
+ * as a mask; *@next is when the next one falls due (INT64_MAX: none).
+ * Completions the driver has consumed meanwhile need no interrupt.
+ */
+static uint32_t ipu_due_interrupts_locked(IpuState *s, int64_t *next)
+{
+    int64_t now = ipu_now_ns();
+    uint32_t due = 0;
+
+    *next = INT64_MAX;
+    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+        IpuQueue *q = &s->queues[i];
+        uint32_t count = MAX(IPU_Q_COALESCE_COUNT(q->coalesce), 1);
+        int64_t delay = (int64_t)IPU_Q_COALESCE_USEC(q->coalesce) * SCALE_US;
+
+        if (!q->irq_pending) {
+            continue;
+        }
+        if (delay && q->cq_head == q->cq_tail) {
+            q->irq_pending = 0;         /* the driver polled them all */
+            continue;
+        }
+        if (delay && q->irq_pending < count && now - q->irq_first_ns < delay) {
+            *next = MIN(*next, q->irq_first_ns + delay);
+            continue;
+        }
+        q->irq_pending = 0;
+        due |= 1u << i;
+    }
+    return due;
+}
+
+/*
+ * Worker thread, lock held: send the interrupts that are due. The BQL is
+ * taken with IpuState.lock dropped (lock order: BQL first).
+ */
+static void ipu_signal_locked(IpuState *s, int64_t *next)
+{
+    uint32_t due = ipu_due_interrupts_locked(s, next);
+    uint32_t vectors[IPU_NUM_QUEUES];
+
+    if (!due) {
+        return;
+    }
+    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+        vectors[i] = s->queues[i].vector;
+    }
+    qemu_mutex_unlock(&s->lock);
+    qemu_mutex_lock_iothread();
+    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+        if (!(due & (1u << i))) {
+            continue;
+        }
+        if (ipu_msix_on(s)) {
+            msix_notify(PCI_DEVICE(s), vectors[i]);
+        } else {
+            ipu_raise(s, IPU_IRQ_QUEUE(i));
+        }
+    }
+    qemu_mutex_unlock_iothread();
+    qemu_mutex_lock(&s->lock);
+}
+
+/*
+ * Worker thread, lock held: wait for work, or until the coalesced interrupt
+ * due at @irq_due. Right after a command the next one usually follows at
+ * once, so spin on the doorbell count until @spin_until (the card's poll-us
+ * property) before sleeping on the condition; an interrupt due within
+ * 1 ms is waited for spinning too (the condition's timeout is in ms).
+ */
+static void ipu_wait_for_work_locked(IpuState *s, int64_t spin_until,
+                                     int64_t irq_due)
+{
+    unsigned kicks = qatomic_read(&s->kicks);
+    int64_t now = ipu_now_ns();
+    int64_t until = irq_due - now <= SCALE_MS ? MAX(spin_until, irq_due) :
+                                                spin_until;
+
+    if (until > now) {
+        qemu_mutex_unlock(&s->lock);
+        while (qatomic_read(&s->kicks) == kicks && ipu_now_ns() < until &&
+               ipu_now_ns() < irq_due && !qatomic_read(&s->worker_exit)) {
+            cpu_relax();
+        }
+        qemu_mutex_lock(&s->lock);
+        return;
+    }
+    s->worker_sleeping = true;
+    if (irq_due != INT64_MAX) {
+        qemu_cond_timedwait(&s->cond, &s->lock,
+                            (irq_due - now + SCALE_MS - 1) / SCALE_MS);
+    } else {
+        qemu_cond_wait(&s->cond, &s->lock);
+    }
+    s->worker_sleeping = false;
 }
 
 static void *ipu_worker(void *opaque)
 {
     IpuState *s = opaque;
+    int64_t spin_until = 0, irq_due;
 
     qemu_mutex_lock(&s->lock);
     while (!s->worker_exit) {
@@ -709,9 +816,13 @@ static void *ipu_worker(void *opaque)
             qemu_cond_broadcast(&s->cond);
             continue;
         }
+        ipu_signal_locked(s, &irq_due);
         q = ipu_pick_queue_locked(s, &qi);
         if (!q) {
-            qemu_cond_wait(&s->cond, &s->lock);
+            ipu_wait_for_work_locked(s, spin_until, irq_due);
+            if (ipu_now_ns() >= spin_until) {
+                spin_until = 0;
+            }
             continue;
         }
         if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
@@ -743,54 +854,10 @@ static void *ipu_worker(void *opaque)
             q->status &= ~IPU_Q_STATUS_ENABLED;
         }
         qemu_cond_broadcast(&s->cond);
+        spin_until = s->poll_ns ? ipu_now_ns() + s->poll_ns : 0;
     }
     qemu_mutex_unlock(&s->lock);
     return NULL;
-}
-
-/* ---- completion interrupts (main loop, BQL held) ---- */
-
-static void ipu_irq_bh(void *opaque)
-{
-    IpuState *s = opaque;
-    PCIDevice *pdev = PCI_DEVICE(s);
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    int64_t next = INT64_MAX;
-    uint32_t causes = 0;
-
-    qemu_mutex_lock(&s->lock);
-    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
-        IpuQueue *q = &s->queues[i];
-        uint32_t count = MAX(IPU_Q_COALESCE_COUNT(q->coalesce), 1);
-        int64_t delay = (int64_t)IPU_Q_COALESCE_USEC(q->coalesce) * SCALE_US;
-
-        if (!q->irq_pending) {
-            continue;
-        }
-        if (delay && q->irq_pending < count &&
-            now - q->irq_first_ns < delay) {
-            next = MIN(next, q->irq_first_ns + delay);
-            continue;
-        }
-        q->irq_pending = 0;
-        if (ipu_msix_on(s)) {
-            msix_notify(pdev, q->vector);
-        } else {
-            causes |= IPU_IRQ_QUEUE(i);
-        }
-    }
-    qemu_mutex_unlock(&s->lock);
-    if (causes) {
-        ipu_raise(s, causes);
-    }
-    if (next != INT64_MAX) {
-        timer_mod(s->coalesce_timer, next);
-    }
-}
-
-static void ipu_coalesce_timer_cb(void *opaque)
-{
-    ipu_irq_bh(opaque);
 }
 
 /* ---- lifecycle ---- */
@@ -799,9 +866,6 @@ void ipu_queues_init(IpuState *s)
 {
     qemu_mutex_init(&s->lock);
     qemu_cond_init(&s->cond);
-    s->irq_bh = qemu_bh_new(ipu_irq_bh, s);
-    s->coalesce_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
-                                     ipu_coalesce_timer_cb, s);
     qemu_thread_create(&s->worker, "ipu-worker", ipu_worker, s,
                        QEMU_THREAD_JOINABLE);
 }
@@ -815,12 +879,13 @@ void ipu_queues_exit(IpuState *s)
     }
     qemu_cond_broadcast(&s->cond);
     qemu_mutex_unlock(&s->lock);
+    /* The worker may be waiting for the BQL to signal a completion. */
+    qemu_mutex_unlock_iothread();
     qemu_thread_join(&s->worker);
+    qemu_mutex_lock_iothread();
     ipue_engine_destroy(s->engine);
     s->engine = NULL;
     ipu_streams_unbind_all(s);
-    timer_free(s->coalesce_timer);
-    qemu_bh_delete(s->irq_bh);
     qemu_cond_destroy(&s->cond);
     qemu_mutex_destroy(&s->lock);
 }
@@ -846,7 +911,6 @@ void ipu_queues_reset(IpuState *s)
     s->engine_reset = true;
     qemu_cond_broadcast(&s->cond);
     qemu_mutex_unlock(&s->lock);
-    timer_del(s->coalesce_timer);
 }
 
 bool ipu_queues_idle(IpuState *s)

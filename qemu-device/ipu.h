@@ -5,9 +5,11 @@
  * Threads and locks:
  * - vCPU and main-loop code runs with the BQL: register accesses, the ready
  *   timer, the completion bottom half (which raises interrupts).
- * - One worker thread per card fetches and executes commands. It never
- *   takes the BQL (DMA goes to RAM only, see ipu-dma.c), so BQL holders may
- *   wait on IpuState.lock but never for the worker to finish a command.
+ * - One worker thread per card fetches and executes commands. It takes the
+ *   BQL only to signal a completion, never while holding IpuState.lock, and
+ *   its DMA goes to RAM only (ipu-dma.c), so BQL holders may wait on
+ *   IpuState.lock but must never wait for the worker while holding the BQL
+ *   (ipu_queues_exit() drops it to join the worker).
  * - IpuState.lock protects the queues, the worker's flags and the engine
  *   pointer. Lock order: BQL, then IpuState.lock. The engine belongs to the
  *   worker; other threads only call ipue_cancel() on it, under the lock.
@@ -64,7 +66,7 @@ typedef struct IpuQueue {
     uint32_t gen;           /* bumped on disable: drops stale completions */
     uint32_t abort_scan;    /* next SQ index the doorbell scans for ABORT */
     uint32_t irq_pending;   /* completions posted since the last interrupt */
-    int64_t irq_first_ns;   /* when the oldest of them was posted */
+    int64_t irq_first_ns;   /* when the oldest of them was posted (realtime) */
 } IpuQueue;
 
 struct IpuState {
@@ -87,13 +89,14 @@ struct IpuState {
     QemuMutex lock;
     QemuCond cond;          /* work arrived, or the worker went idle */
     QemuThread worker;
-    QEMUBH *irq_bh;         /* posts completion interrupts under the BQL */
-    QEMUTimer *coalesce_timer;
     IpuQueue queues[IPU_NUM_QUEUES];
     unsigned next_queue;    /* round-robin position */
     bool worker_busy;       /* executing a command */
     unsigned busy_queue;    /* of this queue */
     bool worker_exit;
+    bool worker_sleeping;   /* in qemu_cond_wait: doorbells must wake it */
+    unsigned kicks;         /* doorbell writes (atomic): ends a worker spin */
+    int64_t poll_ns;        /* how long the worker spins for more work */
     bool engine_reset;      /* reset requested: drop the graph when idle */
     struct ipue_engine *engine;
     IpuStreamRing *streams; /* one per stream of the loaded graph (worker) */
@@ -104,6 +107,7 @@ struct IpuState {
     char *serial;
     uint32_t card_index;
     uint32_t host_threads;
+    uint32_t poll_us;
     bool msix;
 };
 
