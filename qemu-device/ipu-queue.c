@@ -158,6 +158,11 @@ static void ipu_scan_for_abort_locked(IpuState *s, IpuQueue *q)
 {
     IpuDmaFault fault;
 
+    /* An idle worker fetches the entries in order soon enough. */
+    if (!s->worker_busy) {
+        q->abort_scan = q->sq_tail;
+        return;
+    }
     while (q->abort_scan != q->sq_tail) {
         uint8_t op;
 
