@@ -15,6 +15,7 @@
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "qemu/atomic.h"
+#include "qemu/rcu.h"
 #include "hw/pci/msix.h"
 #include "ipu.h"
 #include "ipu_engine.h"
@@ -284,22 +285,64 @@ typedef struct IpuCmd {
     unsigned handle;
 } IpuCmd;
 
+/* Transfers at least this large are split over the engine's host threads. */
+#define IPU_PAR_XFER_MIN    (1u << 20)
+#define IPU_PAR_MAX         IPUE_MAX_HOST_THREADS
+
+/* One host thread's share of a WRITE or READ: bytes [start, start + len). */
+typedef struct IpuXferPart {
+    IpuCmd *c;
+    bool to_guest;
+    uint64_t start, len;
+    int cs;
+    IpuDmaFault fault;
+} IpuXferPart;
+
 static int ipu_tensor_write_fn(void *opaque, void *ptr, uint64_t len,
                                uint64_t off)
 {
-    IpuCmd *c = opaque;
+    IpuXferPart *p = opaque;
 
-    return ipue_tensor_write(c->s->engine, c->handle, c->sqe.offset + off,
-                             ptr, len) ? IPU_CS_INTERNAL : IPU_CS_SUCCESS;
+    return ipue_tensor_write(p->c->s->engine, p->c->handle,
+                             p->c->sqe.offset + p->start + off, ptr, len) ?
+           IPU_CS_INTERNAL : IPU_CS_SUCCESS;
 }
 
 static int ipu_tensor_read_fn(void *opaque, void *ptr, uint64_t len,
                               uint64_t off)
 {
-    IpuCmd *c = opaque;
+    IpuXferPart *p = opaque;
 
-    return ipue_tensor_read(c->s->engine, c->handle, c->sqe.offset + off,
-                            ptr, len) ? IPU_CS_INTERNAL : IPU_CS_SUCCESS;
+    return ipue_tensor_read(p->c->s->engine, p->c->handle,
+                            p->c->sqe.offset + p->start + off, ptr, len) ?
+           IPU_CS_INTERNAL : IPU_CS_SUCCESS;
+}
+
+static void ipu_xfer_part(IpuXferPart *p)
+{
+    IpuCmd *c = p->c;
+
+    p->cs = ipu_dma_walk(PCI_DEVICE(c->s), c->sqe.data, c->sqe.sgl_count,
+                         c->sqe.length, p->start, p->len, p->to_guest,
+                         p->to_guest ? ipu_tensor_read_fn : ipu_tensor_write_fn,
+                         p, &p->fault);
+}
+
+/* An engine host thread: its page-aligned share of the transfer. */
+static void ipu_xfer_par_fn(void *arg, unsigned i, unsigned n)
+{
+    IpuXferPart *parts = arg;
+    uint64_t len = parts[0].len;
+    uint64_t lo = i ? QEMU_ALIGN_DOWN(len * i / n, 4096) : 0;
+    uint64_t hi = i + 1 < n ? QEMU_ALIGN_DOWN(len * (i + 1) / n, 4096) : len;
+
+    if (i >= IPU_PAR_MAX) {
+        return;
+    }
+    parts[i + 1] = parts[0];
+    parts[i + 1].start = lo;
+    parts[i + 1].len = hi - lo;
+    ipu_xfer_part(&parts[i + 1]);
 }
 
 static int ipu_dma_result(IpuCmd *c, int cs, IpuDmaFault *fault)
@@ -321,6 +364,9 @@ static int ipu_engine_ready(IpuState *s)
     struct ipue_config cfg = {
         .model = s->model->id,
         .host_threads = s->host_threads,
+        /* the engine's threads do DMA for large transfers */
+        .thread_init = rcu_register_thread,
+        .thread_exit = rcu_unregister_thread,
     };
 
     struct ipue_engine *e;
@@ -394,8 +440,8 @@ static int ipu_cmd_transfer(IpuCmd *c, bool to_guest)
 {
     IpuState *s = c->s;
     struct ipue_tensor_info info;
-    IpuDmaFault fault = { 0 };
-    int cs;
+    IpuXferPart parts[IPU_PAR_MAX + 1];
+    int n;
 
     if (!s->engine || !ipue_loaded(s->engine)) {
         return IPU_CS_NO_GRAPH;
@@ -412,11 +458,24 @@ static int ipu_cmd_transfer(IpuCmd *c, bool to_guest)
         return IPU_CS_OUT_OF_RANGE;
     }
     c->handle = c->sqe.handle;
-    cs = ipu_dma_walk(PCI_DEVICE(s), c->sqe.data, c->sqe.sgl_count,
-                      c->sqe.length, 0, c->sqe.length, to_guest,
-                      to_guest ? ipu_tensor_read_fn : ipu_tensor_write_fn, c,
-                      &fault);
-    return ipu_dma_result(c, cs, &fault);
+    parts[0] = (IpuXferPart) {
+        .c = c, .to_guest = to_guest, .start = 0, .len = c->sqe.length,
+    };
+    if (c->sqe.length < IPU_PAR_XFER_MIN) {
+        ipu_xfer_part(&parts[0]);
+        return ipu_dma_result(c, parts[0].cs, &parts[0].fault);
+    }
+    /* Big: every host thread copies a share (the first error wins). */
+    n = ipue_parallel(s->engine, ipu_xfer_par_fn, parts);
+    if (n < 0) {
+        return IPU_CS_INTERNAL;
+    }
+    for (int i = 1; i <= MIN(n, IPU_PAR_MAX); i++) {
+        if (parts[i].cs) {
+            return ipu_dma_result(c, parts[i].cs, &parts[i].fault);
+        }
+    }
+    return IPU_CS_SUCCESS;
 }
 
 /* ---- host streams bound to rings in guest memory ---- */
@@ -641,6 +700,16 @@ static bool ipu_queue_has_work(IpuQueue *q)
            ((q->cq_tail + 1) & (q->size - 1)) != q->cq_head;
 }
 
+static bool ipu_pick_queue_peek_locked(IpuState *s)
+{
+    for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+        if (ipu_queue_has_work(&s->queues[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static IpuQueue *ipu_pick_queue_locked(IpuState *s, unsigned *qi)
 {
     for (unsigned n = 0; n < IPU_NUM_QUEUES; n++) {
@@ -787,6 +856,10 @@ static void ipu_wait_for_work_locked(IpuState *s, int64_t spin_until,
         qemu_mutex_lock(&s->lock);
         return;
     }
+    /* ipu_signal_locked() may have dropped the lock: look again. */
+    if (s->engine_reset || s->worker_exit || ipu_pick_queue_peek_locked(s)) {
+        return;
+    }
     s->worker_sleeping = true;
     if (irq_due != INT64_MAX) {
         qemu_cond_timedwait(&s->cond, &s->lock,
@@ -802,6 +875,7 @@ static void *ipu_worker(void *opaque)
     IpuState *s = opaque;
     int64_t spin_until = 0, irq_due;
 
+    rcu_register_thread();      /* DMA translates addresses under RCU */
     qemu_mutex_lock(&s->lock);
     while (!s->worker_exit) {
         IpuCmd c = { .s = s };
@@ -862,6 +936,7 @@ static void *ipu_worker(void *opaque)
         spin_until = s->poll_ns ? ipu_now_ns() + s->poll_ns : 0;
     }
     qemu_mutex_unlock(&s->lock);
+    rcu_unregister_thread();
     return NULL;
 }
 
@@ -926,6 +1001,9 @@ bool ipu_queues_idle(IpuState *s)
     idle = !s->worker_busy && !s->engine_reset;
     if (!idle && s->engine && s->worker_busy) {
         ipue_cancel(s->engine);     /* a run may have started since */
+    }
+    if (!idle) {
+        qemu_cond_broadcast(&s->cond);
     }
     qemu_mutex_unlock(&s->lock);
     return idle;

@@ -53,6 +53,8 @@ int ipue_engine_create(const struct ipue_config *cfg, struct ipue_engine **out)
 	}
 	cores = sysconf(_SC_NPROCESSORS_ONLN);
 	e->host_threads = cfg->host_threads ? cfg->host_threads : (cores > 0 ? (unsigned)cores : 1);
+	e->thread_init = cfg->thread_init;
+	e->thread_exit = cfg->thread_exit;
 	if (e->host_threads > IPUE_MAX_HOST_THREADS)
 		e->host_threads = IPUE_MAX_HOST_THREADS;
 	e->lookup = ipue_codelet_find;
@@ -240,6 +242,24 @@ int ipue_tensor_read(struct ipue_engine *e, unsigned h, uint64_t off,
 		     void *dst, uint64_t len)
 {
 	return tensor_access(e, h, off, dst, len, 0);
+}
+
+int ipue_parallel(struct ipue_engine *e, ipue_parallel_fn fn, void *arg)
+{
+	if (!e || !fn)
+		return IPUE_EINVAL;
+	if (busy(e))
+		return IPUE_EBUSY;
+	/* the owner thread calls this: the pool is not used concurrently */
+	if (!e->pool && e->host_threads > 1)
+		(void)ipue_pool_create(&e->pool, e->host_threads,
+				       e->thread_init, e->thread_exit);
+	if (!e->pool) {
+		fn(arg, 0, 1);
+		return 1;
+	}
+	ipue_pool_run(e->pool, fn, arg);
+	return (int)ipue_pool_size(e->pool);
 }
 
 /* ---- programs, metadata ---- */

@@ -56,7 +56,8 @@ uint64_t ipue_arena_resident(const struct ipue_arena *a);
 typedef void (*ipue_job_fn)(void *arg, unsigned idx, unsigned n);
 struct ipue_pool;
 /* n participants including the caller of ipue_pool_run(); n-1 threads */
-int ipue_pool_create(struct ipue_pool **out, unsigned n);
+int ipue_pool_create(struct ipue_pool **out, unsigned n,
+		     void (*thread_init)(void), void (*thread_exit)(void));
 void ipue_pool_destroy(struct ipue_pool *p);
 /* run fn(arg, i, n) for i in [0, n) concurrently; returns when all are done */
 void ipue_pool_run(struct ipue_pool *p, ipue_job_fn fn, void *arg);
@@ -164,6 +165,8 @@ struct ipue_engine {
 	unsigned host_threads;
 	ipue_codelet_lookup_fn lookup;
 	struct ipue_pool *pool;		/* created on first need */
+	void (*thread_init)(void);	/* ipue_config hooks for pool threads */
+	void (*thread_exit)(void);
 	struct ipue_graph *g;		/* NULL = none */
 
 	pthread_mutex_t run_lock;	/* guards running/cancel hand-over */

@@ -53,6 +53,13 @@ struct ipue_config {
 	uint32_t host_threads;	/* 0 = online cores; capped at IPUE_MAX_HOST_THREADS */
 	uint32_t flags;		/* 0 */
 	uint32_t reserved;
+	/*
+	 * Optional: called on each of the engine's own threads as it starts
+	 * and before it ends, for what the embedding program needs of its
+	 * threads (QEMU: RCU registration, for DMA from ipue_parallel()).
+	 */
+	void (*thread_init)(void);
+	void (*thread_exit)(void);
 };
 #define IPUE_MAX_HOST_THREADS 64
 
@@ -130,6 +137,16 @@ int ipue_tensor_write(struct ipue_engine *e, unsigned h, uint64_t off,
 		      const void *src, uint64_t len);
 int ipue_tensor_read(struct ipue_engine *e, unsigned h, uint64_t off,
 		     void *dst, uint64_t len);
+
+/*
+ * Run fn(arg, i, n) for i in [0, n) on the engine's host threads (n of
+ * them, the caller included) and return n when all are done: a bulk host
+ * copy split over them goes at the memory's speed, not one core's. While
+ * it runs, fn may call ipue_tensor_write()/ipue_tensor_read() on disjoint
+ * byte ranges concurrently; nothing else. Errors: IPUE_EINVAL, IPUE_EBUSY.
+ */
+typedef void (*ipue_parallel_fn)(void *arg, unsigned i, unsigned n);
+int ipue_parallel(struct ipue_engine *e, ipue_parallel_fn fn, void *arg);
 
 /* ---- programs ---- */
 int ipue_program_count(const struct ipue_engine *e);

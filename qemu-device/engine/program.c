@@ -164,7 +164,8 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 
 	/* threads only once there is work for them; failure = single-threaded */
 	if (!e->pool && e->host_threads > 1)
-		(void)ipue_pool_create(&e->pool, e->host_threads);
+		(void)ipue_pool_create(&e->pool, e->host_threads,
+				       e->thread_init, e->thread_exit);
 	e->aborted = 0;
 	e->abort_code = 0;
 	e->abort_node = 0;

@@ -40,6 +40,8 @@ struct ipue_pool {
 	ipue_job_fn fn;			/* published before the release crossing */
 	void *arg;
 	int stop;
+	void (*thread_init)(void);	/* the engine's ipue_config hooks */
+	void (*thread_exit)(void);
 	pthread_t *th;
 	unsigned started;
 	struct worker { struct ipue_pool *p; unsigned idx; } *w;
@@ -101,6 +103,8 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct ipue_pool *p = w->p;
 
+	if (p->thread_init)
+		p->thread_init();
 	for (;;) {
 		barrier_wait(&p->bar);		/* release */
 		if (p->stop)
@@ -108,6 +112,8 @@ static void *worker_main(void *arg)
 		p->fn(p->arg, w->idx, p->n);
 		barrier_wait(&p->bar);		/* join */
 	}
+	if (p->thread_exit)
+		p->thread_exit();
 	return NULL;
 }
 
@@ -116,7 +122,8 @@ static void *worker_main(void *arg)
  * ipue_pool_run). Returns 0 or IPUE_ENOMEM / IPUE_EINVAL; *out is owned by
  * the caller until ipue_pool_destroy().
  */
-int ipue_pool_create(struct ipue_pool **out, unsigned n)
+int ipue_pool_create(struct ipue_pool **out, unsigned n,
+		     void (*thread_init)(void), void (*thread_exit)(void))
 {
 	struct ipue_pool *p;
 
@@ -127,6 +134,8 @@ int ipue_pool_create(struct ipue_pool **out, unsigned n)
 	if (!p)
 		return IPUE_ENOMEM;
 	p->n = n;
+	p->thread_init = thread_init;
+	p->thread_exit = thread_exit;
 	atomic_init(&p->bar.n, n);
 	p->th = calloc(n, sizeof(*p->th));
 	p->w = calloc(n, sizeof(*p->w));
