@@ -169,6 +169,66 @@ fail:
 	return 1;
 }
 
+/* ipue_parallel(): every participant once, concurrent disjoint tensor copies */
+struct par_ctx {
+	struct ipue_engine *e;
+	int h;
+	const int32_t *in;
+	int32_t *out;
+	unsigned seen[IPUE_MAX_HOST_THREADS];
+	int bad;
+};
+
+static void par_fn(void *arg, unsigned i, unsigned n)
+{
+	struct par_ctx *c = arg;
+	uint64_t lo = 4096 * 4 * i / n / 4 * 4, hi = 4096 * 4 * (i + 1) / n / 4 * 4;
+
+	c->seen[i]++;
+	if (ipue_tensor_write(c->e, (unsigned)c->h, lo, (const uint8_t *)c->in + lo, hi - lo) ||
+	    ipue_tensor_read(c->e, (unsigned)c->h, lo, (uint8_t *)c->out + lo, hi - lo))
+		c->bad = 1;
+}
+
+static int t_parallel_copy(void)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 3);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	static int32_t in[4096], out[4096];
+	struct par_ctx c = { .e = e, .in = in, .out = out };
+	int n;
+
+	/* 4096 elements over 16 tiles, 256 each */
+	for (uint32_t t = 0; t < 16; t++)
+		gw_plan(w, t, 1024);
+	{
+		uint32_t shape[1] = { 4096 }, tiles[16], offs[16], counts[16];
+
+		for (uint32_t t = 0; t < 16; t++)
+			tiles[t] = t, offs[t] = 0, counts[t] = 256;
+		gw_handle(w, "x", gw_tensor(w, "x", I32, 1, shape, 16, tiles, offs, counts), RW);
+	}
+	CHECK(load(e, w, NULL) == 0, "load");
+	c.h = ipue_handle_find(e, "x");
+	for (int i = 0; i < 4096; i++)
+		in[i] = i * 7 + 1;
+	n = ipue_parallel(e, par_fn, &c);
+	CHECK(n == 3, "ran on %d threads, not 3", n);
+	for (int i = 0; i < n; i++)
+		CHECK(c.seen[i] == 1, "participant %d ran %u times", i, c.seen[i]);
+	CHECK(!c.bad, "a copy failed");
+	CHECK(!memcmp(in, out, sizeof(in)), "parallel round trip differs");
+	CHECK(ipue_parallel(NULL, par_fn, &c) == IPUE_EINVAL, "NULL engine accepted");
+	CHECK(ipue_parallel(e, NULL, &c) == IPUE_EINVAL, "NULL function accepted");
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 0;
+fail:
+	gw_free(w);
+	ipue_engine_destroy(e);
+	return 1;
+}
+
 /* tile 0 vertex writes x; y on tile 1 changes only with the exchange */
 static int t_bsp_isolation(void)
 {
@@ -1116,6 +1176,7 @@ static const struct test tests[] = {
 	{ "cancel from another thread, step limit", t_cancel },
 	{ "enumerate programs, metadata, reset", t_enumerate },
 	{ "lazy tile memory (gc200, 10% graph)", t_lazy_memory },
+	{ "parallel host copies over the engine's threads", t_parallel_copy },
 	{ "every truncation rejected", t_truncations },
 	{ "real codelet library (BinaryAdd f32)", t_library_codelet },
 };
