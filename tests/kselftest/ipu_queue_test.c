@@ -609,6 +609,83 @@ TEST_F(queue, stream_rings)
 	EXPECT_EQ(IPU_CS_RUN_FAILED, run_cmd(self, &e, NULL));
 }
 
+/*
+ * Random commands: every opcode (and unknown ones), random fields, and
+ * addresses drawn from the pool, the card's BAR, memory that does not exist
+ * and unaligned places. Each must complete with some status, in order, and
+ * the card must work afterwards. Addresses stay inside the pool or outside
+ * RAM, so the card cannot scribble over the guest.
+ */
+TEST_F(queue, random_commands)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned data = pool_pages(self, 8), sgl = pool_pages(self, 1);
+	struct ipu_sge *sge = page_ptr(self, sgl);
+	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)getpid();
+	unsigned counts[16] = { 0 };
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	for (int i = 0; i < 3000; i++) {
+		uint64_t r[8];
+
+		for (int k = 0; k < 8; k++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			r[k] = seed;
+		}
+		/* Addresses: pool pages (at any offset), the BAR, no memory. */
+		uint64_t addrs[5] = {
+			self->phys[data + r[0] % 8] + (r[1] & 4095),
+			self->phys[data + r[0] % 8],
+			self->bar.phys + (r[1] & (IPU_BAR_REGS_SIZE - 1)),
+			(1ull << 40) + (r[1] & 0xffff),
+			self->phys[sgl],
+		};
+		/* An SG list of up to 4 entries inside the pool (or not). */
+		for (int k = 0; k < 4; k++) {
+			sge[k].addr = addrs[(r[2] >> (k * 4)) % 5] & ~(uint64_t)(r[6] & 1);
+			sge[k].len = (r[3] >> (k * 8)) & 0xfff;
+			sge[k].reserved = !((r[4] >> k) & 15);
+		}
+		memset(&e, 0, sizeof(e));
+		e.opcode = r[5] % 9;		/* 0 and 8: unknown */
+		if (!(r[5] & 0xf00))
+			e.opcode = (uint8_t)(r[5] >> 16);
+		e.handle = (r[5] >> 24) % 4;
+		e.offset = (r[6] >> 8) & 0x7fff;
+		e.length = (r[7] & 1) ? (r[7] >> 8) & 0x7fff : (r[7] >> 8) & 0xff;
+		e.count = e.opcode == IPU_SQE_RUN ? (r[7] >> 32) % 3 : 0;
+		e.sgl_count = (r[4] >> 8) % 6;
+		e.data = e.sgl_count && (r[4] & 0x100000) ? self->phys[sgl] :
+			 addrs[(r[4] >> 24) % 5];
+		if (e.opcode == IPU_SQE_LOAD)	/* keep the graph loaded */
+			e.opcode = IPU_SQE_READ;
+		/* Mostly leave the fields an opcode does not use at 0. */
+		if (e.opcode != IPU_SQE_READ && e.opcode != IPU_SQE_WRITE &&
+		    (r[6] & 3)) {
+			e.offset = 0;
+			if (e.opcode != IPU_SQE_STREAM_BIND)
+				e.length = e.data = e.sgl_count = 0;
+		}
+		if (!(r[6] & 0xff0000))
+			e.flags = 1;
+		ASSERT_EQ(0, submit(self, &e, &c)) TH_LOG("command %d hung", i);
+		counts[IPU_CQE_CODE(c.status) & 15]++;
+	}
+	for (int k = 0; k < 16; k++)
+		if (counts[k])
+			TH_LOG("status %d: %u", k, counts[k]);
+	/* Still working: the exact round trip of the first test. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
+}
+
 /* Disabling a queue under a long RUN cancels it; ENABLED drops when done. */
 TEST_F(queue, disable_during_run)
 {
