@@ -86,7 +86,7 @@
 #define IPU_IRQ_READY			(1u << 0)	/* became READY */
 #define IPU_IRQ_ERROR			(1u << 1)	/* entered FAILED */
 #define IPU_IRQ_TEST			(1u << 31)	/* software test */
-#define IPU_IRQ_VALID	(IPU_IRQ_READY | IPU_IRQ_ERROR | IPU_IRQ_TEST)
+
 
 /* MSI-X: vector 0 carries IPU_IRQ_*; vectors 1.. are for command queues. */
 #define IPU_MSIX_VECTORS		9
@@ -94,6 +94,8 @@
 
 #define IPU_IRQ_QUEUE(q)		(1u << (8 + (q)))	/* no MSI-X */
 #define IPU_IRQ_QUEUES			0x0000ff00u
+#define IPU_IRQ_VALID	(IPU_IRQ_READY | IPU_IRQ_ERROR | IPU_IRQ_QUEUES | \
+			 IPU_IRQ_TEST)
 
 /*
  * Command queues (docs/hw-interface.md "Command queues"): submission and

@@ -1,11 +1,17 @@
 #!/bin/sh
-# Guest-side test runner: runs every test program in /tests (kselftest
-# binaries print KTAP) and writes one KTAP file per program to RESULTS_DIR.
-# Exits 0 when all programs passed.
+# Guest-side test runner: runs the test programs in /tests (every one, or
+# those named after RESULTS_DIR; kselftest binaries print KTAP) and writes
+# one KTAP file per program to RESULTS_DIR. Exits 0 when all passed.
 out=${1:-/tmp/results}
+[ $# -gt 0 ] && shift
 mkdir -p "$out"
 status=0
-for t in /tests/*; do
+if [ $# -gt 0 ]; then
+	tests=$(for n in "$@"; do echo "/tests/$n"; done)
+else
+	tests=$(ls -d /tests/*)
+fi
+for t in $tests; do
 	name=$(basename "$t")
 	[ "$name" = run-tests.sh ] && continue
 	[ -x "$t" ] || continue
