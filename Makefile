@@ -94,8 +94,8 @@ check-inner:
 	@scripts/ktap-summary.sh $(B)/results
 
 # The VM suite runs twice: plain, and behind an intel-iommu with the guest
-# in strict IOMMU mode; the command-queue tests run a third time on cards
-# without MSI-X (queue interrupts as IRQ_STATUS causes over MSI).
+# in strict IOMMU mode; the command-queue tests run again on cards without
+# MSI-X (queue interrupts as IRQ_STATUS causes over MSI) and with INTx.
 # $(call vm_run,NAME,LAUNCHER ARGS[,TESTS])
 define vm_run
 	@rm -rf $(B)/vm-share/$(1) && mkdir -p $(B)/vm-share/$(1)
@@ -108,14 +108,17 @@ define vm_run
 	scripts/dmesg-check.sh $(B)/results/$(1)-dmesg.txt $$rc $(1) \
 		>$(B)/results/$(1)-kernel-log.ktap
 endef
-VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check
+VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check
 vm-check: $(VM_CHECKS)
 vm-plain-check:
 	$(call vm_run,vm,)
 vm-iommu-check:
 	$(call vm_run,vm-iommu,--iommu)
+VM_IRQ_TESTS := ipu_cmd_test ipu_exec_graphs ipu_device_test
 vm-msi-check:
-	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,ipu_cmd_test ipu_exec_graphs ipu_device_test)
+	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,$(VM_IRQ_TESTS))
+vm-intx-check:
+	$(call vm_run,vm-intx,--append pci=nomsi,$(VM_IRQ_TESTS))
 .PHONY: vm-check $(VM_CHECKS)
 
 bench-inner:
