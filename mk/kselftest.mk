@@ -25,9 +25,12 @@ $(B)/kselftest/%: tests/kselftest/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
 
 # ipu_cmd_test (uAPI 1.1 through the driver) builds its graphs with
 # libipudev, so it links the library like ipu_queue_test (mk/device-test.mk).
+# Test graphs shared with ipu_queue_test.
+KSELFTEST_GRAPHS := tests/kselftest/ipu_graphs.c tests/kselftest/ipu_graphs.h
 $(B)/kselftest/ipu_cmd_test: tests/kselftest/ipu_cmd_test.c $(KSELFTEST_COMMON) \
-		$(KSELFTEST_HDRS) $(LINUX_SRC)/.stamp $(IPUDEV_SO) libipudev/ipudev.h
+		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(B)/lib/libipudev.so \
+		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
-		-L$(B)/lib -lipudev
+		tests/kselftest/ipu_graphs.c -L$(B)/lib -lipudev

@@ -26,6 +26,7 @@
 #include "kselftest_harness.h"
 #include "ipu_test.h"
 #include "ipudev.h"
+#include "ipu_graphs.h"
 
 #define SMALL_CARD	3	/* the "test" model */
 #define BIG_CARD	0	/* gc200: room for a 64 MiB tensor */
@@ -648,54 +649,6 @@ TEST_F(cmd, corrupt_load_message)
 	free(bad);
 }
 
-/*
- * Streams: "in" (host -> device) and "out" of S_ELEMS f32; three rounds of
- * in -> x, y = x + x, y -> out. Only the streams move data.
- */
-#define S_ELEMS		256
-#define S_ROUNDS	3
-#define S_RING		(S_ROUNDS * S_ELEMS * 4)
-static int build_stream_graph(void **buf, size_t *len)
-{
-	uint32_t shape[1] = { S_ELEMS };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, body, loop, sin, sout, n;
-
-	memset(&err, 0, sizeof(err));
-	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
-		return -1;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0)
-		goto fail;
-	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
-				   IPU_DTYPE_F32, S_ELEMS, 2, &err);
-	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
-				    IPU_DTYPE_F32, S_ELEMS, 2, &err);
-	body = ipu_prog_sequence(g, &err);
-	if (sin != 0 || sout != 1 || body < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sin, x, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
-	if (y < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sout, y, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	loop = ipu_prog_repeat(g, S_ROUNDS, body, &err);
-	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
-	    ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# stream graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -1;
-}
-
 static int bind(int fd, uint32_t stream, uint32_t buf, uint64_t off,
 		uint64_t len)
 {
@@ -716,7 +669,7 @@ TEST_F(cmd, stream_bind)
 	void *graph;
 
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, build_stream_graph(&graph, &glen));
+	ASSERT_EQ(0, ipu_test_stream_graph(&graph, &glen));
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, graph,
 					 glen));
 	free(graph);
@@ -801,7 +754,7 @@ TEST_F(cmd, stream_bind)
 	EXPECT_EQ(0, buf_free(self->fd, hout));
 
 	/* Left bound at close: detach unbinds it (teardown checks leaks). */
-	ASSERT_EQ(0, build_stream_graph(&graph, &glen));
+	ASSERT_EQ(0, ipu_test_stream_graph(&graph, &glen));
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, graph,
 					 glen));
 	free(graph);

@@ -27,6 +27,7 @@
 #include "ipu_test.h"
 #include "ipu_bar0.h"
 #include "ipudev.h"
+#include "ipu_graphs.h"
 
 /* The harness compares expected and actual values of mixed types by design. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -196,52 +197,6 @@ static int build_graph(void **buf, size_t *len)
 	return 0;
 fail:
 	fprintf(stderr, "# graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -EINVAL;
-}
-
-/*
- * Three rounds of: a transfer of stream "in" into x, y = x + x, y out to
- * stream "out". x and y are not host-visible: only the streams move data.
- */
-#define S_ELEMS 256
-#define S_ROUNDS 3
-static int build_stream_graph(void **buf, size_t *len)
-{
-	uint32_t shape[1] = { S_ELEMS };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, body, loop, sin, sout, n;
-
-	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
-		return -EINVAL;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0)
-		goto fail;
-	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
-				   IPU_DTYPE_F32, S_ELEMS, 2, &err);
-	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
-				    IPU_DTYPE_F32, S_ELEMS, 2, &err);
-	body = ipu_prog_sequence(g, &err);
-	if (sin != 0 || sout != 1 || body < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sin, x, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
-	if (y < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sout, y, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	loop = ipu_prog_repeat(g, S_ROUNDS, body, &err);
-	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
-	    ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# stream graph: %s\n", err.msg);
 	ipu_graph_free(g);
 	return -EINVAL;
 }
@@ -537,7 +492,7 @@ TEST_F(queue, stream_rings)
 	size_t glen;
 	float *x;
 
-	ASSERT_EQ(0, build_stream_graph(&graph, &glen));
+	ASSERT_EQ(0, ipu_test_stream_graph(&graph, &glen));
 	gpages = (glen + PAGE - 1) / PAGE;
 	gdata = pool_pages(self, gpages);
 	gsgl = pool_pages(self, 1);

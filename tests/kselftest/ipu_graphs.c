@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/* See ipu_graphs.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ipu/ipu_models.h"
+#include "ipudev.h"
+#include "ipu_graphs.h"
+
+int ipu_test_stream_graph(void **buf, size_t *len)
+{
+	uint32_t shape[1] = { S_ELEMS };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, body, loop, sin, sout, n;
+
+	memset(&err, 0, sizeof(err));
+	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
+		return -1;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0)
+		goto fail;
+	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
+				   IPU_DTYPE_F32, S_ELEMS, 2, &err);
+	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
+				    IPU_DTYPE_F32, S_ELEMS, 2, &err);
+	body = ipu_prog_sequence(g, &err);
+	if (sin != 0 || sout != 1 || body < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sin, x, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
+	if (y < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sout, y, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	loop = ipu_prog_repeat(g, S_ROUNDS, body, &err);
+	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
+	    ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# stream graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -1;
+}
