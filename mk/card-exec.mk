@@ -9,8 +9,10 @@ CARD_EXEC_SRCS := tests/host/card-exec/test_card_exec.c
 ALL_TARGETS += $(CARD_EXEC_TEST)
 HOST_CHECKS += card-exec-check
 
-$(CARD_EXEC_TEST): $(CARD_EXEC_SRCS) $(IPUDEV_SRCS) libipudev/card.h \
-		libipudev/internal.h libipudev/ipudev.h $(IPUDEV_ENGINE_DEP)
+# (mk/engine.mk and mk/libipudev.mk are read after this file: their inputs
+# and outputs are named literally here.)
+$(CARD_EXEC_TEST): $(CARD_EXEC_SRCS) $(wildcard libipudev/*.c) libipudev/card.h \
+		libipudev/internal.h libipudev/ipudev.h $(B)/engine/libipuengine.a
 	@mkdir -p $(dir $@)
 	@echo "card-exec: $@"
 	@$(CC) $(filter-out -O2,$(IPUDEV_CFLAGS)) -O1 -fsanitize=address,undefined \
