@@ -108,7 +108,8 @@ define vm_run
 	scripts/dmesg-check.sh $(B)/results/$(1)-dmesg.txt $$rc $(1) \
 		>$(B)/results/$(1)-kernel-log.ktap
 endef
-VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check
+VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check \
+	vm-hotplug-check
 vm-check: $(VM_CHECKS)
 vm-plain-check:
 	$(call vm_run,vm,)
@@ -119,6 +120,9 @@ vm-msi-check:
 	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,$(VM_IRQ_TESTS))
 vm-intx-check:
 	$(call vm_run,vm-intx,--append pci=nomsi,$(VM_IRQ_TESTS))
+# A busy card unplugged from the host (QMP device_del).
+vm-hotplug-check:
+	@tests/hotplug/run.sh $(CURDIR) $(B) >$(B)/results/vm-hotplug.ktap
 .PHONY: vm-check $(VM_CHECKS)
 
 bench-inner:
