@@ -3,8 +3,8 @@
  * command queues (ipu-queue.c) and the DMA helpers (ipu-dma.c).
  *
  * Threads and locks:
- * - vCPU and main-loop code runs with the BQL: register accesses, the ready
- *   timer, the completion bottom half (which raises interrupts).
+ * - vCPU and main-loop code runs with the BQL: register accesses and the
+ *   ready timer.
  * - One worker thread per card fetches and executes commands. It takes the
  *   BQL only to signal a completion, never while holding IpuState.lock, and
  *   its DMA goes to RAM only (ipu-dma.c), so BQL holders may wait on
