@@ -406,13 +406,17 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 							ipu_kcmd_done(q, cmd),
 							msecs_to_jiffies(IPU_POLL_MS));
 		if (left < 0) {
-			/* Leave it in flight, collectable by WAIT (seq). */
+			/*
+			 * Leave it in flight, collectable by WAIT: the caller
+			 * gets its seq (and no status) with -EINTR.
+			 */
 			spin_lock_irqsave(&q->lock, flags);
 			cmd->owned = false;
 			spin_unlock_irqrestore(&q->lock, flags);
 			wake_up_all(&q->wq);
 			ipu_kcmd_put(cmd);
-			return -EINTR;
+			ret = ipu_args_out(uarg, c, sizeof(*c), usize);
+			return ret ? ret : -EINTR;
 		}
 		if (READ_ONCE(cmd->state) == IPU_KCMD_DONE)
 			break;
@@ -551,17 +555,6 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	if (!sync)
 		return ipu_args_out(uarg, &c, sizeof(c), usize);
 
-	/* The seq first, so an interrupted caller can WAIT for it. */
-	ret = ipu_args_out(uarg, &c, sizeof(c), usize);
-	if (ret) {
-		unsigned long fl;
-
-		spin_lock_irqsave(&q->lock, fl);
-		cmd->owned = false;
-		spin_unlock_irqrestore(&q->lock, fl);
-		ipu_kcmd_put(cmd);
-		return ret;
-	}
 	return ipu_cmd_wait_sync(ctx, q, cmd, &c, uarg, usize);
 
 err_res:

@@ -42,6 +42,19 @@ static bool ipu_card_ready(struct ipu_device *idev)
 }
 
 /*
+ * Delay completion interrupts a little: a synchronous command that polls
+ * (poll_us) consumes its completion first, and the card then sends no
+ * interrupt at all. The count threshold is the largest there is, so that
+ * the delay decides (a count of 1 would interrupt at once).
+ */
+static u32 ipu_queue_coalesce(void)
+{
+	u32 us = min_t(u32, READ_ONCE(irq_delay_us), IPU_IRQ_DELAY_US_MAX);
+
+	return us ? us << 16 | IPU_Q_COALESCE_COUNT(~0u) : 0;
+}
+
+/*
  * q->lock held, hardware reachable. Fresh rings (a zeroed CQ: phase 0 is
  * "empty" for the first lap) and the queue registers; enables the queue if
  * the card is READY. hw_ok says whether the card took it.
@@ -66,13 +79,7 @@ static void ipu_queue_program_locked(struct ipu_queue *q)
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(q->cq_dma));
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), IPU_QUEUE_ENTRIES);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_VECTOR), n + 1);
-	/*
-	 * Delay completion interrupts a little: a synchronous command that
-	 * polls (poll_us) consumes its completion first, and the card then
-	 * sends no interrupt at all.
-	 */
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE),
-		  min_t(u32, READ_ONCE(irq_delay_us), IPU_IRQ_DELAY_US_MAX) << 16);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE), ipu_queue_coalesce());
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
 	q->reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	q->hw_ok = !!(ipu_read(idev, IPU_REG_Q(n, IPU_Q_STATUS)) &

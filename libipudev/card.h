@@ -120,9 +120,14 @@ struct ipu__card {
 	int loaded;			/* a graph is loaded: @g is valid */
 	struct ipu__graph_table g;
 	int run_started;
+	int run_done;			/* finished by a sync SUBMIT: @run_result */
 	uint64_t run_seq;
 	uint32_t run_program;
 	struct ipu_run_stats stats;
+	struct {			/* valid while @run_done */
+		uint32_t status, detail, detail2;
+		uint64_t host_ns, cycles;
+	} run_result;
 	struct ipu_buffer *bufs;	/* registered buffers */
 	struct ipu_buffer *bounce;	/* lazily allocated, not in @bufs */
 	int xfer_mode;			/* enum ipu__xfer_mode (IPUDEV_XFER) */
@@ -150,7 +155,7 @@ int ipu__card_tensor_read_async(struct ipu_device *dev, uint32_t tensor,
 int ipu__card_request_wait(struct ipu_device *dev, uint64_t req,
 			   unsigned timeout_ms, struct ipu_error *err);
 int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
-		  struct ipu_error *err);
+		  int finish, struct ipu_error *err);
 int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		   struct ipu_error *err);
 int ipu__card_stream_bind(struct ipu_device *dev, const char *name,

@@ -1064,8 +1064,13 @@ int ipu__card_stream_bind(struct ipu_device *dev, const char *name,
 /* ------------------------------------------------------------------------ */
 /* Run                                                                      */
 
+/*
+ * Start @program; with @finish a synchronous SUBMIT (the caller waits next
+ * anyway), which completes it here unless a signal interrupts the wait:
+ * the command then stays in flight and ipu__card_wait() collects it by seq.
+ */
 int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
-		  struct ipu_error *err)
+		  int finish, struct ipu_error *err)
 {
 	struct ipu__card *c = card_of(dev);
 	struct ipu_cmd cmd;
@@ -1082,12 +1087,22 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 				"run on %s: program %u does not exist (the graph has %u programs)",
 				dev->name, program, c->g.nprograms);
 	cmd_init(&cmd, IPU_CMD_RUN);
-	cmd.flags = IPU_CMD_FLAG_ASYNC;
+	cmd.flags = finish ? 0 : IPU_CMD_FLAG_ASYNC;
 	cmd.handle = program;
 	cmd.count = count;
-	r = submit(dev, &cmd, "run", err);
-	if (r)
-		return r;
+	c->run_done = 0;
+	if (ioctl(c->fd, IPU_IOCTL_SUBMIT, &cmd) == 0) {
+		c->run_done = finish;
+	} else if (!(finish && errno == EINTR && cmd.seq)) {
+		return ioctl_err(dev, "SUBMIT", "run", errno, err);
+	}
+	if (c->run_done) {
+		c->run_result.status = cmd.status;
+		c->run_result.detail = cmd.detail;
+		c->run_result.detail2 = cmd.detail2;
+		c->run_result.host_ns = cmd.host_ns;
+		c->run_result.cycles = cmd.cycles;
+	}
 	c->run_started = 1;
 	c->run_seq = cmd.seq;
 	c->run_program = program;
@@ -1102,7 +1117,7 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 	struct ipu__cmd_ctx x;
 	struct ipu_wait wt;
 	char w[160];
-	int r;
+	int r = 0;
 
 	if (!c)
 		return no_card(dev, "wait", err);
@@ -1115,13 +1130,23 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 	x.handle = c->run_program;
 	x.program = c->loaded && c->run_program < c->g.nprograms
 		    ? c->g.programs[c->run_program] : NULL;
-	snprintf(w, sizeof(w), "program %u ('%s') on %s", x.handle,
-		 x.program ? x.program : "", dev->name);
-	r = wait_seq(dev, c->run_seq, timeout_ms, &wt, w, err);
-	if (r == -ETIMEDOUT)
-		return ipu__err(err, r, "%s: still running after %u ms", w,
-				timeout_ms);
+	if (c->run_done) {
+		memset(&wt, 0, sizeof(wt));
+		wt.status = c->run_result.status;
+		wt.detail = c->run_result.detail;
+		wt.detail2 = c->run_result.detail2;
+		wt.host_ns = c->run_result.host_ns;
+		wt.cycles = c->run_result.cycles;
+	} else {
+		snprintf(w, sizeof(w), "program %u ('%s') on %s", x.handle,
+			 x.program ? x.program : "", dev->name);
+		r = wait_seq(dev, c->run_seq, timeout_ms, &wt, w, err);
+		if (r == -ETIMEDOUT)
+			return ipu__err(err, r, "%s: still running after %u ms",
+					w, timeout_ms);
+	}
 	c->run_started = 0;
+	c->run_done = 0;
 	if (r)
 		return r;
 	c->stats.host_ns = wt.host_ns;

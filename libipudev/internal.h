@@ -89,9 +89,14 @@ struct ipu_backend_ops {
 			   uint64_t offset, void *dst, size_t len,
 			   struct ipu_error *err);
 
-	/* Start program @program, @count times; ipu_wait() completes it. */
+	/*
+	 * Start program @program, @count times; ipu_wait() collects it. With
+	 * @finish the caller waits next anyway: the backend may complete the
+	 * run before returning (one round trip instead of two), and wait then
+	 * only reports the outcome.
+	 */
 	int (*run)(struct ipu_device *dev, uint32_t program, uint32_t count,
-		   struct ipu_error *err);
+		   int finish, struct ipu_error *err);
 	int (*wait)(struct ipu_device *dev, unsigned timeout_ms,
 		    struct ipu_error *err);
 

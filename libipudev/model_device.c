@@ -351,13 +351,17 @@ static int model_stream_bind(struct ipu_device *dev, const char *name, struct ip
 	return 0;
 }
 
-static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, struct ipu_error *err)
+/* Runs to completion here whether or not @finish asks for it. */
+static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, int finish,
+		     struct ipu_error *err)
 {
 	struct model_dev *md = md_of(dev);
 	struct ipue_run_opts o = { program, 0, count, 0 };
 	struct ipue_run_stats es;
 	const char *pname;
 	int s, r = need_graph(dev, "run", err);
+
+	(void)finish;
 
 	if (r)
 		return r;
@@ -690,14 +694,21 @@ IPU_API int ipu_stream_connect(struct ipu_device *dev, const char *name,
 	return dev->ops->stream_connect(dev, name, cb, err);
 }
 
-IPU_API int ipu_run_start(struct ipu_device *dev, unsigned program, uint64_t count,
-			  struct ipu_error *err)
+/* ipu_run_start(), or with @finish the first half of ipu_run(). */
+static int run_start(struct ipu_device *dev, unsigned program, uint64_t count, int finish,
+		     struct ipu_error *err)
 {
 	NEED(dev, run, "run");
 	if (count > UINT32_MAX)
 		return ipu__err(err, -EINVAL, "run on %s: count %llu exceeds %u", dev->name,
 				(unsigned long long)count, UINT32_MAX);
-	return dev->ops->run(dev, program, count ? (uint32_t)count : 1, err);
+	return dev->ops->run(dev, program, count ? (uint32_t)count : 1, finish, err);
+}
+
+IPU_API int ipu_run_start(struct ipu_device *dev, unsigned program, uint64_t count,
+			  struct ipu_error *err)
+{
+	return run_start(dev, program, count, 0, err);
 }
 
 IPU_API int ipu_wait(struct ipu_device *dev, unsigned timeout_ms, struct ipu_run_stats *stats,
@@ -718,7 +729,7 @@ IPU_API int ipu_wait(struct ipu_device *dev, unsigned timeout_ms, struct ipu_run
 IPU_API int ipu_run(struct ipu_device *dev, unsigned program, uint64_t count,
 		    struct ipu_run_stats *stats, struct ipu_error *err)
 {
-	int r = ipu_run_start(dev, program, count, err);
+	int r = run_start(dev, program, count, 1, err);
 
 	if (r) {
 		if (stats)

@@ -120,7 +120,7 @@ static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
         }
         return;
     }
-    q->status &= ~IPU_Q_STATUS_ENABLED;
+    qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
 }
 
 static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
@@ -138,7 +138,7 @@ static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
     if (err) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "ipu: queue %u cannot be enabled (error %u)\n", qi, err);
-        q->status = IPU_Q_STATUS_ERROR | (err << 8);
+        qatomic_set(&q->status, IPU_Q_STATUS_ERROR | (err << 8));
         q->enable_req = false;
         return;
     }
@@ -147,33 +147,72 @@ static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
     q->phase = true;
     q->irq_pending = 0;
     q->enable_req = true;
-    q->status = IPU_Q_STATUS_ENABLED;
+    qatomic_set(&q->status, IPU_Q_STATUS_ENABLED);
     qemu_cond_broadcast(&s->cond);
 }
 
 /*
  * ABORT acts when its doorbell rings, ahead of the queue's order: look at
- * the opcodes of the entries just submitted. Called with the lock held.
+ * the opcodes of the entries just submitted. BQL held (abort_scan belongs
+ * to the doorbell); the lock is taken only to cancel.
  */
-static void ipu_scan_for_abort_locked(IpuState *s, IpuQueue *q)
+static void ipu_scan_for_abort(IpuState *s, IpuQueue *q, uint32_t tail)
 {
     IpuDmaFault fault;
 
     /* An idle worker fetches the entries in order soon enough. */
-    if (!s->worker_busy) {
-        q->abort_scan = q->sq_tail;
+    if (!qatomic_read(&s->worker_busy)) {
+        q->abort_scan = tail;
         return;
     }
-    while (q->abort_scan != q->sq_tail) {
+    while (q->abort_scan != tail) {
         uint8_t op;
 
         if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
                         (uint64_t)q->abort_scan * sizeof(struct ipu_sqe),
                         &op, 1, false, &fault) == IPU_CS_SUCCESS &&
-            op == IPU_SQE_ABORT && s->engine) {
-            ipue_cancel(s->engine);
+            op == IPU_SQE_ABORT) {
+            qemu_mutex_lock(&s->lock);
+            if (s->engine) {
+                ipue_cancel(s->engine);
+            }
+            qemu_mutex_unlock(&s->lock);
         }
         q->abort_scan = (q->abort_scan + 1) & (q->size - 1);
+    }
+}
+
+/*
+ * A doorbell, BQL held, without the lock: the worker spinning for work
+ * must not have to give the lock to the vCPU it is waiting for. The
+ * doorbell values are written only here and (lock and BQL held) by enable
+ * and reset; the worker reads them atomically. A sleeping worker is woken
+ * under the lock: it set worker_sleeping and looked for work once more
+ * before sleeping, so either it sees this doorbell or we see it asleep.
+ */
+static void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val)
+{
+    IpuQueue *q = &s->queues[qi];
+    bool enabled = qatomic_read(&q->status) & IPU_Q_STATUS_ENABLED;
+
+    if (!enabled || val >= q->size) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: queue %u %s doorbell 0x%x ignored (%s)\n",
+                      qi, cq ? "CQ head" : "SQ tail", val,
+                      enabled ? "beyond the ring" : "queue disabled");
+        return;
+    }
+    if (cq) {
+        qatomic_store_release(&q->cq_head, val);    /* CQ space */
+    } else {
+        qatomic_store_release(&q->sq_tail, val);
+        ipu_scan_for_abort(s, q, val);
+    }
+    qatomic_inc(&s->kicks);                         /* a full barrier */
+    if (qatomic_read(&s->worker_sleeping)) {
+        qemu_mutex_lock(&s->lock);
+        qemu_cond_broadcast(&s->cond);
+        qemu_mutex_unlock(&s->lock);
     }
 }
 
@@ -198,29 +237,11 @@ void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
     }
     q = &s->queues[qi];
 
-    qemu_mutex_lock(&s->lock);
     if (doorbell) {
-        if (!(q->status & IPU_Q_STATUS_ENABLED) || val >= q->size) {
-            qemu_log_mask(LOG_GUEST_ERROR,
-                          "ipu: queue %u %s doorbell 0x%x ignored (%s)\n",
-                          qi, r ? "CQ head" : "SQ tail", val,
-                          (q->status & IPU_Q_STATUS_ENABLED) ?
-                          "beyond the ring" : "queue disabled");
-        } else {
-            if (r == 0) {
-                q->sq_tail = val;
-                ipu_scan_for_abort_locked(s, q);
-            } else {
-                q->cq_head = val;       /* CQ space for the worker */
-            }
-            qatomic_inc(&s->kicks);
-            if (s->worker_sleeping) {
-                qemu_cond_broadcast(&s->cond);
-            }
-        }
-        goto out;
+        ipu_doorbell_write(s, qi, r != 0, val);
+        return;
     }
-
+    qemu_mutex_lock(&s->lock);
     if (ipu_queue_config_reg(r) && q->enable_req) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "ipu: queue %u register 0x%" HWADDR_PRIx " is locked "
@@ -694,10 +715,13 @@ static void ipu_sqe_from_le(struct ipu_sqe *e)
 
 /* ---- the worker ---- */
 
+/* Lock held; the doorbells are read atomically (ipu_doorbell_write()). */
 static bool ipu_queue_has_work(IpuQueue *q)
 {
-    return (q->status & IPU_Q_STATUS_ENABLED) && q->sq_head != q->sq_tail &&
-           ((q->cq_tail + 1) & (q->size - 1)) != q->cq_head;
+    return (q->status & IPU_Q_STATUS_ENABLED) &&
+           q->sq_head != qatomic_load_acquire(&q->sq_tail) &&
+           ((q->cq_tail + 1) & (q->size - 1)) !=
+           qatomic_load_acquire(&q->cq_head);
 }
 
 static bool ipu_pick_queue_peek_locked(IpuState *s)
@@ -730,7 +754,7 @@ static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi)
                   "ipu: queue %u ring is not in guest RAM; queue stopped\n",
                   qi);
     ipu_queue_disable_locked(s, qi);
-    q->status = IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8);
+    qatomic_set(&q->status, IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8));
 }
 
 /*
@@ -787,7 +811,7 @@ static uint32_t ipu_due_interrupts_locked(IpuState *s, int64_t *next)
         if (!q->irq_pending) {
             continue;
         }
-        if (delay && q->cq_head == q->cq_tail) {
+        if (delay && qatomic_read(&q->cq_head) == q->cq_tail) {
             q->irq_pending = 0;         /* the driver polled them all */
             continue;
         }
@@ -860,14 +884,19 @@ static void ipu_wait_for_work_locked(IpuState *s, int64_t spin_until,
     if (s->engine_reset || s->worker_exit || ipu_pick_queue_peek_locked(s)) {
         return;
     }
-    s->worker_sleeping = true;
+    qatomic_set(&s->worker_sleeping, true);
+    smp_mb();       /* pairs with the barrier of ipu_doorbell_write() */
+    if (ipu_pick_queue_peek_locked(s)) {
+        qatomic_set(&s->worker_sleeping, false);
+        return;
+    }
     if (irq_due != INT64_MAX) {
         qemu_cond_timedwait(&s->cond, &s->lock,
                             (irq_due - now + SCALE_MS - 1) / SCALE_MS);
     } else {
         qemu_cond_wait(&s->cond, &s->lock);
     }
-    s->worker_sleeping = false;
+    qatomic_set(&s->worker_sleeping, false);
 }
 
 static void *ipu_worker(void *opaque)
@@ -912,7 +941,7 @@ static void *ipu_worker(void *opaque)
         }
         q->sq_head = (q->sq_head + 1) & (q->size - 1);
         gen = q->gen;
-        s->worker_busy = true;
+        qatomic_set(&s->worker_busy, true);
         s->busy_queue = qi;
         qemu_mutex_unlock(&s->lock);
 
@@ -925,12 +954,12 @@ static void *ipu_worker(void *opaque)
         g_free(c.buf);
 
         qemu_mutex_lock(&s->lock);
-        s->worker_busy = false;
+        qatomic_set(&s->worker_busy, false);
         if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
             ipu_post_locked(s, qi, &c.cqe);
         } else if (!q->enable_req) {
             /* Disabled meanwhile: drop the result, finish the disable. */
-            q->status &= ~IPU_Q_STATUS_ENABLED;
+            qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
         }
         qemu_cond_broadcast(&s->cond);
         spin_until = s->poll_ns ? ipu_now_ns() + s->poll_ns : 0;

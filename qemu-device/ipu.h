@@ -13,6 +13,10 @@
  * - IpuState.lock protects the queues, the worker's flags and the engine
  *   pointer. Lock order: BQL, then IpuState.lock. The engine belongs to the
  *   worker; other threads only call ipue_cancel() on it, under the lock.
+ * - Doorbells take the BQL only: the SQ tail and CQ head they write are
+ *   read by the worker atomically, and the flags they read (a queue's
+ *   status, worker_busy, worker_sleeping) are written atomically under the
+ *   lock (ipu_doorbell_write()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -55,16 +59,16 @@ typedef struct IpuQueue {
     uint32_t size;
     uint32_t vector;
     uint32_t coalesce;
-    uint32_t status;        /* IPU_Q_STATUS_* */
+    uint32_t status;        /* IPU_Q_STATUS_* (written atomically) */
     uint32_t sq_head;
-    uint32_t sq_tail;
+    uint32_t sq_tail;       /* doorbells: BQL, read atomically */
     uint32_t cq_head;
     uint32_t cq_tail;
     /* Internal */
     bool phase;
     bool enable_req;        /* ENABLE as written; ENABLED follows it */
     uint32_t gen;           /* bumped on disable: drops stale completions */
-    uint32_t abort_scan;    /* next SQ index the doorbell scans for ABORT */
+    uint32_t abort_scan;    /* next SQ index the doorbell scans (BQL) */
     uint32_t irq_pending;   /* completions posted since the last interrupt */
     int64_t irq_first_ns;   /* when the oldest of them was posted (realtime) */
 } IpuQueue;

@@ -323,7 +323,7 @@ static void test_card_stubs(void)
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
 	r = ipu__card_ops.tensor_read(dev, 0, 0, buf, 4, &e);
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
-	r = ipu__card_ops.run(dev, 0, 1, &e);
+	r = ipu__card_ops.run(dev, 0, 1, 1, &e);
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
 	r = ipu__card_ops.wait(dev, 0, &e);
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
