@@ -115,7 +115,7 @@ vm-plain-check:
 	$(call vm_run,vm,)
 vm-iommu-check:
 	$(call vm_run,vm-iommu,--iommu)
-VM_IRQ_TESTS := ipu_cmd_test ipu_exec_graphs ipu_device_test
+VM_IRQ_TESTS := ipu_cmd_test ipu_uqueue_test ipu_exec_graphs ipu_device_test
 vm-msi-check:
 	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,$(VM_IRQ_TESTS))
 vm-intx-check:

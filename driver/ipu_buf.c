@@ -501,7 +501,8 @@ void ipu_bufs_free_all(struct ipu_ctx *ctx)
 }
 
 /*
- * mmap() of a BUF_ALLOC buffer at its mmap_offset (plus whole pages).
+ * mmap() of a BUF_ALLOC buffer at its mmap_offset (plus whole pages), or of
+ * a piece of the user queue (below 4 GiB, ipu_uqueue.c).
  * Runs under mmap_lock: takes no ctx->mutex (see the lock order).
  */
 int ipu_mmap(struct file *filp, struct vm_area_struct *vma)
@@ -515,6 +516,8 @@ int ipu_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	if (off < BIT_ULL(IPU_MMAP_SHIFT))
+		return ipu_uqueue_mmap(ctx, vma);
 	first = (off & (BIT_ULL(IPU_MMAP_SHIFT) - 1)) >> PAGE_SHIFT;
 
 	xa_lock(&ctx->bufs);

@@ -729,7 +729,7 @@ __poll_t ipu_poll(struct file *filp, struct poll_table_struct *wait)
 		}
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
-	return mask;
+	return mask | ipu_uqueue_poll(ctx, filp, wait);
 }
 
 long ipu_ioctl_set_eventfd(struct ipu_ctx *ctx, void __user *uarg)

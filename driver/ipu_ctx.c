@@ -27,15 +27,17 @@ int ipu_ctx_open(struct ipu_device *idev, struct file *filp)
 	INIT_LIST_HEAD(&ctx->cmds);
 	INIT_LIST_HEAD(&ctx->binds);
 	INIT_LIST_HEAD(&ctx->stale_binds);
+	ctx->uq_id = -1;
 	filp->private_data = ctx;
 	return 0;
 }
 
 /*
  * Ends the attachment. Caller holds attach_lock and ctx->mutex; ctx is
- * attached. The card lets go of the queue first (ipu_queue_drain(), or
- * remove already stopped it), then commands, buffers and rings are freed
- * and the next waiter may attach.
+ * attached. The card lets go of the user queue and then of the queue
+ * (ipu_queue_drain(), or remove already stopped them), then commands,
+ * buffers and rings are freed and the next waiter may attach. The user
+ * queue's rings stay until release: the process may still map them.
  */
 static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 {
@@ -49,10 +51,11 @@ static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 	 * Holding hw_rwsem, the BAR is mapped even if gone was just set:
 	 * remove waits for us before it stops the queues itself.
 	 */
+	ipu_uqueue_stop(ctx);
 	ipu_queue_drain(q, !READ_ONCE(idev->gone));
-	/* Streams the card may still have bound to our buffers: unbind. */
+	/* The graph, its data and the streams bound to our buffers. */
 	if (!READ_ONCE(idev->gone))
-		ipu_queue_unbind_streams(q);
+		ipu_queue_release_card(q);
 	up_read(&idev->hw_rwsem);
 
 	ipu_cmds_teardown(ctx);
@@ -83,6 +86,7 @@ void ipu_ctx_release(struct ipu_ctx *ctx)
 	mutex_lock(&ctx->mutex);
 	if (ctx->attached)
 		ipu_ctx_detach_locked(ctx);
+	ipu_uqueue_free(ctx);
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&idev->attach_lock);
 	xa_destroy(&ctx->bufs);

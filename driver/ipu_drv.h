@@ -39,6 +39,9 @@
  *   ctx->mutex -> mmap_lock (pin_user_pages); mmap() runs under mmap_lock
  *     and so never takes ctx->mutex: it finds the buffer under the xarray's
  *     own lock and holds a buffer reference (kref) while it maps pages.
+ *   user queue (ipu_uqueue.c): ctx->mutex -> hw_rwsem (read) -> q->lock;
+ *     its doorbell fault handler runs under mmap_lock and takes q->lock
+ *     only; poll() takes hw_rwsem (read) -> q->lock.
  *   kernfs active reference (sysfs show) -> hw_rwsem (read)
  *   hw_rwsem (read) -> q->lock (spin, IRQ-safe, innermost)
  *   hybrid polling (poll_us): a sync SUBMIT / WAIT takes hw_rwsem (read)
@@ -80,10 +83,10 @@
 /*
  * The uAPI version this driver implements, reported by GET_INFO: the
  * header's major, and the minor of the newest ioctls implemented here (1.0:
- * GET_INFO and RESET; 1.1: contexts, buffers, commands). Raise it with the
- * ioctls, not with the header.
+ * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
+ * queue). Raise it with the ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	1
+#define IPU_DRIVER_API_MINOR	2
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
@@ -207,6 +210,9 @@ struct ipu_queue {
 	bool active;			/* rings allocated, a ctx attached */
 	bool hw_ok;			/* programmed and enabled on the card */
 	bool closing;			/* detach in progress: no recovery */
+	bool user;			/* a context's user queue (ipu_uqueue.c) */
+	bool uq_dead;			/* user queue: stopped (reset, or not yet started) */
+	u32 uq_gen;			/* user queue: bumped when its doorbell page goes */
 	u32 reset_count;		/* RESET_COUNT when programmed */
 	struct ipu_ctx *ctx;
 	struct ipu_sqe *sq;
@@ -234,6 +240,12 @@ struct ipu_ctx {
 	struct eventfd_ctx *eventfd;	/* under q->lock */
 	struct list_head binds;		/* bound streams, under q->lock */
 	struct list_head stale_binds;	/* dropped by a reset, q->lock */
+	/* The user queue (ipu_uqueue.c): rings from the first UQUEUE to release. */
+	struct ipu_queue *uq;		/* owned while attached, ctx->mutex */
+	void *uq_sq, *uq_cq;
+	dma_addr_t uq_sq_dma, uq_cq_dma;
+	int uq_id;			/* mmap id, -1: no rings */
+	struct address_space *uq_mapping; /* the file's, for unmapping */
 };
 
 struct ipu_device {
@@ -246,6 +258,7 @@ struct ipu_device {
 	struct rw_semaphore hw_rwsem;
 	bool gone;			/* set once by remove */
 	void __iomem *regs;		/* BAR0 */
+	phys_addr_t db_phys;		/* BAR4, doorbell pages (user queues) */
 	int irq;			/* Linux IRQ of the events vector */
 	const char *irq_mode;		/* "msix", "msi" or "intx" */
 
@@ -362,10 +375,22 @@ void ipu_queue_free(struct ipu_queue *q);
 void ipu_queue_process(struct ipu_queue *q);
 int ipu_queue_push_locked(struct ipu_queue *q, struct ipu_sqe *sqe,
 			  struct ipu_kcmd *cmd);
+void ipu_queue_enable_locked(struct ipu_queue *q, dma_addr_t sq_dma,
+			     dma_addr_t cq_dma, u32 entries, u32 ctrl);
 void ipu_queues_recover(struct ipu_device *idev, bool card_reset);
-void ipu_queue_unbind_streams(struct ipu_queue *q);
+void ipu_queue_release_card(struct ipu_queue *q);
 void ipu_recover_work(struct work_struct *work);
 void ipu_queues_stop_all(struct ipu_device *idev);
+
+/* ipu_uqueue.c */
+long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
+		      void __user *uarg);
+void ipu_uqueue_stop(struct ipu_ctx *ctx);
+void ipu_uqueue_free(struct ipu_ctx *ctx);
+int ipu_uqueue_mmap(struct ipu_ctx *ctx, struct vm_area_struct *vma);
+__poll_t ipu_uqueue_poll(struct ipu_ctx *ctx, struct file *filp,
+			 struct poll_table_struct *wait);
+void ipu_uqueue_exit(void);
 
 /* ipu_buf.c */
 int ipu_dmamem_pin(struct ipu_device *idev, struct ipu_dmamem *mem,

@@ -229,6 +229,8 @@ static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return ipu_ioctl_set_eventfd(ctx, uarg);
 	case IPU_IOCTL_NULL:
 		return 0;
+	case IPU_IOCTL_UQUEUE:
+		return ipu_ioctl_uqueue(ctx, filp, uarg);
 	default:
 		return -ENOTTY;
 	}

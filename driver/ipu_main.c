@@ -122,6 +122,7 @@ static void __exit ipu_exit(void)
 	unregister_chrdev_region(ipu_devt, IPU_MAX_DEVICES);
 	class_unregister(&ipu_class);
 	ida_destroy(&ipu_ida);
+	ipu_uqueue_exit();
 }
 
 module_init(ipu_init);

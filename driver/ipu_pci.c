@@ -144,6 +144,33 @@ static void ipu_read_identity(struct ipu_device *idev)
 			idev->serial[i] = '?';
 }
 
+/*
+ * User queues need the doorbell pages of BAR4: claimed here (never mapped
+ * by the kernel; ipu_uqueue.c maps single pages into processes). Without
+ * them, or with CPU pages larger than a doorbell page (one mapping would
+ * reach several queues), the card is used without user queues.
+ */
+static void ipu_probe_doorbells(struct ipu_device *idev)
+{
+	struct pci_dev *pdev = idev->pdev;
+
+	if (!(idev->caps & IPU_CAP_USER_QUEUES))
+		return;
+	if (PAGE_SIZE != IPU_DB_PAGE_SIZE) {
+		idev->caps &= ~IPU_CAP_USER_QUEUES;
+		return;
+	}
+	if (!(pci_resource_flags(pdev, IPU_DB_BAR) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, IPU_DB_BAR) < IPU_DB_BAR_SIZE ||
+	    pcim_iomap_regions(pdev, BIT(IPU_DB_BAR), IPU_DRIVER_NAME)) {
+		dev_warn(&pdev->dev, "BAR%d (doorbell pages) unusable: no user queues\n",
+			 IPU_DB_BAR);
+		idev->caps &= ~IPU_CAP_USER_QUEUES;
+		return;
+	}
+	idev->db_phys = pci_resource_start(pdev, IPU_DB_BAR);
+}
+
 /* BAR0 is mapped and the card's identity checked before anything else. */
 static int ipu_check_card(struct pci_dev *pdev, void __iomem *regs)
 {
@@ -240,6 +267,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	idev->hw_version = readl(regs + IPU_REG_VERSION);
 	ipu_read_identity(idev);
+	ipu_probe_doorbells(idev);
 
 	ret = ipu_irq_init(idev);
 	if (ret)

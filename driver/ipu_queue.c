@@ -54,39 +54,52 @@ static u32 ipu_queue_coalesce(void)
 	return us ? us << 16 | IPU_Q_COALESCE_COUNT(~0u) : 0;
 }
 
-/*
- * q->lock held, hardware reachable. Fresh rings (a zeroed CQ: phase 0 is
- * "empty" for the first lap) and the queue registers; enables the queue if
- * the card is READY. hw_ok says whether the card took it.
+/**
+ * ipu_queue_enable_locked() - program queue @q's registers and enable it
+ * @q:       the queue, its lock held, the hardware reachable
+ * @sq_dma:  submission ring
+ * @cq_dma:  completion ring, zeroed (phase 0 is "empty" for the first lap)
+ * @entries: entries per ring
+ * @ctrl:    CTRL bits besides ENABLE (IPU_Q_CTRL_USER)
+ *
+ * Enables the queue only if the card is READY; q->hw_ok says whether the
+ * card took it.
  */
-static void ipu_queue_program_locked(struct ipu_queue *q)
+void ipu_queue_enable_locked(struct ipu_queue *q, dma_addr_t sq_dma,
+			     dma_addr_t cq_dma, u32 entries, u32 ctrl)
 {
 	struct ipu_device *idev = q->idev;
 	unsigned int n = q->index;
 
-	q->sq_tail = 0;
-	q->cq_head = 0;
-	q->phase = 1;
 	q->hw_ok = false;
-	memset(q->cq, 0, IPU_CQ_BYTES);
 	if (!ipu_card_ready(idev))
 		return;
 
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), 0);
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_LO), lower_32_bits(q->sq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(q->sq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(q->cq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(q->cq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), IPU_QUEUE_ENTRIES);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_LO), lower_32_bits(sq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(sq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(cq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(cq_dma));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), entries);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_VECTOR), n + 1);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE), ipu_queue_coalesce());
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE | ctrl);
 	q->reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	q->hw_ok = !!(ipu_read(idev, IPU_REG_Q(n, IPU_Q_STATUS)) &
 		      IPU_Q_STATUS_ENABLED);
 	if (!q->hw_ok)
 		dev_warn(&idev->dev, "queue %u not enabled: status %#x\n", n,
 			 ipu_read(idev, IPU_REG_Q(n, IPU_Q_STATUS)));
+}
+
+/* q->lock held, hardware reachable: fresh kernel rings, then enable. */
+static void ipu_queue_program_locked(struct ipu_queue *q)
+{
+	q->sq_tail = 0;
+	q->cq_head = 0;
+	q->phase = 1;
+	memset(q->cq, 0, IPU_CQ_BYTES);
+	ipu_queue_enable_locked(q, q->sq_dma, q->cq_dma, IPU_QUEUE_ENTRIES, 0);
 }
 
 /**
@@ -111,6 +124,7 @@ int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
 	spin_lock_irqsave(&q->lock, flags);
 	q->ctx = ctx;
 	q->active = true;
+	q->user = false;
 	q->closing = false;
 	q->inflight = 0;
 	bitmap_zero(q->internal, IPU_QUEUE_ENTRIES);
@@ -281,14 +295,17 @@ void ipu_queue_process(struct ipu_queue *q)
 {
 	unsigned long flags;
 	unsigned int n = 0;
+	bool user;
 
 	spin_lock_irqsave(&q->lock, flags);
-	if (q->active && q->hw_ok)
+	/* A user queue's completions are its process's: only wake poll(). */
+	user = q->user;
+	if (q->active && q->hw_ok && !user)
 		n = ipu_queue_consume_locked(q);
 	if (n && q->ctx && q->ctx->eventfd)
 		eventfd_signal(q->ctx->eventfd, n);
 	spin_unlock_irqrestore(&q->lock, flags);
-	if (n)
+	if (n || user)
 		wake_up_all(&q->wq);
 }
 
@@ -496,16 +513,8 @@ static unsigned int ipu_queue_push_unbinds_locked(struct ipu_queue *q,
 	return left;
 }
 
-/**
- * ipu_queue_unbind_streams() - make the card drop the context's streams
- * @q: the detaching context's queue, drained (stopped, nothing in flight)
- *
- * The card keeps stream bindings across queues and contexts; before the
- * context's buffers are freed, every stream it bound (or tried to bind)
- * is unbound through the queue, enabled for that and stopped again.
- * Caller holds ctx->mutex and hw_rwsem (read), the card not gone.
- */
-void ipu_queue_unbind_streams(struct ipu_queue *q)
+/* Interface 1.1: every stream the context bound, unbound one by one. */
+static void ipu_queue_unbind_streams(struct ipu_queue *q)
 {
 	unsigned int skip = 0, left, total;
 	struct ipu_kcmd *cmd;
@@ -537,6 +546,58 @@ void ipu_queue_unbind_streams(struct ipu_queue *q)
 	ipu_queue_stop_hw(q);
 }
 
+/**
+ * ipu_queue_release_card() - make the card drop what the context left on it
+ * @q: the detaching context's queue, drained (stopped, nothing in flight)
+ *
+ * The card keeps the graph, its tensors and the stream bindings across
+ * queues and contexts: before the context's buffers are freed and another
+ * context attaches, UNLOAD (interface 1.2) drops them all, through the
+ * queue, enabled for that and stopped again. A 1.1 card only unbinds the
+ * streams (the next context's LOAD replaces the graph).
+ * Caller holds ctx->mutex and hw_rwsem (read), the card not gone.
+ */
+void ipu_queue_release_card(struct ipu_queue *q)
+{
+	struct ipu_sqe sqe = { .opcode = IPU_SQE_UNLOAD };
+	unsigned long flags;
+
+	if ((q->idev->hw_version & 0xffff) < 2) {
+		ipu_queue_unbind_streams(q);
+		return;
+	}
+	spin_lock_irqsave(&q->lock, flags);
+	ipu_queue_program_locked(q);
+	if (q->hw_ok)
+		ipu_queue_push_locked(q, &sqe, NULL);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (!ipu_queue_wait_idle(q, IPU_DRAIN_MS))
+		dev_warn(&q->idev->dev, "queue %u: UNLOAD not done within %u ms\n",
+			 q->index, IPU_DRAIN_MS);
+	ipu_queue_stop_hw(q);
+}
+
+/*
+ * q->lock held: a user queue the card stopped (or programmed before the
+ * last reset) stays stopped: its process owns the rings, and learns it from
+ * poll() (EPOLLERR); UQUEUE restarts it. Returns whether it stopped now.
+ */
+static bool ipu_uqueue_recover_locked(struct ipu_queue *q, u32 count)
+{
+	u32 st;
+
+	if (!q->hw_ok)
+		return false;
+	st = ipu_read(q->idev, IPU_REG_Q(q->index, IPU_Q_STATUS));
+	if (count == q->reset_count && (st & IPU_Q_STATUS_ENABLED))
+		return false;
+	if (st & IPU_Q_STATUS_ENABLED)
+		ipu_queue_disable_locked(q);
+	q->hw_ok = false;
+	q->uq_dead = true;
+	return true;
+}
+
 /*
  * After a soft reset, a function reset or an ERROR: a queue the card no
  * longer has enabled (or that was programmed before the last reset) loses
@@ -554,7 +615,9 @@ void ipu_queues_recover(struct ipu_device *idev, bool card_reset)
 		bool woke = false;
 
 		spin_lock_irqsave(&q->lock, flags);
-		if (q->active && !q->closing) {
+		if (q->active && q->user) {
+			woke = ipu_uqueue_recover_locked(q, count);
+		} else if (q->active && !q->closing) {
 			u32 st = ipu_read(idev, IPU_REG_Q(i, IPU_Q_STATUS));
 
 			if (!q->hw_ok || count != q->reset_count ||

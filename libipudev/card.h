@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libipudev internals of the card backend's execution path (card_exec.c,
- * card_buf.c, device.c): the graph table the library parses out of the
- * binary it loads, registered host buffers, the per-card state, and the
- * completion-status to message mapping. Never installed; hidden visibility.
+ * card_buf.c, card_uqueue.c, device.c): the graph table the library parses
+ * out of the binary it loads, registered host buffers, the user queue, the
+ * per-card state, and the completion-status to message mapping. Never
+ * installed; hidden visibility.
  */
 #ifndef IPUDEV_CARD_H
 #define IPUDEV_CARD_H
@@ -97,12 +98,128 @@ struct ipu_buffer {
 };
 
 /* ------------------------------------------------------------------------ */
+/* The user queue (card_uqueue.c; uAPI 1.2, docs/uapi.md "User queue")      */
+
+struct ipu_sqe;
+struct ipu_cqe;
+
+enum ipu__uq_state {
+	IPU__UQ_UNTRIED = 0,	/* created lazily by the first run */
+	IPU__UQ_READY,		/* running: rings and doorbell page mapped */
+	IPU__UQ_GONE,		/* stopped by a card reset: UQUEUE again (the
+				 * rings stay mapped, the doorbell page not) */
+	IPU__UQ_OFF,		/* not used: runs go through SUBMIT (@why) */
+};
+
+/* Spin on the completion ring this long before sleeping in poll(). */
+#define IPU__UQ_SPIN_US		50
+/* A sleep in poll() lasts at most this long, then the ring is looked at
+ * again (a lost wake-up costs this much, never a hang). */
+#define IPU__UQ_POLL_SLICE_MS	250
+
+/*
+ * struct ipu__uqueue - the context's user queue, as the process drives it
+ * @state:   enum ipu__uq_state
+ * @entries: entries per ring (a power of two, 2-4096)
+ * @queue:   the card's queue number (for messages)
+ * @sq:      the submission ring (mapped read/write)
+ * @cq:      the completion ring (mapped read-only; never written)
+ * @db:      the doorbell page: SQ tail at word 0, CQ head at word 1
+ * @sq_len, @cq_len: bytes mapped; @sq_off, @cq_off: their mmap offsets
+ * @sq_tail, @cq_head, @phase: the process's side of the rings (phase of the
+ *           next new completion: starts at 1, flips at each wrap)
+ * @cid:     command id of the next entry (never reset, so that a stale
+ *           completion is unlikely to carry the expected id)
+ * @pending: entries posted whose completion was not consumed
+ * @slice_ms: longest sleep in poll() (IPU__UQ_POLL_SLICE_MS; tests shorten
+ *           it, their fd never wakes)
+ * @why:     when @state is OFF (or the last creation failed), why; for
+ *           debugging only
+ */
+struct ipu__uqueue {
+	int state;
+	uint32_t entries;
+	uint32_t queue;
+	struct ipu_sqe *sq;
+	const struct ipu_cqe *cq;
+	volatile uint32_t *db;
+	size_t sq_len, cq_len;
+	uint64_t sq_off, cq_off;
+	uint32_t sq_tail, cq_head;
+	unsigned phase;
+	uint16_t cid;
+	unsigned pending;
+	unsigned slice_ms;
+	char why[160];
+};
+
+/*
+ * ipu__uq_open() - create (or after a reset re-create) the user queue of
+ * the attached context on @fd: UQUEUE, then mmap of both rings (kept when
+ * already mapped at the same offsets) and of the doorbell page. On success
+ * @q is READY with empty rings. Returns 0 or a negative errno (-ENOTTY: a
+ * driver before uAPI 1.2, -EOPNOTSUPP: a card without user queues, -EBUSY:
+ * no free queue, -EEXIST, -EIO: the card is not ready, -EPROTO: an
+ * answer the library cannot use, or mmap's errno) with @q->why filled, the
+ * doorbell page not mapped and @q->state unchanged (the rings may stay
+ * mapped until ipu__uq_close()).
+ */
+int ipu__uq_open(struct ipu__uqueue *q, int fd);
+
+/* The queue was stopped (card reset, or POLLERR): unmap the doorbell page,
+ * forget what was posted; @q is GONE (rings stay mapped) unless OFF. */
+void ipu__uq_lost(struct ipu__uqueue *q);
+
+/* Unmap everything; @q is OFF with @why (e.g. "closed"). */
+void ipu__uq_close(struct ipu__uqueue *q, const char *why);
+
+/*
+ * ipu__uq_set_rings() - use @sq, @cq (@entries each) and the doorbell page
+ * @db, all empty: tail = head = 0, phase 1, nothing pending, the default
+ * poll() slice. Takes no ownership (ipu__uq_open() maps them; tests give
+ * plain memory).
+ */
+void ipu__uq_set_rings(struct ipu__uqueue *q, void *sq, const void *cq,
+		       void *db, uint32_t entries);
+
+/*
+ * ipu__uq_post() - write @e into the next SQ slot with the next command id,
+ * then ring the SQ tail doorbell (release ordering: the card sees the whole
+ * entry). Returns the command id, or -EAGAIN when the rings are full
+ * (@entries - 1 pending).
+ */
+int ipu__uq_post(struct ipu__uqueue *q, const struct ipu_sqe *e);
+
+/*
+ * ipu__uq_reap() - consume the next completion if the card has posted it
+ * (phase bit; acquire ordering), copying it to @out, and write the CQ head
+ * doorbell. Returns 1, or 0 when there is none yet.
+ */
+int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out);
+
+/*
+ * ipu__uq_wait() - the next completion into @out: spins on the ring for up
+ * to @spin_us (with a pause instruction), then sleeps in poll(@fd, POLLPRI).
+ * @timeout_ms: 0 waits for ever (signals are then ignored).
+ * Returns 0, -ETIMEDOUT, -EINTR (a signal, only with a timeout), -ENODEV
+ * (POLLERR/POLLHUP: the queue is gone), -EBADF (POLLNVAL).
+ */
+int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
+		 unsigned timeout_ms, struct ipu_cqe *out);
+
+/* ------------------------------------------------------------------------ */
 /* The card (device.c opens it; card_exec.c / card_buf.c run on it)         */
 
 enum ipu__xfer_mode {
 	IPU__XFER_AUTO = 0,	/* registered buffer, else bounce if small, else direct */
 	IPU__XFER_BOUNCE,	/* always through the bounce buffer (sync) */
 	IPU__XFER_DIRECT,	/* always the user pages (pinned per command) */
+};
+
+/* Where runs go (IPUDEV_RUNQ, read at open). */
+enum ipu__runq_mode {
+	IPU__RUNQ_AUTO = 0,	/* the user queue when the driver has one */
+	IPU__RUNQ_KERNEL,	/* always SUBMIT ("kernel") */
 };
 
 /* Per-device bounce buffer (BUF_ALLOC), two halves used in turn. */
@@ -120,18 +237,29 @@ struct ipu__card {
 	int loaded;			/* a graph is loaded: @g is valid */
 	struct ipu__graph_table g;
 	int run_started;
-	int run_done;			/* finished by a sync SUBMIT: @run_result */
-	uint64_t run_seq;
+	int run_done;			/* finished (sync SUBMIT, or its completion
+					 * consumed from the user queue): @run_result */
+	int run_uq;			/* the run went to the user queue */
+	uint64_t run_seq;		/* SUBMIT: the run's seq */
+	uint16_t run_cid;		/* user queue: the run's command id */
 	uint32_t run_program;
 	struct ipu_run_stats stats;
 	struct {			/* valid while @run_done */
-		uint32_t status, detail, detail2;
+		uint32_t status, detail, detail2; /* IPU_STATUS_* or IPU__STATUS_* */
 		uint64_t host_ns, cycles;
 	} run_result;
 	struct ipu_buffer *bufs;	/* registered buffers */
 	struct ipu_buffer *bounce;	/* lazily allocated, not in @bufs */
 	int xfer_mode;			/* enum ipu__xfer_mode (IPUDEV_XFER) */
+	int runq_mode;			/* enum ipu__runq_mode (IPUDEV_RUNQ) */
+	struct ipu__uqueue uq;
+	unsigned async_inflight;	/* kernel-queue requests started by
+					 * tensor_*_async, not yet collected */
 };
+
+/* run_result.status of a user-queue completion whose command id is not the
+ * run's (detail: the id seen, detail2: the id expected) */
+#define IPU__STATUS_UQ_CID	0x10000u
 
 /* card_exec.c: the execution ops of ipu__card_ops */
 int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,

@@ -2,7 +2,9 @@
 /*
  * libipudev: running graphs on a card. The card backend's execution ops
  * over the uAPI 1.1 command interface (docs/uapi.md): ATTACH, SUBMIT of
- * LOAD / WRITE / READ / RUN, WAIT. The library parses the host-visible part
+ * LOAD / WRITE / READ / RUN, WAIT; runs go through the context's user queue
+ * (uAPI 1.2, card_uqueue.c) when the driver has one, keeping the order of
+ * the two queues (section "Run"). The library parses the host-visible part
  * of the graph binary it loads (handles, entry programs) to turn names into
  * the card's handle indices, and maps the card's completion statuses to
  * errno values with messages that name the tensor or program and the reason.
@@ -20,6 +22,7 @@
 
 #include "card.h"
 #include "ipu/graph_format.h"
+#include "ipu/ipu_hw.h"
 #include "ipu_engine.h"
 
 /* ------------------------------------------------------------------------ */
@@ -507,12 +510,19 @@ static void cmd_init(struct ipu_cmd *cmd, unsigned opcode)
 	cmd->opcode = opcode;
 }
 
-/* SUBMIT; returns 0 (look at cmd->status unless ASYNC) or a reported error */
+static void uq_settle(struct ipu_device *dev);
+
+/*
+ * SUBMIT; returns 0 (look at cmd->status unless ASYNC) or a reported error.
+ * A run still in flight on the user queue completes first (uq_settle()):
+ * the command must follow it, as it would on one queue.
+ */
 static int submit(struct ipu_device *dev, struct ipu_cmd *cmd, const char *w,
 		  struct ipu_error *err)
 {
 	struct ipu__card *c = card_of(dev);
 
+	uq_settle(dev);
 	if (ioctl(c->fd, IPU_IOCTL_SUBMIT, cmd) < 0)
 		return ioctl_err(dev, "SUBMIT", w, errno, err);
 	return 0;
@@ -559,15 +569,25 @@ static int need_loaded(struct ipu_device *dev, const char *what,
 /* ------------------------------------------------------------------------ */
 /* Load                                                                     */
 
+/* the card has no graph (any more): forget it and the run of it */
+static void forget_graph(struct ipu__card *c)
+{
+	c->loaded = 0;
+	c->run_started = 0;
+	c->run_done = 0;
+	c->run_uq = 0;
+	ipu__graph_table_free(&c->g);
+}
+
 void ipu__card_after_reset(struct ipu_device *dev)
 {
 	struct ipu__card *c = card_of(dev);
 
 	if (!c)
 		return;
-	c->loaded = 0;
-	c->run_started = 0;
-	ipu__graph_table_free(&c->g);
+	forget_graph(c);
+	/* the reset stopped the user queue: UQUEUE again at the next run */
+	ipu__uq_lost(&c->uq);
 }
 
 void ipu__card_exec_close(struct ipu_device *dev)
@@ -576,6 +596,7 @@ void ipu__card_exec_close(struct ipu_device *dev)
 
 	if (!c)
 		return;
+	ipu__uq_close(&c->uq, "closed");
 	while (c->bufs)
 		ipu__card_buffer_free(dev, c->bufs);
 	if (c->bounce) {
@@ -615,7 +636,7 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 					ipu_model_name(c->model));
 	}
 	/* the card replaces its graph even when it refuses the new one */
-	ipu__card_after_reset(dev);
+	forget_graph(c);
 	memset(msg, 0, sizeof(msg));
 	cmd_init(&cmd, IPU_CMD_LOAD);
 	cmd.user_ptr = (uintptr_t)image;
@@ -790,6 +811,7 @@ static int one_cmd(struct ipu_device *dev, int wr, uint32_t tensor,
 		return r;
 	if (req) {
 		*req = cmd.seq + 1;
+		c->async_inflight++;
 		return 0;
 	}
 	xfer_ctx(dev, wr, tensor, offset, len, &x);
@@ -998,6 +1020,8 @@ int ipu__card_request_wait(struct ipu_device *dev, uint64_t req,
 				timeout_ms);
 	if (r)
 		return r;
+	if (c->async_inflight)
+		c->async_inflight--;
 	memset(&x, 0, sizeof(x));
 	x.dev = dev->name;
 	x.opcode = 0;
@@ -1063,11 +1087,151 @@ int ipu__card_stream_bind(struct ipu_device *dev, const char *name,
 
 /* ------------------------------------------------------------------------ */
 /* Run                                                                      */
+/*
+ * A run goes to the user queue (card_uqueue.c) when the driver has one,
+ * else through SUBMIT as a RUN command on the kernel queue. The two queues
+ * are ordered only within themselves, so the library keeps the order of a
+ * single queue:
+ *  - a run sees every write started before it: synchronous transfers are
+ *    complete when they return; while asynchronous kernel-queue requests
+ *    are in flight, the run goes through SUBMIT (uq_usable());
+ *  - a kernel-queue command issued while a user-queue run is in flight
+ *    runs after it: submit() first consumes the run's completion
+ *    (uq_settle()) and keeps the outcome for ipu_wait().
+ */
+
+/* "program 0 ('empty') on ipu0", for messages about the run */
+static void run_what(struct ipu_device *dev, const struct ipu__cmd_ctx *x,
+		     char *w, size_t size)
+{
+	snprintf(w, size, "program %u ('%s') on %s", x->handle,
+		 x->program ? x->program : "", dev->name);
+}
 
 /*
- * Start @program; with @finish a synchronous SUBMIT (the caller waits next
- * anyway), which completes it here unless a signal interrupts the wait:
- * the command then stays in flight and ipu__card_wait() collects it by seq.
+ * Consume the next completion of the user queue: the run's (its outcome
+ * goes to run_result, run_done set) or one of a run the library forgot
+ * (a load meanwhile). A queue that is gone (POLLERR: a card reset, or a
+ * detach) completes the run with IPU_STATUS_RESET, as the kernel queue does
+ * for a command a reset dropped, and is created again at the next run.
+ * Returns 0, or -ETIMEDOUT / -EINTR (nothing consumed; only with
+ * @timeout_ms, 0 = no limit).
+ */
+static int uq_collect(struct ipu_device *dev, unsigned timeout_ms)
+{
+	struct ipu__card *c = card_of(dev);
+	int mine = c->run_started && c->run_uq && !c->run_done;
+	struct ipu_cqe e;
+	int r = -ENODEV;
+
+	memset(&e, 0, sizeof(e));
+	if (c->uq.pending)
+		r = ipu__uq_wait(&c->uq, c->fd, IPU__UQ_SPIN_US, timeout_ms, &e);
+	if (r == -ETIMEDOUT || r == -EINTR)
+		return r;
+	if (r) {
+		ipu__uq_lost(&c->uq);
+		memset(&e, 0, sizeof(e));
+		e.cid = c->run_cid;
+		e.status = (uint16_t)(IPU_STATUS_RESET << 1);
+	}
+	if (!mine)
+		return 0;
+	c->run_done = 1;
+	if (e.cid != c->run_cid) {
+		/* a completion that is not the run's: the queue cannot be
+		 * trusted any more; SUBMIT from now on */
+		c->run_result.status = IPU__STATUS_UQ_CID;
+		c->run_result.detail = e.cid;
+		c->run_result.detail2 = c->run_cid;
+		c->run_result.host_ns = c->run_result.cycles = 0;
+		ipu__uq_close(&c->uq, "a completion with an unexpected command id");
+		return 0;
+	}
+	c->run_result.status = IPU_CQE_CODE(e.status);
+	c->run_result.detail = e.detail;
+	c->run_result.detail2 = e.detail2;
+	c->run_result.host_ns = e.host_ns;
+	c->run_result.cycles = e.cycles;
+	return 0;
+}
+
+/* Complete whatever the user queue has in flight (see uq_collect()). */
+static void uq_settle(struct ipu_device *dev)
+{
+	struct ipu__card *c = card_of(dev);
+
+	while (c->uq.pending)
+		uq_collect(dev, 0);
+}
+
+/*
+ * Whether this run goes to the user queue; creates the queue at the first
+ * run after attach, and again at the first after a reset. When it cannot
+ * be created, every run goes through SUBMIT from then on (the reason stays
+ * in c->uq.why), except after errors that pass: this run only. Those are
+ * -EIO (the card is not ready yet), -EEXIST (a reset this process started
+ * has not stopped the old queue yet), -EINTR, -EAGAIN.
+ */
+static int uq_usable(struct ipu__card *c)
+{
+	int r;
+
+	if (c->runq_mode == IPU__RUNQ_KERNEL || c->uq.state == IPU__UQ_OFF)
+		return 0;
+	/*
+	 * Asynchronous kernel-queue requests in flight (tensor_*_async not yet
+	 * collected by ipu_request_wait): the run goes through SUBMIT, behind
+	 * them on the kernel queue, exactly as before user queues. Waiting for
+	 * them here instead would collect their completions (WAIT collects a
+	 * completion once), which the library would then have to keep for
+	 * ipu_request_wait(), and would turn ipu_run_start() into a call that
+	 * blocks on transfers the caller chose not to wait for.
+	 */
+	if (c->async_inflight)
+		return 0;
+	if (c->uq.state == IPU__UQ_READY)
+		return 1;
+	r = ipu__uq_open(&c->uq, c->fd);
+	if (!r)
+		return 1;
+	if (r != -EIO && r != -EEXIST && r != -EINTR && r != -EAGAIN)
+		ipu__uq_close(&c->uq, NULL);
+	return 0;
+}
+
+/* Start the run on the user queue; with @finish complete it too. Returns 0,
+ * or -EAGAIN when the ring has no room (the caller uses SUBMIT). */
+static int uq_run(struct ipu_device *dev, uint32_t program, uint32_t count,
+		  int finish)
+{
+	struct ipu__card *c = card_of(dev);
+	struct ipu_sqe e;
+	int cid;
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = program;
+	e.count = count;
+	cid = ipu__uq_post(&c->uq, &e);
+	if (cid < 0)
+		return cid;
+	c->run_started = 1;
+	c->run_uq = 1;
+	c->run_cid = (uint16_t)cid;
+	c->run_program = program;
+	memset(&c->stats, 0, sizeof(c->stats));
+	if (finish)
+		uq_collect(dev, 0);	/* no limit: always completes */
+	return 0;
+}
+
+/*
+ * Start @program; with @finish complete it too when that is cheaper (the
+ * caller waits next anyway): on the user queue the wait for its completion,
+ * on the kernel queue a synchronous SUBMIT, which completes it here unless
+ * a signal interrupts the wait: the command then stays in flight and
+ * ipu__card_wait() collects it by seq.
  */
 int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 		  int finish, struct ipu_error *err)
@@ -1086,11 +1250,15 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 		return ipu__err(err, -ERANGE,
 				"run on %s: program %u does not exist (the graph has %u programs)",
 				dev->name, program, c->g.nprograms);
+	c->run_done = 0;
+	c->run_uq = 0;
+	uq_settle(dev);		/* nothing is left in flight there, normally */
+	if (uq_usable(c) && !uq_run(dev, program, count, finish))
+		return 0;
 	cmd_init(&cmd, IPU_CMD_RUN);
 	cmd.flags = finish ? 0 : IPU_CMD_FLAG_ASYNC;
 	cmd.handle = program;
 	cmd.count = count;
-	c->run_done = 0;
 	if (ioctl(c->fd, IPU_IOCTL_SUBMIT, &cmd) == 0) {
 		c->run_done = finish;
 	} else if (!(finish && errno == EINTR && cmd.seq)) {
@@ -1130,6 +1298,18 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 	x.handle = c->run_program;
 	x.program = c->loaded && c->run_program < c->g.nprograms
 		    ? c->g.programs[c->run_program] : NULL;
+	if (c->run_uq && !c->run_done) {
+		r = uq_collect(dev, timeout_ms);
+		if (r) {	/* the run goes on */
+			run_what(dev, &x, w, sizeof(w));
+			if (r == -ETIMEDOUT)
+				return ipu__err(err, r, "%s: still running after %u ms",
+						w, timeout_ms);
+			return ipu__err(err, -EINTR,
+					"%s: interrupted while waiting (the command goes on)",
+					w);
+		}
+	}
 	if (c->run_done) {
 		memset(&wt, 0, sizeof(wt));
 		wt.status = c->run_result.status;
@@ -1138,8 +1318,7 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		wt.host_ns = c->run_result.host_ns;
 		wt.cycles = c->run_result.cycles;
 	} else {
-		snprintf(w, sizeof(w), "program %u ('%s') on %s", x.handle,
-			 x.program ? x.program : "", dev->name);
+		run_what(dev, &x, w, sizeof(w));
 		r = wait_seq(dev, c->run_seq, timeout_ms, &wt, w, err);
 		if (r == -ETIMEDOUT)
 			return ipu__err(err, r, "%s: still running after %u ms",
@@ -1147,8 +1326,15 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 	}
 	c->run_started = 0;
 	c->run_done = 0;
+	c->run_uq = 0;
 	if (r)
 		return r;
+	if (wt.status == IPU__STATUS_UQ_CID) {
+		run_what(dev, &x, w, sizeof(w));
+		return ipu__err(err, -EPROTO,
+				"%s: the user queue completed command id %u, not the run's %u (runs go through SUBMIT from now on)",
+				w, wt.detail, wt.detail2);
+	}
 	c->stats.host_ns = wt.host_ns;
 	c->stats.cycles = wt.cycles;
 	c->stats.cycles_compute = 0;

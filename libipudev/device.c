@@ -261,6 +261,16 @@ static int xfer_mode_from_env(void)
 	return IPU__XFER_AUTO;
 }
 
+/* IPUDEV_RUNQ=kernel: runs always go through SUBMIT (docs/card-exec.md) */
+static int runq_mode_from_env(void)
+{
+	const char *m = secure_getenv("IPUDEV_RUNQ");
+
+	if (m && !strcmp(m, "kernel"))
+		return IPU__RUNQ_KERNEL;
+	return IPU__RUNQ_AUTO;
+}
+
 IPU_API int ipu_device_open(unsigned id, unsigned flags,
 			    struct ipu_device **out, struct ipu_error *err)
 {
@@ -292,6 +302,9 @@ IPU_API int ipu_device_open(unsigned id, unsigned flags,
 		goto fail;
 	}
 	c->xfer_mode = xfer_mode_from_env();
+	c->runq_mode = runq_mode_from_env();
+	if (c->runq_mode == IPU__RUNQ_KERNEL)
+		ipu__uq_close(&c->uq, "IPUDEV_RUNQ=kernel");
 	ret = ipu__device_new(&ipu__card_ops, c, id, flags, name, out, err);
 	if (ret)
 		goto fail;

@@ -3,7 +3,7 @@
 # copied to the VM's /tests; each prints KTAP.
 
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test ipu_cmd_test
+	ipu_module_test ipu_cmd_test ipu_uqueue_test
 KSELFTEST_BINS := $(addprefix $(B)/kselftest/,$(KSELFTEST_NAMES))
 KSELFTEST_COMMON := tests/kselftest/ipu_test.c
 KSELFTEST_HDRS := tests/kselftest/ipu_test.h include/uapi/linux/ipu.h \
@@ -27,7 +27,8 @@ $(B)/kselftest/%: tests/kselftest/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
 # libipudev, so it links the library like ipu_queue_test (mk/device-test.mk).
 # Test graphs shared with ipu_queue_test.
 KSELFTEST_GRAPHS := tests/kselftest/ipu_graphs.c tests/kselftest/ipu_graphs.h
-$(B)/kselftest/ipu_cmd_test: tests/kselftest/ipu_cmd_test.c $(KSELFTEST_COMMON) \
+$(B)/kselftest/ipu_cmd_test $(B)/kselftest/ipu_uqueue_test: $(B)/kselftest/%: \
+		tests/kselftest/%.c $(KSELFTEST_COMMON) \
 		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(B)/lib/libipudev.so \
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)

@@ -1,9 +1,10 @@
 # tests/vm/ipu_exec_*.c: in-VM tests of running graphs on the cards through
 # libipudev (round trips, card-vs-model graphs, 8 processes sharing the
-# cards, negative paths). Linked with the shared libipudev (the VM's
-# /usr/lib); copied to the VM's /tests, where run-tests.sh runs them.
+# cards, negative paths, runs through the user queue and through SUBMIT).
+# Linked with the shared libipudev (the VM's /usr/lib); copied to the VM's
+# /tests, where run-tests.sh runs them.
 
-VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors
+VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors ipu_exec_runq
 VM_EXEC_BINS := $(addprefix $(B)/vm-tests/,$(VM_EXEC_NAMES))
 VM_EXEC_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/tests/vm
 

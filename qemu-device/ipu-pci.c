@@ -1,6 +1,7 @@
 /*
- * Emulated IPU PCIe card: the PCI function, its register file, the ready
- * handshake, soft reset and interrupts. Command queues: ipu-queue.c.
+ * Emulated IPU PCIe card: the PCI function, its register file (BAR0), the
+ * doorbell pages (BAR4), the ready handshake, soft reset and interrupts.
+ * Command queues: ipu-queue.c.
  *
  * The register interface is specified in docs/hw-interface.md and mirrored
  * by include/ipu/ipu_hw.h. Every guest access is validated here: anything
@@ -174,7 +175,7 @@ static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
     case IPU_REG_CLOCK_KHZ:
         return m->clock_khz;
     case IPU_REG_CAPS:
-        return IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES |
+        return IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES | IPU_CAP_USER_QUEUES |
                (s->msix ? IPU_CAP_MSIX : 0);
     case IPU_REG_NUM_VECTORS:
         return s->msix ? IPU_MSIX_VECTORS : 0;
@@ -309,6 +310,78 @@ static const MemoryRegionOps ipu_mmio_ops = {
     },
 };
 
+/*
+ * BAR4: doorbell pages (docs/hw-interface.md "Doorbell pages and user
+ * queues"). Page n holds queue n's SQ_TAIL and CQ_HEAD doorbells, the same
+ * doorbells as BAR0's (ipu_doorbell_write(), without IpuState.lock), so a
+ * page can be mapped into one process. The access rules are BAR0's.
+ */
+static uint64_t ipu_db_read(void *opaque, hwaddr addr, unsigned size)
+{
+    hwaddr off = addr % IPU_DB_PAGE_SIZE;
+
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: %u-byte read at 0x%" HWADDR_PRIx " of the "
+                      "doorbell pages (doorbells are 32-bit, aligned)\n",
+                      size, addr);
+        return MAKE_64BIT_MASK(0, size * 8);
+    }
+    if (off != IPU_DB_SQ_TAIL && off != IPU_DB_CQ_HEAD) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: read of undefined doorbell page offset 0x%"
+                      HWADDR_PRIx "\n", addr);
+    }
+    return 0;   /* doorbells are write-only and read as 0 */
+}
+
+static void ipu_db_write(void *opaque, hwaddr addr, uint64_t val64,
+                         unsigned size)
+{
+    IpuState *s = opaque;
+    hwaddr off = addr % IPU_DB_PAGE_SIZE;
+    unsigned qi = addr / IPU_DB_PAGE_SIZE;
+
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: %u-byte write at 0x%" HWADDR_PRIx " of the "
+                      "doorbell pages ignored (doorbells are 32-bit, "
+                      "aligned)\n", size, addr);
+        return;
+    }
+    if (qi >= IPU_NUM_QUEUES ||
+        (off != IPU_DB_SQ_TAIL && off != IPU_DB_CQ_HEAD)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: write 0x%x to undefined doorbell page offset 0x%"
+                      HWADDR_PRIx " ignored\n", (uint32_t)val64, addr);
+        return;
+    }
+    if (s->state != IPU_CARD_STATE_READY) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: doorbell page 0x%" HWADDR_PRIx " written "
+                      "while the card is not ready\n", addr);
+        return;
+    }
+    ipu_doorbell_write(s, qi, off == IPU_DB_CQ_HEAD, val64);
+}
+
+static const MemoryRegionOps ipu_db_ops = {
+    .read = ipu_db_read,
+    .write = ipu_db_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* Let every width reach the handlers so they can refuse it and log. */
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+        .unaligned = true,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+        .unaligned = true,
+    },
+};
+
 static void ipu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
                              int len)
 {
@@ -385,6 +458,10 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
                           IPU_BAR_REGS_SIZE);
     pci_register_bar(pdev, IPU_BAR_REGS, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->regs);
+    memory_region_init_io(&s->doorbells, OBJECT(s), &ipu_db_ops, s,
+                          "ipu-doorbells", IPU_DB_BAR_SIZE);
+    pci_register_bar(pdev, IPU_DB_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->doorbells);
 
     if (pcie_endpoint_cap_init(pdev, IPU_PCIE_CAP_OFFSET) < 0) {
         error_setg(errp, "ipu: cannot add the PCI Express capability");

@@ -39,7 +39,8 @@ bool ipu_queue_reg_read_only(hwaddr addr)
 
     return addr >= IPU_REG_QUEUE_BASE &&
            addr < IPU_REG_Q(IPU_NUM_QUEUES, 0) &&
-           (r == IPU_Q_STATUS || r == IPU_Q_SQ_HEAD || r == IPU_Q_CQ_TAIL);
+           (r == IPU_Q_STATUS || r == IPU_Q_SQ_HEAD || r == IPU_Q_CQ_TAIL ||
+            r == IPU_Q_CQ_HEAD);
 }
 
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
@@ -80,7 +81,8 @@ uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
         v = q->coalesce;
         break;
     case IPU_Q_CTRL:
-        v = q->enable_req ? IPU_Q_CTRL_ENABLE : 0;
+        v = q->enable_req ?
+            IPU_Q_CTRL_ENABLE | (q->user ? IPU_Q_CTRL_USER : 0) : 0;
         break;
     case IPU_Q_STATUS:
         v = q->status;
@@ -90,6 +92,9 @@ uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
         break;
     case IPU_Q_CQ_TAIL:
         v = q->cq_tail;
+        break;
+    case IPU_Q_CQ_HEAD:
+        v = qatomic_read(&q->cq_head);  /* the doorbell writes it unlocked */
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -123,7 +128,8 @@ static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
     qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
 }
 
-static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
+static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi,
+                                    bool user)
 {
     uint32_t err = 0;
 
@@ -146,6 +152,7 @@ static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi)
     q->abort_scan = 0;
     q->phase = true;
     q->irq_pending = 0;
+    q->user = user;
     q->enable_req = true;
     qatomic_set(&q->status, IPU_Q_STATUS_ENABLED);
     qemu_cond_broadcast(&s->cond);
@@ -190,10 +197,19 @@ static void ipu_scan_for_abort(IpuState *s, IpuQueue *q, uint32_t tail)
  * under the lock: it set worker_sleeping and looked for work once more
  * before sleeping, so either it sees this doorbell or we see it asleep.
  */
-static void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val)
+void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val)
 {
-    IpuQueue *q = &s->queues[qi];
-    bool enabled = qatomic_read(&q->status) & IPU_Q_STATUS_ENABLED;
+    IpuQueue *q;
+    bool enabled;
+
+    if (qi >= IPU_NUM_QUEUES) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "ipu: doorbell of queue %u ignored (no such queue)\n",
+                      qi);
+        return;
+    }
+    q = &s->queues[qi];
+    enabled = qatomic_read(&q->status) & IPU_Q_STATUS_ENABLED;
 
     if (!enabled || val >= q->size) {
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -271,13 +287,20 @@ void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
         q->coalesce = val;
         break;
     case IPU_Q_CTRL:
-        if (val & ~IPU_Q_CTRL_ENABLE) {
+        if (val & ~(IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER)) {
             qemu_log_mask(LOG_GUEST_ERROR,
                           "ipu: queue %u CTRL 0x%x sets undefined bits\n",
                           qi, val);
         }
+        /* USER is taken with ENABLE: an enabled queue keeps its kind. */
+        if ((val & IPU_Q_CTRL_ENABLE) && q->enable_req &&
+            !(val & IPU_Q_CTRL_USER) != !q->user) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "ipu: queue %u CTRL.USER cannot change while the "
+                          "queue is enabled\n", qi);
+        }
         if ((val & IPU_Q_CTRL_ENABLE) && !q->enable_req) {
-            ipu_queue_enable_locked(s, q, qi);
+            ipu_queue_enable_locked(s, q, qi, val & IPU_Q_CTRL_USER);
         } else if (!(val & IPU_Q_CTRL_ENABLE) && q->enable_req) {
             ipu_queue_disable_locked(s, qi);
         }
@@ -300,6 +323,8 @@ static void ipu_streams_unbind_all(IpuState *s);
 
 typedef struct IpuCmd {
     IpuState *s;
+    unsigned qi;            /* the queue it came from */
+    bool user;              /* a user queue's: RUN, FENCE and ABORT only */
     struct ipu_sqe sqe;
     struct ipu_cqe cqe;
     uint8_t *buf;           /* LOAD: the gathered binary */
@@ -532,7 +557,7 @@ static int ipu_stream_push(void *user, unsigned stream, const void *src,
     return ipu_stream_move(user, (void *)src, len);
 }
 
-/* Worker thread: forget every binding (LOAD, reset, exit). */
+/* Worker thread: forget every binding (LOAD, UNLOAD, reset, exit). */
 static void ipu_streams_unbind_all(IpuState *s)
 {
     g_free(s->streams);
@@ -634,7 +659,28 @@ static int ipu_cmd_run(IpuCmd *c)
     }
 }
 
-/* Checks the fields an opcode does not use are zero; IPU_CS_*. */
+/*
+ * UNLOAD: drop the graph, as a soft reset does (docs/hw-interface.md). The
+ * engine frees the graph's tile arena (munmap: a later LOAD maps fresh
+ * zero pages, so no later graph or READ sees this one's data), its host
+ * handles, programs and stream connections; the card forgets its rings.
+ * Only the worker runs the engine, so no run is in progress here.
+ */
+static int ipu_cmd_unload(IpuCmd *c)
+{
+    IpuState *s = c->s;
+
+    if (s->engine) {
+        ipue_engine_reset(s->engine);
+    }
+    ipu_streams_unbind_all(s);
+    return IPU_CS_SUCCESS;
+}
+
+/*
+ * Checks the fields an opcode does not use are zero; IPU_CS_*. UNLOAD, FENCE
+ * and ABORT use none.
+ */
 static int ipu_cmd_check(IpuCmd *c)
 {
     const struct ipu_sqe *e = &c->sqe;
@@ -653,8 +699,12 @@ static int ipu_cmd_check(IpuCmd *c)
         bad = offsetof(struct ipu_sqe, handle);
     } else if (e->offset && !xfer) {
         bad = offsetof(struct ipu_sqe, offset);
-    } else if (!data && (e->length || e->data || e->sgl_count)) {
+    } else if (!data && e->length) {
         bad = offsetof(struct ipu_sqe, length);
+    } else if (!data && e->data) {
+        bad = offsetof(struct ipu_sqe, data);
+    } else if (!data && e->sgl_count) {
+        bad = offsetof(struct ipu_sqe, sgl_count);
     } else if (e->count && e->opcode != IPU_SQE_RUN) {
         bad = offsetof(struct ipu_sqe, count);
     }
@@ -668,10 +718,31 @@ static int ipu_cmd_check(IpuCmd *c)
     return IPU_CS_SUCCESS;
 }
 
+/*
+ * A user queue's rings belong to an unprivileged process: only the commands
+ * that carry no host address may run from it (docs/hw-interface.md "Doorbell
+ * pages and user queues"). UNLOAD carries none either, but it is the
+ * driver's (a detach scrubs the card), never a user queue's. Decided before
+ * anything else, so a refused command does no DMA.
+ */
+static bool ipu_user_opcode_ok(uint8_t opcode)
+{
+    return opcode == IPU_SQE_RUN || opcode == IPU_SQE_FENCE ||
+           opcode == IPU_SQE_ABORT;
+}
+
 static int ipu_cmd_execute(IpuCmd *c)
 {
-    int cs = ipu_cmd_check(c);
+    int cs;
 
+    if (c->user && !ipu_user_opcode_ok(c->sqe.opcode)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "ipu: queue %u is a user queue: "
+                      "command %u with opcode 0x%x refused\n", c->qi,
+                      c->sqe.cid, c->sqe.opcode);
+        c->cqe.detail = c->sqe.opcode;
+        return IPU_CS_INVALID_OPCODE;
+    }
+    cs = ipu_cmd_check(c);
     if (cs) {
         return cs;
     }
@@ -686,6 +757,8 @@ static int ipu_cmd_execute(IpuCmd *c)
         return ipu_cmd_run(c);
     case IPU_SQE_STREAM_BIND:
         return ipu_cmd_stream_bind(c);
+    case IPU_SQE_UNLOAD:
+        return ipu_cmd_unload(c);
     case IPU_SQE_FENCE:
     case IPU_SQE_ABORT:
         /*
@@ -940,6 +1013,8 @@ static void *ipu_worker(void *opaque)
             continue;
         }
         q->sq_head = (q->sq_head + 1) & (q->size - 1);
+        c.qi = qi;
+        c.user = q->user;   /* as the queue was enabled when fetched */
         gen = q->gen;
         qatomic_set(&s->worker_busy, true);
         s->busy_queue = qi;

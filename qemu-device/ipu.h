@@ -13,10 +13,11 @@
  * - IpuState.lock protects the queues, the worker's flags and the engine
  *   pointer. Lock order: BQL, then IpuState.lock. The engine belongs to the
  *   worker; other threads only call ipue_cancel() on it, under the lock.
- * - Doorbells take the BQL only: the SQ tail and CQ head they write are
- *   read by the worker atomically, and the flags they read (a queue's
- *   status, worker_busy, worker_sleeping) are written atomically under the
- *   lock (ipu_doorbell_write()).
+ * - Doorbells (BAR0's and BAR4's pages alike) take the BQL only: the SQ
+ *   tail and CQ head they write are read by the worker (and the CQ_HEAD
+ *   register) atomically, and the flags they read (a queue's status,
+ *   worker_busy, worker_sleeping) are written atomically under the lock
+ *   (ipu_doorbell_write()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -67,6 +68,7 @@ typedef struct IpuQueue {
     /* Internal */
     bool phase;
     bool enable_req;        /* ENABLE as written; ENABLED follows it */
+    bool user;              /* CTRL.USER, taken when ENABLE was set */
     uint32_t gen;           /* bumped on disable: drops stale completions */
     uint32_t abort_scan;    /* next SQ index the doorbell scans (BQL) */
     uint32_t irq_pending;   /* completions posted since the last interrupt */
@@ -77,6 +79,7 @@ struct IpuState {
     PCIDevice parent_obj;
 
     MemoryRegion regs;
+    MemoryRegion doorbells; /* BAR4: one doorbell page per queue */
     QEMUTimer *ready_timer;
     const IpuModel *model;
     char serial_buf[IPU_SERIAL_LEN];
@@ -130,6 +133,8 @@ bool ipu_queues_idle(IpuState *s);
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);
 void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val);
 bool ipu_queue_reg_read_only(hwaddr addr);
+/* Queue @qi's SQ_TAIL (@cq false) or CQ_HEAD doorbell: BQL, not the lock. */
+void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val);
 
 /* ipu-dma.c: DMA to and from guest RAM only; IPU_CS_* results */
 typedef struct IpuDmaFault {

@@ -8,8 +8,11 @@
  *   through each buffer kind: "mapped" (driver buffer, ipu_buffer_alloc),
  *   "pinned" (user memory registered with ipu_buffer_pin) and "user"
  *   (plain memory: the library's own choice, bounce or per-command pin);
- * and the round trip of an empty program against a null ioctl
- * (IPU_IOCTL_NULL) and, as a reference, memcpy bandwidth in this process.
+ * and the round trip of an empty program (ipu_run: through the user queue
+ * when the driver has one) against a null ioctl (IPU_IOCTL_NULL), the same
+ * round trip with the library forced to SUBMIT (IPUDEV_RUNQ=kernel, on the
+ * device opened again) and, as a reference, memcpy bandwidth in this
+ * process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +38,10 @@ static void usage(FILE *f)
 		"Usage: ipu-bench [-d N] [--min SIZE] [--max SIZE] [--kinds LIST]\n"
 		"                 [--time MS] [--latency-iters N] [--json]\n"
 		"Measure host-to-card and card-to-host bandwidth and command latency of\n"
-		"card ipuN (default 0). SIZE takes K, M, G suffixes (KiB, MiB, GiB).\n\n"
+		"card ipuN (default 0). SIZE takes K, M, G suffixes (KiB, MiB, GiB).\n"
+		"The empty-program round trip is measured as ipu_run() does it (the user\n"
+		"queue when the driver has one), then again with the device opened anew\n"
+		"with IPUDEV_RUNQ=kernel (through SUBMIT).\n\n"
 		"  -d, --device N         the card (default 0)\n"
 		"      --min SIZE         smallest transfer (default 4K)\n"
 		"      --max SIZE         largest transfer (default 256M, less when the\n"
@@ -116,6 +122,59 @@ static void lat_of(double *v, unsigned n, struct lat *l)
 	l->mean_us = n ? s / n * 1e6 : 0;
 	l->median_us = n ? v[n / 2] * 1e6 : 0;
 	l->min_us = n ? v[0] * 1e6 : 0;
+}
+
+static int build_graph(uint32_t model, uint64_t bytes, void **bin, size_t *len,
+		       struct ipu_error *err);
+
+/* @n ipu_run() round trips of program @prog (after 20 to warm up) into @l */
+static int run_latency(struct ipu_device *d, unsigned prog, unsigned n, double *v,
+		       struct lat *l, struct ipu_error *err)
+{
+	for (unsigned i = 0; i < 20; i++)
+		if (ipu_run(d, prog, 1, NULL, err))
+			return -1;
+	for (unsigned i = 0; i < n; i++) {
+		double t0 = now_s();
+
+		if (ipu_run(d, prog, 1, NULL, err))
+			return -1;
+		v[i] = now_s() - t0;
+	}
+	lat_of(v, n, l);
+	return 0;
+}
+
+/*
+ * Close @*d and open card @devid again with IPUDEV_RUNQ=kernel (runs through
+ * SUBMIT), with a small graph of the same kind loaded; the caller's
+ * environment is restored. Returns the program, or -1 (@err filled).
+ */
+static int reopen_submit(unsigned devid, uint32_t model, struct ipu_device **d,
+			 struct ipu_error *err)
+{
+	const char *old = getenv("IPUDEV_RUNQ");
+	char *saved = old ? strdup(old) : NULL;
+	void *bin = NULL;
+	size_t len;
+	int r;
+
+	ipu_device_close(*d);
+	*d = NULL;
+	setenv("IPUDEV_RUNQ", "kernel", 1);
+	r = ipu_device_open(devid, IPU_OPEN_ATTACH, d, err);
+	if (saved)
+		setenv("IPUDEV_RUNQ", saved, 1);
+	else
+		unsetenv("IPUDEV_RUNQ");
+	free(saved);
+	if (r)
+		return -1;
+	r = build_graph(model, 4096, &bin, &len, err);
+	if (!r)
+		r = ipu_load(*d, bin, len, err);
+	free(bin);
+	return r ? -1 : ipu_program_find(*d, "empty", err);
 }
 
 /* the graph: tensor "data" (i32, @bytes) spread over the tiles, program "empty" */
@@ -214,7 +273,7 @@ int main(int argc, char **argv)
 	struct ipu_error e;
 	struct bw *res = NULL;
 	size_t nres = 0;
-	struct lat lrun = { 0 }, lnull = { 0 };
+	struct lat lrun = { 0 }, lnull = { 0 }, lsubmit = { 0 };
 	double *v = NULL, mcpy = 0;
 	void *bin = NULL;
 	size_t binlen;
@@ -360,17 +419,8 @@ int main(int argc, char **argv)
 	}
 
 	/* latency: empty program round trip, null ioctl */
-	for (unsigned i = 0; i < 20; i++)	/* warm up */
-		if (ipu_run(d, (unsigned)prog, 1, NULL, &e))
-			goto fail;
-	for (unsigned i = 0; i < lat_iters; i++) {
-		double t0 = now_s();
-
-		if (ipu_run(d, (unsigned)prog, 1, NULL, &e))
-			goto fail;
-		v[i] = now_s() - t0;
-	}
-	lat_of(v, lat_iters, &lrun);
+	if (run_latency(d, (unsigned)prog, lat_iters, v, &lrun, &e))
+		goto fail;
 	snprintf(devnode, sizeof(devnode), "/dev/ipu%u", devid);
 	{
 		struct ipu_card *cards;
@@ -402,6 +452,17 @@ int main(int argc, char **argv)
 	}
 	mcpy = memcpy_gbps(maxsz < (64ull << 20) ? maxsz : 64ull << 20, time_ms / 1000.0);
 
+	/* informational: the empty-program round trip through SUBMIT, on the
+	 * device opened again with IPUDEV_RUNQ=kernel (its buffers go first) */
+	for (int k = 0; k < KINDS; k++) {
+		ipu_buffer_free(buf[k]);
+		buf[k] = NULL;
+	}
+	mem[0] = NULL;
+	prog = reopen_submit(devid, info.model, &d, &e);
+	if (prog < 0 || run_latency(d, (unsigned)prog, lat_iters, v, &lsubmit, &e))
+		goto fail;
+
 	if (json) {
 		struct jw w;
 
@@ -410,6 +471,7 @@ int main(int argc, char **argv)
 		jw_str(&w, "device", ipu_device_name(d));
 		jw_str(&w, "model", ipu_model_name(info.model));
 		jw_str(&w, "transfer_mode", getenv("IPUDEV_XFER") ? getenv("IPUDEV_XFER") : "auto");
+		jw_str(&w, "run_queue", getenv("IPUDEV_RUNQ") ? getenv("IPUDEV_RUNQ") : "auto");
 		jw_arr_begin(&w, "bandwidth");
 		for (size_t i = 0; i < nres; i++) {
 			jw_obj_begin(&w, NULL);
@@ -428,6 +490,12 @@ int main(int argc, char **argv)
 		jw_double(&w, "mean_us", lrun.mean_us);
 		jw_double(&w, "median_us", lrun.median_us);
 		jw_double(&w, "min_us", lrun.min_us);
+		jw_obj_end(&w);
+		jw_obj_begin(&w, "empty_program_submit");
+		jw_u64(&w, "iterations", lsubmit.iters);
+		jw_double(&w, "mean_us", lsubmit.mean_us);
+		jw_double(&w, "median_us", lsubmit.median_us);
+		jw_double(&w, "min_us", lsubmit.min_us);
 		jw_obj_end(&w);
 		jw_obj_begin(&w, "null_ioctl");
 		jw_u64(&w, "iterations", lnull.iters);
@@ -468,14 +536,17 @@ int main(int argc, char **argv)
 				;
 			i = j;
 		}
-		printf("\nlatency (us)            mean    median       min\n");
-		printf("empty program      %9.1f %9.1f %9.1f  (%u round trips)\n", lrun.mean_us,
-		       lrun.median_us, lrun.min_us, lrun.iters);
+		printf("\n%-23s %9s %9s %9s\n", "latency (us)", "mean", "median", "min");
+		printf("%-23s %9.2f %9.2f %9.2f  (%u round trips, ipu_run)\n", "empty program",
+		       lrun.mean_us, lrun.median_us, lrun.min_us, lrun.iters);
+		printf("%-23s %9.2f %9.2f %9.2f  (%u round trips, IPUDEV_RUNQ=kernel)\n",
+		       "empty program (SUBMIT)", lsubmit.mean_us, lsubmit.median_us,
+		       lsubmit.min_us, lsubmit.iters);
 		if (nnull)
-			printf("null ioctl         %9.2f %9.2f %9.2f  (%u calls)\n", lnull.mean_us,
+			printf("%-23s %9.2f %9.2f %9.2f  (%u calls)\n", "null ioctl", lnull.mean_us,
 			       lnull.median_us, lnull.min_us, lnull.iters);
 		else
-			printf("null ioctl         n/a (IPU_IOCTL_NULL failed on %s)\n", devnode);
+			printf("%-23s n/a (IPU_IOCTL_NULL failed on %s)\n", "null ioctl", devnode);
 		printf("\nmemcpy in this process: %.3f GB/s\n", mcpy);
 	}
 	rc = EXIT_OK;

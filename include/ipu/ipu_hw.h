@@ -30,7 +30,7 @@
 
 /* Interface version reported in IPU_REG_VERSION: major << 16 | minor. */
 #define IPU_HW_VERSION_MAJOR		1
-#define IPU_HW_VERSION_MINOR		1
+#define IPU_HW_VERSION_MINOR		2
 #define IPU_HW_VERSION \
 	((IPU_HW_VERSION_MAJOR << 16) | IPU_HW_VERSION_MINOR)
 
@@ -55,6 +55,7 @@
 #define IPU_CAP_MSIX			(1u << 0)
 #define IPU_CAP_SOFT_RESET		(1u << 1)
 #define IPU_CAP_QUEUES			(1u << 2)
+#define IPU_CAP_USER_QUEUES		(1u << 3)	/* BAR4 doorbell pages, CTRL.USER */
 
 /* Status and control */
 #define IPU_REG_STATUS			0x100	/* RO */
@@ -118,6 +119,7 @@
 #define IPU_Q_STATUS			0x20	/* RO */
 #define IPU_Q_SQ_HEAD			0x24	/* RO: entries consumed */
 #define IPU_Q_CQ_TAIL			0x28	/* RO: entries produced */
+#define IPU_Q_CQ_HEAD			0x2c	/* RO: the last CQ_HEAD doorbell */
 
 #define IPU_Q_SIZE_MIN			2
 #define IPU_Q_SIZE_MAX			4096
@@ -125,6 +127,7 @@
 #define IPU_Q_COALESCE_COUNT(v)		((v) & 0xffu)
 #define IPU_Q_COALESCE_USEC(v)		((v) >> 16)
 #define IPU_Q_CTRL_ENABLE		(1u << 0)
+#define IPU_Q_CTRL_USER			(1u << 1)	/* RUN, FENCE, ABORT only */
 #define IPU_Q_STATUS_ENABLED		(1u << 0)
 #define IPU_Q_STATUS_ERROR		(1u << 1)
 #define IPU_Q_STATUS_CODE(v)		(((v) >> 8) & 0xffu)
@@ -137,6 +140,16 @@
 #define IPU_REG_DOORBELL_BASE		0x2000
 #define IPU_REG_SQ_TAIL(q)		(IPU_REG_DOORBELL_BASE + (q) * 8)
 #define IPU_REG_CQ_HEAD(q)		(IPU_REG_DOORBELL_BASE + (q) * 8 + 4)
+
+/*
+ * BAR4: doorbell pages, one per queue, each mappable into one process
+ * (docs/hw-interface.md "Doorbell pages and user queues").
+ */
+#define IPU_DB_BAR			4
+#define IPU_DB_PAGE_SIZE		0x1000
+#define IPU_DB_BAR_SIZE			(IPU_NUM_QUEUES * IPU_DB_PAGE_SIZE)
+#define IPU_DB_SQ_TAIL			0x0
+#define IPU_DB_CQ_HEAD			0x4
 
 /* Submission queue entry: 64 bytes, little-endian. */
 struct ipu_sqe {
@@ -181,6 +194,7 @@ struct ipu_cqe {
 #define IPU_SQE_FENCE			0x05
 #define IPU_SQE_ABORT			0x06
 #define IPU_SQE_STREAM_BIND		0x07
+#define IPU_SQE_UNLOAD			0x08	/* 1.2: drop the graph and its data */
 
 #define IPU_CQE_PHASE			1u
 #define IPU_CQE_CODE(status)		((status) >> 1)

@@ -53,6 +53,11 @@ for direction, word in (("host-to-card", "write"), ("card-to-host", "read")):
 lat = bench.get("latency") or {}
 rt = (lat.get("empty_program") or {}).get("median_us")
 null = (lat.get("null_ioctl") or {}).get("median_us")
-rec("empty-program round trip vs null ioctl", rt, "us", null, "<= 3")
+rt_submit = (lat.get("empty_program_submit") or {}).get("median_us")
+runq = bench.get("run_queue", "auto")
+# the target: ipu_run (through the user queue when the driver has one)
+rec("empty-program round trip vs null ioctl", rt, "us", null, "<= 3", run_queue=runq)
+# informational: the same round trip with the library forced to SUBMIT
+rec("empty-program round trip (SUBMIT) vs null ioctl", rt_submit, "us", null, None)
 out.write_text(json.dumps(records, indent=2) + "\n")
 print(f"bench-vm: {len(records)} records in {out}")

@@ -29,6 +29,7 @@ int ipu_bar0_take(struct ipu_bar0 *b, int card, bool busmaster,
 	memset(b, 0, sizeof(*b));
 	b->card = card;
 	b->fd = -1;
+	b->db_fd = -1;
 	if (ipu_find_card(card, name, sizeof(name)))
 		return fail(msg, len, ENODEV, "card not bound to ipu.ko");
 	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", name);
@@ -85,6 +86,22 @@ int ipu_bar0_take(struct ipu_bar0 *b, int card, bool busmaster,
 	}
 	/* No handler is bound: keep every cause masked (INTx is level). */
 	ipu_bar0_wr(b, IPU_REG_IRQ_MASK, 0xffffffff);
+
+	/* The doorbell pages (hw-interface 1.2); only their tests need them. */
+	snprintf(path, sizeof(path), "%s/resource%d", b->pcidir, IPU_DB_BAR);
+	b->db_fd = open(path, O_RDWR | O_SYNC);
+	if (b->db_fd < 0) {
+		snprintf(b->db_err, sizeof(b->db_err), "open resource%d: %s",
+			 IPU_DB_BAR, strerror(errno));
+		return 0;
+	}
+	b->db = mmap(NULL, IPU_DB_BAR_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, b->db_fd, 0);
+	if (b->db == MAP_FAILED) {
+		snprintf(b->db_err, sizeof(b->db_err), "mmap resource%d: %s",
+			 IPU_DB_BAR, strerror(errno));
+		b->db = NULL;
+	}
 	return 0;
 }
 
@@ -104,6 +121,13 @@ int ipu_bar0_release(struct ipu_bar0 *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	b->fd = -1;
+	if (b->db) {
+		munmap((void *)b->db, IPU_DB_BAR_SIZE);
+		b->db = NULL;
+	}
+	if (b->db_fd >= 0)
+		close(b->db_fd);
+	b->db_fd = -1;
 	if (!b->bdf[0])
 		return 0;
 	snprintf(path, sizeof(path), "%s/enable", b->pcidir);

@@ -35,29 +35,6 @@
 
 /* --- helpers --- */
 
-static int open_card(int index, int flags)
-{
-	char name[IPU_TEST_NAME_MAX];
-
-	if (ipu_find_card(index, name, sizeof(name)))
-		return -1;
-	return ipu_open_name(name, flags);
-}
-
-static int do_attach(int fd, uint32_t flags)
-{
-	struct ipu_attach a = { .argsz = sizeof(a), .flags = flags };
-
-	return ioctl(fd, IPU_IOCTL_ATTACH, &a) ? -errno : (int)a.queue;
-}
-
-static int do_detach(int fd)
-{
-	struct ipu_attach a = { .argsz = sizeof(a) };
-
-	return ioctl(fd, IPU_IOCTL_DETACH, &a) ? -errno : 0;
-}
-
 static int buf_alloc(int fd, uint64_t size, uint64_t *off)
 {
 	struct ipu_buf b = { .argsz = sizeof(b), .size = size };
@@ -141,106 +118,6 @@ static int simple(int fd, uint32_t op)
 	return submit(fd, &c);
 }
 
-/*
- * Graph for @model: "x" (write-only) and y = x + x (read-only) of @n f32,
- * program 0 "double"; with @rw also "big" (read-write, @big bytes of f32)
- * and program 1 "spin": y = x + x repeated 2^30 times (ABORT ends it).
- */
-static int build_graph(uint32_t model, uint64_t n, uint64_t big,
-		       void **buf, size_t *len)
-{
-	uint32_t shape[1] = { (uint32_t)n };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, seq, body, rep, spin, b;
-
-	memset(&err, 0, sizeof(err));
-	if (ipu_graph_create(model, &g, &err))
-		return -1;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 16, &err) ||
-	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) < 0)
-		goto fail;
-	seq = ipu_prog_sequence(g, &err);
-	if (seq < 0)
-		goto fail;
-	y = ipu_binary(g, seq, IPU_OP_ADD, x, x, "y", &err);
-	if (y < 0 || ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err) < 0 ||
-	    ipu_graph_add_program(g, "double", seq, &err) < 0)
-		goto fail;
-	body = ipu_prog_sequence(g, &err);
-	if (body < 0 || ipu_binary(g, body, IPU_OP_ADD, x, x, "y2", &err) < 0)
-		goto fail;
-	rep = ipu_prog_repeat(g, 1u << 30, body, &err);
-	spin = rep < 0 ? -1 : ipu_graph_add_program(g, "spin", rep, &err);
-	if (spin < 0)
-		goto fail;
-	if (big) {
-		shape[0] = big / 4;
-		b = ipu_graph_add_tensor(g, "big", IPU_DTYPE_F32, 1, shape, &err);
-		if (b < 0 || ipu_graph_map_linear(g, b, 1024, &err) ||
-		    ipu_graph_expose(g, b, NULL, IPU_HANDLE_RW, &err) < 0)
-			goto fail;
-	}
-	if (ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -1;
-}
-
-#define H_X	0
-#define H_Y	1
-#define H_BIG	2
-#define P_DOUBLE 0
-#define P_SPIN	1
-
-static long debug_counter(const char *card, const char *name)
-{
-	char path[128], buf[32];
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/ipu/%s/%s", card, name);
-	if (ipu_read_file(path, buf, sizeof(buf)))
-		return -1;
-	return atol(buf);
-}
-
-static void mount_debugfs(void)
-{
-	struct stat st;
-
-	if (stat("/sys/kernel/debug/ipu", &st))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-}
-
-/* Everything the driver holds for the card is back to zero (5 s). */
-static int no_leaks(int index)
-{
-	char name[IPU_TEST_NAME_MAX];
-	long long t0 = ipu_now_ms();
-
-	if (ipu_find_card(index, name, sizeof(name)))
-		return -1;
-	mount_debugfs();
-	while (ipu_now_ms() - t0 < 5000) {
-		if (!debug_counter(name, "pinned_pages") &&
-		    !debug_counter(name, "alloc_pages") &&
-		    !debug_counter(name, "buffers") &&
-		    !debug_counter(name, "commands"))
-			return 0;
-		usleep(10000);
-	}
-	fprintf(stderr, "# leak: pinned %ld alloc %ld bufs %ld cmds %ld\n",
-		debug_counter(name, "pinned_pages"),
-		debug_counter(name, "alloc_pages"),
-		debug_counter(name, "buffers"),
-		debug_counter(name, "commands"));
-	return -1;
-}
-
 /* --- the fixture: card 3 attached, the small graph loaded --- */
 
 FIXTURE(cmd) {
@@ -251,12 +128,12 @@ FIXTURE(cmd) {
 
 FIXTURE_SETUP(cmd)
 {
-	self->fd = open_card(SMALL_CARD, O_RDWR);
+	self->fd = ipu_test_open_card(SMALL_CARD, O_RDWR);
 	if (self->fd < 0)
 		SKIP(return, "card %d not present", SMALL_CARD);
-	ASSERT_EQ(0, build_graph(IPU_MODEL_TEST, N_ELEMS, 0, &self->graph,
+	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_TEST, N_ELEMS, 0, &self->graph,
 				 &self->graph_len));
-	ASSERT_LE(0, do_attach(self->fd, 0));
+	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
 					 self->graph, self->graph_len));
 }
@@ -267,7 +144,7 @@ FIXTURE_TEARDOWN(cmd)
 		close(self->fd);
 	free(self->graph);
 	if (self->fd >= 0)
-		EXPECT_EQ(0, no_leaks(SMALL_CARD));
+		EXPECT_EQ(0, ipu_test_no_leaks(SMALL_CARD));
 }
 
 TEST_F(cmd, write_run_read_user_ptr)
@@ -479,7 +356,7 @@ TEST_F(cmd, negative)
 		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], (void *)8));
 		EXPECT_EQ(EFAULT, errno);
 	}
-	EXPECT_EQ(-1, ioctl(self->fd, _IO(IPU_IOCTL_MAGIC, 0x0b), NULL));
+	EXPECT_EQ(-1, ioctl(self->fd, _IO(IPU_IOCTL_MAGIC, 0x0c), NULL));
 	EXPECT_EQ(ENOTTY, errno);
 
 	/* Reserved fields. */
@@ -584,8 +461,8 @@ TEST_F(cmd, negative)
 	c.flags = IPU_CMD_FLAG_ASYNC;
 	EXPECT_EQ(-EAGAIN, submit(self->fd, &c));
 	/* Detach with 256 in flight, one of them a long RUN. */
-	EXPECT_EQ(0, do_detach(self->fd));
-	EXPECT_EQ(-ENOTCONN, do_detach(self->fd));
+	EXPECT_EQ(0, ipu_test_detach(self->fd));
+	EXPECT_EQ(-ENOTCONN, ipu_test_detach(self->fd));
 	EXPECT_EQ(-ENOTCONN, wait_seq(self->fd, seq, 0, 0, NULL));
 }
 
@@ -595,13 +472,13 @@ TEST_F(cmd, rlimit_memlock)
 	int st;
 
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, do_detach(self->fd));
+	ASSERT_EQ(0, ipu_test_detach(self->fd));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		struct rlimit rl = { 64 << 10, 64 << 10 };
 		char *p = aligned_alloc(4096, 1 << 20);
-		int fd = open_card(SMALL_CARD, O_RDWR);
+		int fd = ipu_test_open_card(SMALL_CARD, O_RDWR);
 		int ok = 1, h;
 
 		memset(p, 1, 1 << 20);
@@ -609,7 +486,7 @@ TEST_F(cmd, rlimit_memlock)
 		close(self->fd);
 		if (setrlimit(RLIMIT_MEMLOCK, &rl) || setresuid(65534, 65534, 65534))
 			_exit(2);
-		if (do_attach(fd, 0) < 0)
+		if (ipu_test_attach(fd, 0) < 0)
 			_exit(3);
 		h = buf_pin(fd, p, 64 << 10);
 		ok &= h > 0;
@@ -762,15 +639,48 @@ TEST_F(cmd, stream_bind)
 	ASSERT_LT(0, hout);
 	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 1, hout, 0, S_RING));
 	close(self->fd);
-	self->fd = open_card(SMALL_CARD, O_RDWR);
+	self->fd = ipu_test_open_card(SMALL_CARD, O_RDWR);
 	ASSERT_LE(0, self->fd);
-	ASSERT_LE(0, do_attach(self->fd, 0));
-	/* The graph stayed on the card; "out" did not stay bound. */
+	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
+	/* The detach unloaded the graph, and "out" did not stay bound. */
 	hin = buf_alloc(self->fd, S_RING, NULL);
 	ASSERT_LT(0, hin);
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, bind(self->fd, 0, hin, 0, S_RING));
+	ASSERT_EQ(0, ipu_test_stream_graph(&graph, &glen));
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, graph,
+					 glen));
+	free(graph);
 	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 0, hin, 0, S_RING));
 	EXPECT_EQ(IPU_STATUS_RUN_FAILED, simple(self->fd, IPU_CMD_RUN));
 	free(pin_mem);
+}
+
+/* DETACH takes the graph and its data off the card: the next context sees
+ * none of it, also after loading the same graph again. */
+TEST_F(cmd, detach_unloads_the_graph)
+{
+	float *x = malloc(N_ELEMS * 4), *y = malloc(N_ELEMS * 4);
+
+	IPU_RETURN_IF_SKIPPED();
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = 1.0f + (float)i;
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, x,
+					 N_ELEMS * 4));
+	ASSERT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
+	ASSERT_EQ(0, ipu_test_detach(self->fd));
+	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(self->fd, IPU_CMD_RUN));
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, cmd_ptr(self->fd, IPU_CMD_READ, H_Y, 0,
+					       y, N_ELEMS * 4));
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
+					 self->graph, self->graph_len));
+	memset(y, 0xff, N_ELEMS * 4);
+	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_READ, H_Y, 0, y,
+					 N_ELEMS * 4));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(0.0f, y[i]);
+	free(x);
+	free(y);
 }
 
 TEST_F(cmd, reset_while_attached)
@@ -783,7 +693,7 @@ TEST_F(cmd, reset_while_attached)
 
 	IPU_RETURN_IF_SKIPPED();
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
-	fd2 = open_card(SMALL_CARD, O_RDWR);
+	fd2 = ipu_test_open_card(SMALL_CARD, O_RDWR);
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, ipu_reset(fd2, 0, 0, &r));
 	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
@@ -808,14 +718,14 @@ TEST_F(cmd, reset_while_attached)
 
 TEST(attach_exclusive)
 {
-	int a = open_card(SMALL_CARD, O_RDWR), b, ro, st, p[2];
+	int a = ipu_test_open_card(SMALL_CARD, O_RDWR), b, ro, st, p[2];
 	pid_t pid;
 	char c;
 
 	if (a < 0)
 		SKIP(return, "card not present");
-	b = open_card(SMALL_CARD, O_RDWR);
-	ro = open_card(SMALL_CARD, O_RDONLY);
+	b = ipu_test_open_card(SMALL_CARD, O_RDWR);
+	ro = ipu_test_open_card(SMALL_CARD, O_RDONLY);
 	ASSERT_LE(0, b);
 	ASSERT_LE(0, ro);
 
@@ -823,13 +733,13 @@ TEST(attach_exclusive)
 	EXPECT_EQ(-ENOTCONN, buf_alloc(b, 4096, NULL));
 	EXPECT_EQ(-ENOTCONN, simple(b, IPU_CMD_FENCE));
 	EXPECT_EQ(-ENOTCONN, wait_seq(b, 1, 0, 0, NULL));
-	EXPECT_EQ(-ENOTCONN, do_detach(b));
-	EXPECT_EQ(-EPERM, do_attach(ro, 0));
+	EXPECT_EQ(-ENOTCONN, ipu_test_detach(b));
+	EXPECT_EQ(-EPERM, ipu_test_attach(ro, 0));
 	EXPECT_EQ(0, ioctl(ro, IPU_IOCTL_NULL, NULL));
 
-	ASSERT_LE(0, do_attach(a, 0));
-	EXPECT_EQ(-EALREADY, do_attach(a, IPU_ATTACH_FLAG_NONBLOCK));
-	EXPECT_EQ(-EBUSY, do_attach(b, IPU_ATTACH_FLAG_NONBLOCK));
+	ASSERT_LE(0, ipu_test_attach(a, 0));
+	EXPECT_EQ(-EALREADY, ipu_test_attach(a, IPU_ATTACH_FLAG_NONBLOCK));
+	EXPECT_EQ(-EBUSY, ipu_test_attach(b, IPU_ATTACH_FLAG_NONBLOCK));
 	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(a, IPU_CMD_RUN));
 
 	/* A blocked ATTACH gets the card when the holder closes. */
@@ -840,7 +750,7 @@ TEST(attach_exclusive)
 		close(a);
 		write(p[1], "w", 1);
 		alarm(10);
-		if (do_attach(b, 0) < 0)
+		if (ipu_test_attach(b, 0) < 0)
 			_exit(1);
 		_exit(simple(b, IPU_CMD_FENCE) == IPU_STATUS_OK ? 0 : 2);
 	}
@@ -853,15 +763,15 @@ TEST(attach_exclusive)
 	EXPECT_EQ(0, WEXITSTATUS(st));
 	/* The child exited: its (shared) file is still open here, attached. */
 	EXPECT_EQ(IPU_STATUS_OK, simple(b, IPU_CMD_FENCE));
-	EXPECT_EQ(0, do_detach(b));
-	a = open_card(SMALL_CARD, O_RDWR);
-	EXPECT_LE(0, do_attach(a, IPU_ATTACH_FLAG_NONBLOCK));
+	EXPECT_EQ(0, ipu_test_detach(b));
+	a = ipu_test_open_card(SMALL_CARD, O_RDWR);
+	EXPECT_LE(0, ipu_test_attach(a, IPU_ATTACH_FLAG_NONBLOCK));
 	close(a);
 	close(b);
 	close(ro);
 	close(p[0]);
 	close(p[1]);
-	EXPECT_EQ(0, no_leaks(SMALL_CARD));
+	EXPECT_EQ(0, ipu_test_no_leaks(SMALL_CARD));
 }
 
 /* Round trips through the 64 MiB tensor of the gc200 card. */
@@ -876,11 +786,11 @@ FIXTURE_SETUP(big)
 	size_t len;
 
 	self->src = self->dst = NULL;
-	self->fd = open_card(BIG_CARD, O_RDWR);
+	self->fd = ipu_test_open_card(BIG_CARD, O_RDWR);
 	if (self->fd < 0)
 		SKIP(return, "card %d not present", BIG_CARD);
-	ASSERT_EQ(0, build_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len));
-	ASSERT_LE(0, do_attach(self->fd, 0));
+	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len));
+	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, g, len));
 	free(g);
 	self->src = malloc(BIG_BYTES + 8192);
@@ -899,7 +809,7 @@ FIXTURE_TEARDOWN(big)
 	free(self->src);
 	free(self->dst);
 	if (self->fd >= 0)
-		EXPECT_EQ(0, no_leaks(BIG_CARD));
+		EXPECT_EQ(0, ipu_test_no_leaks(BIG_CARD));
 }
 
 /* Sizes: edges and random ones, up to 64 MiB. */
@@ -979,12 +889,12 @@ TEST_F(big, kill_mid_transfer_and_run)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (pid == 0) {
-			int cfd = open_card(BIG_CARD, O_RDWR), h;
+			int cfd = ipu_test_open_card(BIG_CARD, O_RDWR), h;
 			void *g;
 			size_t len;
 
-			if (cfd < 0 || do_attach(cfd, 0) < 0 ||
-			    build_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len) ||
+			if (cfd < 0 || ipu_test_attach(cfd, 0) < 0 ||
+			    ipu_test_double_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len) ||
 			    cmd_ptr(cfd, IPU_CMD_LOAD, 0, 0, g, len))
 				_exit(1);
 			h = buf_pin(cfd, self->src, BIG_BYTES);
@@ -1023,14 +933,14 @@ TEST_F(big, kill_mid_transfer_and_run)
 		EXPECT_TRUE(WIFSIGNALED(st));
 		close(p[0]);
 		/* The card is free again, and nothing is left behind. */
-		fd = open_card(BIG_CARD, O_RDWR);
+		fd = ipu_test_open_card(BIG_CARD, O_RDWR);
 		ASSERT_LE(0, fd);
 		alarm(20);
-		EXPECT_LE(0, do_attach(fd, 0));
+		EXPECT_LE(0, ipu_test_attach(fd, 0));
 		alarm(0);
 		EXPECT_EQ(IPU_STATUS_OK, simple(fd, IPU_CMD_FENCE));
 		close(fd);
-		EXPECT_EQ(0, no_leaks(BIG_CARD));
+		EXPECT_EQ(0, ipu_test_no_leaks(BIG_CARD));
 	}
 }
 

@@ -47,3 +47,49 @@ fail:
 	ipu_graph_free(g);
 	return -1;
 }
+
+int ipu_test_double_graph(uint32_t model, uint64_t n, uint64_t big,
+			  void **buf, size_t *len)
+{
+	uint32_t shape[1] = { (uint32_t)n };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, seq, body, rep, spin, b;
+
+	memset(&err, 0, sizeof(err));
+	if (ipu_graph_create(model, &g, &err))
+		return -1;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 16, &err) ||
+	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) < 0)
+		goto fail;
+	seq = ipu_prog_sequence(g, &err);
+	if (seq < 0)
+		goto fail;
+	y = ipu_binary(g, seq, IPU_OP_ADD, x, x, "y", &err);
+	if (y < 0 || ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err) < 0 ||
+	    ipu_graph_add_program(g, "double", seq, &err) < 0)
+		goto fail;
+	body = ipu_prog_sequence(g, &err);
+	if (body < 0 || ipu_binary(g, body, IPU_OP_ADD, x, x, "y2", &err) < 0)
+		goto fail;
+	rep = ipu_prog_repeat(g, 1u << 30, body, &err);
+	spin = rep < 0 ? -1 : ipu_graph_add_program(g, "spin", rep, &err);
+	if (spin < 0)
+		goto fail;
+	if (big) {
+		shape[0] = big / 4;
+		b = ipu_graph_add_tensor(g, "big", IPU_DTYPE_F32, 1, shape, &err);
+		if (b < 0 || ipu_graph_map_linear(g, b, 1024, &err) ||
+		    ipu_graph_expose(g, b, NULL, IPU_HANDLE_RW, &err) < 0)
+			goto fail;
+	}
+	if (ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -1;
+}

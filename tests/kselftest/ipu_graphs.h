@@ -8,6 +8,7 @@
 #define IPU_GRAPHS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The stream graph: S_ROUNDS transfers of S_ELEMS f32 each way. */
 #define S_ELEMS		256
@@ -21,5 +22,20 @@
  * builder's message on stderr.
  */
 int ipu_test_stream_graph(void **buf, size_t *len);
+
+/*
+ * The "double" graph for @model: "x" (handle 0, write-only) and y = x + x
+ * (handle 1, read-only) of @n f32, program 0 "double"; program 1 "spin":
+ * y = x + x repeated 2^30 times (ABORT ends it); with @big also "big"
+ * (handle 2, read-write, @big bytes of f32). *buf is malloc'ed. 0, or -1
+ * with the builder's message on stderr.
+ */
+int ipu_test_double_graph(uint32_t model, uint64_t n, uint64_t big,
+			  void **buf, size_t *len);
+#define H_X		0
+#define H_Y		1
+#define H_BIG		2
+#define P_DOUBLE	0
+#define P_SPIN		1
 
 #endif /* IPU_GRAPHS_H */

@@ -8,7 +8,10 @@
  * exact results and every kind of bad command, bad address (the card's own
  * BAR, memory that does not exist), bad SG list, bad doorbell and bad ring
  * the specification names: each must complete with its error status (or
- * stop the queue) and leave the card working.
+ * stop the queue) and leave the card working. Also the doorbell pages
+ * (BAR4) and user queues (CTRL.USER: RUN, FENCE and ABORT only, no DMA for
+ * anything else) of hardware interface 1.2, and its UNLOAD: the graph, its
+ * data (a later graph's tensors read zeros) and its stream bindings go.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -38,15 +41,23 @@
 #define PAGE		4096u
 #define N_ELEMS		4096	/* f32 elements of the test tensors */
 
+/* A queue the test drives: its rings in the pool and its place in them. */
+struct tq {
+	unsigned qi;
+	struct ipu_sqe *sq;
+	struct ipu_cqe *cq;
+	unsigned sq_tail, cq_head;
+	int phase;
+	bool bar4;		/* doorbells through its BAR4 page, not BAR0 */
+};
+
 FIXTURE(queue) {
 	struct ipu_bar0 bar;
 	uint8_t *pool;		/* POOL_PAGES locked pages */
 	uint64_t phys[POOL_PAGES];
 	unsigned next_page;	/* pool allocation cursor */
-	struct ipu_sqe *sq;
-	struct ipu_cqe *cq;
-	unsigned sq_tail, cq_head;
-	int phase;
+	struct tq qs[IPU_NUM_QUEUES];
+	struct tq *q;		/* the queue submit() uses: queue 0 at first */
 	uint16_t cid;
 	void *graph;
 	size_t graph_len;
@@ -116,31 +127,62 @@ static uint64_t make_sgl(FIXTURE_DATA(queue) *self, unsigned sgl_page,
 	return self->phys[sgl_page];
 }
 
-/* Submits @e on queue 0 and waits for its completion (10 s at most). */
-static int submit(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
-		  struct ipu_cqe *out)
+/* Rings @q's SQ_TAIL (@cq false) or CQ_HEAD doorbell in BAR0 or BAR4. */
+static void doorbell(FIXTURE_DATA(queue) *self, struct tq *q, bool cq,
+		     uint32_t v)
 {
-	long long t0 = ipu_now_ms();
-	volatile struct ipu_cqe *c;
+	if (q->bar4)
+		ipu_db_wr(&self->bar, q->qi, cq ? IPU_DB_CQ_HEAD : IPU_DB_SQ_TAIL,
+			  v);
+	else
+		wr32(self, cq ? IPU_REG_CQ_HEAD(q->qi) : IPU_REG_SQ_TAIL(q->qi),
+		     v);
+}
 
+/* Puts @e (with a new cid) into @q's SQ, without the doorbell. */
+static void post(FIXTURE_DATA(queue) *self, struct tq *q, struct ipu_sqe *e)
+{
 	e->cid = ++self->cid;
-	self->sq[self->sq_tail] = *e;
+	q->sq[q->sq_tail] = *e;
 	__sync_synchronize();
-	self->sq_tail = (self->sq_tail + 1) % QSIZE;
-	wr32(self, IPU_REG_SQ_TAIL(0), self->sq_tail);
+	q->sq_tail = (q->sq_tail + 1) % QSIZE;
+}
 
-	c = &self->cq[self->cq_head];
-	while ((c->status & IPU_CQE_PHASE) != self->phase) {
-		if (ipu_now_ms() - t0 > 10000)
+/*
+ * Waits (@ms at most) for @q's next completion and takes it, without the
+ * CQ_HEAD doorbell. 0 or -ETIMEDOUT.
+ */
+static int reap(struct tq *q, struct ipu_cqe *out, long ms)
+{
+	volatile struct ipu_cqe *c = &q->cq[q->cq_head];
+	long long t0 = ipu_now_ms();
+
+	while ((c->status & IPU_CQE_PHASE) != q->phase) {
+		if (ipu_now_ms() - t0 > ms)
 			return -ETIMEDOUT;
 		usleep(100);
 	}
 	__sync_synchronize();
 	*out = *(struct ipu_cqe *)c;
-	self->cq_head = (self->cq_head + 1) % QSIZE;
-	if (!self->cq_head)
-		self->phase ^= 1;
-	wr32(self, IPU_REG_CQ_HEAD(0), self->cq_head);
+	q->cq_head = (q->cq_head + 1) % QSIZE;
+	if (!q->cq_head)
+		q->phase ^= 1;
+	return 0;
+}
+
+/* Submits @e on self->q and waits for its completion (10 s at most). */
+static int submit(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
+		  struct ipu_cqe *out)
+{
+	struct tq *q = self->q;
+	int ret;
+
+	post(self, q, e);
+	doorbell(self, q, false, q->sq_tail);
+	ret = reap(q, out, 10000);
+	if (ret)
+		return ret;
+	doorbell(self, q, true, q->cq_head);
 	return out->cid == e->cid ? 0 : -EPROTO;
 }
 
@@ -154,8 +196,8 @@ static int run_cmd(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
 	return ret ? ret : IPU_CQE_CODE((cqe ? cqe : &tmp)->status);
 }
 
-static int setup_queue(FIXTURE_DATA(queue) *self, unsigned q,
-		       uint64_t sq_phys, uint64_t cq_phys)
+static int setup_queue_ctrl(FIXTURE_DATA(queue) *self, unsigned q,
+			    uint64_t sq_phys, uint64_t cq_phys, uint32_t ctrl)
 {
 	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_LO), (uint32_t)sq_phys);
@@ -165,8 +207,31 @@ static int setup_queue(FIXTURE_DATA(queue) *self, unsigned q,
 	wr32(self, IPU_REG_Q(q, IPU_Q_SIZE), QSIZE);
 	wr32(self, IPU_REG_Q(q, IPU_Q_VECTOR), 1);
 	wr32(self, IPU_REG_Q(q, IPU_Q_COALESCE), 0);
-	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), ctrl);
 	return rd32(self, IPU_REG_Q(q, IPU_Q_STATUS));
+}
+
+static int setup_queue(FIXTURE_DATA(queue) *self, unsigned q,
+		       uint64_t sq_phys, uint64_t cq_phys)
+{
+	return setup_queue_ctrl(self, q, sq_phys, cq_phys, IPU_Q_CTRL_ENABLE);
+}
+
+/*
+ * Enables queue @qi with CTRL @ctrl on rings in two fresh (zeroed) pool
+ * pages, as self->qs[qi] (doorbells through BAR0). Returns its STATUS.
+ */
+static int open_queue(FIXTURE_DATA(queue) *self, unsigned qi, uint32_t ctrl)
+{
+	unsigned sq = pool_pages(self, 1), cq = pool_pages(self, 1);
+
+	self->qs[qi] = (struct tq){
+		.qi = qi,
+		.sq = page_ptr(self, sq),
+		.cq = page_ptr(self, cq),
+		.phase = 1,
+	};
+	return setup_queue_ctrl(self, qi, self->phys[sq], self->phys[cq], ctrl);
 }
 
 /* y = x + x over the test model's tiles; x write-only, y read-only. */
@@ -236,11 +301,8 @@ FIXTURE_SETUP(queue)
 	}
 	close(fd);
 
-	self->sq = page_ptr(self, pool_pages(self, 1));
-	self->cq = page_ptr(self, pool_pages(self, 1));
-	self->phase = 1;
-	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
-		  setup_queue(self, 0, self->phys[0], self->phys[1]));
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED, open_queue(self, 0, IPU_Q_CTRL_ENABLE));
+	self->q = &self->qs[0];
 }
 
 FIXTURE_TEARDOWN(queue)
@@ -256,16 +318,29 @@ FIXTURE_TEARDOWN(queue)
 	free(self->graph);
 }
 
+/*
+ * @e: a LOAD of graph binary @graph (@len bytes, copied into fresh pool
+ * pages) through an SG list; it may be submitted any number of times.
+ */
+static void load_sqe(FIXTURE_DATA(queue) *self, const void *graph, size_t len,
+		     struct ipu_sqe *e)
+{
+	unsigned pages = (len + PAGE - 1) / PAGE;
+	unsigned data = pool_pages(self, pages), sgl = pool_pages(self, 1);
+
+	memcpy(page_ptr(self, data), graph, len);
+	memset(e, 0, sizeof(*e));
+	e->opcode = IPU_SQE_LOAD;
+	e->length = len;
+	e->data = make_sgl(self, sgl, data, len, &e->sgl_count);
+}
+
 /* LOAD the test graph through an SG list. */
 static int load_graph(FIXTURE_DATA(queue) *self)
 {
-	unsigned pages = (self->graph_len + PAGE - 1) / PAGE;
-	unsigned data = pool_pages(self, pages), sgl = pool_pages(self, 1);
-	struct ipu_sqe e = { .opcode = IPU_SQE_LOAD };
+	struct ipu_sqe e;
 
-	memcpy(page_ptr(self, data), self->graph, self->graph_len);
-	e.length = self->graph_len;
-	e.data = make_sgl(self, sgl, data, self->graph_len, &e.sgl_count);
+	load_sqe(self, self->graph, self->graph_len, &e);
 	return run_cmd(self, &e, NULL);
 }
 
@@ -580,78 +655,112 @@ static uint32_t in_page_len(FIXTURE_DATA(queue) *self, uint64_t addr,
 }
 
 /*
- * Random commands: every opcode (and unknown ones), random fields, and
- * addresses drawn from the pool, the card's BAR, memory that does not exist
- * and unaligned places. Each must complete with some status, in order, and
- * the card must work afterwards. Addresses stay inside the pool or outside
- * RAM, so the card cannot scribble over the guest.
+ * A random command: every opcode (and unknown ones; LOAD only if @load;
+ * UNLOAD mostly with its fields 0),
+ * random fields, and addresses drawn from the 8 pool pages at @data, the SG
+ * list page @sgl (whose entries it rewrites), the card's BAR, memory that
+ * does not exist and unaligned places. Addresses stay inside the pool or
+ * outside RAM, so the card cannot scribble over the guest.
+ */
+static void random_sqe(FIXTURE_DATA(queue) *self, uint64_t *seed,
+		       unsigned data, unsigned sgl, bool load,
+		       struct ipu_sqe *e)
+{
+	struct ipu_sge *sge = page_ptr(self, sgl);
+	uint64_t r[8];
+
+	for (int k = 0; k < 8; k++) {
+		*seed ^= *seed << 13;
+		*seed ^= *seed >> 7;
+		*seed ^= *seed << 17;
+		r[k] = *seed;
+	}
+	/* Addresses: pool pages (at any offset), the BAR, no memory. */
+	uint64_t addrs[5] = {
+		self->phys[data + r[0] % 8] + (r[1] & 4095),
+		self->phys[data + r[0] % 8],
+		self->bar.phys + (r[1] & (IPU_BAR_REGS_SIZE - 1)),
+		(1ull << 40) + (r[1] & 0xffff),
+		self->phys[sgl],
+	};
+	/* An SG list of up to 4 entries inside the pool (or not). */
+	for (int k = 0; k < 4; k++) {
+		sge[k].addr = addrs[(r[2] >> (k * 4)) % 5] & ~(uint64_t)(r[6] & 1);
+		sge[k].len = in_page_len(self, sge[k].addr,
+					 (r[3] >> (k * 8)) & 0xfff);
+		sge[k].reserved = !((r[4] >> k) & 15);
+	}
+	memset(e, 0, sizeof(*e));
+	e->opcode = r[5] % 10;		/* 0 and 9: unknown */
+	if (!(r[5] & 0xf00))
+		e->opcode = (uint8_t)(r[5] >> 16);
+	e->handle = (r[5] >> 24) % 4;
+	e->offset = (r[6] >> 8) & 0x7fff;
+	e->length = (r[7] & 1) ? (r[7] >> 8) & 0x7fff : (r[7] >> 8) & 0xff;
+	e->count = e->opcode == IPU_SQE_RUN ? (r[7] >> 32) % 3 : 0;
+	e->sgl_count = (r[4] >> 8) % 6;
+	e->data = e->sgl_count && (r[4] & 0x100000) ? self->phys[sgl] :
+		  addrs[(r[4] >> 24) % 5];
+	if (e->opcode == IPU_SQE_LOAD && !load)	/* keep the graph loaded */
+		e->opcode = IPU_SQE_READ;
+	/* LOAD's message buffer: in the pool, or the BAR. */
+	if (e->opcode == IPU_SQE_LOAD && (r[7] & 2))
+		e->arg = addrs[(r[7] >> 2) % 2] & ~(uint64_t)255;
+	/* Mostly leave the fields an opcode does not use at 0. */
+	if (e->opcode != IPU_SQE_READ && e->opcode != IPU_SQE_WRITE &&
+	    (r[6] & 3)) {
+		e->offset = 0;
+		if (e->opcode != IPU_SQE_STREAM_BIND &&
+		    e->opcode != IPU_SQE_LOAD)
+			e->length = e->data = e->sgl_count = 0;
+	}
+	if (!(r[6] & 0xff0000))
+		e->flags = 1;
+	/* The card may write what it reads: never past a pool page. */
+	if (!e->sgl_count)
+		e->length = in_page_len(self, e->data, e->length);
+}
+
+/*
+ * Random commands (random_sqe()): each must complete with some status, in
+ * order, and the card must work afterwards. An UNLOAD succeeds exactly when
+ * its fields are 0; the graph is loaded again after it.
  */
 TEST_F(queue, random_commands)
 {
 	IPU_RETURN_IF_SKIPPED();
 	unsigned data = pool_pages(self, 8), sgl = pool_pages(self, 1);
-	struct ipu_sge *sge = page_ptr(self, sgl);
 	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)getpid();
-	unsigned counts[16] = { 0 };
-	struct ipu_sqe e;
+	unsigned counts[16] = { 0 }, unloads = 0;
+	struct ipu_sqe e, ld, tmp;
 	struct ipu_cqe c;
 
-	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	load_sqe(self, self->graph, self->graph_len, &ld);
+	tmp = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &tmp, NULL));
 	for (int i = 0; i < 3000; i++) {
-		uint64_t r[8];
-
-		for (int k = 0; k < 8; k++) {
-			seed ^= seed << 13;
-			seed ^= seed >> 7;
-			seed ^= seed << 17;
-			r[k] = seed;
-		}
-		/* Addresses: pool pages (at any offset), the BAR, no memory. */
-		uint64_t addrs[5] = {
-			self->phys[data + r[0] % 8] + (r[1] & 4095),
-			self->phys[data + r[0] % 8],
-			self->bar.phys + (r[1] & (IPU_BAR_REGS_SIZE - 1)),
-			(1ull << 40) + (r[1] & 0xffff),
-			self->phys[sgl],
-		};
-		/* An SG list of up to 4 entries inside the pool (or not). */
-		for (int k = 0; k < 4; k++) {
-			sge[k].addr = addrs[(r[2] >> (k * 4)) % 5] & ~(uint64_t)(r[6] & 1);
-			sge[k].len = in_page_len(self, sge[k].addr,
-						 (r[3] >> (k * 8)) & 0xfff);
-			sge[k].reserved = !((r[4] >> k) & 15);
-		}
-		memset(&e, 0, sizeof(e));
-		e.opcode = r[5] % 9;		/* 0 and 8: unknown */
-		if (!(r[5] & 0xf00))
-			e.opcode = (uint8_t)(r[5] >> 16);
-		e.handle = (r[5] >> 24) % 4;
-		e.offset = (r[6] >> 8) & 0x7fff;
-		e.length = (r[7] & 1) ? (r[7] >> 8) & 0x7fff : (r[7] >> 8) & 0xff;
-		e.count = e.opcode == IPU_SQE_RUN ? (r[7] >> 32) % 3 : 0;
-		e.sgl_count = (r[4] >> 8) % 6;
-		e.data = e.sgl_count && (r[4] & 0x100000) ? self->phys[sgl] :
-			 addrs[(r[4] >> 24) % 5];
-		if (e.opcode == IPU_SQE_LOAD)	/* keep the graph loaded */
-			e.opcode = IPU_SQE_READ;
-		/* Mostly leave the fields an opcode does not use at 0. */
-		if (e.opcode != IPU_SQE_READ && e.opcode != IPU_SQE_WRITE &&
-		    (r[6] & 3)) {
-			e.offset = 0;
-			if (e.opcode != IPU_SQE_STREAM_BIND)
-				e.length = e.data = e.sgl_count = 0;
-		}
-		if (!(r[6] & 0xff0000))
-			e.flags = 1;
-		/* The card may write what it reads: never past a pool page. */
-		if (!e.sgl_count)
-			e.length = in_page_len(self, e.data, e.length);
+		random_sqe(self, &seed, data, sgl, false, &e);
 		ASSERT_EQ(0, submit(self, &e, &c)) TH_LOG("command %d hung", i);
 		counts[IPU_CQE_CODE(c.status) & 15]++;
+		if (e.opcode != IPU_SQE_UNLOAD)
+			continue;
+		if (e.flags || e.handle || e.offset || e.length || e.data ||
+		    e.sgl_count || e.count || e.arg) {
+			ASSERT_EQ(IPU_CS_INVALID_FIELD, IPU_CQE_CODE(c.status))
+				TH_LOG("command %d", i);
+			continue;
+		}
+		ASSERT_EQ(IPU_CS_SUCCESS, IPU_CQE_CODE(c.status))
+			TH_LOG("command %d", i);
+		unloads++;
+		tmp = ld;
+		ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &tmp, NULL));
 	}
 	for (int k = 0; k < 16; k++)
 		if (counts[k])
 			TH_LOG("status %d: %u", k, counts[k]);
+	TH_LOG("%u UNLOADs", unloads);
+	EXPECT_LT(0, unloads);
 	/* Still working: the exact round trip of the first test. */
 	memset(&e, 0, sizeof(e));
 	e.opcode = IPU_SQE_RUN;
@@ -665,18 +774,16 @@ TEST_F(queue, disable_during_run)
 {
 	IPU_RETURN_IF_SKIPPED();
 	struct ipu_sqe e = { .opcode = IPU_SQE_RUN, .count = 1000000 };
+	struct tq *q = self->q;
 	long long t0;
 	uint32_t st;
 
 	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
-	e.cid = 77;
-	self->sq[self->sq_tail] = e;
-	__sync_synchronize();
-	self->sq_tail = (self->sq_tail + 1) % QSIZE;
-	wr32(self, IPU_REG_SQ_TAIL(0), self->sq_tail);
+	post(self, q, &e);
+	doorbell(self, q, false, q->sq_tail);
 	/* Wait for the card to fetch it, then pull the queue from under it. */
 	t0 = ipu_now_ms();
-	while (rd32(self, IPU_REG_Q(0, IPU_Q_SQ_HEAD)) != self->sq_tail &&
+	while (rd32(self, IPU_REG_Q(0, IPU_Q_SQ_HEAD)) != q->sq_tail &&
 	       ipu_now_ms() - t0 < 5000)
 		usleep(100);
 	usleep(20000);
@@ -691,8 +798,8 @@ TEST_F(queue, disable_during_run)
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED, st);
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
 	/* No completion was posted for the cancelled command. */
-	EXPECT_EQ(0, self->cq[self->cq_head].status & IPU_CQE_PHASE);
-	EXPECT_EQ(self->cq_head, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_TAIL)));
+	EXPECT_EQ(0, q->cq[q->cq_head].status & IPU_CQE_PHASE);
+	EXPECT_EQ(q->cq_head, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_TAIL)));
 }
 
 TEST_F(queue, bad_queue_setup_and_doorbells)
@@ -738,6 +845,684 @@ TEST_F(queue, bad_queue_setup_and_doorbells)
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(0, IPU_Q_SIZE)));
 	EXPECT_EQ(0, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+}
+
+/* Waits (5 s at most) until the card has fetched every entry of @q. */
+static int wait_fetched(FIXTURE_DATA(queue) *self, struct tq *q)
+{
+	long long t0 = ipu_now_ms();
+
+	while (rd32(self, IPU_REG_Q(q->qi, IPU_Q_SQ_HEAD)) != q->sq_tail) {
+		if (ipu_now_ms() - t0 > 5000)
+			return -ETIMEDOUT;
+		usleep(100);
+	}
+	return 0;
+}
+
+/* True when every byte of @p's @len bytes is @v. */
+static bool all_bytes(const void *p, size_t len, uint8_t v)
+{
+	for (size_t i = 0; i < len; i++)
+		if (((const uint8_t *)p)[i] != v)
+			return false;
+	return true;
+}
+
+/*
+ * The doorbell pages (BAR4): page n rings queue n exactly as BAR0 does; the
+ * CQ_HEAD register reads the last CQ_HEAD doorbell of either; a full CQ
+ * stops fetching until a CQ_HEAD doorbell on the page frees space.
+ */
+TEST_F(queue, doorbell_page_submit)
+{
+	IPU_RETURN_IF_SKIPPED();
+	struct tq *k = self->q, *q;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
+	/* Queue 0 through BAR0, then through its page. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(k->cq_head, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_HEAD)));
+	k->bar4 = true;
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	EXPECT_EQ(k->cq_head, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_HEAD)));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(0, c.sq_id);
+	EXPECT_LT(0, c.cycles);
+	EXPECT_EQ(3, k->cq_head);
+	EXPECT_EQ(3, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_HEAD)));
+	EXPECT_EQ(3, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_TAIL)));
+
+	/* Queue 5 through its page only: its own rings and registers. */
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED, open_queue(self, 5, IPU_Q_CTRL_ENABLE));
+	q = self->q = &self->qs[5];
+	q->bar4 = true;
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(5, c.sq_id);
+	EXPECT_EQ(1, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_TAIL)));
+	EXPECT_EQ(1, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_HEAD)));
+	EXPECT_EQ(3, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_TAIL)));
+	EXPECT_EQ(3, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_HEAD)));
+
+	/* Fill the CQ: QSIZE - 1 completions fit, the card posts them all. */
+	for (int i = 0; i < QSIZE - 1; i++) {
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_FENCE;
+		post(self, q, &e);
+	}
+	doorbell(self, q, false, q->sq_tail);
+	for (int i = 0; i < QSIZE - 1; i++) {
+		ASSERT_EQ(0, reap(q, &c, 10000)) TH_LOG("completion %d", i);
+		/* in order: the last one posted has self->cid */
+		ASSERT_EQ((uint16_t)(self->cid - (QSIZE - 2) + i), c.cid);
+		ASSERT_EQ(IPU_CS_SUCCESS, IPU_CQE_CODE(c.status));
+	}
+	/* One more, with the CQ full: the card must not fetch it. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	post(self, q, &e);
+	doorbell(self, q, false, q->sq_tail);
+	usleep(50000);
+	EXPECT_EQ((q->sq_tail + QSIZE - 1) % QSIZE,
+		  rd32(self, IPU_REG_Q(5, IPU_Q_SQ_HEAD)));
+	EXPECT_EQ(q->cq_head, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_TAIL)));
+	EXPECT_EQ(1, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_HEAD)));
+	/* The unconsumed slot still holds the old phase. */
+	EXPECT_NE(q->phase, q->cq[q->cq_head].status & IPU_CQE_PHASE);
+	/* CQ_HEAD through the page frees the space: it completes. */
+	doorbell(self, q, true, q->cq_head);
+	EXPECT_EQ(q->cq_head, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_HEAD)));
+	ASSERT_EQ(0, reap(q, &c, 10000));
+	EXPECT_EQ(e.cid, c.cid);
+	EXPECT_EQ(IPU_CS_SUCCESS, IPU_CQE_CODE(c.status));
+	doorbell(self, q, true, q->cq_head);
+	EXPECT_EQ(q->cq_head, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_HEAD)));
+	EXPECT_EQ(q->cq_head, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_TAIL)));
+	/* The register is read-only. */
+	wr32(self, IPU_REG_Q(5, IPU_Q_CQ_HEAD), (q->cq_head + 7) % QSIZE);
+	EXPECT_EQ(q->cq_head, rd32(self, IPU_REG_Q(5, IPU_Q_CQ_HEAD)));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(5, IPU_Q_STATUS)));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
+}
+
+/* Submits @e on self->q and expects INVALID_OPCODE naming its opcode. */
+static int refused(FIXTURE_DATA(queue) *self, struct ipu_sqe *e)
+{
+	struct ipu_cqe c;
+	int cs = run_cmd(self, e, &c);
+
+	if (cs != IPU_CS_INVALID_OPCODE)
+		return cs < 0 ? cs : 1000 + cs;
+	return c.detail == e->opcode ? 0 : -EPROTO;
+}
+
+/*
+ * A user queue (CTRL.USER) runs RUN, FENCE and ABORT like any queue, and
+ * completes every command that carries a host address with INVALID_OPCODE
+ * without touching host memory.
+ */
+TEST_F(queue, user_queue)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned in = pool_pages(self, N_ELEMS * 4 / PAGE);
+	unsigned out = pool_pages(self, N_ELEMS * 4 / PAGE);
+	unsigned sgl_in = pool_pages(self, 1), sgl_out = pool_pages(self, 1);
+	unsigned buf = pool_pages(self, 1), msg = pool_pages(self, 1);
+	unsigned gpages = (self->graph_len + PAGE - 1) / PAGE;
+	unsigned gdata = pool_pages(self, gpages), gsgl = pool_pages(self, 1);
+	float *x = page_ptr(self, in), *y = page_ptr(self, out);
+	uint64_t in_sgl, out_sgl;
+	uint32_t in_cnt, out_cnt;
+	struct tq *k = self->q, *u;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = (float)i * 0.25f + 1.0f;
+	in_sgl = make_sgl(self, sgl_in, in, N_ELEMS * 4, &in_cnt);
+	out_sgl = make_sgl(self, sgl_out, out, N_ELEMS * 4, &out_cnt);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_WRITE;
+	e.handle = 0;
+	e.length = N_ELEMS * 4;
+	e.data = in_sgl;
+	e.sgl_count = in_cnt;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+
+	/* Queue 3 as a user queue, rung through its doorbell page. */
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue(self, 3, IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER));
+	EXPECT_EQ(IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER,
+		  rd32(self, IPU_REG_Q(3, IPU_Q_CTRL)));
+	EXPECT_EQ(IPU_Q_CTRL_ENABLE, rd32(self, IPU_REG_Q(0, IPU_Q_CTRL)));
+	u = self->q = &self->qs[3];
+	u->bar4 = true;
+
+	/* FENCE, RUN and ABORT, validated as on any queue. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(3, c.sq_id);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.count = 2;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_LT(0, c.cycles);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_ABORT;	/* nothing running: nothing to stop */
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_cmd(self, &e, &c));
+	EXPECT_EQ(5, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	e.flags = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(1, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.data = self->phys[buf];
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, NULL));
+
+	/* READ: the target buffers keep their pattern. */
+	memset(page_ptr(self, buf), 0xa5, PAGE);
+	memset(y, 0xa5, N_ELEMS * 4);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;
+	e.length = 64;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	e.length = N_ELEMS * 4;
+	e.data = out_sgl;
+	e.sgl_count = out_cnt;
+	EXPECT_EQ(0, refused(self, &e));
+	/* ... and addresses the card would refuse are not even looked at. */
+	e.length = 64;
+	e.sgl_count = 0;
+	e.data = 1ull << 40;
+	EXPECT_EQ(0, refused(self, &e));
+	e.data = self->bar.phys;
+	EXPECT_EQ(0, refused(self, &e));
+	EXPECT_TRUE(all_bytes(page_ptr(self, buf), PAGE, 0xa5));
+	EXPECT_TRUE(all_bytes(y, N_ELEMS * 4, 0xa5));
+
+	/* WRITE of other values into x: checked through queue 0 below. */
+	for (int i = 0; i < PAGE / 4; i++)
+		((float *)page_ptr(self, buf))[i] = 12345.0f;
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_WRITE;
+	e.handle = 0;
+	e.length = PAGE;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	e.data = self->bar.phys;
+	e.length = 64;
+	EXPECT_EQ(0, refused(self, &e));
+
+	/*
+	 * LOAD of a corrupt binary with a message buffer: refused before it
+	 * is read (no LOAD_FAILED, no message), and the graph stays loaded.
+	 */
+	memcpy(page_ptr(self, gdata), self->graph, self->graph_len);
+	((uint8_t *)page_ptr(self, gdata))[self->graph_len / 2] ^= 0x5a;
+	memset(page_ptr(self, msg), 0xa5, PAGE);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_LOAD;
+	e.length = self->graph_len;
+	e.data = make_sgl(self, gsgl, gdata, self->graph_len, &e.sgl_count);
+	e.arg = self->phys[msg];
+	EXPECT_EQ(0, refused(self, &e));
+	EXPECT_TRUE(all_bytes(page_ptr(self, msg), PAGE, 0xa5));
+	e.length = IPU_MAX_GRAPH_BYTES + 1ull;	/* not TOO_LARGE either */
+	EXPECT_EQ(0, refused(self, &e));
+
+	/* STREAM_BIND (bind and unbind forms) and an unknown opcode. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	e.length = PAGE;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	EXPECT_EQ(0, refused(self, &e));
+	memset(&e, 0, sizeof(e));
+	e.opcode = 0x7f;
+	EXPECT_EQ(0, refused(self, &e));
+
+	/* The user queue is fine and still runs the loaded graph. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(3, IPU_Q_STATUS)));
+	EXPECT_EQ(u->cq_head, rd32(self, IPU_REG_Q(3, IPU_Q_CQ_HEAD)));
+	EXPECT_EQ(u->cq_head, rd32(self, IPU_REG_Q(3, IPU_Q_CQ_TAIL)));
+
+	/* Through queue 0: y = x + x of the x written there, nothing else. */
+	self->q = k;
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;
+	e.length = N_ELEMS * 4;
+	e.data = out_sgl;
+	e.sgl_count = out_cnt;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] + x[i], y[i]);
+
+	/* Enabled again without USER, queue 3 moves data. */
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED, open_queue(self, 3, IPU_Q_CTRL_ENABLE));
+	EXPECT_EQ(IPU_Q_CTRL_ENABLE, rd32(self, IPU_REG_Q(3, IPU_Q_CTRL)));
+	self->q = &self->qs[3];
+	self->q->bar4 = true;
+	memset(y, 0, N_ELEMS * 4);
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(3, c.sq_id);
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] + x[i], y[i]);
+}
+
+/* ABORT from a user queue stops the RUN in progress on it. */
+TEST_F(queue, user_queue_abort)
+{
+	IPU_RETURN_IF_SKIPPED();
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	uint16_t run_cid;
+	struct tq *u;
+	int n, ret = -ETIMEDOUT;
+
+	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue(self, 6, IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER));
+	u = self->q = &self->qs[6];
+	u->bar4 = true;
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.count = UINT32_MAX;		/* would run for days */
+	post(self, u, &e);
+	run_cid = e.cid;
+	doorbell(self, u, false, u->sq_tail);
+	ASSERT_EQ(0, wait_fetched(self, u));
+	/*
+	 * The card acts on an ABORT at its doorbell, and only on a run that
+	 * has started: ring ABORTs until the RUN completes.
+	 */
+	for (n = 1; n <= 50 && ret == -ETIMEDOUT; n++) {
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_ABORT;
+		post(self, u, &e);
+		doorbell(self, u, false, u->sq_tail);
+		ret = reap(u, &c, 200);
+	}
+	ASSERT_EQ(0, ret);
+	TH_LOG("the RUN stopped after %d ABORT(s)", n - 1);
+	EXPECT_EQ(run_cid, c.cid);
+	EXPECT_EQ(IPU_CS_ABORTED, IPU_CQE_CODE(c.status));
+	/* Each ABORT completes normally after it. */
+	for (int i = 1; i < n; i++) {
+		ASSERT_EQ(0, reap(u, &c, 10000));
+		EXPECT_EQ(IPU_CS_SUCCESS, IPU_CQE_CODE(c.status));
+	}
+	doorbell(self, u, true, u->cq_head);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+}
+
+/*
+ * Random commands (random_sqe(), LOAD included) on a user queue: only RUN,
+ * FENCE and ABORT may execute, everything else completes with
+ * INVALID_OPCODE, and no pool page the commands point at changes.
+ */
+TEST_F(queue, user_queue_random_commands)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned data = pool_pages(self, 8), sgl = pool_pages(self, 1);
+	uint64_t seed = 0x9b05688c2b3e6c1full ^ (uint64_t)getpid();
+	unsigned counts[16] = { 0 }, ran = 0;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue(self, 7, IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER));
+	self->q = &self->qs[7];
+	self->q->bar4 = true;
+	memset(page_ptr(self, data), 0x5a, 8 * PAGE);
+	for (int i = 0; i < 2000; i++) {
+		bool allowed;
+
+		random_sqe(self, &seed, data, sgl, true, &e);
+		allowed = e.opcode == IPU_SQE_RUN || e.opcode == IPU_SQE_FENCE ||
+			  e.opcode == IPU_SQE_ABORT;
+		ASSERT_EQ(0, submit(self, &e, &c)) TH_LOG("command %d hung", i);
+		counts[IPU_CQE_CODE(c.status) & 15]++;
+		ran += allowed;
+		if (!allowed) {
+			ASSERT_EQ(IPU_CS_INVALID_OPCODE, IPU_CQE_CODE(c.status))
+				TH_LOG("command %d, opcode 0x%x", i, e.opcode);
+			ASSERT_EQ(e.opcode, c.detail);
+		}
+	}
+	for (int k = 0; k < 16; k++)
+		if (counts[k])
+			TH_LOG("status %d: %u", k, counts[k]);
+	EXPECT_LT(0, ran);
+	EXPECT_LT(ran, 2000);
+	EXPECT_TRUE(all_bytes(page_ptr(self, data), 8 * PAGE, 0x5a));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(7, IPU_Q_STATUS)));
+}
+
+/* ---- UNLOAD (hardware interface 1.2) ---- */
+
+#define U_BIG	(64u * 1024)	/* bytes of the double graph's "big" */
+
+/* Submits an entry of opcode @op, every other field 0: its status code. */
+static int cmd0(FIXTURE_DATA(queue) *self, uint8_t op, struct ipu_cqe *c)
+{
+	struct ipu_sqe e = { .opcode = op };
+
+	return run_cmd(self, &e, c);
+}
+
+/*
+ * READ or WRITE (@op) of the first @len bytes of handle @h from/to the pool
+ * pages from @first, through an SG list in page @sgl: its status code.
+ */
+static int xfer(FIXTURE_DATA(queue) *self, uint8_t op, uint32_t h,
+		unsigned first, unsigned sgl, uint64_t len)
+{
+	struct ipu_sqe e = { .opcode = op, .handle = h, .length = len };
+
+	e.data = make_sgl(self, sgl, first, len, &e.sgl_count);
+	return run_cmd(self, &e, NULL);
+}
+
+/* Without a graph UNLOAD completes OK (again and again); RUN has no graph. */
+TEST_F(queue, unload_without_graph)
+{
+	IPU_RETURN_IF_SKIPPED();
+	struct ipu_cqe c;
+
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, &c));
+	EXPECT_EQ(0, c.sq_id);
+	EXPECT_EQ(0, c.detail);
+	EXPECT_EQ(0, c.detail2);
+	EXPECT_EQ(0, c.cycles);
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
+	/* The card loads and runs after it. */
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+}
+
+/*
+ * UNLOAD drops the graph and its data: every command that needs a graph
+ * then completes with NO_GRAPH without touching host memory, and the same
+ * graph loaded again, or another one, reads zeros where the old data was.
+ */
+TEST_F(queue, unload_drops_graph_and_data)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const unsigned xbytes = N_ELEMS * 4;
+	unsigned big = pool_pages(self, U_BIG / PAGE);
+	unsigned xin = pool_pages(self, xbytes / PAGE);
+	unsigned out = pool_pages(self, U_BIG / PAGE);
+	unsigned sgl = pool_pages(self, 1), buf = pool_pages(self, 1);
+	float *x = page_ptr(self, xin), *y = page_ptr(self, out);
+	struct ipu_sqe ld, e;
+	void *graph;
+	size_t glen;
+
+	/* The "double" graph with a read-write "big" (handle 2). */
+	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_TEST, N_ELEMS, U_BIG,
+					   &graph, &glen));
+	load_sqe(self, graph, glen, &ld);
+	free(graph);
+	e = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+
+	/* Data in every tensor: big by WRITE, x by WRITE, y by RUN. */
+	memset(page_ptr(self, big), 0x5a, U_BIG);
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = (float)i + 1.0f;
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_WRITE, H_BIG, big, sgl, U_BIG));
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_WRITE, H_X, xin, sgl, xbytes));
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, H_BIG, out, sgl, U_BIG));
+	ASSERT_TRUE(all_bytes(y, U_BIG, 0x5a));
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, H_Y, out, sgl, xbytes));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] * 2, y[i]);
+
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+
+	/* No graph: no handle, program or stream; no DMA either. */
+	memset(y, 0xee, U_BIG);
+	EXPECT_EQ(IPU_CS_NO_GRAPH, xfer(self, IPU_SQE_READ, H_BIG, out, sgl, U_BIG));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, xfer(self, IPU_SQE_READ, H_Y, out, sgl, 64));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = H_Y;
+	e.length = 64;
+	e.data = self->phys[out];
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	EXPECT_TRUE(all_bytes(y, U_BIG, 0xee));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, xfer(self, IPU_SQE_WRITE, H_X, xin, sgl, xbytes));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = P_SPIN;
+	e.count = 2;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	e.length = PAGE;
+	e.data = self->phys[buf];
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_STREAM_BIND, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+
+	/* The same graph again: its tensors hold zeros, not the old data. */
+	e = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	memset(y, 0xee, U_BIG);
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, H_BIG, out, sgl, U_BIG));
+	EXPECT_TRUE(all_bytes(y, U_BIG, 0));
+	memset(y, 0xee, U_BIG);
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, H_Y, out, sgl, xbytes));
+	EXPECT_TRUE(all_bytes(y, xbytes, 0));
+	/* ... and works as before. */
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_WRITE, H_X, xin, sgl, xbytes));
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, H_Y, out, sgl, xbytes));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] * 2, y[i]);
+
+	/* Another graph over the same tiles after UNLOAD: zeros too. */
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	memset(y, 0xee, U_BIG);
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, 1, out, sgl, xbytes));
+	EXPECT_TRUE(all_bytes(y, xbytes, 0));
+	/* Its handles are its own: the old graph's "big" is gone. */
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, xfer(self, IPU_SQE_READ, H_BIG, out, sgl, 64));
+}
+
+/*
+ * UNLOAD takes no fields but opcode and cid: any other non-zero field
+ * completes with INVALID_FIELD naming it, and the graph stays. It acts on
+ * the card's one graph from any queue.
+ */
+TEST_F(queue, unload_bad_fields)
+{
+	IPU_RETURN_IF_SKIPPED();
+	static const struct { unsigned at, detail; } fields[] = {
+		{ 1, 1 },		/* flags */
+		{ 4, 4 },		/* handle */
+		{ 8, 8 },		/* offset */
+		{ 16, 16 },		/* length */
+		{ 24, 24 },		/* data */
+		{ 32, 32 },		/* sgl_count */
+		{ 36, 36 },		/* count */
+		{ 40, 40 },		/* arg */
+		{ 48, 48 },		/* reserved */
+		{ 63, 48 },
+	};
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	for (unsigned k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_UNLOAD;
+		((uint8_t *)&e)[fields[k].at] = 1;
+		EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c))
+			TH_LOG("byte %u", fields[k].at);
+		EXPECT_EQ(fields[k].detail, c.detail)
+			TH_LOG("byte %u", fields[k].at);
+	}
+	/* A data address the card would refuse is not looked at either. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_UNLOAD;
+	e.data = self->bar.phys;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(24, c.detail);
+	/* The graph is still there. */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+
+	/* UNLOAD on queue 2 drops the graph queue 0 loaded. */
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED, open_queue(self, 2, IPU_Q_CTRL_ENABLE));
+	self->q = &self->qs[2];
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, &c));
+	EXPECT_EQ(2, c.sq_id);
+	self->q = &self->qs[0];
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
+}
+
+/*
+ * UNLOAD unbinds every stream: the graph loaded again runs only once its
+ * streams are bound again, as after any LOAD.
+ */
+TEST_F(queue, unload_unbinds_streams)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned in = pool_pages(self, 1), out = pool_pages(self, 1);
+	float *x = page_ptr(self, in), *y = page_ptr(self, out);
+	struct ipu_sqe ld, e, bind_in, bind_out;
+	struct ipu_cqe c;
+	void *graph;
+	size_t glen;
+
+	ASSERT_EQ(0, ipu_test_stream_graph(&graph, &glen));
+	load_sqe(self, graph, glen, &ld);
+	free(graph);
+	e = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	for (unsigned i = 0; i < S_ROUNDS * S_ELEMS; i++)
+		x[i] = (float)i * 0.75f;
+	memset(&bind_in, 0, sizeof(bind_in));
+	bind_in.opcode = IPU_SQE_STREAM_BIND;
+	bind_in.handle = 0;
+	bind_in.length = S_RING;
+	bind_in.data = self->phys[in];
+	bind_out = bind_in;
+	bind_out.handle = 1;
+	bind_out.data = self->phys[out];
+	e = bind_in;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	e = bind_out;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	for (unsigned i = 0; i < S_ROUNDS * S_ELEMS; i++)
+		ASSERT_EQ(x[i] * 2, y[i]);
+
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+	/* No graph, no streams to bind. */
+	e = bind_in;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
+
+	/* Loaded again: both streams unbound, the run fails on them. */
+	e = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	memset(y, 0xee, S_RING);
+	EXPECT_EQ(IPU_CS_RUN_FAILED, cmd0(self, IPU_SQE_RUN, &c));
+	EXPECT_EQ(7, c.detail);
+	/* "out" still unbound after "in" is bound again. */
+	e = bind_in;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_RUN_FAILED, cmd0(self, IPU_SQE_RUN, &c));
+	EXPECT_EQ(7, c.detail);
+	EXPECT_TRUE(all_bytes(y, S_RING, 0xee));
+	/* Both bound (from slot 0): it runs as before. */
+	e = bind_in;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	e = bind_out;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	for (unsigned i = 0; i < S_ROUNDS * S_ELEMS; i++)
+		ASSERT_EQ(x[i] * 2, y[i]);
+}
+
+/*
+ * A user queue cannot UNLOAD (INVALID_OPCODE, whatever its fields): the
+ * graph and its data stay.
+ */
+TEST_F(queue, user_queue_unload)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const unsigned xbytes = N_ELEMS * 4;
+	unsigned xin = pool_pages(self, xbytes / PAGE);
+	unsigned out = pool_pages(self, xbytes / PAGE), sgl = pool_pages(self, 1);
+	float *x = page_ptr(self, xin), *y = page_ptr(self, out);
+	struct tq *k = self->q;
+	struct ipu_sqe e;
+
+	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = (float)i - 7.0f;
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_WRITE, 0, xin, sgl, xbytes));
+
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue(self, 4, IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER));
+	self->q = &self->qs[4];
+	self->q->bar4 = true;
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_UNLOAD;
+	EXPECT_EQ(0, refused(self, &e));
+	e.flags = 1;			/* the opcode is checked first */
+	e.data = self->bar.phys;
+	EXPECT_EQ(0, refused(self, &e));
+	/* The graph is still loaded: the user queue runs it ... */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(4, IPU_Q_STATUS)));
+	/* ... and queue 0 reads y = x + x of the x written before. */
+	self->q = k;
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, 1, out, sgl, xbytes));
+	for (int i = 0; i < N_ELEMS; i++)
+		ASSERT_EQ(x[i] + x[i], y[i]);
 }
 
 TEST_HARNESS_MAIN

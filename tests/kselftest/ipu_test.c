@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,5 +309,64 @@ int ipu_wait_state(const char *name, const char *state, int timeout_ms)
 			return 0;
 		usleep(5000);
 	} while (ipu_now_ms() < end);
+	return -1;
+}
+
+int ipu_test_open_card(int index, int flags)
+{
+	char name[IPU_TEST_NAME_MAX];
+
+	if (ipu_find_card(index, name, sizeof(name)))
+		return -1;
+	return ipu_open_name(name, flags);
+}
+
+int ipu_test_attach(int fd, uint32_t flags)
+{
+	struct ipu_attach a = { .argsz = sizeof(a), .flags = flags };
+
+	return ioctl(fd, IPU_IOCTL_ATTACH, &a) ? -errno : (int)a.queue;
+}
+
+int ipu_test_detach(int fd)
+{
+	struct ipu_attach a = { .argsz = sizeof(a) };
+
+	return ioctl(fd, IPU_IOCTL_DETACH, &a) ? -errno : 0;
+}
+
+static long debug_counter(const char *card, const char *name)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ipu/%s/%s", card, name);
+	if (ipu_read_file(path, buf, sizeof(buf)))
+		return -1;
+	return atol(buf);
+}
+
+int ipu_test_no_leaks(int index)
+{
+	char name[IPU_TEST_NAME_MAX];
+	long long t0 = ipu_now_ms();
+	struct stat st;
+
+	if (ipu_find_card(index, name, sizeof(name)))
+		return -1;
+	if (stat("/sys/kernel/debug/ipu", &st))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	while (ipu_now_ms() - t0 < 5000) {
+		if (!debug_counter(name, "pinned_pages") &&
+		    !debug_counter(name, "alloc_pages") &&
+		    !debug_counter(name, "buffers") &&
+		    !debug_counter(name, "commands"))
+			return 0;
+		usleep(10000);
+	}
+	fprintf(stderr, "# leak: pinned %ld alloc %ld bufs %ld cmds %ld\n",
+		debug_counter(name, "pinned_pages"),
+		debug_counter(name, "alloc_pages"),
+		debug_counter(name, "buffers"),
+		debug_counter(name, "commands"));
 	return -1;
 }

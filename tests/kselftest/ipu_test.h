@@ -98,4 +98,17 @@ int ipu_wait_state(const char *name, const char *state, int timeout_ms);
 /* Monotonic milliseconds. */
 long long ipu_now_ms(void);
 
+/* Opens /dev/ipuN of the card with card_index @index; the fd or -1. */
+int ipu_test_open_card(int index, int flags);
+/* ATTACH with @flags: the queue number, or -errno. */
+int ipu_test_attach(int fd, uint32_t flags);
+/* DETACH: 0 or -errno. */
+int ipu_test_detach(int fd);
+/*
+ * Waits (5 s) until the driver's debugfs counters of card @index (pinned and
+ * allocated pages, buffers, commands) are back to zero: 0, or -1 with the
+ * counters on stderr.
+ */
+int ipu_test_no_leaks(int index);
+
 #endif /* IPU_TEST_H */

@@ -5,7 +5,10 @@
  * ipu_device_open in one process): a matmul through the partition helper,
  * an MLP forward pass, a Repeat loop, and a loop with streams (Repeat over:
  * StreamCopy in -> compute -> StreamCopy out, the streams bound to rings in
- * ipu_buffer_alloc() buffers with ipu_stream_bind()). KTAP on stdout.
+ * ipu_buffer_alloc() buffers with ipu_stream_bind()). Every case runs
+ * twice per card: runs through the user queue (the library's default when
+ * the driver has one) and through SUBMIT (IPUDEV_RUNQ=kernel). KTAP on
+ * stdout.
  */
 #include "exec_common.h"
 
@@ -128,17 +131,24 @@ static int stream_run_on(struct ipu_device *d, const void *bin, size_t len, cons
 	return r;
 }
 
-static void card_case(unsigned id, uint32_t model, uint64_t *seed)
+/* @kernel: runs through SUBMIT (IPUDEV_RUNQ=kernel), else the default */
+static void card_case(unsigned id, uint32_t model, uint64_t *seed, int kernel)
 {
 	struct ipu_device *card = NULL, *md = NULL;
 	const char *mname = ipu_model_name(model);
+	const char *path = kernel ? "SUBMIT" : "user queue";
 	void *bin = NULL;
 	size_t len;
-	char what[96];
+	char what[128];
+	int r;
 
-	if (ipu_device_open(id, IPU_OPEN_ATTACH, &card, &e) || ipu_model_open(mname, 1, &md, &e)) {
+	if (kernel)
+		setenv("IPUDEV_RUNQ", "kernel", 1);
+	r = ipu_device_open(id, IPU_OPEN_ATTACH, &card, &e);
+	unsetenv("IPUDEV_RUNQ");
+	if (r || ipu_model_open(mname, 1, &md, &e)) {
 		for (int i = 0; i < 5; i++)
-			kt_result(0, "ipu%u (%s): open # %s", id, mname, e.msg);
+			kt_result(0, "ipu%u (%s, %s): open # %s", id, mname, path, e.msg);
 		ipu_device_close(card);
 		return;
 	}
@@ -151,7 +161,8 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 
 		fill_floats(a, M * K, seed);
 		fill_floats(b, K * N, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s): matmul %ux%ux%u", id, mname, M, K, N);
+		snprintf(what, sizeof(what), "ipu%u (%s, %s): matmul %ux%ux%u", id, mname, path,
+			 M, K, N);
 		if (graph_matmul(model, M, K, N, &bin, &len, &e)) {
 			kt_result(0, "%s: build # %s", what, e.msg);
 			kt_result(0, "%s: reference", what);
@@ -183,7 +194,8 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 		fill_floats(b1, H, seed);
 		fill_floats(w2, H * O, seed);
 		fill_floats(b2, O, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s): MLP %ux%u-%u-%u", id, mname, B, I, H, O);
+		snprintf(what, sizeof(what), "ipu%u (%s, %s): MLP %ux%u-%u-%u", id, mname, path, B,
+			 I, H, O);
 		if (graph_mlp(model, B, I, H, O, &bin, &len, &e))
 			kt_result(0, "%s: build # %s", what, e.msg);
 		else
@@ -198,7 +210,8 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 
 		fill_floats(acc, L, seed);
 		fill_floats(x, L, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s): Repeat(10) loop, run 3 times", id, mname);
+		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(10) loop, run 3 times", id,
+			 mname, path);
 		if (graph_loop(model, L, 10, &bin, &len, &e))
 			kt_result(0, "%s: build # %s", what, e.msg);
 		else
@@ -211,7 +224,8 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed)
 		static float in[L * R], a[L * R], b[L * R];
 
 		fill_floats(in, L * R, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s): Repeat(%u) loop with streams", id, mname, R);
+		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(%u) loop with streams", id,
+			 mname, path, R);
 		if (graph_stream_loop(model, L, R, &bin, &len))
 			kt_result(0, "%s: build # %s", what, e.msg);
 		else if (stream_run_on(card, bin, len, in, sizeof(in), a))
@@ -241,9 +255,10 @@ int main(void)
 		printf("1..1\nnot ok 1 enumerate # %s\n", e.msg);
 		return 1;
 	}
-	printf("1..%zu\n", n * 5);
+	printf("1..%zu\n", n * 10);
 	for (size_t i = 0; i < n; i++)
-		card_case(cards[i].id, cards[i].model, &seed);
+		for (int kernel = 0; kernel < 2; kernel++)
+			card_case(cards[i].id, cards[i].model, &seed, kernel);
 	ipu_cards_free(cards);
 	return kt_fail ? 1 : 0;
 }

@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	1
+#define IPU_API_VERSION_MINOR	2
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -312,5 +312,38 @@ struct ipu_eventfd {
 #define IPU_IOCTL_WAIT		_IO(IPU_IOCTL_MAGIC, 0x08)
 #define IPU_IOCTL_SET_EVENTFD	_IO(IPU_IOCTL_MAGIC, 0x09)
 #define IPU_IOCTL_NULL		_IO(IPU_IOCTL_MAGIC, 0x0a)	/* no-op, for latency baselines */
+
+/* ---- API 1.2: the user queue (docs/uapi.md "User queue") ---- */
+
+/**
+ * struct ipu_uqueue - IPU_IOCTL_UQUEUE: the context's user queue
+ * @argsz:     in: sizeof(struct ipu_uqueue)
+ * @flags:     in: must be 0
+ * @entries:   out: entries per ring (a power of two)
+ * @queue:     out: the card's queue number
+ * @sq_offset: out: mmap() offset of the submission ring (entries x 64 bytes,
+ *             whole pages, read/write)
+ * @cq_offset: out: mmap() offset of the completion ring (entries x 32 bytes,
+ *             whole pages, read only)
+ * @db_offset: out: mmap() offset of the doorbell page (4096 bytes; SQ tail
+ *             at 0, CQ head at 4, 32-bit stores)
+ * @reserved:  in: must be 0
+ *
+ * Creates (or after a card reset, re-creates) the attached context's queue
+ * that user space drives itself: RUN, FENCE and ABORT in the card's entry
+ * format (ipu/ipu_hw.h). -EEXIST while one is running.
+ */
+struct ipu_uqueue {
+	__u32 argsz;
+	__u32 flags;
+	__u32 entries;
+	__u32 queue;
+	__u64 sq_offset;
+	__u64 cq_offset;
+	__u64 db_offset;
+	__u64 reserved[2];
+};
+
+#define IPU_IOCTL_UQUEUE	_IO(IPU_IOCTL_MAGIC, 0x0b)
 
 #endif /* _UAPI_LINUX_IPU_H */

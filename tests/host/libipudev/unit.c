@@ -26,6 +26,9 @@
 
 static int failures;
 
+/* uqueue.c: the user queue's mechanics and the run path on a fake card */
+int uqueue_tests(void);
+
 static void result(bool ok, const char *name, const char *fmt, ...)
 {
 	char why[512] = "";
@@ -621,5 +624,6 @@ int main(int argc, char **argv)
 	test_pci();
 	test_json();
 	test_parse_format();
+	failures += uqueue_tests();
 	return failures ? 1 : 0;
 }

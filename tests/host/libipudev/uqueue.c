@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host unit tests of the card backend's user queue (libipudev/card_uqueue.c
+ * and the run path of card_exec.c) without a card: the rings are anonymous
+ * memory, and a thread plays the card (fetches entries when the SQ tail
+ * doorbell moves, posts completions with the phase bit). Called from
+ * unit.c's main(); prints "ok NAME" / "not ok NAME # why" lines.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/ipu.h>
+
+#include "card.h"
+#include "ipu/ipu_hw.h"
+
+int uqueue_tests(void);
+
+static int fails;
+
+static void res(int ok, const char *name, const char *fmt, ...)
+{
+	char why[512] = "";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (ok)
+		printf("ok %s\n", name);
+	else
+		printf("not ok %s # %s\n", name, why);
+	fails += !ok;
+}
+
+static void *page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A card on one queue                                                      */
+
+struct fakecard {
+	struct ipu_sqe *sq;
+	struct ipu_cqe *cq;
+	volatile uint32_t *db;
+	uint32_t entries, head, cq_tail;
+	unsigned phase;
+	int stop, hold;		/* atomics */
+	uint16_t code;		/* atomic: IPU_CS_* to complete with */
+	uint16_t cid_skew;	/* atomic: added to the echoed command id */
+	unsigned done;		/* atomic: completions posted */
+	struct ipu_sqe last;	/* the last entry fetched (read it after
+				 * an acquire load of @done) */
+	pthread_t t;
+};
+
+static void *card_main(void *arg)
+{
+	struct fakecard *f = arg;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		uint32_t tail = __atomic_load_n(&f->db[IPU_DB_SQ_TAIL / 4],
+						__ATOMIC_ACQUIRE);
+		struct ipu_cqe c;
+		struct ipu_cqe *slot;
+
+		if (tail == f->head || __atomic_load_n(&f->hold, __ATOMIC_ACQUIRE)) {
+			sched_yield();
+			continue;
+		}
+		f->last = f->sq[f->head];
+		f->head = (f->head + 1) % f->entries;
+		memset(&c, 0, sizeof(c));
+		c.cid = (uint16_t)(f->last.cid +
+				   __atomic_load_n(&f->cid_skew, __ATOMIC_ACQUIRE));
+		c.sq_head = (uint16_t)f->head;
+		c.detail = f->last.handle * 1000 + f->last.count;	/* "steps" */
+		c.detail2 = 0;
+		c.host_ns = 4321;
+		c.cycles = 100ull * f->last.count;
+		slot = &f->cq[f->cq_tail];
+		slot->cid = c.cid;
+		slot->sq_head = c.sq_head;
+		slot->detail = c.detail;
+		slot->detail2 = c.detail2;
+		slot->host_ns = c.host_ns;
+		slot->cycles = c.cycles;
+		__atomic_store_n(&slot->status,
+				 (uint16_t)(__atomic_load_n(&f->code, __ATOMIC_ACQUIRE) << 1 |
+					    f->phase), __ATOMIC_RELEASE);
+		if (++f->cq_tail == f->entries) {
+			f->cq_tail = 0;
+			f->phase ^= 1;
+		}
+		__atomic_add_fetch(&f->done, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void card_stop(struct fakecard *f)
+{
+	if (!f->t)
+		return;
+	__atomic_store_n(&f->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(f->t, NULL);
+	f->t = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The ring mechanics                                                       */
+
+static void test_rings(void)
+{
+	struct ipu__uqueue q;
+	struct ipu_sqe *sq = page();
+	struct ipu_cqe *cq = page(), out;
+	uint32_t *db = page();
+	struct ipu_sqe e;
+	int ok = 1, cid, r;
+
+	memset(&q, 0, sizeof(q));
+	ipu__uq_set_rings(&q, sq, cq, db, 4);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 3;
+	e.count = 9;
+	cid = ipu__uq_post(&q, &e);
+	res(cid == 0 && sq[0].opcode == IPU_SQE_RUN && sq[0].handle == 3 &&
+	    sq[0].count == 9 && sq[0].cid == 0 && db[0] == 1 && q.pending == 1,
+	    "uqueue: post writes the entry and rings the SQ tail doorbell",
+	    "cid=%d tail db=%u pending=%u", cid, db[0], q.pending);
+	res(!ipu__uq_reap(&q, &out) && q.pending == 1 && db[1] == 0,
+	    "uqueue: no completion while the phase bit is old", "pending=%u",
+	    q.pending);
+	/* 3 posted on 4 entries: full */
+	ipu__uq_post(&q, &e);
+	ipu__uq_post(&q, &e);
+	r = ipu__uq_post(&q, &e);
+	res(r == -EAGAIN && q.pending == 3 && db[0] == 3,
+	    "uqueue: post on a full ring is -EAGAIN", "r=%d pending=%u", r,
+	    q.pending);
+	/* the card completes all three, then one more lap */
+	for (unsigned i = 0; i < 3; i++) {
+		cq[i].cid = (uint16_t)i;
+		cq[i].detail = 10 + i;
+		cq[i].status = IPU_CS_SUCCESS << 1 | 1;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		ok &= ipu__uq_reap(&q, &out) == 1 && out.cid == i &&
+		      out.detail == 10 + i && db[1] == i + 1;
+	}
+	ok &= !ipu__uq_reap(&q, &out) && q.pending == 0;
+	res(ok, "uqueue: reap consumes in order and writes the CQ head doorbell",
+	    "head db=%u pending=%u", db[1], q.pending);
+
+	/* wrap: slot 3 phase 1, then slots 0.. with phase 0; the stale phase
+	 * 1 entries of the first lap are not new */
+	ok = 1;
+	for (unsigned i = 0; i < 3; i++)
+		ok &= ipu__uq_post(&q, &e) == (int)(3 + i);
+	cq[3].cid = 3;
+	cq[3].status = 1;
+	ok &= ipu__uq_reap(&q, &out) == 1 && q.cq_head == 0 && q.phase == 0 &&
+	      db[1] == 0;
+	ok &= !ipu__uq_reap(&q, &out);	/* slot 0 still says phase 1 */
+	cq[0].cid = 4;
+	cq[0].status = IPU_CS_BAD_HANDLE << 1 | 0;
+	ok &= ipu__uq_reap(&q, &out) == 1 && out.cid == 4 &&
+	      IPU_CQE_CODE(out.status) == IPU_CS_BAD_HANDLE && db[1] == 1;
+	res(ok && db[0] == 2 && q.pending == 1,
+	    "uqueue: the phase flips when the ring wraps",
+	    "head=%u phase=%u tail db=%u pending=%u", q.cq_head, q.phase, db[0],
+	    q.pending);
+
+	/* wait: a completion already there needs no fd */
+	cq[1].cid = 5;
+	cq[1].status = 0;
+	r = ipu__uq_wait(&q, -1, 50, 0, &out);
+	res(r == 0 && out.cid == 5, "uqueue: wait returns a posted completion",
+	    "r=%d", r);
+	ipu__uq_post(&q, &e);
+	r = ipu__uq_wait(&q, -1, 10, 20, &out);
+	res(r == -ETIMEDOUT && q.pending == 1, "uqueue: wait times out",
+	    "r=%d", r);
+	{
+		int p[2];
+
+		if (pipe(p)) {
+			res(0, "uqueue: POLLHUP/POLLERR means the queue is gone",
+			    "pipe: %s", strerror(errno));
+		} else {
+			close(p[1]);	/* the read end now polls POLLHUP */
+			r = ipu__uq_wait(&q, p[0], 10, 0, &out);
+			res(r == -ENODEV, "uqueue: POLLHUP/POLLERR means the queue is gone",
+			    "r=%d", r);
+			close(p[0]);
+			r = ipu__uq_wait(&q, p[0], 10, 0, &out);
+			res(r == -EBADF, "uqueue: POLLNVAL is -EBADF", "r=%d", r);
+		}
+	}
+
+	/* states: lost unmaps the doorbell page only */
+	q.state = IPU__UQ_READY;
+	ipu__uq_lost(&q);
+	res(q.state == IPU__UQ_GONE && !q.db && q.sq == sq && q.pending == 0,
+	    "uqueue: a lost queue is GONE, its rings kept", "state=%d", q.state);
+	q.sq_len = q.cq_len = 4096;
+	ipu__uq_close(&q, "test");
+	res(q.state == IPU__UQ_OFF && !q.sq && !q.cq && !strcmp(q.why, "test"),
+	    "uqueue: close unmaps everything", "state=%d why='%s'", q.state, q.why);
+	ipu__uq_lost(&q);
+	res(q.state == IPU__UQ_OFF, "uqueue: a queue that is off stays off",
+	    "state=%d", q.state);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The run path of the card backend on the fake card                        */
+
+struct rig {
+	struct fakecard f;
+	struct ipu__card *c;
+	struct ipu_device *dev;
+};
+
+/* page @n of @fd, shared: the card's view and the library's are two
+ * mappings of the same memory, so the library may unmap its own */
+static void *share(int fd, unsigned n)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       (off_t)n * 4096);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int rig_open(struct rig *g, uint32_t entries)
+{
+	struct ipu_error e;
+	struct ipu__card *c = calloc(1, sizeof(*c));
+	void *lsq, *lcq, *ldb;
+	int mfd = memfd_create("uqueue-test", MFD_CLOEXEC);
+
+	memset(g, 0, sizeof(*g));
+	if (!c || mfd < 0 || ftruncate(mfd, 3 * 4096))
+		return -1;
+	g->f.sq = share(mfd, 0);
+	g->f.cq = share(mfd, 1);
+	g->f.db = share(mfd, 2);
+	lsq = share(mfd, 0);
+	lcq = share(mfd, 1);
+	ldb = share(mfd, 2);
+	close(mfd);
+	if (!lsq || !lcq || !ldb)
+		return -1;
+	g->f.entries = entries;
+	g->f.phase = 1;
+	g->f.code = IPU_CS_SUCCESS;
+	c->fd = -1;
+	c->attached = 1;
+	c->loaded = 1;
+	c->clock_khz = 1330000;
+	c->g.nprograms = 2;
+	c->g.programs = calloc(2, sizeof(char *));
+	c->g.nhandles = 1;
+	c->g.handles = calloc(1, sizeof(*c->g.handles));
+	if (!g->f.sq || !g->f.cq || !g->f.db || !c->g.programs || !c->g.handles)
+		return -1;
+	c->g.programs[0] = strdup("empty");
+	c->g.programs[1] = strdup("other");
+	c->g.handles[0].name = strdup("data");
+	c->g.handles[0].bytes = 64;
+	c->g.handles[0].access = IPU_HANDLE_RW;
+	ipu__uq_set_rings(&c->uq, lsq, lcq, ldb, entries);
+	c->uq.slice_ms = 1;	/* fd -1: poll() only sleeps */
+	c->uq.state = IPU__UQ_READY;
+	c->uq.sq_len = c->uq.cq_len = 4096;
+	g->c = c;
+	if (ipu__device_new(&ipu__card_ops, c, 7, 0, "ipu7", &g->dev, &e))
+		return -1;
+	return pthread_create(&g->f.t, NULL, card_main, &g->f) ? -1 : 0;
+}
+
+static void rig_close(struct rig *g)
+{
+	card_stop(&g->f);
+	ipu_device_close(g->dev);	/* unmaps the library's view */
+	munmap(g->f.sq, 4096);
+	munmap(g->f.cq, 4096);
+	munmap((void *)g->f.db, 4096);
+}
+
+struct release {
+	struct fakecard *f;
+	unsigned ms;
+};
+
+static void *release_later(void *arg)
+{
+	struct release *r = arg;
+
+	usleep(r->ms * 1000);
+	__atomic_store_n(&r->f->hold, 0, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void test_run_path(void)
+{
+	struct rig g;
+	struct ipu_run_stats st;
+	struct ipu_error e, e2;
+	struct ipu__cmd_ctx x;
+	char buf[16];
+	uint64_t req;
+	int r, ok;
+
+	if (rig_open(&g, 4)) {
+		res(0, "uqueue run: rig", "setup failed");
+		return;
+	}
+	r = ipu_run(g.dev, 1, 7, &st, &e);
+	ok = __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1;	/* then g.f.last */
+	res(ok && r == 0 && g.f.last.opcode == IPU_SQE_RUN && g.f.last.handle == 1 &&
+	    g.f.last.count == 7 && g.f.last.flags == 0 && !g.f.last.reserved[0] &&
+	    st.steps == 1007 && st.host_ns == 4321 && st.cycles == 700 &&
+	    st.clock_khz == 1330000 && g.c->uq.pending == 0 && !g.c->run_started,
+	    "uqueue run: ipu_run posts RUN and reports the completion's stats",
+	    "r=%d steps=%llu msg='%s'", r, (unsigned long long)st.steps,
+	    r ? e.msg : "");
+
+	ok = 1;
+	for (unsigned i = 0; i < 1000 && ok; i++) {
+		r = ipu_run(g.dev, i & 1, i % 5 + 1, &st, &e);
+		ok = r == 0 && st.steps == (i & 1) * 1000 + i % 5 + 1;
+	}
+	res(ok && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1001,
+	    "uqueue run: 1000 runs over a 4-entry ring, every result checked",
+	    "r=%d msg='%s'", r, r ? e.msg : "");
+
+	/* run_start + wait with a timeout while the card holds the run */
+	__atomic_store_n(&g.f.hold, 1, __ATOMIC_RELEASE);
+	r = ipu_run_start(g.dev, 0, 1, &e);
+	ok = r == 0;
+	r = ipu_wait(g.dev, 20, &st, &e);
+	res(ok && r == -ETIMEDOUT &&
+	    !strcmp(e.msg, "program 0 ('empty') on ipu7: still running after 20 ms") &&
+	    g.c->run_started, "uqueue run: ipu_wait times out, the run goes on",
+	    "r=%d msg='%s'", r, e.msg);
+	r = ipu_run_start(g.dev, 0, 1, &e);
+	res(r == -EBUSY, "uqueue run: one run at a time", "r=%d", r);
+	__atomic_store_n(&g.f.hold, 0, __ATOMIC_RELEASE);
+	r = ipu_wait(g.dev, 0, &st, &e);
+	res(r == 0 && st.steps == 1, "uqueue run: a later ipu_wait collects it",
+	    "r=%d msg='%s'", r, r ? e.msg : "");
+
+	/* a kernel-queue command while a run is in flight waits for the run
+	 * and keeps its outcome for ipu_wait() */
+	{
+		struct release rel = { &g.f, 30 };
+		pthread_t t;
+		unsigned before = __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE);
+
+		__atomic_store_n(&g.f.hold, 1, __ATOMIC_RELEASE);
+		ok = ipu_run_start(g.dev, 1, 2, &e) == 0;
+		ok &= !pthread_create(&t, NULL, release_later, &rel);
+		memset(buf, 1, sizeof(buf));
+		/* fd -1: the SUBMIT itself fails, after the run completed */
+		r = ipu__card_ops.tensor_write_async(g.dev, 0, 0, buf, sizeof(buf),
+						     &req, &e);
+		pthread_join(t, NULL);
+		res(ok && r < 0 && g.c->run_done &&
+		    __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == before + 1 &&
+		    g.c->uq.pending == 0,
+		    "uqueue run: a kernel-queue command follows the run in flight",
+		    "r=%d run_done=%d", r, g.c->run_done);
+		r = ipu_wait(g.dev, 0, &st, &e);
+		res(r == 0 && st.steps == 1002,
+		    "uqueue run: ipu_wait reports the run completed before the command",
+		    "r=%d steps=%llu", r, (unsigned long long)st.steps);
+	}
+
+	/* async kernel-queue requests in flight: the run goes through SUBMIT */
+	{
+		uint32_t tail = g.c->uq.sq_tail;
+
+		g.c->async_inflight = 1;
+		r = ipu_run(g.dev, 0, 1, &st, &e);
+		res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
+		    "uqueue run: with async requests in flight the run goes through SUBMIT",
+		    "r=%d msg='%s'", r, e.msg);
+		g.c->async_inflight = 0;
+	}
+
+	/* a failed run: the same message as through SUBMIT */
+	__atomic_store_n(&g.f.code, IPU_CS_BAD_HANDLE, __ATOMIC_RELEASE);
+	r = ipu_run(g.dev, 1, 1, &st, &e);
+	memset(&x, 0, sizeof(x));
+	x.dev = "ipu7";
+	x.opcode = IPU_CMD_RUN;
+	x.handle = 1;
+	x.program = "other";
+	ipu__card_status_err(&e2, &x, IPU_STATUS_BAD_HANDLE, 1001, 0);
+	res(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0,
+	    "uqueue run: a failed run reports as through SUBMIT", "r=%d '%s' vs '%s'",
+	    r, e.msg, e2.msg);
+	__atomic_store_n(&g.f.code, IPU_CS_SUCCESS, __ATOMIC_RELEASE);
+
+	/* a completion that is not the run's */
+	__atomic_store_n(&g.f.cid_skew, 1, __ATOMIC_RELEASE);
+	r = ipu_run(g.dev, 0, 1, &st, &e);
+	res(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id"),
+	    "uqueue run: a foreign command id is -EPROTO, then SUBMIT",
+	    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
+	rig_close(&g);
+
+	/* IPUDEV_RUNQ=kernel: never the user queue */
+	if (rig_open(&g, 4)) {
+		res(0, "uqueue run: rig", "setup failed");
+		return;
+	}
+	g.c->runq_mode = IPU__RUNQ_KERNEL;
+	r = ipu_run(g.dev, 0, 1, &st, &e);
+	res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == 0,
+	    "uqueue run: IPUDEV_RUNQ=kernel runs through SUBMIT", "r=%d msg='%s'",
+	    r, e.msg);
+	g.c->runq_mode = IPU__RUNQ_AUTO;
+
+	/* the queue is gone (POLLHUP on the fd) while the run is in flight */
+	{
+		int p[2];
+
+		card_stop(&g.f);	/* the queue stopped: nobody answers */
+		if (pipe(p)) {
+			res(0, "uqueue run: queue gone", "pipe failed");
+		} else {
+			close(p[1]);
+			g.c->fd = p[0];
+			r = ipu_run(g.dev, 0, 1, &st, &e);
+			memset(&x, 0, sizeof(x));
+			x.dev = "ipu7";
+			x.opcode = IPU_CMD_RUN;
+			x.handle = 0;
+			x.program = "empty";
+			ipu__card_status_err(&e2, &x, IPU_STATUS_RESET, 0, 0);
+			res(r == -EIO && !strcmp(e.msg, e2.msg) &&
+			    g.c->uq.state == IPU__UQ_GONE && !g.c->uq.db,
+			    "uqueue run: a queue gone mid-run reports the reset as SUBMIT does",
+			    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
+			/* the next run creates it again: UQUEUE on a pipe is
+			 * ENOTTY, so SUBMIT from then on */
+			r = ipu_run(g.dev, 0, 1, &st, &e);
+			res(r == -EOPNOTSUPP && g.c->uq.state == IPU__UQ_OFF &&
+			    strstr(g.c->uq.why, "no user queues"),
+			    "uqueue run: the next run re-creates the queue, or falls back to SUBMIT",
+			    "r=%d state=%d why='%s' msg='%s'", r, g.c->uq.state,
+			    g.c->uq.why, e.msg);
+		}
+	}
+	rig_close(&g);	/* closes the pipe's read end */
+}
+
+int uqueue_tests(void)
+{
+	test_rings();
+	test_run_path();
+	return fails;
+}
