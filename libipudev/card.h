@@ -111,8 +111,14 @@ enum ipu__uq_state {
 	IPU__UQ_OFF,		/* not used: runs go through SUBMIT (@why) */
 };
 
-/* Spin on the completion ring this long before sleeping in poll(). */
-#define IPU__UQ_SPIN_US		50
+/*
+ * Spin on the completion ring this long before sleeping in poll(). Longer
+ * than the card's worker takes to wake up once it stopped watching for
+ * doorbells (its poll-us, 100 us, ran out): with a shorter spin, one slow
+ * round trip makes the next one slow too (the process sleeps, the worker
+ * sleeps), and runs in a loop stay at ~170 us each instead of ~2 us.
+ */
+#define IPU__UQ_SPIN_US		200
 /* A sleep in poll() lasts at most this long, then the ring is looked at
  * again (a lost wake-up costs this much, never a hang). */
 #define IPU__UQ_POLL_SLICE_MS	250
