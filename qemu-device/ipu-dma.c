@@ -95,11 +95,47 @@ int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
     return IPU_CS_SUCCESS;
 }
 
+/*
+ * A read of guest RAM into @buf: one translation per contiguous run and a
+ * copy straight from the RAM block, under the RCU read lock (a read has
+ * nothing to mark dirty). The rings' entries and SG lists come this way:
+ * a mapping per entry would cost more than the entry.
+ */
+static int ipu_dma_read_ram(PCIDevice *pdev, uint64_t addr, void *buf,
+                            uint64_t len, IpuDmaFault *fault)
+{
+    AddressSpace *as = pci_get_address_space(pdev);
+
+    RCU_READ_LOCK_GUARD();
+    while (len) {
+        hwaddr xlat, plen = len;
+        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &plen,
+                                                   false,
+                                                   MEMTXATTRS_UNSPECIFIED);
+
+        if (!memory_region_is_ram(mr) || memory_region_is_ram_device(mr) ||
+            !plen || addr + plen < addr) {
+            fault->addr = addr;
+            return IPU_CS_DMA_ERROR;
+        }
+        plen = MIN(plen, len);
+        memcpy(buf, (uint8_t *)memory_region_get_ram_ptr(mr) + xlat, plen);
+        buf = (uint8_t *)buf + plen;
+        addr += plen;
+        len -= plen;
+    }
+    return IPU_CS_SUCCESS;
+}
+
 int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
                 bool to_guest, IpuDmaFault *fault)
 {
     IpuCopy c = { .buf = buf, .to_guest = to_guest };
 
+    if (!to_guest) {
+        return ipu_dma_read_ram(pdev, addr, buf, len, fault);
+    }
+    /* Writes go through pci_dma_map/unmap, which mark the pages dirty. */
     return ipu_dma_map_range(pdev, addr, len, to_guest, ipu_dma_copy_fn, &c,
                              0, fault);
 }

@@ -219,7 +219,16 @@ void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val)
         return;
     }
     if (cq) {
-        qatomic_store_release(&q->cq_head, val);    /* CQ space */
+        uint32_t old = qatomic_xchg(&q->cq_head, val);  /* a full barrier */
+
+        /*
+         * Only a worker that found the CQ full waits for CQ space; the
+         * delayed interrupts read CQ_HEAD themselves. Waking the worker
+         * for every consumed completion would cost the next command.
+         */
+        if (((qatomic_read(&q->cq_tail) + 1) & (q->size - 1)) != old) {
+            return;
+        }
     } else {
         qatomic_store_release(&q->sq_tail, val);
         ipu_scan_for_abort(s, q, val);
@@ -855,7 +864,7 @@ static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe)
         ipu_queue_ring_error_locked(s, q, qi);
         return;
     }
-    q->cq_tail = (q->cq_tail + 1) & (q->size - 1);
+    qatomic_set(&q->cq_tail, (q->cq_tail + 1) & (q->size - 1));
     if (!q->cq_tail) {
         q->phase = !q->phase;
     }
@@ -946,8 +955,13 @@ static void ipu_wait_for_work_locked(IpuState *s, int64_t spin_until,
 
     if (until > now) {
         qemu_mutex_unlock(&s->lock);
-        while (qatomic_read(&s->kicks) == kicks && ipu_now_ns() < until &&
-               ipu_now_ns() < irq_due && !qatomic_read(&s->worker_exit)) {
+        until = MIN(until, irq_due);
+        /* The doorbell count at every turn, the clock at every 16th. */
+        for (unsigned i = 1; qatomic_read(&s->kicks) == kicks; i++) {
+            if (!(i % 16) && (ipu_now_ns() >= until ||
+                              qatomic_read(&s->worker_exit))) {
+                break;
+            }
             cpu_relax();
         }
         qemu_mutex_lock(&s->lock);

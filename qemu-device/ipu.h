@@ -64,7 +64,7 @@ typedef struct IpuQueue {
     uint32_t sq_head;
     uint32_t sq_tail;       /* doorbells: BQL, read atomically */
     uint32_t cq_head;
-    uint32_t cq_tail;
+    uint32_t cq_tail;       /* worker, written atomically (doorbells read it) */
     /* Internal */
     bool phase;
     bool enable_req;        /* ENABLE as written; ENABLED follows it */
