@@ -53,11 +53,29 @@ MODULE_PARM_DESC(irq_delay_us,
 		 __stringify(IPU_IRQ_DELAY_US_DEFAULT) ", at most "
 		 __stringify(IPU_IRQ_DELAY_US_MAX) ")");
 
+/*
+ * The last reference goes while the context lives (an ioctl of its file,
+ * or its detach): one freed command is kept for the context's next SUBMIT.
+ */
 static void ipu_kcmd_free(struct kref *ref)
 {
 	struct ipu_kcmd *cmd = container_of(ref, struct ipu_kcmd, ref);
 
-	kfree(cmd);
+	if (cmpxchg(&cmd->ctx->spare_cmd, NULL, cmd))
+		kfree(cmd);
+}
+
+static struct ipu_kcmd *ipu_kcmd_alloc(struct ipu_ctx *ctx)
+{
+	struct ipu_kcmd *cmd = xchg(&ctx->spare_cmd, NULL);
+
+	if (cmd)
+		memset(cmd, 0, sizeof(*cmd));
+	else
+		cmd = kzalloc(sizeof(*cmd), GFP_KERNEL);
+	if (cmd)
+		cmd->ctx = ctx;
+	return cmd;
 }
 
 void ipu_kcmd_put(struct ipu_kcmd *cmd)
@@ -93,7 +111,11 @@ void ipu_binds_free_stale(struct ipu_ctx *ctx)
 	unsigned long flags;
 	LIST_HEAD(dead);
 
-	if (!ctx->q)
+	/*
+	 * Only a reset adds to the list: one that races with this look is
+	 * freed at the next SUBMIT or at detach.
+	 */
+	if (!ctx->q || list_empty_careful(&ctx->stale_binds))
 		return;
 	spin_lock_irqsave(&ctx->q->lock, flags);
 	list_splice_init(&ctx->stale_binds, &dead);
@@ -473,7 +495,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 		return -EFAULT;
 	sync = !(c.flags & IPU_CMD_FLAG_ASYNC);
 
-	cmd = kzalloc(sizeof(*cmd), GFP_KERNEL);
+	cmd = ipu_kcmd_alloc(ctx);
 	if (!cmd)
 		return -ENOMEM;
 	kref_init(&cmd->ref);			/* the list's reference */
@@ -563,12 +585,12 @@ err_res:
 		atomic_dec(&cmd->buf->busy);
 	ipu_kcmd_release_res(idev, cmd);
 	mutex_unlock(&ctx->mutex);
-	kfree(cmd);
+	ipu_kcmd_free(&cmd->ref);
 	return ret;
 err_unlock:
 	mutex_unlock(&ctx->mutex);
 	atomic_dec(&idev->ncmds);
-	kfree(cmd);
+	ipu_kcmd_free(&cmd->ref);
 	return ret;
 }
 

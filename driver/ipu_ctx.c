@@ -89,6 +89,7 @@ void ipu_ctx_release(struct ipu_ctx *ctx)
 	ipu_uqueue_free(ctx);
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&idev->attach_lock);
+	kfree(ctx->spare_cmd);
 	xa_destroy(&ctx->bufs);
 	mutex_destroy(&ctx->mutex);
 	kfree(ctx);

@@ -175,6 +175,7 @@ enum ipu_kcmd_state {
  */
 struct ipu_kcmd {
 	struct kref ref;
+	struct ipu_ctx *ctx;		/* the submitter's, alive while cmd is */
 	struct list_head node;		/* ctx->cmds, until collected */
 	u64 seq;
 	u16 cid;
@@ -240,6 +241,7 @@ struct ipu_ctx {
 	struct eventfd_ctx *eventfd;	/* under q->lock */
 	struct list_head binds;		/* bound streams, under q->lock */
 	struct list_head stale_binds;	/* dropped by a reset, q->lock */
+	struct ipu_kcmd *spare_cmd;	/* a freed command for reuse (xchg) */
 	/* The user queue (ipu_uqueue.c): rings from the first UQUEUE to release. */
 	struct ipu_queue *uq;		/* owned while attached, ctx->mutex */
 	void *uq_sq, *uq_cq;
