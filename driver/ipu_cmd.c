@@ -409,6 +409,7 @@ static void ipu_cmd_result(struct ipu_cmd *c, const struct ipu_kcmd *cmd)
 	c->detail2 = cmd->detail2;
 	c->host_ns = cmd->host_ns;
 	c->cycles = cmd->cycles;
+	c->run = cmd->run;
 }
 
 /* Sync SUBMIT: wait for @cmd (holding the owner's reference). */
@@ -574,6 +575,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	c.detail2 = 0;
 	c.host_ns = 0;
 	c.cycles = 0;
+	memset(&c.run, 0, sizeof(c.run));
 	if (!sync)
 		return ipu_args_out(uarg, &c, sizeof(c), usize);
 
@@ -721,6 +723,7 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 	w.detail2 = cmd->detail2;
 	w.host_ns = cmd->host_ns;
 	w.cycles = cmd->cycles;
+	w.run = cmd->run;
 	ret = ipu_kcmd_finish(ctx, cmd);
 	ipu_kcmd_put(cmd);
 	if (ret)

@@ -185,6 +185,7 @@ struct ipu_kcmd {
 	bool in_list;
 	u32 status, detail, detail2;
 	u64 host_ns, cycles;
+	struct ipu_run_counters run;	/* RUN: the card's run record */
 	struct ipu_buffer *buf;		/* busy-counted until completion */
 	struct ipu_dmamem *umem;	/* user_ptr pinned for the command */
 	void *sgl;			/* the card's SG list */
@@ -219,6 +220,8 @@ struct ipu_queue {
 	struct ipu_sqe *sq;
 	struct ipu_cqe *cq;
 	dma_addr_t sq_dma, cq_dma;
+	struct ipu_run_record *rec;	/* run records (1.2 card), or NULL */
+	dma_addr_t rec_dma;
 	u32 sq_tail, cq_head;
 	u32 phase;
 	u32 inflight;			/* entries on the card */
@@ -244,8 +247,8 @@ struct ipu_ctx {
 	struct ipu_kcmd *spare_cmd;	/* a freed command for reuse (xchg) */
 	/* The user queue (ipu_uqueue.c): rings from the first UQUEUE to release. */
 	struct ipu_queue *uq;		/* owned while attached, ctx->mutex */
-	void *uq_sq, *uq_cq;
-	dma_addr_t uq_sq_dma, uq_cq_dma;
+	void *uq_sq, *uq_cq, *uq_rec;
+	dma_addr_t uq_sq_dma, uq_cq_dma, uq_rec_dma;
 	int uq_id;			/* mmap id, -1: no rings */
 	struct address_space *uq_mapping; /* the file's, for unmapping */
 };
@@ -377,8 +380,13 @@ void ipu_queue_free(struct ipu_queue *q);
 void ipu_queue_process(struct ipu_queue *q);
 int ipu_queue_push_locked(struct ipu_queue *q, struct ipu_sqe *sqe,
 			  struct ipu_kcmd *cmd);
-void ipu_queue_enable_locked(struct ipu_queue *q, dma_addr_t sq_dma,
-			     dma_addr_t cq_dma, u32 entries, u32 ctrl);
+struct ipu_queue_rings {
+	dma_addr_t sq, cq, rec;		/* rec: 0 without run records */
+	u32 entries;
+};
+void ipu_queue_enable_locked(struct ipu_queue *q,
+			     const struct ipu_queue_rings *r, u32 ctrl);
+bool ipu_card_has_records(struct ipu_device *idev);
 void ipu_queues_recover(struct ipu_device *idev, bool card_reset);
 void ipu_queue_release_card(struct ipu_queue *q);
 void ipu_recover_work(struct work_struct *work);

@@ -18,6 +18,16 @@
 
 #define IPU_SQ_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_sqe))
 #define IPU_CQ_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_cqe))
+#define IPU_REC_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_run_record))
+
+static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE);
+
+/* Interface 1.2 cards write run records (REC_BASE). */
+bool ipu_card_has_records(struct ipu_device *idev)
+{
+	return (idev->hw_version & 0xffff) >= 2;
+}
+
 /* How long the driver waits (spinning) for ENABLED to clear after CTRL = 0. */
 #define IPU_QSTOP_US	10000
 
@@ -56,17 +66,16 @@ static u32 ipu_queue_coalesce(void)
 
 /**
  * ipu_queue_enable_locked() - program queue @q's registers and enable it
- * @q:       the queue, its lock held, the hardware reachable
- * @sq_dma:  submission ring
- * @cq_dma:  completion ring, zeroed (phase 0 is "empty" for the first lap)
- * @entries: entries per ring
- * @ctrl:    CTRL bits besides ENABLE (IPU_Q_CTRL_USER)
+ * @q:    the queue, its lock held, the hardware reachable
+ * @r:    its rings: the CQ zeroed (phase 0 is "empty" for the first lap),
+ *        records only on a card that has them
+ * @ctrl: CTRL bits besides ENABLE (IPU_Q_CTRL_USER)
  *
  * Enables the queue only if the card is READY; q->hw_ok says whether the
  * card took it.
  */
-void ipu_queue_enable_locked(struct ipu_queue *q, dma_addr_t sq_dma,
-			     dma_addr_t cq_dma, u32 entries, u32 ctrl)
+void ipu_queue_enable_locked(struct ipu_queue *q,
+			     const struct ipu_queue_rings *r, u32 ctrl)
 {
 	struct ipu_device *idev = q->idev;
 	unsigned int n = q->index;
@@ -76,11 +85,17 @@ void ipu_queue_enable_locked(struct ipu_queue *q, dma_addr_t sq_dma,
 		return;
 
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), 0);
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_LO), lower_32_bits(sq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(sq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(cq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(cq_dma));
-	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), entries);
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_LO), lower_32_bits(r->sq));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(r->sq));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(r->cq));
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(r->cq));
+	if (ipu_card_has_records(idev)) {
+		ipu_write(idev, IPU_REG_Q(n, IPU_Q_REC_BASE_LO),
+			  lower_32_bits(r->rec));
+		ipu_write(idev, IPU_REG_Q(n, IPU_Q_REC_BASE_HI),
+			  upper_32_bits(r->rec));
+	}
+	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SIZE), r->entries);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_VECTOR), n + 1);
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_COALESCE), ipu_queue_coalesce());
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE | ctrl);
@@ -95,11 +110,16 @@ void ipu_queue_enable_locked(struct ipu_queue *q, dma_addr_t sq_dma,
 /* q->lock held, hardware reachable: fresh kernel rings, then enable. */
 static void ipu_queue_program_locked(struct ipu_queue *q)
 {
+	struct ipu_queue_rings r = {
+		.sq = q->sq_dma, .cq = q->cq_dma,
+		.rec = q->rec ? q->rec_dma : 0, .entries = IPU_QUEUE_ENTRIES,
+	};
+
 	q->sq_tail = 0;
 	q->cq_head = 0;
 	q->phase = 1;
 	memset(q->cq, 0, IPU_CQ_BYTES);
-	ipu_queue_enable_locked(q, q->sq_dma, q->cq_dma, IPU_QUEUE_ENTRIES, 0);
+	ipu_queue_enable_locked(q, &r, 0);
 }
 
 /**
@@ -117,7 +137,10 @@ int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
 
 	q->sq = dma_alloc_coherent(dev, IPU_SQ_BYTES, &q->sq_dma, GFP_KERNEL);
 	q->cq = dma_alloc_coherent(dev, IPU_CQ_BYTES, &q->cq_dma, GFP_KERNEL);
-	if (!q->sq || !q->cq) {
+	if (ipu_card_has_records(q->idev))
+		q->rec = dma_alloc_coherent(dev, IPU_REC_BYTES, &q->rec_dma,
+					    GFP_KERNEL);
+	if (!q->sq || !q->cq || (ipu_card_has_records(q->idev) && !q->rec)) {
 		ipu_queue_free(q);
 		return -ENOMEM;
 	}
@@ -150,8 +173,11 @@ void ipu_queue_free(struct ipu_queue *q)
 		dma_free_coherent(dev, IPU_SQ_BYTES, q->sq, q->sq_dma);
 	if (q->cq)
 		dma_free_coherent(dev, IPU_CQ_BYTES, q->cq, q->cq_dma);
+	if (q->rec)
+		dma_free_coherent(dev, IPU_REC_BYTES, q->rec, q->rec_dma);
 	q->sq = NULL;
 	q->cq = NULL;
+	q->rec = NULL;
 }
 
 /* q->lock held: the card no longer uses @b (its buffer may be freed). */
@@ -240,6 +266,23 @@ static void ipu_queue_fail_all_locked(struct ipu_queue *q, u32 status)
 	q->inflight = 0;
 }
 
+/* The card's little-endian run record, for user space. */
+static void ipu_run_record_get(struct ipu_run_counters *c,
+			       const struct ipu_run_record *r)
+{
+	c->cycles_compute = ipu_from_le64(r->cycles_compute);
+	c->cycles_sync = ipu_from_le64(r->cycles_sync);
+	c->cycles_exchange = ipu_from_le64(r->cycles_exchange);
+	c->cycles_stream = ipu_from_le64(r->cycles_stream);
+	c->steps = ipu_from_le64(r->steps);
+	c->compute_sets = ipu_from_le64(r->compute_sets);
+	c->exchanges = ipu_from_le64(r->exchanges);
+	c->syncs = ipu_from_le64(r->syncs);
+	c->exchange_bytes = ipu_from_le64(r->exchange_bytes);
+	c->stream_bytes_h2d = ipu_from_le64(r->stream_bytes_h2d);
+	c->stream_bytes_d2h = ipu_from_le64(r->stream_bytes_d2h);
+}
+
 /* q->lock held, hardware reachable: consume new completions. */
 static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 {
@@ -260,6 +303,9 @@ static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 		if (cmd) {
 			q->slots[cid] = NULL;
 			q->inflight--;
+			if (cmd->opcode == IPU_CMD_RUN && q->rec)
+				ipu_run_record_get(&cmd->run,
+						   &q->rec[q->cq_head]);
 			ipu_kcmd_binds_locked(q, cmd, IPU_CQE_CODE(status));
 			ipu_kcmd_complete_locked(cmd, IPU_CQE_CODE(status),
 						 ipu_from_le32(e->detail),

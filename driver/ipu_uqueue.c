@@ -9,7 +9,7 @@
  * on it are the process's, the driver just wakes poll() for them.
  *
  * mmap offsets: each context with rings gets an id (ipu_uq_ida) and the
- * pages id * IPU_UQ_PIECES + {SQ, CQ, DB} below 4 GiB, so that DETACH can
+ * pages id * IPU_UQ_PIECES + {SQ, CQ, DB, REC} below 4 GiB, so that DETACH can
  * unmap exactly its doorbell page from every process that mapped it
  * (unmap_mapping_range() on the device inode's mapping). Buffers live at
  * handle << 32 (ipu_buf.c), above.
@@ -31,10 +31,15 @@
 #define IPU_UQ_ENTRIES		64
 #define IPU_UQ_SQ_BYTES		PAGE_ALIGN(IPU_UQ_ENTRIES * sizeof(struct ipu_sqe))
 #define IPU_UQ_CQ_BYTES		PAGE_ALIGN(IPU_UQ_ENTRIES * sizeof(struct ipu_cqe))
+#define IPU_UQ_REC_BYTES	PAGE_ALIGN(IPU_UQ_ENTRIES * sizeof(struct ipu_run_record))
 #define IPU_UQ_SIZE_V1		offsetofend(struct ipu_uqueue, reserved)
 
-/* mmap pages of one context: SQ, CQ, doorbell and a gap. */
-enum { IPU_UQ_PIECE_SQ, IPU_UQ_PIECE_CQ, IPU_UQ_PIECE_DB, IPU_UQ_PIECES = 4 };
+/* mmap pages of one context: SQ, CQ, doorbell, a gap, records (2 pages). */
+enum {
+	IPU_UQ_PIECE_SQ, IPU_UQ_PIECE_CQ, IPU_UQ_PIECE_DB,
+	IPU_UQ_PIECE_REC = 4, IPU_UQ_PIECES = 8
+};
+
 /* Ids whose pages stay below 4 GiB, where no buffer is mapped. */
 #define IPU_UQ_IDS		(SZ_4G / PAGE_SIZE / IPU_UQ_PIECES)
 
@@ -59,8 +64,10 @@ static int ipu_uq_alloc(struct ipu_ctx *ctx, struct file *filp)
 					GFP_KERNEL);
 	ctx->uq_cq = dma_alloc_coherent(dev, IPU_UQ_CQ_BYTES, &ctx->uq_cq_dma,
 					GFP_KERNEL);
+	ctx->uq_rec = dma_alloc_coherent(dev, IPU_UQ_REC_BYTES,
+					 &ctx->uq_rec_dma, GFP_KERNEL);
 	id = ida_alloc_max(&ipu_uq_ida, IPU_UQ_IDS - 1, GFP_KERNEL);
-	if (!ctx->uq_sq || !ctx->uq_cq || id < 0) {
+	if (!ctx->uq_sq || !ctx->uq_cq || !ctx->uq_rec || id < 0) {
 		if (id >= 0)
 			ida_free(&ipu_uq_ida, id);
 		ipu_uqueue_free(ctx);
@@ -83,8 +90,12 @@ void ipu_uqueue_free(struct ipu_ctx *ctx)
 	if (ctx->uq_cq)
 		dma_free_coherent(dev, IPU_UQ_CQ_BYTES, ctx->uq_cq,
 				  ctx->uq_cq_dma);
+	if (ctx->uq_rec)
+		dma_free_coherent(dev, IPU_UQ_REC_BYTES, ctx->uq_rec,
+				  ctx->uq_rec_dma);
 	ctx->uq_sq = NULL;
 	ctx->uq_cq = NULL;
+	ctx->uq_rec = NULL;
 	if (ctx->uq_id >= 0)
 		ida_free(&ipu_uq_ida, ctx->uq_id);
 	ctx->uq_id = -1;
@@ -131,7 +142,8 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	ret = ipu_args_in(&uq, sizeof(uq), IPU_UQ_SIZE_V1, uarg, &usize);
 	if (ret)
 		return ret;
-	if (uq.flags || memchr_inv(uq.reserved, 0, sizeof(uq.reserved)))
+	if (uq.flags || uq.rec_offset ||
+	    memchr_inv(uq.reserved, 0, sizeof(uq.reserved)))
 		return -EINVAL;
 	if (!(idev->caps & IPU_CAP_USER_QUEUES))
 		return -EOPNOTSUPP;
@@ -165,11 +177,16 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	} else if (!q->uq_dead) {
 		ret = -EEXIST;
 	} else {
+		struct ipu_queue_rings r = {
+			.sq = ctx->uq_sq_dma, .cq = ctx->uq_cq_dma,
+			.rec = ctx->uq_rec_dma, .entries = IPU_UQ_ENTRIES,
+		};
+
 		/* Empty rings: tail and head 0, a zeroed CQ is phase 0. */
 		memset(ctx->uq_sq, 0, IPU_UQ_SQ_BYTES);
 		memset(ctx->uq_cq, 0, IPU_UQ_CQ_BYTES);
-		ipu_queue_enable_locked(q, ctx->uq_sq_dma, ctx->uq_cq_dma,
-					IPU_UQ_ENTRIES, IPU_Q_CTRL_USER);
+		memset(ctx->uq_rec, 0, IPU_UQ_REC_BYTES);
+		ipu_queue_enable_locked(q, &r, IPU_Q_CTRL_USER);
 		if (q->hw_ok)
 			q->uq_dead = false;
 		else
@@ -185,6 +202,8 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	uq.sq_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_SQ);
 	uq.cq_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_CQ);
 	uq.db_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_DB);
+	uq.rec_offset = ipu_card_has_records(idev) ?
+			ipu_uq_offset(ctx, IPU_UQ_PIECE_REC) : 0;
 	ret = ipu_args_out(uarg, &uq, sizeof(uq), usize);
 out:
 	mutex_unlock(&ctx->mutex);
@@ -270,6 +289,19 @@ static const struct vm_operations_struct ipu_uq_db_vm_ops = {
 	.fault = ipu_uq_db_fault,
 };
 
+/* One ring, whole; @ro: the card writes it, the process only reads. */
+static int ipu_uq_mmap_ring(struct device *dev, struct vm_area_struct *vma,
+			    void *cpu, dma_addr_t dma, size_t size, bool ro)
+{
+	if (vma->vm_end - vma->vm_start != size ||
+	    (ro && (vma->vm_flags & VM_WRITE)))
+		return -EINVAL;
+	if (ro)
+		vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_pgoff = 0;	/* dma_mmap_coherent(): offset in the ring */
+	return dma_mmap_coherent(dev, vma, cpu, dma, size);
+}
+
 /*
  * mmap() of a user-queue piece (offsets below 4 GiB). Runs under mmap_lock:
  * takes no ctx->mutex; the rings never move once the id is published and
@@ -288,19 +320,14 @@ int ipu_uqueue_mmap(struct ipu_ctx *ctx, struct vm_area_struct *vma)
 	piece = vma->vm_pgoff % IPU_UQ_PIECES;
 	switch (piece) {
 	case IPU_UQ_PIECE_SQ:
-		if (vma->vm_end - vma->vm_start != IPU_UQ_SQ_BYTES)
-			return -EINVAL;
-		vma->vm_pgoff = 0;	/* of the allocation */
-		return dma_mmap_coherent(dev, vma, ctx->uq_sq, ctx->uq_sq_dma,
-					 IPU_UQ_SQ_BYTES);
+		return ipu_uq_mmap_ring(dev, vma, ctx->uq_sq, ctx->uq_sq_dma,
+					IPU_UQ_SQ_BYTES, false);
 	case IPU_UQ_PIECE_CQ:
-		if (vma->vm_end - vma->vm_start != IPU_UQ_CQ_BYTES ||
-		    (vma->vm_flags & VM_WRITE))
-			return -EINVAL;
-		vma->vm_flags &= ~VM_MAYWRITE;
-		vma->vm_pgoff = 0;
-		return dma_mmap_coherent(dev, vma, ctx->uq_cq, ctx->uq_cq_dma,
-					 IPU_UQ_CQ_BYTES);
+		return ipu_uq_mmap_ring(dev, vma, ctx->uq_cq, ctx->uq_cq_dma,
+					IPU_UQ_CQ_BYTES, true);
+	case IPU_UQ_PIECE_REC:
+		return ipu_uq_mmap_ring(dev, vma, ctx->uq_rec, ctx->uq_rec_dma,
+					IPU_UQ_REC_BYTES, true);
 	case IPU_UQ_PIECE_DB:
 		if (vma->vm_end - vma->vm_start != PAGE_SIZE)
 			return -EINVAL;

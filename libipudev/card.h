@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include <linux/ipu.h>		/* struct ipu_run_counters */
+
 #include "internal.h"
 
 /* ------------------------------------------------------------------------ */
@@ -102,6 +104,7 @@ struct ipu_buffer {
 
 struct ipu_sqe;
 struct ipu_cqe;
+struct ipu_run_record;
 
 enum ipu__uq_state {
 	IPU__UQ_UNTRIED = 0,	/* created lazily by the first run */
@@ -131,7 +134,14 @@ enum ipu__uq_state {
  * @sq:      the submission ring (mapped read/write)
  * @cq:      the completion ring (mapped read-only; never written)
  * @db:      the doorbell page: SQ tail at word 0, CQ head at word 1
- * @sq_len, @cq_len: bytes mapped; @sq_off, @cq_off: their mmap offsets
+ * @rec:     the run record ring (hw 1.2, mapped read-only; entry i is the
+ *           record of the RUN completed at CQ index i), or NULL when the
+ *           driver offers none (rec_offset 0) or its mmap failed: runs then
+ *           report no per-phase counters (zeros)
+ * @sq_len, @cq_len, @rec_len: bytes mapped; @sq_off, @cq_off, @rec_off:
+ *           their mmap offsets
+ * @rec_errno: the errno of the record ring's failed mmap, else 0 (for
+ *           debugging only)
  * @sq_tail, @cq_head, @phase: the process's side of the rings (phase of the
  *           next new completion: starts at 1, flips at each wrap)
  * @cid:     command id of the next entry (never reset, so that a stale
@@ -149,8 +159,10 @@ struct ipu__uqueue {
 	struct ipu_sqe *sq;
 	const struct ipu_cqe *cq;
 	volatile uint32_t *db;
-	size_t sq_len, cq_len;
-	uint64_t sq_off, cq_off;
+	const struct ipu_run_record *rec;
+	size_t sq_len, cq_len, rec_len;
+	uint64_t sq_off, cq_off, rec_off;
+	int rec_errno;
 	uint32_t sq_tail, cq_head;
 	unsigned phase;
 	uint16_t cid;
@@ -162,8 +174,10 @@ struct ipu__uqueue {
 /*
  * ipu__uq_open() - create (or after a reset re-create) the user queue of
  * the attached context on @fd: UQUEUE, then mmap of both rings (kept when
- * already mapped at the same offsets) and of the doorbell page. On success
- * @q is READY with empty rings. Returns 0 or a negative errno (-ENOTTY: a
+ * already mapped at the same offsets), of the doorbell page and of the run
+ * record ring when the driver has one (kept likewise; a record ring that
+ * cannot be mapped is not an error: @q->rec stays NULL, @q->rec_errno
+ * says why). On success @q is READY with empty rings. Returns 0 or a negative errno (-ENOTTY: a
  * driver before uAPI 1.2, -EOPNOTSUPP: a card without user queues, -EBUSY:
  * no free queue, -EEXIST, -EIO: the card is not ready, -EPROTO: an
  * answer the library cannot use, or mmap's errno) with @q->why filled, the
@@ -180,13 +194,14 @@ void ipu__uq_lost(struct ipu__uqueue *q);
 void ipu__uq_close(struct ipu__uqueue *q, const char *why);
 
 /*
- * ipu__uq_set_rings() - use @sq, @cq (@entries each) and the doorbell page
- * @db, all empty: tail = head = 0, phase 1, nothing pending, the default
- * poll() slice. Takes no ownership (ipu__uq_open() maps them; tests give
- * plain memory).
+ * ipu__uq_set_rings() - use @sq, @cq (@entries each), the doorbell page @db
+ * and the run record ring @rec (@entries records, or NULL: none), all
+ * empty: tail = head = 0, phase 1, nothing pending, the default poll()
+ * slice. Takes no ownership (ipu__uq_open() maps them; tests give plain
+ * memory).
  */
 void ipu__uq_set_rings(struct ipu__uqueue *q, void *sq, const void *cq,
-		       void *db, uint32_t entries);
+		       void *db, const void *rec, uint32_t entries);
 
 /*
  * ipu__uq_post() - write @e into the next SQ slot with the next command id,
@@ -198,20 +213,27 @@ int ipu__uq_post(struct ipu__uqueue *q, const struct ipu_sqe *e);
 
 /*
  * ipu__uq_reap() - consume the next completion if the card has posted it
- * (phase bit; acquire ordering), copying it to @out, and write the CQ head
- * doorbell. Returns 1, or 0 when there is none yet.
+ * (phase bit; acquire ordering), copying it to @out and, when @rec is not
+ * NULL, the run record at its CQ index to @rec (zeros when @q has no
+ * record ring; a record is only meaningful for a RUN's completion), then
+ * write the CQ head doorbell (after the copies: from then on the card may
+ * reuse the slot). Returns 1, or 0 when there is none yet (@out and @rec
+ * untouched).
  */
-int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out);
+int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out,
+		 struct ipu_run_record *rec);
 
 /*
- * ipu__uq_wait() - the next completion into @out: spins on the ring for up
- * to @spin_us (with a pause instruction), then sleeps in poll(@fd, POLLPRI).
+ * ipu__uq_wait() - the next completion into @out (and its run record into
+ * @rec, optional, as ipu__uq_reap()): spins on the ring for up to @spin_us
+ * (with a pause instruction), then sleeps in poll(@fd, POLLPRI).
  * @timeout_ms: 0 waits for ever (signals are then ignored).
  * Returns 0, -ETIMEDOUT, -EINTR (a signal, only with a timeout), -ENODEV
  * (POLLERR/POLLHUP: the queue is gone), -EBADF (POLLNVAL).
  */
 int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
-		 unsigned timeout_ms, struct ipu_cqe *out);
+		 unsigned timeout_ms, struct ipu_cqe *out,
+		 struct ipu_run_record *rec);
 
 /* ------------------------------------------------------------------------ */
 /* The card (device.c opens it; card_exec.c / card_buf.c run on it)         */
@@ -253,6 +275,10 @@ struct ipu__card {
 	struct {			/* valid while @run_done */
 		uint32_t status, detail, detail2; /* IPU_STATUS_* or IPU__STATUS_* */
 		uint64_t host_ns, cycles;
+		/* what the run did (the card's run record: cmd.run, wt.run
+		 * or the user queue's record ring); zeros when the driver or
+		 * card has no records */
+		struct ipu_run_counters run;
 	} run_result;
 	struct ipu_buffer *bufs;	/* registered buffers */
 	struct ipu_buffer *bounce;	/* lazily allocated, not in @bufs */

@@ -4,11 +4,13 @@
  * over the uAPI 1.1 command interface (docs/uapi.md): ATTACH, SUBMIT of
  * LOAD / WRITE / READ / RUN, WAIT; runs go through the context's user queue
  * (uAPI 1.2, card_uqueue.c) when the driver has one, keeping the order of
- * the two queues (section "Run"). The library parses the host-visible part
- * of the graph binary it loads (handles, entry programs) to turn names into
- * the card's handle indices, and maps the card's completion statuses to
- * errno values with messages that name the tensor or program and the reason.
- * Transfer strategy: docs/card-exec.md.
+ * the two queues (section "Run"). A run's stats come from its completion
+ * and the card's run record (uAPI 1.2: struct ipu_run_counters of SUBMIT
+ * and WAIT, the user queue's record ring). The library parses the
+ * host-visible part of the graph binary it loads (handles, entry programs)
+ * to turn names into the card's handle indices, and maps the card's
+ * completion statuses to errno values with messages that name the tensor
+ * or program and the reason. Transfer strategy: docs/card-exec.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -1108,9 +1110,27 @@ static void run_what(struct ipu_device *dev, const struct ipu__cmd_ctx *x,
 		 x->program ? x->program : "", dev->name);
 }
 
+/* the card's run record as the uAPI's counters */
+static void counters_of_record(struct ipu_run_counters *o,
+			       const struct ipu_run_record *r)
+{
+	o->cycles_compute = r->cycles_compute;
+	o->cycles_sync = r->cycles_sync;
+	o->cycles_exchange = r->cycles_exchange;
+	o->cycles_stream = r->cycles_stream;
+	o->steps = r->steps;
+	o->compute_sets = r->compute_sets;
+	o->exchanges = r->exchanges;
+	o->syncs = r->syncs;
+	o->exchange_bytes = r->exchange_bytes;
+	o->stream_bytes_h2d = r->stream_bytes_h2d;
+	o->stream_bytes_d2h = r->stream_bytes_d2h;
+}
+
 /*
  * Consume the next completion of the user queue: the run's (its outcome
- * goes to run_result, run_done set) or one of a run the library forgot
+ * and run record go to run_result, run_done set) or one of a run the
+ * library forgot
  * (a load meanwhile). A queue that is gone (POLLERR: a card reset, or a
  * detach) completes the run with IPU_STATUS_RESET, as the kernel queue does
  * for a command a reset dropped, and is created again at the next run.
@@ -1121,17 +1141,20 @@ static int uq_collect(struct ipu_device *dev, unsigned timeout_ms)
 {
 	struct ipu__card *c = card_of(dev);
 	int mine = c->run_started && c->run_uq && !c->run_done;
+	struct ipu_run_record rec;
 	struct ipu_cqe e;
 	int r = -ENODEV;
 
 	memset(&e, 0, sizeof(e));
 	if (c->uq.pending)
-		r = ipu__uq_wait(&c->uq, c->fd, IPU__UQ_SPIN_US, timeout_ms, &e);
+		r = ipu__uq_wait(&c->uq, c->fd, IPU__UQ_SPIN_US, timeout_ms, &e,
+				 &rec);
 	if (r == -ETIMEDOUT || r == -EINTR)
 		return r;
 	if (r) {
 		ipu__uq_lost(&c->uq);
 		memset(&e, 0, sizeof(e));
+		memset(&rec, 0, sizeof(rec));
 		e.cid = c->run_cid;
 		e.status = (uint16_t)(IPU_STATUS_RESET << 1);
 	}
@@ -1145,6 +1168,7 @@ static int uq_collect(struct ipu_device *dev, unsigned timeout_ms)
 		c->run_result.detail = e.cid;
 		c->run_result.detail2 = c->run_cid;
 		c->run_result.host_ns = c->run_result.cycles = 0;
+		memset(&c->run_result.run, 0, sizeof(c->run_result.run));
 		ipu__uq_close(&c->uq, "a completion with an unexpected command id");
 		return 0;
 	}
@@ -1153,6 +1177,7 @@ static int uq_collect(struct ipu_device *dev, unsigned timeout_ms)
 	c->run_result.detail2 = e.detail2;
 	c->run_result.host_ns = e.host_ns;
 	c->run_result.cycles = e.cycles;
+	counters_of_record(&c->run_result.run, &rec);
 	return 0;
 }
 
@@ -1270,12 +1295,42 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 		c->run_result.detail2 = cmd.detail2;
 		c->run_result.host_ns = cmd.host_ns;
 		c->run_result.cycles = cmd.cycles;
+		c->run_result.run = cmd.run;
 	}
 	c->run_started = 1;
 	c->run_seq = cmd.seq;
 	c->run_program = program;
 	memset(&c->stats, 0, sizeof(c->stats));
 	return 0;
+}
+
+/*
+ * The stats of a collected run: host time and cycles from the completion,
+ * the rest from the card's run record (wt->run: zeros on a driver or card
+ * before run records, where steps come from the completion's detail as
+ * before and the per-phase counters stay 0).
+ */
+static void run_stats_fill(struct ipu_run_stats *s, const struct ipu_wait *wt,
+			   uint32_t clock_khz)
+{
+	const struct ipu_run_counters *k = &wt->run;
+
+	memset(s, 0, sizeof(*s));
+	s->host_ns = wt->host_ns;
+	s->cycles = wt->cycles;
+	s->cycles_compute = k->cycles_compute;
+	s->cycles_sync = k->cycles_sync;
+	s->cycles_exchange = k->cycles_exchange;
+	s->cycles_stream = k->cycles_stream;
+	s->steps = k->steps ? k->steps
+		 : wt->status == IPU_STATUS_OK ? wt->detail : 0;
+	s->compute_sets = k->compute_sets;
+	s->exchanges = k->exchanges;
+	s->syncs = k->syncs;
+	s->exchange_bytes = k->exchange_bytes;
+	s->stream_bytes_h2d = k->stream_bytes_h2d;
+	s->stream_bytes_d2h = k->stream_bytes_d2h;
+	s->clock_khz = clock_khz;
 }
 
 int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
@@ -1317,6 +1372,7 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		wt.detail2 = c->run_result.detail2;
 		wt.host_ns = c->run_result.host_ns;
 		wt.cycles = c->run_result.cycles;
+		wt.run = c->run_result.run;
 	} else {
 		run_what(dev, &x, w, sizeof(w));
 		r = wait_seq(dev, c->run_seq, timeout_ms, &wt, w, err);
@@ -1335,11 +1391,7 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 				"%s: the user queue completed command id %u, not the run's %u (runs go through SUBMIT from now on)",
 				w, wt.detail, wt.detail2);
 	}
-	c->stats.host_ns = wt.host_ns;
-	c->stats.cycles = wt.cycles;
-	c->stats.cycles_compute = 0;
-	c->stats.steps = wt.status == IPU_STATUS_OK ? wt.detail : 0;
-	c->stats.clock_khz = c->clock_khz;
+	run_stats_fill(&c->stats, &wt, c->clock_khz);
 	return ipu__card_status_err(err, &x, wt.status, wt.detail, wt.detail2);
 }
 

@@ -5,8 +5,11 @@
  * queues"). A card queue this process drives itself, so that a RUN costs
  * no system call: UQUEUE and three mmaps create it, the rings hold the
  * card's own entries (ipu/ipu_hw.h), and the process keeps the SQ tail, the
- * CQ head and the phase exactly as the driver does for its queues. Waiting
- * spins on the completion ring for a bounded time, then sleeps in
+ * CQ head and the phase exactly as the driver does for its queues. A fourth
+ * mmap, when the driver offers it, is the run record ring: the card writes
+ * what a RUN did (struct ipu_run_record) at the CQ index of its completion
+ * before the completion, so reaping a completion also copies its record.
+ * Waiting spins on the completion ring for a bounded time, then sleeps in
  * poll(POLLPRI). What goes through this queue, and its ordering with the
  * kernel queue, is card_exec.c's business.
  */
@@ -26,6 +29,8 @@
 
 _Static_assert(sizeof(struct ipu_sqe) == 64, "SQE is 64 bytes");
 _Static_assert(sizeof(struct ipu_cqe) == 32, "CQE is 32 bytes");
+_Static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE,
+	       "a run record is 128 bytes");
 
 static inline void cpu_relax(void)
 {
@@ -54,11 +59,12 @@ static inline void db_write(volatile uint32_t *reg, uint32_t v)
 }
 
 void ipu__uq_set_rings(struct ipu__uqueue *q, void *sq, const void *cq,
-		       void *db, uint32_t entries)
+		       void *db, const void *rec, uint32_t entries)
 {
 	q->sq = sq;
 	q->cq = cq;
 	q->db = db;
+	q->rec = rec;
 	q->entries = entries;
 	q->sq_tail = 0;
 	q->cq_head = 0;
@@ -84,7 +90,8 @@ int ipu__uq_post(struct ipu__uqueue *q, const struct ipu_sqe *e)
 	return cid;
 }
 
-int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out)
+int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out,
+		 struct ipu_run_record *rec)
 {
 	const struct ipu_cqe *e = &q->cq[q->cq_head];
 	uint16_t st = __atomic_load_n((const volatile uint16_t *)&e->status,
@@ -92,9 +99,18 @@ int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out)
 
 	if ((st & IPU_CQE_PHASE) != q->phase)
 		return 0;
-	/* after the acquire load: the card wrote the whole entry before */
+	/* after the acquire load: the card wrote the whole entry, and the
+	 * record at its index, before */
 	memcpy(out, (const void *)e, sizeof(*out));
 	out->status = st;
+	if (rec) {
+		if (q->rec)
+			memcpy(rec, (const void *)&q->rec[q->cq_head],
+			       sizeof(*rec));
+		else
+			memset(rec, 0, sizeof(*rec));
+	}
+	/* only now the head moves: the card may then reuse both slots */
 	if (++q->cq_head == q->entries) {
 		q->cq_head = 0;
 		q->phase ^= 1;
@@ -106,7 +122,8 @@ int ipu__uq_reap(struct ipu__uqueue *q, struct ipu_cqe *out)
 }
 
 int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
-		 unsigned timeout_ms, struct ipu_cqe *out)
+		 unsigned timeout_ms, struct ipu_cqe *out,
+		 struct ipu_run_record *rec)
 {
 	uint64_t t0 = now_ns();
 	uint64_t end = timeout_ms ? t0 + (uint64_t)timeout_ms * 1000000u
@@ -116,7 +133,7 @@ int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
 	if (spin_end > end)
 		spin_end = end;
 	for (unsigned i = 0;; i++) {
-		if (ipu__uq_reap(q, out))
+		if (ipu__uq_reap(q, out, rec))
 			return 0;
 		cpu_relax();
 		if ((i & 15) == 15 && now_ns() >= spin_end)
@@ -127,7 +144,7 @@ int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
 		uint64_t now, left;
 		int n, ms;
 
-		if (ipu__uq_reap(q, out))
+		if (ipu__uq_reap(q, out, rec))
 			return 0;
 		now = now_ns();
 		if (now >= end)
@@ -143,7 +160,7 @@ int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
 		}
 		if (n && (p.revents & (POLLERR | POLLHUP | POLLNVAL))) {
 			/* a completion posted before the queue stopped counts */
-			if (ipu__uq_reap(q, out))
+			if (ipu__uq_reap(q, out, rec))
 				return 0;
 			return p.revents & POLLNVAL ? -EBADF : -ENODEV;
 		}
@@ -167,6 +184,14 @@ static void unmap(void *p, size_t len)
 		munmap(p, len);
 }
 
+static void unmap_rec(struct ipu__uqueue *q)
+{
+	unmap((void *)q->rec, q->rec_len);
+	q->rec = NULL;
+	q->rec_len = 0;
+	q->rec_off = 0;
+}
+
 static void unmap_rings(struct ipu__uqueue *q)
 {
 	unmap(q->sq, q->sq_len);
@@ -174,6 +199,36 @@ static void unmap_rings(struct ipu__uqueue *q)
 	q->sq = NULL;
 	q->cq = NULL;
 	q->sq_len = q->cq_len = 0;
+	unmap_rec(q);
+}
+
+/*
+ * The run record ring of UQUEUE's answer @u, kept when it is already
+ * mapped at the same offset with the same size. Without one (rec_offset 0:
+ * a driver or card before run records) or when its mmap fails, runs go on
+ * without records (q->rec NULL, q->rec_errno set on failure): they are
+ * worth less than the queue itself.
+ */
+static void map_rec(struct ipu__uqueue *q, int fd, const struct ipu_uqueue *u)
+{
+	size_t len = page_round((size_t)u->entries * IPU_RUN_RECORD_SIZE);
+	void *p;
+
+	q->rec_errno = 0;
+	if (q->rec && u->rec_offset && q->rec_len == len &&
+	    q->rec_off == u->rec_offset)
+		return;
+	unmap_rec(q);
+	if (!u->rec_offset)
+		return;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)u->rec_offset);
+	if (p == MAP_FAILED) {
+		q->rec_errno = errno;
+		return;
+	}
+	q->rec = p;
+	q->rec_len = len;
+	q->rec_off = u->rec_offset;
 }
 
 static void unmap_db(struct ipu__uqueue *q)
@@ -268,6 +323,7 @@ int ipu__uq_open(struct ipu__uqueue *q, int fd)
 		q->cq_off = u.cq_offset;
 	}
 	unmap_db(q);
+	map_rec(q, fd, &u);
 	/* A new queue's completion ring is empty (all phase bits 0): an entry
 	 * left from before a reset would pass for a new completion. */
 	for (uint32_t i = 0; i < u.entries; i++)
@@ -279,7 +335,7 @@ int ipu__uq_open(struct ipu__uqueue *q, int fd)
 				 i);
 			return -EPROTO;
 		}
-	ipu__uq_set_rings(q, q->sq, q->cq, db, u.entries);
+	ipu__uq_set_rings(q, q->sq, q->cq, db, q->rec, u.entries);
 	q->queue = u.queue;
 	q->state = IPU__UQ_READY;
 	q->why[0] = '\0';

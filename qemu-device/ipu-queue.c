@@ -3,8 +3,9 @@
  *
  * The vCPU writes queue registers and doorbells; a worker thread per card
  * fetches submissions round-robin over the queues, executes them on the
- * tile engine (qemu-device/engine/), posts completions and raises their
- * interrupts (under the BQL) as each queue's coalescing settings say.
+ * tile engine (qemu-device/engine/), posts completions (a RUN's after its
+ * run record, when the queue has REC_BASE) and raises their interrupts
+ * (under the BQL) as each queue's coalescing settings say.
  * Locking rules are in ipu.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -71,6 +72,12 @@ uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
     case IPU_Q_CQ_BASE_HI:
         v = q->cq_base >> 32;
         break;
+    case IPU_Q_REC_BASE_LO:
+        v = (uint32_t)q->rec_base;
+        break;
+    case IPU_Q_REC_BASE_HI:
+        v = q->rec_base >> 32;
+        break;
     case IPU_Q_SIZE:
         v = q->size;
         break;
@@ -128,6 +135,12 @@ static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
     qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
 }
 
+/* A ring of @n entries at @base would run past the end of the bus. */
+static bool ipu_ring_wraps(uint64_t base, uint32_t n, uint32_t entry)
+{
+    return base && base + (uint64_t)n * entry - 1 < base;
+}
+
 static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi,
                                     bool user)
 {
@@ -135,11 +148,16 @@ static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi,
 
     if (!ipu_qsize_ok(q->size)) {
         err = IPU_QERR_SIZE;
-    } else if ((q->sq_base | q->cq_base) & (IPU_Q_RING_ALIGN - 1)) {
+    } else if ((q->sq_base | q->cq_base | q->rec_base) &
+               (IPU_Q_RING_ALIGN - 1)) {
         err = IPU_QERR_ALIGN;
     } else if (ipu_msix_on(s) &&
                (q->vector < 1 || q->vector >= IPU_MSIX_VECTORS)) {
         err = IPU_QERR_VECTOR;
+    } else if (ipu_ring_wraps(q->sq_base, q->size, sizeof(struct ipu_sqe)) ||
+               ipu_ring_wraps(q->cq_base, q->size, sizeof(struct ipu_cqe)) ||
+               ipu_ring_wraps(q->rec_base, q->size, IPU_RUN_RECORD_SIZE)) {
+        err = IPU_QERR_RING_DMA;
     }
     if (err) {
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -241,9 +259,11 @@ void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val)
     }
 }
 
+/* The registers that are locked while the queue is enabled. */
 static bool ipu_queue_config_reg(hwaddr r)
 {
-    return r <= IPU_Q_COALESCE;
+    return r <= IPU_Q_COALESCE || r == IPU_Q_REC_BASE_LO ||
+           r == IPU_Q_REC_BASE_HI;
 }
 
 void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
@@ -285,6 +305,12 @@ void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
         break;
     case IPU_Q_CQ_BASE_HI:
         q->cq_base = deposit64(q->cq_base, 32, 32, val);
+        break;
+    case IPU_Q_REC_BASE_LO:
+        q->rec_base = deposit64(q->rec_base, 0, 32, val);
+        break;
+    case IPU_Q_REC_BASE_HI:
+        q->rec_base = deposit64(q->rec_base, 32, 32, val);
         break;
     case IPU_Q_SIZE:
         q->size = val;
@@ -336,6 +362,8 @@ typedef struct IpuCmd {
     bool user;              /* a user queue's: RUN, FENCE and ABORT only */
     struct ipu_sqe sqe;
     struct ipu_cqe cqe;
+    /* RUN: what it did, for its run record (zero if it did not start) */
+    struct ipue_run_stats stats;
     uint8_t *buf;           /* LOAD: the gathered binary */
     unsigned handle;
 } IpuCmd;
@@ -636,7 +664,7 @@ static int ipu_cmd_run(IpuCmd *c)
         .program = c->sqe.handle,
         .repeat = c->sqe.count ? c->sqe.count : 1,
     };
-    struct ipue_run_stats st = { 0 };
+    struct ipue_run_stats *st = &c->stats;
     uint32_t code = 0, node = 0;
     int ret;
 
@@ -647,11 +675,12 @@ static int ipu_cmd_run(IpuCmd *c)
         c->cqe.detail = c->sqe.handle;
         return IPU_CS_BAD_HANDLE;
     }
-    ret = ipue_run(s->engine, &opts, &st);
-    c->cqe.cycles = st.cycles;
+    /* The engine fills *st also when the run fails part-way. */
+    ret = ipue_run(s->engine, &opts, st);
+    c->cqe.cycles = st->cycles;
     switch (ret) {
     case 0:
-        c->cqe.detail = (uint32_t)st.steps;
+        c->cqe.detail = (uint32_t)st->steps;
         return IPU_CS_SUCCESS;
     case IPUE_ECANCELED:
         return IPU_CS_ABORTED;
@@ -830,23 +859,64 @@ static IpuQueue *ipu_pick_queue_locked(IpuState *s, unsigned *qi)
     return NULL;
 }
 
-static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi)
+static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi,
+                                        const char *ring, uint64_t addr)
 {
     qemu_log_mask(LOG_GUEST_ERROR,
-                  "ipu: queue %u ring is not in guest RAM; queue stopped\n",
-                  qi);
+                  "ipu: queue %u %s at 0x%" PRIx64 " is not in guest RAM; "
+                  "queue stopped\n", qi, ring, addr);
     ipu_queue_disable_locked(s, qi);
     qatomic_set(&q->status, IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8));
 }
 
 /*
- * Posts @cqe on queue @qi; the lock is held. The worker signals it
- * (ipu_signal_locked()) as the queue's coalescing settings say.
+ * With the lock held: writes the run record of the completion about to be
+ * posted at queue @q's CQ_TAIL (docs/hw-interface.md "Run records"). False
+ * when the card cannot write it (not RAM, or past the end of the address
+ * space): then the queue has stopped with ERROR code 4, as for the CQ.
  */
-static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe)
+static bool ipu_write_record_locked(IpuState *s, IpuQueue *q, unsigned qi,
+                                    const struct ipue_run_stats *st)
+{
+    struct ipu_run_record rec = {
+        .cycles_compute = cpu_to_le64(st->cycles_compute),
+        .cycles_sync = cpu_to_le64(st->cycles_sync),
+        .cycles_exchange = cpu_to_le64(st->cycles_exchange),
+        .cycles_stream = cpu_to_le64(st->cycles_stream),
+        .steps = cpu_to_le64(st->steps),
+        .compute_sets = cpu_to_le64(st->compute_sets),
+        .exchanges = cpu_to_le64(st->exchanges),
+        .syncs = cpu_to_le64(st->syncs),
+        .exchange_bytes = cpu_to_le64(st->exchange_bytes),
+        .stream_bytes_h2d = cpu_to_le64(st->stream_bytes_h2d),
+        .stream_bytes_d2h = cpu_to_le64(st->stream_bytes_d2h),
+    };
+    uint64_t addr = q->rec_base + (uint64_t)q->cq_tail * sizeof(rec);
+    IpuDmaFault fault;
+
+    QEMU_BUILD_BUG_ON(sizeof(rec) != IPU_RUN_RECORD_SIZE);
+    if (addr < q->rec_base ||
+        ipu_dma_ram(PCI_DEVICE(s), addr, &rec, sizeof(rec), true, &fault)) {
+        ipu_queue_ring_error_locked(s, q, qi, "run record", addr);
+        return false;
+    }
+    /* The record before the completion that announces it. */
+    smp_wmb();
+    return true;
+}
+
+/*
+ * Posts @cqe on queue @qi, after the run record @run of a RUN when the
+ * queue has REC_BASE set (NULL: not a RUN, no record); the lock is held.
+ * The worker signals it (ipu_signal_locked()) as the queue's coalescing
+ * settings say.
+ */
+static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe,
+                            const struct ipue_run_stats *run)
 {
     IpuQueue *q = &s->queues[qi];
     IpuDmaFault fault;
+    uint64_t addr = q->cq_base + (uint64_t)q->cq_tail * sizeof(*cqe);
     struct ipu_cqe le = {
         .cid = cpu_to_le16(cqe->cid),
         .status = cpu_to_le16(cqe->status | (q->phase ? IPU_CQE_PHASE : 0)),
@@ -858,10 +928,11 @@ static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe)
         .cycles = cpu_to_le64(cqe->cycles),
     };
 
-    if (ipu_dma_ram(PCI_DEVICE(s), q->cq_base +
-                    (uint64_t)q->cq_tail * sizeof(le), &le, sizeof(le), true,
-                    &fault)) {
-        ipu_queue_ring_error_locked(s, q, qi);
+    if (run && q->rec_base && !ipu_write_record_locked(s, q, qi, run)) {
+        return;
+    }
+    if (ipu_dma_ram(PCI_DEVICE(s), addr, &le, sizeof(le), true, &fault)) {
+        ipu_queue_ring_error_locked(s, q, qi, "CQ", fault.addr);
         return;
     }
     qatomic_set(&q->cq_tail, (q->cq_tail + 1) & (q->size - 1));
@@ -1023,7 +1094,7 @@ static void *ipu_worker(void *opaque)
         if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
                         (uint64_t)q->sq_head * sizeof(c.sqe), &c.sqe,
                         sizeof(c.sqe), false, &fault)) {
-            ipu_queue_ring_error_locked(s, q, qi);
+            ipu_queue_ring_error_locked(s, q, qi, "SQ", fault.addr);
             continue;
         }
         q->sq_head = (q->sq_head + 1) & (q->size - 1);
@@ -1045,7 +1116,9 @@ static void *ipu_worker(void *opaque)
         qemu_mutex_lock(&s->lock);
         qatomic_set(&s->worker_busy, false);
         if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
-            ipu_post_locked(s, qi, &c.cqe);
+            /* A RUN's record goes with its completion, zero or not. */
+            ipu_post_locked(s, qi, &c.cqe, c.sqe.opcode == IPU_SQE_RUN ?
+                            &c.stats : NULL);
         } else if (!q->enable_req) {
             /* Disabled meanwhile: drop the result, finish the disable. */
             qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);

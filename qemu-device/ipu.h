@@ -57,6 +57,7 @@ typedef struct IpuQueue {
     /* Registers */
     uint64_t sq_base;
     uint64_t cq_base;
+    uint64_t rec_base;      /* run records (1.2), or 0 */
     uint32_t size;
     uint32_t vector;
     uint32_t coalesce;

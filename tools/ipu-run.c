@@ -339,9 +339,13 @@ int main(int argc, char **argv)
 			printf("  host time        %.3f ms\n", st.host_ns * 1e-6);
 			printf("  modelled cycles  %llu (%.2f us at %.0f MHz)\n", (unsigned long long)st.cycles,
 			       us, st.clock_khz / 1e3);
-			/* A card reports the total only (its completion entry). */
-			if (st.cycles_compute + st.cycles_exchange + st.cycles_sync +
-			    st.cycles_stream != st.cycles || !st.cycles) {
+			/*
+			 * A card reports the phases from its run records
+			 * (interface and uAPI 1.2); an older card or driver
+			 * gives the total only: cycles, every phase 0.
+			 */
+			if (st.cycles && !st.cycles_compute && !st.cycles_exchange &&
+			    !st.cycles_sync && !st.cycles_stream) {
 				printf("  (this device reports no per-phase breakdown)\n");
 			} else {
 				printf("    compute        %llu\n", (unsigned long long)st.cycles_compute);
@@ -354,6 +358,10 @@ int main(int argc, char **argv)
 				       (unsigned long long)st.syncs);
 				printf("  exchanged        %llu bytes\n",
 				       (unsigned long long)st.exchange_bytes);
+				if (st.stream_bytes_h2d || st.stream_bytes_d2h)
+					printf("  streamed         %llu bytes to the device, %llu to the host\n",
+					       (unsigned long long)st.stream_bytes_h2d,
+					       (unsigned long long)st.stream_bytes_d2h);
 			}
 		}
 	}

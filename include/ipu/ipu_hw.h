@@ -120,6 +120,8 @@
 #define IPU_Q_SQ_HEAD			0x24	/* RO: entries consumed */
 #define IPU_Q_CQ_TAIL			0x28	/* RO: entries produced */
 #define IPU_Q_CQ_HEAD			0x2c	/* RO: the last CQ_HEAD doorbell */
+#define IPU_Q_REC_BASE_LO		0x30	/* 1.2: run record ring, or 0 */
+#define IPU_Q_REC_BASE_HI		0x34
 
 #define IPU_Q_SIZE_MIN			2
 #define IPU_Q_SIZE_MAX			4096
@@ -186,6 +188,26 @@ struct ipu_cqe {
 	uint64_t host_ns;	/* measured host time of the command */
 	uint64_t cycles;	/* RUN: modeled chip cycles */
 };
+
+/*
+ * Run record (1.2): written at REC_BASE + 128 * (CQ index of the RUN's
+ * completion) before the completion, when the queue's REC_BASE is set.
+ */
+struct ipu_run_record {
+	uint64_t cycles_compute;
+	uint64_t cycles_sync;
+	uint64_t cycles_exchange;
+	uint64_t cycles_stream;
+	uint64_t steps;
+	uint64_t compute_sets;
+	uint64_t exchanges;
+	uint64_t syncs;
+	uint64_t exchange_bytes;
+	uint64_t stream_bytes_h2d;
+	uint64_t stream_bytes_d2h;
+	uint64_t reserved[5];	/* 0 */
+};
+#define IPU_RUN_RECORD_SIZE		128
 
 #define IPU_SQE_LOAD			0x01
 #define IPU_SQE_WRITE			0x02

@@ -655,6 +655,52 @@ TEST_F(cmd, stream_bind)
 	free(pin_mem);
 }
 
+static uint64_t counters_cycles(const struct ipu_run_counters *r)
+{
+	return r->cycles_compute + r->cycles_sync + r->cycles_exchange +
+	       r->cycles_stream;
+}
+
+/* A RUN's completion carries its run record (API 1.2), sync and async;
+ * a 1.1-sized struct still works and gets no counters. */
+TEST_F(cmd, run_counters)
+{
+	struct ipu_cmd c = { .opcode = IPU_CMD_RUN, .handle = P_DOUBLE,
+			     .count = 3 };
+	struct ipu_cmd old;
+	struct ipu_wait w;
+	uint64_t seq;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(IPU_STATUS_OK, submit(self->fd, &c));
+	EXPECT_LT(0ull, c.run.cycles_compute);
+	EXPECT_LT(0ull, c.run.compute_sets);
+	EXPECT_EQ(c.cycles, counters_cycles(&c.run));
+	EXPECT_EQ(c.detail, (uint32_t)c.run.steps);
+	EXPECT_LT(0ull, c.run.steps);
+
+	ASSERT_EQ(0, run_async(self->fd, P_DOUBLE, 3, &seq));
+	ASSERT_EQ(IPU_STATUS_OK, wait_seq(self->fd, seq, 0, 5000, &w));
+	EXPECT_EQ(0, memcmp(&c.run, &w.run, sizeof(w.run)));
+	EXPECT_EQ(c.cycles, w.cycles);
+
+	/* Other commands: zero counters. */
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_FENCE;
+	ASSERT_EQ(IPU_STATUS_OK, submit(self->fd, &c));
+	EXPECT_EQ(0ull, c.run.steps + counters_cycles(&c.run));
+
+	/* The 1.1 size: accepted, written back as such, nothing beyond. */
+	memset(&old, 0xa5, sizeof(old));
+	memset(&old, 0, offsetof(struct ipu_cmd, run));
+	old.argsz = offsetof(struct ipu_cmd, run);
+	old.opcode = IPU_CMD_RUN;
+	ASSERT_EQ(0, ioctl(self->fd, IPU_IOCTL_SUBMIT, &old));
+	EXPECT_EQ((uint32_t)IPU_STATUS_OK, old.status);
+	EXPECT_EQ(offsetof(struct ipu_cmd, run), old.argsz);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ull, old.run.steps);
+}
+
 /* DETACH takes the graph and its data off the card: the next context sees
  * none of it, also after loading the same graph again. */
 TEST_F(cmd, detach_unloads_the_graph)

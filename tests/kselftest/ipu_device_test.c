@@ -4,7 +4,8 @@
  * it, driven directly through BAR0 (sysfs resource0) and the doorbell pages
  * (BAR4, resource4) with the driver unbound: identity, access rules (widths,
  * alignment, undefined and read-only offsets), the reset handshake,
- * interrupt causes, CTRL.USER and the CQ_HEAD read-back. Accesses the
+ * interrupt causes, CTRL.USER, the CQ_HEAD read-back and REC_BASE (run
+ * records: the checks at ENABLE and the lock). Accesses the
  * specification forbids must be refused, logged as guest errors by QEMU
  * (the launcher puts QEMU's guest-error log in the share), and never stop
  * the VM. The driver is bound again afterwards (remove/probe).
@@ -161,8 +162,8 @@ TEST_F(bar0, bad_widths_and_offsets)
 	EXPECT_EQ((uint32_t)(0x11223344), rd32(self, IPU_REG_SCRATCH));
 	/* Undefined offsets read 0 and ignore writes, up to the BAR's end. */
 	EXPECT_EQ((uint32_t)(0), rd32(self, 0x0f0));
-	/* (0x30-0x3f of a queue block; 0x00 is SQ_BASE_LO, 0x2c CQ_HEAD) */
-	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_Q(0, 0x30)));
+	/* (0x38-0x3f of a queue block; 0x00 is SQ_BASE_LO, 0x34 REC_BASE_HI) */
+	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_Q(0, 0x38)));
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_Q(IPU_NUM_QUEUES - 1, 0x3c)));
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_SQ_TAIL(IPU_NUM_QUEUES)));
 	wr32(self, IPU_BAR_REGS_SIZE - 4, 0xffffffff);
@@ -234,19 +235,28 @@ TEST_F(bar0, irq_causes)
 #define NO_RAM		(1ull << 40)
 #define QSIZE		64
 
-static uint32_t enable_queue(FIXTURE_DATA(bar0) *self, unsigned q,
-			     uint32_t ctrl)
+/* ... with run records at @rec (0: none) */
+static uint32_t enable_queue_rec(FIXTURE_DATA(bar0) *self, unsigned q,
+				 uint32_t ctrl, uint64_t rec)
 {
 	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_LO), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_HI), NO_RAM >> 32);
 	wr32(self, IPU_REG_Q(q, IPU_Q_CQ_BASE_LO), IPU_Q_RING_ALIGN);
 	wr32(self, IPU_REG_Q(q, IPU_Q_CQ_BASE_HI), NO_RAM >> 32);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO), (uint32_t)rec);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_HI), rec >> 32);
 	wr32(self, IPU_REG_Q(q, IPU_Q_SIZE), QSIZE);
 	wr32(self, IPU_REG_Q(q, IPU_Q_VECTOR), 1);
 	wr32(self, IPU_REG_Q(q, IPU_Q_COALESCE), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), ctrl);
 	return rd32(self, IPU_REG_Q(q, IPU_Q_STATUS));
+}
+
+static uint32_t enable_queue(FIXTURE_DATA(bar0) *self, unsigned q,
+			     uint32_t ctrl)
+{
+	return enable_queue_rec(self, q, ctrl, 0);
 }
 
 static uint32_t cq_head(FIXTURE_DATA(bar0) *self, unsigned q)
@@ -327,6 +337,72 @@ TEST_F(bar0, user_ctrl_and_cq_head)
 		EXPECT_EQ(0, rd32(self, IPU_REG_Q(i, IPU_Q_CTRL)));
 		EXPECT_EQ(0, cq_head(self, i));
 	}
+}
+
+static uint64_t rec_base(FIXTURE_DATA(bar0) *self, unsigned q)
+{
+	return rd32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO)) |
+	       (uint64_t)rd32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_HI)) << 32;
+}
+
+/*
+ * REC_BASE (hw-interface 1.2, run records): RW while the queue is disabled,
+ * checked when ENABLE is set (4 KiB aligned, or 0 for no records: else
+ * ERROR code 2), locked while the queue is enabled (writes ignored and
+ * logged), kept when it is disabled, 0 after reset.
+ */
+TEST_F(bar0, rec_base_register)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const uint32_t en = IPU_Q_CTRL_ENABLE;
+	const uint64_t rec = NO_RAM + 0x7000;
+	const unsigned q = 4;
+	int before = guest_errors("is locked while the queue is enabled");
+
+	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO), 0xdeadbeef);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_HI), 0x12345678);
+	EXPECT_EQ(0xdeadbeefu, rd32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO)));
+	EXPECT_EQ(0x12345678u, rd32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_HI)));
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(q, 0x38)));	/* still undefined */
+
+	/* Not 4 KiB aligned: ENABLE fails with code 2. */
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  enable_queue_rec(self, q, en, rec + IPU_RUN_RECORD_SIZE));
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(q, IPU_Q_CTRL)));
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  enable_queue_rec(self, q, en | IPU_Q_CTRL_USER, rec | 4));
+	/* Aligned (or 0) it enables, and is locked while enabled. */
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, enable_queue_rec(self, q, en, 0));
+	EXPECT_EQ(0, rec_base(self, q));
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED, enable_queue_rec(self, q, en, rec));
+	EXPECT_EQ(rec, rec_base(self, q));
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO), 0x1000);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_HI), 0);
+	EXPECT_EQ(rec, rec_base(self, q));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(q, IPU_Q_STATUS)));
+	/* Disabled, it keeps its value and takes writes again. */
+	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(q, IPU_Q_STATUS)));
+	EXPECT_EQ(rec, rec_base(self, q));
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO), 0x1000);
+	EXPECT_EQ(0x1000u, rd32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO)));
+	/* A user queue takes it too. */
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED,
+		  enable_queue_rec(self, q, en | IPU_Q_CTRL_USER, rec));
+	EXPECT_EQ(rec, rec_base(self, q));
+	/* Nothing was fetched, so nothing was recorded. */
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(q, IPU_Q_SQ_HEAD)));
+
+	/* Reset clears every queue's. */
+	wr32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI), 1);
+	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
+	for (unsigned i = 0; i < IPU_NUM_QUEUES; i++)
+		EXPECT_EQ(0, rec_base(self, i));
+	if (before < 0)
+		SKIP(return, "QEMU's guest-error log is not in the share");
+	EXPECT_LE(before + 2,
+		  guest_errors("is locked while the queue is enabled"));
 }
 
 /*
@@ -420,7 +496,7 @@ TEST_F(bar0, register_fuzz)
 	static const unsigned widths[] = { 1, 2, 4, 8 };
 	uint64_t seed = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
 	const struct ipu_vm_card *vm = ipu_vm_card(DEV_CARD);
-	unsigned db_accesses = 0;
+	unsigned db_accesses = 0, rec_writes = 0;
 
 	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
 	for (int i = 0; i < 200000; i++) {
@@ -462,6 +538,10 @@ TEST_F(bar0, register_fuzz)
 		      ((off - IPU_REG_QUEUE_BASE) % IPU_QUEUE_STRIDE & ~7u) ==
 		      (IPU_Q_CTRL & ~7u))))
 			continue;
+		rec_writes += !db && off >= IPU_REG_QUEUE_BASE &&
+			      off < IPU_REG_Q(IPU_NUM_QUEUES, 0) &&
+			      ((off - IPU_REG_QUEUE_BASE) % IPU_QUEUE_STRIDE &
+			       ~7u) == IPU_Q_REC_BASE_LO;
 		switch (w) {
 		case 1: *(volatile uint8_t *)(bar + off) = val; break;
 		case 2: *(volatile uint16_t *)(bar + off) = val; break;
@@ -478,6 +558,24 @@ TEST_F(bar0, register_fuzz)
 	for (unsigned q = 0; q < IPU_NUM_QUEUES; q++)
 		EXPECT_EQ(0u, rd32(self, IPU_REG_Q(q, IPU_Q_STATUS)) &
 			  IPU_Q_STATUS_ENABLED);
+	/*
+	 * The fuzzed REC_BASEs (run records, 1.2): ENABLE takes each exactly
+	 * when it is 4 KiB aligned (rings that are no memory, no doorbell:
+	 * nothing is fetched or recorded).
+	 */
+	EXPECT_LT(10, rec_writes);
+	for (unsigned q = 0; q < IPU_NUM_QUEUES; q++) {
+		uint64_t rec = rec_base(self, q);
+
+		EXPECT_EQ(rec & (IPU_Q_RING_ALIGN - 1) ?
+			  IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8) :
+			  IPU_Q_STATUS_ENABLED,
+			  enable_queue_rec(self, q, IPU_Q_CTRL_ENABLE, rec))
+			TH_LOG("queue %u, REC_BASE 0x%llx", q,
+			       (unsigned long long)rec);
+		EXPECT_EQ(rec, rec_base(self, q));
+		wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -11,7 +11,10 @@
  * stop the queue) and leave the card working. Also the doorbell pages
  * (BAR4) and user queues (CTRL.USER: RUN, FENCE and ABORT only, no DMA for
  * anything else) of hardware interface 1.2, and its UNLOAD: the graph, its
- * data (a later graph's tensors read zeros) and its stream bindings go.
+ * data (a later graph's tensors read zeros) and its stream bindings go; and
+ * its run records (REC_BASE): one per RUN at the CQ index of its completion,
+ * with the engine's counters of the run, none for other commands, and a
+ * record the card cannot write stopping the queue.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,6 +47,7 @@
 /* A queue the test drives: its rings in the pool and its place in them. */
 struct tq {
 	unsigned qi;
+	unsigned size;		/* entries per ring */
 	struct ipu_sqe *sq;
 	struct ipu_cqe *cq;
 	unsigned sq_tail, cq_head;
@@ -145,7 +149,7 @@ static void post(FIXTURE_DATA(queue) *self, struct tq *q, struct ipu_sqe *e)
 	e->cid = ++self->cid;
 	q->sq[q->sq_tail] = *e;
 	__sync_synchronize();
-	q->sq_tail = (q->sq_tail + 1) % QSIZE;
+	q->sq_tail = (q->sq_tail + 1) % q->size;
 }
 
 /*
@@ -164,7 +168,7 @@ static int reap(struct tq *q, struct ipu_cqe *out, long ms)
 	}
 	__sync_synchronize();
 	*out = *(struct ipu_cqe *)c;
-	q->cq_head = (q->cq_head + 1) % QSIZE;
+	q->cq_head = (q->cq_head + 1) % q->size;
 	if (!q->cq_head)
 		q->phase ^= 1;
 	return 0;
@@ -196,19 +200,32 @@ static int run_cmd(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
 	return ret ? ret : IPU_CQE_CODE((cqe ? cqe : &tmp)->status);
 }
 
-static int setup_queue_ctrl(FIXTURE_DATA(queue) *self, unsigned q,
-			    uint64_t sq_phys, uint64_t cq_phys, uint32_t ctrl)
+/*
+ * Configures queue @q (@size entries, run records at @rec_phys or none) and
+ * writes CTRL @ctrl; returns its STATUS.
+ */
+static int setup_queue_full(FIXTURE_DATA(queue) *self, unsigned q,
+			    uint64_t sq_phys, uint64_t cq_phys, unsigned size,
+			    uint64_t rec_phys, uint32_t ctrl)
 {
 	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_LO), (uint32_t)sq_phys);
 	wr32(self, IPU_REG_Q(q, IPU_Q_SQ_BASE_HI), sq_phys >> 32);
 	wr32(self, IPU_REG_Q(q, IPU_Q_CQ_BASE_LO), (uint32_t)cq_phys);
 	wr32(self, IPU_REG_Q(q, IPU_Q_CQ_BASE_HI), cq_phys >> 32);
-	wr32(self, IPU_REG_Q(q, IPU_Q_SIZE), QSIZE);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO), (uint32_t)rec_phys);
+	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_HI), rec_phys >> 32);
+	wr32(self, IPU_REG_Q(q, IPU_Q_SIZE), size);
 	wr32(self, IPU_REG_Q(q, IPU_Q_VECTOR), 1);
 	wr32(self, IPU_REG_Q(q, IPU_Q_COALESCE), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), ctrl);
 	return rd32(self, IPU_REG_Q(q, IPU_Q_STATUS));
+}
+
+static int setup_queue_ctrl(FIXTURE_DATA(queue) *self, unsigned q,
+			    uint64_t sq_phys, uint64_t cq_phys, uint32_t ctrl)
+{
+	return setup_queue_full(self, q, sq_phys, cq_phys, QSIZE, 0, ctrl);
 }
 
 static int setup_queue(FIXTURE_DATA(queue) *self, unsigned q,
@@ -220,18 +237,28 @@ static int setup_queue(FIXTURE_DATA(queue) *self, unsigned q,
 /*
  * Enables queue @qi with CTRL @ctrl on rings in two fresh (zeroed) pool
  * pages, as self->qs[qi] (doorbells through BAR0). Returns its STATUS.
+ * open_queue_rec(): with @size entries and run records at @rec_phys (0:
+ * none); open_queue(): QSIZE entries, no records.
  */
-static int open_queue(FIXTURE_DATA(queue) *self, unsigned qi, uint32_t ctrl)
+static int open_queue_rec(FIXTURE_DATA(queue) *self, unsigned qi,
+			  uint32_t ctrl, unsigned size, uint64_t rec_phys)
 {
 	unsigned sq = pool_pages(self, 1), cq = pool_pages(self, 1);
 
 	self->qs[qi] = (struct tq){
 		.qi = qi,
+		.size = size,
 		.sq = page_ptr(self, sq),
 		.cq = page_ptr(self, cq),
 		.phase = 1,
 	};
-	return setup_queue_ctrl(self, qi, self->phys[sq], self->phys[cq], ctrl);
+	return setup_queue_full(self, qi, self->phys[sq], self->phys[cq], size,
+				rec_phys, ctrl);
+}
+
+static int open_queue(FIXTURE_DATA(queue) *self, unsigned qi, uint32_t ctrl)
+{
+	return open_queue_rec(self, qi, ctrl, QSIZE, 0);
 }
 
 /* y = x + x over the test model's tiles; x write-only, y read-only. */
@@ -1523,6 +1550,603 @@ TEST_F(queue, user_queue_unload)
 	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, 1, out, sgl, xbytes));
 	for (int i = 0; i < N_ELEMS; i++)
 		ASSERT_EQ(x[i] + x[i], y[i]);
+}
+
+/* ---- run records (hardware interface 1.2) ---- */
+
+#define REC_QSIZE	32	/* a record test queue's entries: one page of records */
+#define REC_PAT		0xa5	/* a record slot before the card writes it */
+#define REC_WORDS	11	/* the counters of a record (then reserved) */
+#define R_ELEMS		256	/* f32 per transfer of the record graph's streams */
+#define R_ROUNDS	3
+#define R_RING		(R_ROUNDS * R_ELEMS * 4)	/* one run's transfers */
+
+_Static_assert(REC_QSIZE * IPU_RUN_RECORD_SIZE == PAGE, "a page of records");
+_Static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE,
+	       "ipu_hw.h's record");
+
+/*
+ * The record graph, with something in every counter: R_ROUNDS rounds of a
+ * transfer of stream 0 ("in") into x (spread over the tiles), y = x + x (a
+ * compute set), z = y (an exchange onto the last tile), a sync, and z out
+ * to stream 1 ("out"). Handles: x (0, write-only), z (1, read-only).
+ */
+static int build_record_graph(void **buf, size_t *len)
+{
+	uint32_t shape[1] = { R_ELEMS };
+	struct ipu_error err;
+	struct ipu_graph *g;
+	int x, y, z, body, loop, sin, sout, n;
+
+	memset(&err, 0, sizeof(err));
+	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
+		return -EINVAL;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0 ||
+	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) != 0)
+		goto fail;
+	z = ipu_graph_add_tensor(g, "z", IPU_DTYPE_F32, 1, shape, &err);
+	if (z < 0 ||
+	    ipu_graph_map_tile(g, z, ipu_graph_tiles(g) - 1, &err) < 0 ||
+	    ipu_graph_expose(g, z, NULL, IPU_HANDLE_READ, &err) != 1)
+		goto fail;
+	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
+				   IPU_DTYPE_F32, R_ELEMS, 2, &err);
+	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
+				    IPU_DTYPE_F32, R_ELEMS, 2, &err);
+	body = ipu_prog_sequence(g, &err);
+	if (sin != 0 || sout != 1 || body < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sin, x, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
+	if (y < 0)
+		goto fail;
+	n = ipu_prog_copy(g, ipu_slice_all(g, y), ipu_slice_all(g, z), &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	n = ipu_prog_sync(g, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	n = ipu_prog_stream_copy(g, sout, z, &err);
+	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
+		goto fail;
+	loop = ipu_prog_repeat(g, R_ROUNDS, body, &err);
+	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
+	    ipu_graph_write(g, buf, len, &err))
+		goto fail;
+	ipu_graph_free(g);
+	return 0;
+fail:
+	fprintf(stderr, "# record graph: %s\n", err.msg);
+	ipu_graph_free(g);
+	return -EINVAL;
+}
+
+/* Record slot @i of the record ring in pool page @page. */
+static const struct ipu_run_record *rec_at(FIXTURE_DATA(queue) *self,
+					   unsigned page, unsigned i)
+{
+	return (const struct ipu_run_record *)page_ptr(self, page) + i;
+}
+
+/* True when slot @i still holds the pattern: nothing was written there. */
+static bool rec_untouched(FIXTURE_DATA(queue) *self, unsigned page, unsigned i)
+{
+	return all_bytes(rec_at(self, page, i), IPU_RUN_RECORD_SIZE, REC_PAT);
+}
+
+/* A record's counters as an array (the layout of struct ipu_run_record). */
+static const uint64_t *rec_words(const struct ipu_run_record *r)
+{
+	return (const uint64_t *)r;
+}
+
+/*
+ * Submits @e on self->q: its status code (or -errno); *@slot is the CQ
+ * index of its completion, where its record goes.
+ */
+static int run_at(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
+		  struct ipu_cqe *c, unsigned *slot)
+{
+	*slot = self->q->cq_head;
+	return run_cmd(self, e, c);
+}
+
+/*
+ * Checks record @r of a RUN that started (completion @c): its four cycle
+ * counts add up to the completion's cycles, it took steps (their low 32
+ * bits are the completion's detail on SUCCESS), reserved is 0.
+ */
+static void check_ran(struct __test_metadata *_metadata,
+		      const struct ipu_run_record *r, const struct ipu_cqe *c)
+{
+	EXPECT_EQ(c->cycles, r->cycles_compute + r->cycles_sync +
+			     r->cycles_exchange + r->cycles_stream);
+	EXPECT_LT(0, r->steps);
+	if (IPU_CQE_CODE(c->status) == IPU_CS_SUCCESS)
+		EXPECT_EQ(c->detail, (uint32_t)r->steps);
+	for (unsigned k = 0; k < sizeof(r->reserved) / 8; k++)
+		EXPECT_EQ(0, r->reserved[k]);
+}
+
+static void log_record(struct __test_metadata *_metadata, const char *what,
+		       const struct ipu_run_record *r)
+{
+	TH_LOG("%s: cycles %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
+	       " (compute/sync/exchange/stream), %" PRIu64 " steps, %" PRIu64
+	       " compute sets, %" PRIu64 " exchanges (%" PRIu64 " B), %" PRIu64
+	       " syncs, streams %" PRIu64 "/%" PRIu64 " B", what,
+	       r->cycles_compute, r->cycles_sync, r->cycles_exchange,
+	       r->cycles_stream, r->steps, r->compute_sets, r->exchanges,
+	       r->exchange_bytes, r->syncs, r->stream_bytes_h2d,
+	       r->stream_bytes_d2h);
+}
+
+/*
+ * Records on a kernel queue: a record for every RUN at the CQ index of its
+ * completion with the run's counters (twice the run, twice the counters),
+ * a RUN that did not start gets a zeroed record, one that failed part-way
+ * what it did; no other command writes its slot; the ring wraps with the
+ * CQ.
+ */
+TEST_F(queue, run_records)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned rec = pool_pages(self, 1), in = pool_pages(self, 1);
+	unsigned out = pool_pages(self, 1), xin = pool_pages(self, 1);
+	unsigned zout = pool_pages(self, 1);
+	const struct ipu_run_record *r;
+	struct ipu_run_record one, two;
+	struct ipu_sqe ld, bind_in, bind_out, e;
+	bool ran[REC_QSIZE] = { false };
+	float *x = page_ptr(self, in), *y = page_ptr(self, out);
+	unsigned slot, one_slot, two_slot;
+	struct ipu_cqe c;
+	void *graph;
+	size_t glen;
+
+	ASSERT_EQ(0, build_record_graph(&graph, &glen));
+	load_sqe(self, graph, glen, &ld);
+	free(graph);
+	for (unsigned i = 0; i < R_ROUNDS * R_ELEMS; i++)
+		x[i] = (float)i * 0.5f - 3.0f;
+	memset(page_ptr(self, rec), REC_PAT, PAGE);
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, REC_QSIZE,
+				 self->phys[rec]));
+	EXPECT_EQ((uint32_t)self->phys[rec],
+		  rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_LO)));
+	EXPECT_EQ(self->phys[rec] >> 32,
+		  rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI)));
+	self->q = &self->qs[1];
+	memset(&bind_in, 0, sizeof(bind_in));
+	bind_in.opcode = IPU_SQE_STREAM_BIND;
+	bind_in.handle = 0;
+	bind_in.length = R_RING;
+	bind_in.data = self->phys[in];
+	bind_out = bind_in;
+	bind_out.handle = 1;
+	bind_out.data = self->phys[out];
+
+	/* 0: LOAD. 1: RUN with the streams unbound fails at its first copy. */
+	e = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, NULL, &slot));
+	ASSERT_EQ(0, slot);
+	ASSERT_EQ(IPU_CS_RUN_FAILED, cmd0(self, IPU_SQE_RUN, &c));
+	r = rec_at(self, rec, 1);
+	ran[1] = true;
+	log_record(_metadata, "failed RUN", r);
+	check_ran(_metadata, r, &c);
+	EXPECT_LT(0, r->cycles_stream);		/* the copy it tried */
+	EXPECT_EQ(0, r->stream_bytes_h2d);
+	EXPECT_EQ(0, r->stream_bytes_d2h);
+	EXPECT_EQ(0, r->compute_sets);
+	EXPECT_TRUE(rec_untouched(self, rec, 0));
+
+	/* 2, 3: STREAM_BIND. 4: the graph, once. */
+	e = bind_in;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	e = bind_out;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &one_slot));
+	EXPECT_EQ(4, one_slot);
+	ran[one_slot] = true;
+	one = *rec_at(self, rec, one_slot);
+	log_record(_metadata, "RUN", &one);
+	check_ran(_metadata, &one, &c);
+	EXPECT_LT(0, one.cycles_compute);
+	EXPECT_LT(0, one.cycles_sync);
+	EXPECT_LT(0, one.cycles_exchange);
+	EXPECT_LT(0, one.cycles_stream);
+	EXPECT_LE(R_ROUNDS, one.compute_sets);
+	EXPECT_LE(R_ROUNDS, one.exchanges);
+	/* a sync ends every compute set, and one more per round */
+	EXPECT_LE(one.compute_sets + R_ROUNDS, one.syncs);
+	EXPECT_LE(R_ROUNDS * R_ELEMS * 4, one.exchange_bytes);
+	EXPECT_EQ(R_RING, one.stream_bytes_h2d);
+	EXPECT_EQ(R_RING, one.stream_bytes_d2h);
+	for (unsigned i = 0; i < R_ROUNDS * R_ELEMS; i++)
+		ASSERT_EQ(x[i] * 2, y[i]);
+
+	/* 5: FENCE, 6: WRITE, 7: the graph twice, 8: READ. */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_WRITE, 0, xin,
+				       pool_pages(self, 1), R_ELEMS * 4));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.count = 2;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &two_slot));
+	EXPECT_EQ(7, two_slot);
+	ran[two_slot] = true;
+	two = *rec_at(self, rec, two_slot);
+	check_ran(_metadata, &two, &c);
+	for (unsigned k = 0; k < REC_WORDS; k++) {
+		EXPECT_EQ(2 * rec_words(&one)[k], rec_words(&two)[k])
+			TH_LOG("word %u", k);
+	}
+	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, 1, zout,
+				       pool_pages(self, 1), R_ELEMS * 4));
+
+	/* 9, 10: RUNs that do not start (no program 5, a bad field). */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_at(self, &e, &c, &slot));
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.flags = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_at(self, &e, &c, &slot));
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	/* 11: UNLOAD. 12: RUN without a graph. */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(12, slot);
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+
+	/* Every slot: the records where they were, nothing anywhere else. */
+	for (unsigned i = 0; i < REC_QSIZE; i++) {
+		if (!ran[i])
+			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
+	}
+	EXPECT_EQ(0, memcmp(&one, rec_at(self, rec, one_slot), sizeof(one)));
+	EXPECT_EQ(0, memcmp(&two, rec_at(self, rec, two_slot), sizeof(two)));
+
+	/* Around the ring: the last slot, then slot 0 again. */
+	e = ld;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	e = bind_in;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	e = bind_out;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	while (self->q->cq_head != REC_QSIZE - 1)
+		ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
+	for (unsigned i = 0; i < REC_QSIZE - 1; i++) {
+		if (!ran[i])
+			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
+	}
+	/* The streams bound again: the same run, the same counters. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(REC_QSIZE - 1, slot);
+	EXPECT_EQ(0, memcmp(&one, rec_at(self, rec, slot), sizeof(one)));
+	EXPECT_EQ(0, self->q->cq_head);
+	EXPECT_TRUE(rec_untouched(self, rec, 0));	/* the LOAD's */
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(0, slot);
+	EXPECT_EQ(0, memcmp(&one, rec_at(self, rec, 0), sizeof(one)));
+	check_ran(_metadata, rec_at(self, rec, 0), &c);
+	/* The failed RUN's record in slot 1 is still there. */
+	EXPECT_EQ(0, rec_at(self, rec, 1)->stream_bytes_h2d);
+	EXPECT_LT(0, rec_at(self, rec, 1)->steps);
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+}
+
+/* Waits (5 s at most) for queue @qi's STATUS to leave ENABLED; returns it. */
+static uint32_t wait_stopped(FIXTURE_DATA(queue) *self, unsigned qi)
+{
+	long long t0 = ipu_now_ms();
+	uint32_t st;
+
+	while ((st = rd32(self, IPU_REG_Q(qi, IPU_Q_STATUS))) &
+	       IPU_Q_STATUS_ENABLED) {
+		if (ipu_now_ms() - t0 > 5000)
+			break;
+		usleep(200);
+	}
+	return st;
+}
+
+/*
+ * A RUN stopped by ABORT records what it did before it stopped; the ABORTs
+ * write no record. A RUN dropped by disabling its queue writes none.
+ */
+TEST_F(queue, run_record_aborted)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned rec = pool_pages(self, 1);
+	const struct ipu_run_record *r;
+	unsigned run_slot, slot;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	uint16_t run_cid;
+	struct tq *q;
+	void *graph;
+	size_t glen;
+	int n, ret = -ETIMEDOUT;
+
+	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_TEST, N_ELEMS, 0, &graph,
+					   &glen));
+	load_sqe(self, graph, glen, &e);
+	free(graph);
+	memset(page_ptr(self, rec), REC_PAT, PAGE);
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue_rec(self, 2, IPU_Q_CTRL_ENABLE, REC_QSIZE,
+				 self->phys[rec]));
+	q = self->q = &self->qs[2];
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+
+	/* "spin" would run for hours: ABORT it once it has started. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = P_SPIN;
+	post(self, q, &e);
+	run_cid = e.cid;
+	run_slot = q->cq_head;
+	doorbell(self, q, false, q->sq_tail);
+	ASSERT_EQ(0, wait_fetched(self, q));
+	usleep(20000);
+	for (n = 1; n <= 50 && ret == -ETIMEDOUT; n++) {
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_ABORT;
+		post(self, q, &e);
+		doorbell(self, q, false, q->sq_tail);
+		ret = reap(q, &c, 200);
+	}
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(run_cid, c.cid);
+	ASSERT_EQ(IPU_CS_ABORTED, IPU_CQE_CODE(c.status));
+	r = rec_at(self, rec, run_slot);
+	log_record(_metadata, "aborted RUN", r);
+	check_ran(_metadata, r, &c);
+	EXPECT_LT(0, c.cycles);
+	EXPECT_LT(1, r->steps);
+	EXPECT_LT(0, r->compute_sets);
+	EXPECT_LE(r->compute_sets, r->syncs);
+	EXPECT_LT(0, r->cycles_compute);
+	EXPECT_EQ(0, r->stream_bytes_h2d);
+	EXPECT_EQ(0, r->stream_bytes_d2h);
+	/* The ABORTs complete after it, without records. */
+	for (int i = 1; i < n; i++) {
+		slot = q->cq_head;
+		ASSERT_EQ(0, reap(q, &c, 10000));
+		EXPECT_EQ(IPU_CS_SUCCESS, IPU_CQE_CODE(c.status));
+		EXPECT_TRUE(rec_untouched(self, rec, slot)) TH_LOG("slot %u", slot);
+	}
+	doorbell(self, q, true, q->cq_head);
+	EXPECT_TRUE(rec_untouched(self, rec, 0));	/* the LOAD's */
+	TH_LOG("the RUN stopped after %d ABORT(s)", n - 1);
+
+	/* Pulled from under a RUN, the queue posts neither record nor CQE. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = P_SPIN;
+	post(self, q, &e);
+	slot = q->cq_head;
+	doorbell(self, q, false, q->sq_tail);
+	ASSERT_EQ(0, wait_fetched(self, q));
+	usleep(20000);
+	wr32(self, IPU_REG_Q(2, IPU_Q_CTRL), 0);
+	EXPECT_EQ(0, wait_stopped(self, 2));
+	EXPECT_TRUE(rec_untouched(self, rec, slot));
+	EXPECT_NE(q->phase, q->cq[slot].status & IPU_CQE_PHASE);
+}
+
+/*
+ * Records the card cannot write (REC_BASE in its own BAR, beyond RAM, or
+ * running off the end of the address space) stop the queue with ERROR
+ * code 4 at the first RUN, without its completion; other commands complete
+ * (they write no record). QEMU and the other queues are fine, and the queue
+ * works when enabled again.
+ */
+TEST_F(queue, run_record_not_ram)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned rec = pool_pages(self, 1);
+	const uint64_t bad[] = {
+		self->bar.phys,		/* BAR0, 16 KiB aligned */
+		1ull << 40,		/* no memory */
+	};
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	unsigned slot;
+	struct tq *q;
+
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	memset(page_ptr(self, rec), REC_PAT, PAGE);
+	for (unsigned k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+			  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, QSIZE,
+					 bad[k]));
+		q = self->q = &self->qs[1];
+		EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_RUN;
+		post(self, q, &e);
+		doorbell(self, q, false, q->sq_tail);
+		EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
+			  wait_stopped(self, 1)) TH_LOG("REC_BASE 0x%" PRIx64,
+							bad[k]);
+		EXPECT_EQ(1, rd32(self, IPU_REG_Q(1, IPU_Q_CQ_TAIL)));
+		EXPECT_EQ(0, q->cq[1].status & IPU_CQE_PHASE);
+		EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
+	}
+
+	/*
+	 * 4 KiB aligned just below 2^64: slot 40 of the ring would wrap to
+	 * address 0x400, which is RAM: ENABLE refuses such a ring (code 4),
+	 * and so for the SQ and the CQ.
+	 */
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, QSIZE,
+				 UINT64_MAX & ~(uint64_t)(PAGE - 1)));
+	wr32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_LO), 0);
+	wr32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI), 0);
+	wr32(self, IPU_REG_Q(1, IPU_Q_SQ_BASE_LO), (uint32_t)-PAGE);
+	wr32(self, IPU_REG_Q(1, IPU_Q_SQ_BASE_HI), UINT32_MAX);
+	wr32(self, IPU_REG_Q(1, IPU_Q_SIZE), 256);	/* 16 KiB: past 2^64 */
+	wr32(self, IPU_REG_Q(1, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
+		  rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+	wr32(self, IPU_REG_Q(1, IPU_Q_CTRL), 0);
+
+	/* Queue 0 never noticed; queue 1 works again with a ring in RAM. */
+	self->q = &self->qs[0];
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, REC_QSIZE,
+				 self->phys[rec]));
+	self->q = &self->qs[1];
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &slot));
+	check_ran(_metadata, rec_at(self, rec, slot), &c);
+	EXPECT_TRUE(rec_untouched(self, rec, slot + 1));
+	/* REC_BASE 0: no records (and nothing written at address 0). */
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, QSIZE, 0));
+	self->q = &self->qs[1];
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+	EXPECT_TRUE(rec_untouched(self, rec, 1));
+}
+
+/* REC_BASE's checks at ENABLE and its lock (the rest: ipu_device_test). */
+TEST_F(queue, rec_base_setup)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned rec = pool_pages(self, 1);
+
+	/* Not 4 KiB aligned (low or high half): ERROR code 2, disabled. */
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, QSIZE,
+				 self->phys[rec] + IPU_RUN_RECORD_SIZE));
+	EXPECT_EQ(0, rd32(self, IPU_REG_Q(1, IPU_Q_CTRL)));
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, QSIZE,
+				 self->phys[rec] | 8));
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER,
+				 QSIZE, (1ull << 40) + 0x800));
+	/* Aligned, it enables; while enabled the register keeps its value. */
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue_rec(self, 1, IPU_Q_CTRL_ENABLE, QSIZE,
+				 self->phys[rec]));
+	wr32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_LO), 0x1000);
+	wr32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI), 0x12);
+	EXPECT_EQ((uint32_t)self->phys[rec],
+		  rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_LO)));
+	EXPECT_EQ(self->phys[rec] >> 32,
+		  rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI)));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+	/* Disabled, it takes writes again (checked at the next ENABLE). */
+	wr32(self, IPU_REG_Q(1, IPU_Q_CTRL), 0);
+	wr32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_LO), 0x1040);
+	EXPECT_EQ(0x1040, rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_LO)));
+	wr32(self, IPU_REG_Q(1, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_ALIGN << 8),
+		  rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
+	/* Reset clears it. */
+	EXPECT_EQ(0, ipu_bar0_reset(&self->bar));
+	for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
+		EXPECT_EQ(0, rd32(self, IPU_REG_Q(i, IPU_Q_REC_BASE_LO)));
+		EXPECT_EQ(0, rd32(self, IPU_REG_Q(i, IPU_Q_REC_BASE_HI)));
+	}
+}
+
+/*
+ * A user queue's RUNs get records too (its own REC_BASE); the commands it
+ * refuses and its FENCE and ABORT write none.
+ */
+TEST_F(queue, run_records_user_queue)
+{
+	IPU_RETURN_IF_SKIPPED();
+	unsigned rec = pool_pages(self, 1), buf = pool_pages(self, 1);
+	struct ipu_run_record once;
+	unsigned slot, once_slot;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	struct tq *u;
+
+	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
+	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+	memset(page_ptr(self, rec), REC_PAT, PAGE);
+	ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+		  open_queue_rec(self, 3, IPU_Q_CTRL_ENABLE | IPU_Q_CTRL_USER,
+				 REC_QSIZE, self->phys[rec]));
+	u = self->q = &self->qs[3];
+	u->bar4 = true;
+
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &once_slot));
+	EXPECT_EQ(1, once_slot);
+	EXPECT_EQ(3, c.sq_id);
+	once = *rec_at(self, rec, once_slot);
+	log_record(_metadata, "user queue RUN", &once);
+	check_ran(_metadata, &once, &c);
+	EXPECT_LT(0, once.compute_sets);
+	EXPECT_LT(0, once.cycles_compute);
+	/* 2: a READ, refused. 3: the program three times. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;
+	e.length = 64;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.count = 3;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(3, slot);
+	check_ran(_metadata, rec_at(self, rec, slot), &c);
+	for (unsigned k = 0; k < REC_WORDS; k++) {
+		EXPECT_EQ(3 * rec_words(&once)[k],
+			  rec_words(rec_at(self, rec, slot))[k])
+			TH_LOG("word %u", k);
+	}
+	/* 4: ABORT with nothing running. 5: no program 5. 6: UNLOAD, refused. */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_ABORT, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(5, slot);
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_UNLOAD;
+	EXPECT_EQ(0, refused(self, &e));
+
+	EXPECT_EQ(7, u->cq_head);
+	for (unsigned i = 0; i < REC_QSIZE; i++) {
+		if (i != 1 && i != 3 && i != 5)
+			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
+	}
+	EXPECT_EQ(0, memcmp(&once, rec_at(self, rec, 1), sizeof(once)));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(3, IPU_Q_STATUS)));
 }
 
 TEST_HARNESS_MAIN

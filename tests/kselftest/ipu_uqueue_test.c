@@ -36,6 +36,7 @@ struct uq {
 	struct ipu_uqueue info;
 	struct ipu_sqe *sq;
 	const struct ipu_cqe *cq;
+	const struct ipu_run_record *rec;
 	volatile uint32_t *db;
 	uint32_t tail, head, phase;
 };
@@ -62,7 +63,10 @@ static int uq_open(struct uq *u, int fd)
 		     u->info.sq_offset);
 	u->cq = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, u->info.cq_offset);
 	u->db = mmap(NULL, PAGE, PROT_WRITE, MAP_SHARED, fd, u->info.db_offset);
-	if (u->sq == MAP_FAILED || u->cq == MAP_FAILED || u->db == MAP_FAILED)
+	u->rec = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd,
+		      u->info.rec_offset);
+	if (u->sq == MAP_FAILED || u->cq == MAP_FAILED || u->db == MAP_FAILED ||
+	    u->rec == MAP_FAILED)
 		return -errno;
 	return 0;
 }
@@ -75,6 +79,8 @@ static void uq_close(struct uq *u)
 		munmap((void *)u->cq, PAGE);
 	if (u->db && u->db != MAP_FAILED)
 		munmap((void *)u->db, PAGE);
+	if (u->rec && u->rec != MAP_FAILED)
+		munmap((void *)u->rec, 2 * PAGE);
 }
 
 /* Puts @op on the ring with command id @cid and rings the doorbell. */
@@ -262,6 +268,33 @@ TEST_F(uq, runs_see_submitted_writes)
 	free(y);
 }
 
+/* Each RUN's record sits at its completion's CQ index. */
+TEST_F(uq, run_records)
+{
+	struct uq *u = &self->u;
+	struct ipu_cqe c;
+	uint32_t at;
+
+	IPU_RETURN_IF_SKIPPED();
+	EXPECT_NE(0ull, u->info.rec_offset);
+	for (int i = 0; i < 70; i++) {		/* past a wrap */
+		at = u->head;
+		ASSERT_EQ(IPU_STATUS_OK, uq_do(u, IPU_SQE_RUN, P_DOUBLE,
+					       1 + i % 3, &c));
+		ASSERT_EQ(c.cycles, u->rec[at].cycles_compute +
+			  u->rec[at].cycles_sync + u->rec[at].cycles_exchange +
+			  u->rec[at].cycles_stream);
+		ASSERT_EQ(c.detail, (uint32_t)u->rec[at].steps);
+		ASSERT_LT(0ull, u->rec[at].compute_sets);
+	}
+	/* Read only. */
+	EXPECT_EQ(-1, mprotect((void *)u->rec, 2 * PAGE, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd, u->info.rec_offset));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ, MAP_SHARED, self->fd,
+				   u->info.rec_offset));
+}
+
 TEST_F(uq, card_refuses_addressed_commands)
 {
 	struct uq *u = &self->u;
@@ -320,7 +353,7 @@ TEST_F(uq, negative)
 	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_UQUEUE, &q));
 	EXPECT_EQ(EINVAL, errno);
 	q.flags = 0;
-	q.reserved[1] = 1;
+	q.reserved[0] = 1;
 	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_UQUEUE, &q));
 	EXPECT_EQ(EINVAL, errno);
 	q.argsz = 8;

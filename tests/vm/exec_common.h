@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +240,52 @@ static inline double max_rel_err(const float *got, const double *want, size_t n,
 			m = d != d ? INFINITY : d;
 	}
 	return m;
+}
+
+/*
+ * Run stats of a card against the model device's for the same run: the
+ * card runs the same engine, so every counter agrees exactly (all but
+ * host_ns). Returns 0, or -1 with the first field that differs in @why.
+ */
+static inline int stats_differ(const struct ipu_run_stats *card,
+			       const struct ipu_run_stats *model, char *why, size_t n)
+{
+#define STAT_FIELD(f) { #f, offsetof(struct ipu_run_stats, f) }
+	static const struct { const char *name; size_t off; } f[] = {
+		STAT_FIELD(cycles), STAT_FIELD(cycles_compute), STAT_FIELD(cycles_sync),
+		STAT_FIELD(cycles_exchange), STAT_FIELD(cycles_stream), STAT_FIELD(steps),
+		STAT_FIELD(compute_sets), STAT_FIELD(exchanges), STAT_FIELD(syncs),
+		STAT_FIELD(exchange_bytes), STAT_FIELD(stream_bytes_h2d),
+		STAT_FIELD(stream_bytes_d2h),
+	};
+#undef STAT_FIELD
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		uint64_t a, b;
+
+		memcpy(&a, (const char *)card + f[i].off, sizeof(a));
+		memcpy(&b, (const char *)model + f[i].off, sizeof(b));
+		if (a != b) {
+			snprintf(why, n, "%s: card %llu, model %llu", f[i].name,
+				 (unsigned long long)a, (unsigned long long)b);
+			return -1;
+		}
+	}
+	if (card->clock_khz != model->clock_khz) {
+		snprintf(why, n, "clock_khz: card %u, model %u", card->clock_khz,
+			 model->clock_khz);
+		return -1;
+	}
+	if (card->cycles != card->cycles_compute + card->cycles_sync +
+			    card->cycles_exchange + card->cycles_stream) {
+		snprintf(why, n, "card: cycles %llu is not the sum of the phases",
+			 (unsigned long long)card->cycles);
+		return -1;
+	}
+	if (!model->cycles || !model->steps) {
+		snprintf(why, n, "the model device reports no cycles or steps");
+		return -1;
+	}
+	return 0;
 }
 
 #endif /* IPU_EXEC_COMMON_H */

@@ -5,14 +5,20 @@
  * ipu_device_open in one process): a matmul through the partition helper,
  * an MLP forward pass, a Repeat loop, and a loop with streams (Repeat over:
  * StreamCopy in -> compute -> StreamCopy out, the streams bound to rings in
- * ipu_buffer_alloc() buffers with ipu_stream_bind()). Every case runs
- * twice per card: runs through the user queue (the library's default when
- * the driver has one) and through SUBMIT (IPUDEV_RUNQ=kernel). KTAP on
- * stdout.
+ * ipu_buffer_alloc() buffers with ipu_stream_bind()). The run stats must
+ * agree exactly too (the card runs the same engine and reports its run
+ * records: cycles per phase, steps, compute sets, exchanges, syncs,
+ * exchanged and streamed bytes), through ipu_run and through
+ * ipu_run_start + ipu_wait. Every case runs twice per card: runs through
+ * the user queue (the library's default when the driver has one) and
+ * through SUBMIT (IPUDEV_RUNQ=kernel). KTAP on stdout.
  */
 #include "exec_common.h"
 
 static struct ipu_error e;
+
+/* results of card_case() */
+#define TESTS_PER_CASE	11
 
 struct io {
 	const char *name;
@@ -20,39 +26,76 @@ struct io {
 	size_t bytes;
 };
 
+/* run program 0 @count times: ipu_run, or with @async ipu_run_start +
+ * ipu_wait; its stats into @st */
+static int run_prog(struct ipu_device *d, unsigned count, int async, struct ipu_run_stats *st)
+{
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	if (!async)
+		return ipu_run(d, 0, count, st, &e);
+	r = ipu_run_start(d, 0, count, &e);
+	return r ? r : ipu_wait(d, 0, st, &e);
+}
+
 /* load @bin, write the inputs, run program 0 @count times, read @out */
 static int run_on(struct ipu_device *d, const void *bin, size_t len, const struct io *in,
-		  int nin, unsigned count, const char *out, void *res, size_t rbytes)
+		  int nin, unsigned count, int async, const char *out, void *res,
+		  size_t rbytes, struct ipu_run_stats *st)
 {
 	int r = ipu_load(d, bin, len, &e);
 
 	for (int i = 0; !r && i < nin; i++)
 		r = ipu_tensor_write(d, in[i].name, in[i].data, in[i].bytes, &e);
 	if (!r)
-		r = ipu_run(d, 0, count, NULL, &e);
+		r = run_prog(d, count, async, st);
 	if (!r)
 		r = ipu_tensor_read(d, out, res, rbytes, &e);
 	return r;
 }
 
-/* run on the card and the model, compare bytes; 0 when equal */
+/* the second result of a case: the card's run stats against the model's */
+static void stats_result(const char *what, struct ipu_device *card,
+			 const struct ipu_run_stats *sc, const struct ipu_run_stats *sm)
+{
+	char why[200];
+	int ok = !stats_differ(sc, sm, why, sizeof(why));
+
+	kt_result(ok, "%s: %s reports the model's run stats (%llu cycles: %llu compute, %llu sync, "
+		  "%llu exchange, %llu stream; %llu steps)%s%s", what, ipu_device_name(card),
+		  (unsigned long long)sm->cycles, (unsigned long long)sm->cycles_compute,
+		  (unsigned long long)sm->cycles_sync, (unsigned long long)sm->cycles_exchange,
+		  (unsigned long long)sm->cycles_stream, (unsigned long long)sm->steps,
+		  ok ? "" : " # ", ok ? "" : why);
+}
+
+/*
+ * Run on the card and the model, compare bytes, then the run stats: two
+ * results. 0 when the bytes are equal.
+ */
 static int same(struct ipu_device *card, struct ipu_device *model, const char *what,
 		const void *bin, size_t len, const struct io *in, int nin, unsigned count,
-		const char *out, size_t rbytes, float *result)
+		int async, const char *out, size_t rbytes, float *result)
 {
 	void *a = malloc(rbytes), *b = malloc(rbytes);
+	struct ipu_run_stats sc, sm;
 	int ok = 0;
 
 	if (!a || !b) {
 		kt_result(0, "%s # out of memory", what);
-	} else if (run_on(card, bin, len, in, nin, count, out, a, rbytes)) {
+		kt_result(0, "%s: run stats # not compared", what);
+	} else if (run_on(card, bin, len, in, nin, count, async, out, a, rbytes, &sc)) {
 		kt_result(0, "%s: on %s # %s", what, ipu_device_name(card), e.msg);
-	} else if (run_on(model, bin, len, in, nin, count, out, b, rbytes)) {
+		kt_result(0, "%s: run stats # not compared", what);
+	} else if (run_on(model, bin, len, in, nin, count, async, out, b, rbytes, &sm)) {
 		kt_result(0, "%s: on the model # %s", what, e.msg);
+		kt_result(0, "%s: run stats # not compared", what);
 	} else {
 		ok = !memcmp(a, b, rbytes);
 		kt_result(ok, "%s: %s and the model give the same %zu bytes", what,
 			  ipu_device_name(card), rbytes);
+		stats_result(what, card, &sc, &sm);
 		if (result)
 			memcpy(result, a, rbytes);
 	}
@@ -101,9 +144,10 @@ fail:
 	return -EINVAL;
 }
 
-/* load, bind "in"/"out" to rings of @rounds transfers, run once; out -> @res */
+/* load, bind "in"/"out" to rings of @rounds transfers, run once; out -> @res,
+ * the run's stats -> @st */
 static int stream_run_on(struct ipu_device *d, const void *bin, size_t len, const float *in,
-			 size_t bytes, float *res)
+			 size_t bytes, float *res, struct ipu_run_stats *st)
 {
 	struct ipu_buffer *bi = NULL, *bo = NULL;
 	int r = ipu_load(d, bin, len, &e);
@@ -119,7 +163,7 @@ static int stream_run_on(struct ipu_device *d, const void *bin, size_t len, cons
 	if (!r)
 		r = ipu_stream_bind(d, "out", bo, 0, bytes, &e);
 	if (!r)
-		r = ipu_run(d, 0, 1, NULL, &e);
+		r = run_prog(d, 1, 0, st);
 	if (!r)
 		memcpy(res, ipu_buffer_ptr(bo), bytes);
 	if (!r)
@@ -147,7 +191,7 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed, int kernel)
 	r = ipu_device_open(id, IPU_OPEN_ATTACH, &card, &e);
 	unsetenv("IPUDEV_RUNQ");
 	if (r || ipu_model_open(mname, 1, &md, &e)) {
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < TESTS_PER_CASE; i++)
 			kt_result(0, "ipu%u (%s, %s): open # %s", id, mname, path, e.msg);
 		ipu_device_close(card);
 		return;
@@ -165,8 +209,10 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed, int kernel)
 			 M, K, N);
 		if (graph_matmul(model, M, K, N, &bin, &len, &e)) {
 			kt_result(0, "%s: build # %s", what, e.msg);
+			kt_result(0, "%s: run stats", what);
 			kt_result(0, "%s: reference", what);
-		} else if (!same(card, md, what, bin, len, in, 2, 1, "c", sizeof(float) * M * N, c)) {
+		} else if (!same(card, md, what, bin, len, in, 2, 1, 0, "c", sizeof(float) * M * N,
+				 c)) {
 			double err;
 
 			ref_matmul(a, b, ref, M, N, K);
@@ -196,47 +242,65 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed, int kernel)
 		fill_floats(b2, O, seed);
 		snprintf(what, sizeof(what), "ipu%u (%s, %s): MLP %ux%u-%u-%u", id, mname, path, B,
 			 I, H, O);
-		if (graph_mlp(model, B, I, H, O, &bin, &len, &e))
+		if (graph_mlp(model, B, I, H, O, &bin, &len, &e)) {
 			kt_result(0, "%s: build # %s", what, e.msg);
-		else
-			same(card, md, what, bin, len, in, 5, 1, "y", sizeof(float) * B * O, NULL);
+			kt_result(0, "%s: run stats", what);
+		} else {
+			same(card, md, what, bin, len, in, 5, 1, 0, "y", sizeof(float) * B * O,
+			     NULL);
+		}
 		free(bin);
 		bin = NULL;
 	}
-	{	/* loop: acc += x, 10 times per run, run 3 times */
+	/* loop: acc += x, 10 times per run, run 3 times: with ipu_run, then
+	 * with ipu_run_start + ipu_wait */
+	for (int async = 0; async < 2; async++) {
 		enum { L = 1000 };
 		static float acc[L], x[L];
 		struct io in[2] = { { "acc", acc, sizeof(acc) }, { "x", x, sizeof(x) } };
 
 		fill_floats(acc, L, seed);
 		fill_floats(x, L, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(10) loop, run 3 times", id,
-			 mname, path);
-		if (graph_loop(model, L, 10, &bin, &len, &e))
+		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(10) loop, run 3 times%s", id,
+			 mname, path, async ? " (ipu_run_start + ipu_wait)" : "");
+		if (graph_loop(model, L, 10, &bin, &len, &e)) {
 			kt_result(0, "%s: build # %s", what, e.msg);
-		else
-			same(card, md, what, bin, len, in, 2, 3, "acc", sizeof(acc), NULL);
+			kt_result(0, "%s: run stats", what);
+		} else {
+			same(card, md, what, bin, len, in, 2, 3, async, "acc", sizeof(acc), NULL);
+		}
 		free(bin);
 		bin = NULL;
 	}
 	{	/* loop with streams: Repeat(R) { in -> x; y = x*x + x; y -> out } */
 		enum { L = 500, R = 6 };
 		static float in[L * R], a[L * R], b[L * R];
+		struct ipu_run_stats sc, sm;
 
 		fill_floats(in, L * R, seed);
 		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(%u) loop with streams", id,
 			 mname, path, R);
-		if (graph_stream_loop(model, L, R, &bin, &len))
+		if (graph_stream_loop(model, L, R, &bin, &len)) {
 			kt_result(0, "%s: build # %s", what, e.msg);
-		else if (stream_run_on(card, bin, len, in, sizeof(in), a))
+			kt_result(0, "%s: run stats", what);
+		} else if (stream_run_on(card, bin, len, in, sizeof(in), a, &sc)) {
 			kt_result(0, "%s: on %s # %s", what, ipu_device_name(card), e.msg);
-		else if (stream_run_on(md, bin, len, in, sizeof(in), b))
+			kt_result(0, "%s: run stats # not compared", what);
+		} else if (stream_run_on(md, bin, len, in, sizeof(in), b, &sm)) {
 			kt_result(0, "%s: on the model # %s", what, e.msg);
-		else
+			kt_result(0, "%s: run stats # not compared", what);
+		} else {
 			kt_result(!memcmp(a, b, sizeof(a)) && a[L * R - 1] ==
 				  in[L * R - 1] * in[L * R - 1] + in[L * R - 1],
 				  "%s: %s and the model give the same %zu bytes", what,
 				  ipu_device_name(card), sizeof(a));
+			stats_result(what, card, &sc, &sm);
+			if (!sm.stream_bytes_h2d || sm.stream_bytes_h2d != sizeof(in) ||
+			    sm.stream_bytes_d2h != sizeof(in))
+				printf("# %s: the model streamed %llu / %llu bytes, expected %zu\n",
+				       what, (unsigned long long)sm.stream_bytes_h2d,
+				       (unsigned long long)sm.stream_bytes_d2h, sizeof(in));
+		}
 		free(bin);
 		bin = NULL;
 	}
@@ -255,7 +319,7 @@ int main(void)
 		printf("1..1\nnot ok 1 enumerate # %s\n", e.msg);
 		return 1;
 	}
-	printf("1..%zu\n", n * 10);
+	printf("1..%zu\n", n * 2 * TESTS_PER_CASE);
 	for (size_t i = 0; i < n; i++)
 		for (int kernel = 0; kernel < 2; kernel++)
 			card_case(cards[i].id, cards[i].model, &seed, kernel);

@@ -8,6 +8,8 @@
  *   - ordering with the kernel queue: asynchronous writes before a run, a
  *     write and a read issued while a run is in flight (they execute after
  *     it), run_start + read before ipu_wait;
+ *   - the run stats (the card's run records) equal the model device's, for
+ *     ipu_run and for ipu_run_start + ipu_wait;
  *   - ipu_wait with a timeout on a long run;
  *   - resets: ipu_device_reset, and the RESET ioctl from another file
  *     during a run and while idle (in a child process): the run reports
@@ -24,7 +26,7 @@
 #define API_1_2		0x00010002u
 #define L		256		/* elements of acc and x */
 #define ITERS		1000		/* Repeat count of the long graph */
-#define TESTS_PER_MODE	11	/* mode_tests() and idle_reset_test() */
+#define TESTS_PER_MODE	12	/* mode_tests() and idle_reset_test() */
 #define LONG_TESTS	6	/* mode_tests() on the long graph */
 
 static struct ipu_error e;
@@ -113,6 +115,69 @@ static void add(float *acc, const float *x, uint64_t times)
 		acc[i] += (float)((double)x[i] * (double)times);
 }
 
+/*
+ * Load @bin on @d, write @acc and @x, run it @count times (with @async:
+ * ipu_run_start + ipu_wait), its stats into @st. 0 or the error.
+ */
+static int stats_run(struct ipu_device *d, const void *bin, size_t len, const float *acc,
+		     const float *x, unsigned count, int async, struct ipu_run_stats *st)
+{
+	int r = setup(d, bin, len, acc, x);
+
+	memset(st, 0, sizeof(*st));
+	if (!r && !async)
+		r = ipu_run(d, 0, count, st, &e);
+	if (!r && async) {
+		r = ipu_run_start(d, 0, count, &e);
+		if (!r)
+			r = ipu_wait(d, 0, st, &e);
+	}
+	return r;
+}
+
+/*
+ * The card's run stats equal the model device's for the same runs: the
+ * Repeat(1) graph 5 times with ipu_run, the long graph twice with
+ * ipu_run_start + ipu_wait. One result.
+ */
+static void stats_test(struct ctx *t, struct ipu_device *d)
+{
+	struct ipu_device *md = NULL;
+	struct ipu_run_stats sc, sm;
+	float acc[L], x[L];
+	char why[sizeof(e.msg) + 64] = "";
+	int ok = 1;
+
+	rand_ints(acc, L, -100, 100);
+	rand_ints(x, L, -3, 3);
+	if (ipu_model_open(ipu_model_name(t->model), 1, &md, &e)) {
+		kt_result(0, "%s: run stats equal the model's # model: %s", t->mode, e.msg);
+		return;
+	}
+	for (int async = 0; async < 2 && ok; async++) {
+		const void *bin = async ? t->binl : t->bin1;
+		size_t len = async ? t->lenl : t->len1;
+		unsigned count = async ? 2 : 5;
+		const char *how = async ? "run_start + wait" : "ipu_run";
+
+		if (stats_run(d, bin, len, acc, x, count, async, &sc)) {
+			snprintf(why, sizeof(why), "%s on the card: %s", how, e.msg);
+			ok = 0;
+		} else if (stats_run(md, bin, len, acc, x, count, async, &sm)) {
+			snprintf(why, sizeof(why), "%s on the model: %s", how, e.msg);
+			ok = 0;
+		} else {
+			size_t k = (size_t)snprintf(why, sizeof(why), "%s: ", how);
+
+			if (stats_differ(&sc, &sm, why + k, sizeof(why) - k))
+				ok = 0;
+		}
+	}
+	kt_result(ok, "%s: run stats equal the model device's (ipu_run, and ipu_run_start + ipu_wait)%s%s",
+		  t->mode, ok ? "" : " # ", ok ? "" : why);
+	ipu_device_close(md);
+}
+
 /* The test of one mode on an open, attached device @d. */
 static void mode_tests(struct ctx *t, struct ipu_device *d)
 {
@@ -197,6 +262,9 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 		kt_result(ok, "%s: a run follows asynchronous writes (collected, and still in flight)%s%s",
 			  t->mode, ok ? "" : " # ", ok ? "" : why);
 	}
+
+	/* 4b: the run stats against the model device's */
+	stats_test(t, d);
 
 	/* the long graph from here on */
 	rand_ints(acc, L, -100, 100);

@@ -200,6 +200,29 @@ struct ipu_buf {
 #define IPU_LOAD_MSG_MAX	256
 
 /**
+ * struct ipu_run_counters - what a RUN did, by phase (API 1.2)
+ *
+ * The card's run record (docs/hw-interface.md "Run records"): modeled
+ * cycles of each phase (they add up to the command's cycles), program
+ * steps, compute sets, exchanges and syncs run, bytes exchanged between
+ * tiles and moved by host streams. Appended to struct ipu_cmd and struct
+ * ipu_wait: a caller with the 1.1 argsz does not get it.
+ */
+struct ipu_run_counters {
+	__u64 cycles_compute;
+	__u64 cycles_sync;
+	__u64 cycles_exchange;
+	__u64 cycles_stream;
+	__u64 steps;
+	__u64 compute_sets;
+	__u64 exchanges;
+	__u64 syncs;
+	__u64 exchange_bytes;
+	__u64 stream_bytes_h2d;
+	__u64 stream_bytes_d2h;
+};
+
+/**
  * struct ipu_cmd - IPU_IOCTL_SUBMIT: queue one command on the context's queue
  * @argsz:      in: sizeof(struct ipu_cmd)
  * @flags:      in: IPU_CMD_FLAG_*
@@ -222,6 +245,8 @@ struct ipu_buf {
  * @host_ns:    out (not ASYNC): time the card spent on the command
  * @cycles:     out (not ASYNC): RUN: modeled chip cycles
  * @reserved:   in: must be 0
+ * @run:        out (not ASYNC, 1.2): RUN: what the run did (zero for other
+ *              commands, and on a card without run records)
  *
  * Returns 0 once the command is queued (ASYNC) or completed; a failing
  * command is not an ioctl error: look at @status. Ioctl errors: -ENOTCONN
@@ -250,6 +275,7 @@ struct ipu_cmd {
 	__u64 host_ns;
 	__u64 cycles;
 	__u64 reserved[2];
+	struct ipu_run_counters run;	/* 1.2 */
 };
 
 #define IPU_MAX_INFLIGHT	256
@@ -271,6 +297,7 @@ struct ipu_cmd {
  * @host_ns:    out
  * @cycles:     out
  * @reserved:   in: must be 0
+ * @run:        out (1.2): RUN: what the run did (see struct ipu_cmd)
  *
  * A completion is collected once. -ETIMEDOUT: not complete in time;
  * -ENOENT: no such command in flight (or already collected); -EINTR.
@@ -287,6 +314,7 @@ struct ipu_wait {
 	__u64 host_ns;
 	__u64 cycles;
 	__u64 reserved[2];
+	struct ipu_run_counters run;	/* 1.2 */
 };
 
 /**
@@ -327,6 +355,8 @@ struct ipu_eventfd {
  *             whole pages, read only)
  * @db_offset: out: mmap() offset of the doorbell page (4096 bytes; SQ tail
  *             at 0, CQ head at 4, 32-bit stores)
+ * @rec_offset: out: mmap() offset of the run record ring (entries x 128
+ *             bytes, struct ipu_run_record of ipu/ipu_hw.h, read only)
  * @reserved:  in: must be 0
  *
  * Creates (or after a card reset, re-creates) the attached context's queue
@@ -341,7 +371,8 @@ struct ipu_uqueue {
 	__u64 sq_offset;
 	__u64 cq_offset;
 	__u64 db_offset;
-	__u64 reserved[2];
+	__u64 rec_offset;
+	__u64 reserved[1];
 };
 
 #define IPU_IOCTL_UQUEUE	_IO(IPU_IOCTL_MAGIC, 0x0b)

@@ -3,7 +3,9 @@
  * Host unit tests of the card backend's user queue (libipudev/card_uqueue.c
  * and the run path of card_exec.c) without a card: the rings are anonymous
  * memory, and a thread plays the card (fetches entries when the SQ tail
- * doorbell moves, posts completions with the phase bit). Called from
+ * doorbell moves, writes the run record at the completion's CQ index when
+ * the queue has a record ring, then posts the completion with the phase
+ * bit). Called from
  * unit.c's main(); prints "ok NAME" / "not ok NAME # why" lines.
  */
 #include <errno.h>
@@ -54,6 +56,7 @@ static void *page(void)
 struct fakecard {
 	struct ipu_sqe *sq;
 	struct ipu_cqe *cq;
+	struct ipu_run_record *rec;	/* or NULL: a card without records */
 	volatile uint32_t *db;
 	uint32_t entries, head, cq_tail;
 	unsigned phase;
@@ -65,6 +68,55 @@ struct fakecard {
 				 * an acquire load of @done) */
 	pthread_t t;
 };
+
+/*
+ * The fake card's record of RUN @e completed with @code: counters derived
+ * from the program and count (the four phases add up to the completion's
+ * cycles, 100 x count); zeros when the run did not start.
+ */
+static void fake_record(struct ipu_run_record *r, const struct ipu_sqe *e,
+			unsigned code)
+{
+	uint64_t n = e->count;
+
+	memset(r, 0, sizeof(*r));
+	if (code != IPU_CS_SUCCESS)
+		return;
+	r->cycles_compute = 40 * n;
+	r->cycles_sync = 30 * n;
+	r->cycles_exchange = 20 * n;
+	r->cycles_stream = 10 * n;
+	r->steps = e->handle * 1000ull + n;
+	r->compute_sets = 2 * n;
+	r->exchanges = 3 * n;
+	r->syncs = 5 * n;
+	r->exchange_bytes = 1024 * n + e->handle;
+	r->stream_bytes_h2d = 7 * n;
+	r->stream_bytes_d2h = 11 * n + (1ull << 40);	/* beyond 32 bits */
+}
+
+/* @st is what fake_record() wrote for program @k x @n (and the completion) */
+static int stats_are(const struct ipu_run_stats *st, unsigned k, uint64_t n)
+{
+	return st->cycles == 100 * n && st->cycles_compute == 40 * n &&
+	       st->cycles_sync == 30 * n && st->cycles_exchange == 20 * n &&
+	       st->cycles_stream == 10 * n && st->steps == k * 1000ull + n &&
+	       st->compute_sets == 2 * n && st->exchanges == 3 * n &&
+	       st->syncs == 5 * n && st->exchange_bytes == 1024 * n + k &&
+	       st->stream_bytes_h2d == 7 * n &&
+	       st->stream_bytes_d2h == 11 * n + (1ull << 40) &&
+	       st->host_ns == 4321 && st->clock_khz == 1330000;
+}
+
+/* only the completion's stats: no record */
+static int stats_bare(const struct ipu_run_stats *st, unsigned k, uint64_t n)
+{
+	return st->cycles == 100 * n && st->steps == k * 1000ull + n &&
+	       !st->cycles_compute && !st->cycles_sync && !st->cycles_exchange &&
+	       !st->cycles_stream && !st->compute_sets && !st->exchanges &&
+	       !st->syncs && !st->exchange_bytes && !st->stream_bytes_h2d &&
+	       !st->stream_bytes_d2h && st->host_ns == 4321;
+}
 
 static void *card_main(void *arg)
 {
@@ -90,6 +142,9 @@ static void *card_main(void *arg)
 		c.detail2 = 0;
 		c.host_ns = 4321;
 		c.cycles = 100ull * f->last.count;
+		if (f->rec)
+			fake_record(&f->rec[f->cq_tail], &f->last,
+				    __atomic_load_n(&f->code, __ATOMIC_ACQUIRE));
 		slot = &f->cq[f->cq_tail];
 		slot->cid = c.cid;
 		slot->sq_head = c.sq_head;
@@ -131,7 +186,7 @@ static void test_rings(void)
 	int ok = 1, cid, r;
 
 	memset(&q, 0, sizeof(q));
-	ipu__uq_set_rings(&q, sq, cq, db, 4);
+	ipu__uq_set_rings(&q, sq, cq, db, NULL, 4);
 	memset(&e, 0, sizeof(e));
 	e.opcode = IPU_SQE_RUN;
 	e.handle = 3;
@@ -141,7 +196,7 @@ static void test_rings(void)
 	    sq[0].count == 9 && sq[0].cid == 0 && db[0] == 1 && q.pending == 1,
 	    "uqueue: post writes the entry and rings the SQ tail doorbell",
 	    "cid=%d tail db=%u pending=%u", cid, db[0], q.pending);
-	res(!ipu__uq_reap(&q, &out) && q.pending == 1 && db[1] == 0,
+	res(!ipu__uq_reap(&q, &out, NULL) && q.pending == 1 && db[1] == 0,
 	    "uqueue: no completion while the phase bit is old", "pending=%u",
 	    q.pending);
 	/* 3 posted on 4 entries: full */
@@ -158,10 +213,10 @@ static void test_rings(void)
 		cq[i].status = IPU_CS_SUCCESS << 1 | 1;
 	}
 	for (unsigned i = 0; i < 3; i++) {
-		ok &= ipu__uq_reap(&q, &out) == 1 && out.cid == i &&
+		ok &= ipu__uq_reap(&q, &out, NULL) == 1 && out.cid == i &&
 		      out.detail == 10 + i && db[1] == i + 1;
 	}
-	ok &= !ipu__uq_reap(&q, &out) && q.pending == 0;
+	ok &= !ipu__uq_reap(&q, &out, NULL) && q.pending == 0;
 	res(ok, "uqueue: reap consumes in order and writes the CQ head doorbell",
 	    "head db=%u pending=%u", db[1], q.pending);
 
@@ -172,12 +227,12 @@ static void test_rings(void)
 		ok &= ipu__uq_post(&q, &e) == (int)(3 + i);
 	cq[3].cid = 3;
 	cq[3].status = 1;
-	ok &= ipu__uq_reap(&q, &out) == 1 && q.cq_head == 0 && q.phase == 0 &&
+	ok &= ipu__uq_reap(&q, &out, NULL) == 1 && q.cq_head == 0 && q.phase == 0 &&
 	      db[1] == 0;
-	ok &= !ipu__uq_reap(&q, &out);	/* slot 0 still says phase 1 */
+	ok &= !ipu__uq_reap(&q, &out, NULL);	/* slot 0 still says phase 1 */
 	cq[0].cid = 4;
 	cq[0].status = IPU_CS_BAD_HANDLE << 1 | 0;
-	ok &= ipu__uq_reap(&q, &out) == 1 && out.cid == 4 &&
+	ok &= ipu__uq_reap(&q, &out, NULL) == 1 && out.cid == 4 &&
 	      IPU_CQE_CODE(out.status) == IPU_CS_BAD_HANDLE && db[1] == 1;
 	res(ok && db[0] == 2 && q.pending == 1,
 	    "uqueue: the phase flips when the ring wraps",
@@ -187,11 +242,11 @@ static void test_rings(void)
 	/* wait: a completion already there needs no fd */
 	cq[1].cid = 5;
 	cq[1].status = 0;
-	r = ipu__uq_wait(&q, -1, 50, 0, &out);
+	r = ipu__uq_wait(&q, -1, 50, 0, &out, NULL);
 	res(r == 0 && out.cid == 5, "uqueue: wait returns a posted completion",
 	    "r=%d", r);
 	ipu__uq_post(&q, &e);
-	r = ipu__uq_wait(&q, -1, 10, 20, &out);
+	r = ipu__uq_wait(&q, -1, 10, 20, &out, NULL);
 	res(r == -ETIMEDOUT && q.pending == 1, "uqueue: wait times out",
 	    "r=%d", r);
 	{
@@ -202,11 +257,11 @@ static void test_rings(void)
 			    "pipe: %s", strerror(errno));
 		} else {
 			close(p[1]);	/* the read end now polls POLLHUP */
-			r = ipu__uq_wait(&q, p[0], 10, 0, &out);
+			r = ipu__uq_wait(&q, p[0], 10, 0, &out, NULL);
 			res(r == -ENODEV, "uqueue: POLLHUP/POLLERR means the queue is gone",
 			    "r=%d", r);
 			close(p[0]);
-			r = ipu__uq_wait(&q, p[0], 10, 0, &out);
+			r = ipu__uq_wait(&q, p[0], 10, 0, &out, NULL);
 			res(r == -EBADF, "uqueue: POLLNVAL is -EBADF", "r=%d", r);
 		}
 	}
@@ -223,6 +278,70 @@ static void test_rings(void)
 	ipu__uq_lost(&q);
 	res(q.state == IPU__UQ_OFF, "uqueue: a queue that is off stays off",
 	    "state=%d", q.state);
+}
+
+/* The run record ring: the record at the CQ index of each completion */
+static void test_records(void)
+{
+	struct ipu__uqueue q;
+	struct ipu_sqe *sq = page();
+	struct ipu_cqe *cq = page(), out;
+	struct ipu_run_record *rec = page(), got;
+	uint32_t *db = page();
+	struct ipu_sqe e;
+	int ok = 1;
+
+	memset(&q, 0, sizeof(q));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+
+	/* no record ring: zeros, never stale bytes */
+	ipu__uq_set_rings(&q, sq, cq, db, NULL, 4);
+	ipu__uq_post(&q, &e);
+	cq[0].cid = 0;
+	cq[0].status = 1;
+	memset(&got, 0xa5, sizeof(got));
+	ok = ipu__uq_reap(&q, &out, &got) == 1 && !got.steps &&
+	     !got.cycles_compute && !got.stream_bytes_d2h && !got.reserved[4];
+	res(ok, "uqueue records: a queue without a record ring gives zero counters",
+	    "steps=%llu", (unsigned long long)got.steps);
+
+	/* a record ring: three laps over 4 entries, every record checked; the
+	 * card rewrites a slot's record on each lap */
+	memset(cq, 0, 4096);
+	ipu__uq_set_rings(&q, sq, cq, db, rec, 4);
+	ok = 1;
+	for (unsigned i = 0; i < 12 && ok; i++) {
+		unsigned slot = i % 4, phase = (i / 4 + 1) & 1;
+
+		ok &= ipu__uq_post(&q, &e) >= 0;
+		memset(&got, 0xa5, sizeof(got));
+		ok &= ipu__uq_reap(&q, &out, &got) == 0 && got.steps ==
+		      0xa5a5a5a5a5a5a5a5ull;	/* nothing yet: untouched */
+		memset(&rec[slot], 0, sizeof(rec[slot]));
+		rec[slot].cycles_compute = 1000 + i;
+		rec[slot].steps = i;
+		rec[slot].stream_bytes_d2h = (uint64_t)i << 36;
+		cq[slot].cid = (uint16_t)i;
+		__atomic_store_n(&cq[slot].status, (uint16_t)phase,
+				 __ATOMIC_RELEASE);
+		ok &= ipu__uq_reap(&q, &out, &got) == 1 && got.steps == i &&
+		      got.cycles_compute == 1000 + i &&
+		      got.stream_bytes_d2h == (uint64_t)i << 36 &&
+		      db[1] == (slot + 1) % 4;
+		if (!ok)
+			res(0, "uqueue records: reap copies the record at the completion's CQ index",
+			    "completion %u (slot %u): steps %llu", i, slot,
+			    (unsigned long long)got.steps);
+	}
+	if (ok)
+		res(1, "uqueue records: reap copies the record at the completion's CQ index", "");
+	res(q.rec == rec && q.pending == 0, "uqueue records: set_rings keeps the record ring",
+	    "rec=%p pending=%u", (const void *)q.rec, q.pending);
+	munmap(sq, 4096);
+	munmap(cq, 4096);
+	munmap(rec, 4096);
+	munmap(db, 4096);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -244,15 +363,17 @@ static void *share(int fd, unsigned n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static int rig_open(struct rig *g, uint32_t entries)
+/* @records: the queue has a run record ring (the card writes records) */
+static int rig_open(struct rig *g, uint32_t entries, int records)
 {
 	struct ipu_error e;
 	struct ipu__card *c = calloc(1, sizeof(*c));
-	void *lsq, *lcq, *ldb;
+	void *lsq, *lcq, *ldb, *lrec = NULL;
 	int mfd = memfd_create("uqueue-test", MFD_CLOEXEC);
 
 	memset(g, 0, sizeof(*g));
-	if (!c || mfd < 0 || ftruncate(mfd, 3 * 4096))
+	if (!c || mfd < 0 || ftruncate(mfd, 4 * 4096) ||
+	    entries * sizeof(struct ipu_run_record) > 4096)
 		return -1;
 	g->f.sq = share(mfd, 0);
 	g->f.cq = share(mfd, 1);
@@ -260,8 +381,12 @@ static int rig_open(struct rig *g, uint32_t entries)
 	lsq = share(mfd, 0);
 	lcq = share(mfd, 1);
 	ldb = share(mfd, 2);
+	if (records) {
+		g->f.rec = share(mfd, 3);
+		lrec = share(mfd, 3);
+	}
 	close(mfd);
-	if (!lsq || !lcq || !ldb)
+	if (!lsq || !lcq || !ldb || (records && (!lrec || !g->f.rec)))
 		return -1;
 	g->f.entries = entries;
 	g->f.phase = 1;
@@ -281,10 +406,11 @@ static int rig_open(struct rig *g, uint32_t entries)
 	c->g.handles[0].name = strdup("data");
 	c->g.handles[0].bytes = 64;
 	c->g.handles[0].access = IPU_HANDLE_RW;
-	ipu__uq_set_rings(&c->uq, lsq, lcq, ldb, entries);
+	ipu__uq_set_rings(&c->uq, lsq, lcq, ldb, lrec, entries);
 	c->uq.slice_ms = 1;	/* fd -1: poll() only sleeps */
 	c->uq.state = IPU__UQ_READY;
 	c->uq.sq_len = c->uq.cq_len = 4096;
+	c->uq.rec_len = lrec ? 4096 : 0;
 	g->c = c;
 	if (ipu__device_new(&ipu__card_ops, c, 7, 0, "ipu7", &g->dev, &e))
 		return -1;
@@ -298,6 +424,8 @@ static void rig_close(struct rig *g)
 	munmap(g->f.sq, 4096);
 	munmap(g->f.cq, 4096);
 	munmap((void *)g->f.db, 4096);
+	if (g->f.rec)
+		munmap(g->f.rec, 4096);
 }
 
 struct release {
@@ -322,9 +450,10 @@ static void test_run_path(void)
 	struct ipu__cmd_ctx x;
 	char buf[16];
 	uint64_t req;
+	uint32_t tail;
 	int r, ok;
 
-	if (rig_open(&g, 4)) {
+	if (rig_open(&g, 4, 1)) {
 		res(0, "uqueue run: rig", "setup failed");
 		return;
 	}
@@ -333,18 +462,21 @@ static void test_run_path(void)
 	res(ok && r == 0 && g.f.last.opcode == IPU_SQE_RUN && g.f.last.handle == 1 &&
 	    g.f.last.count == 7 && g.f.last.flags == 0 && !g.f.last.reserved[0] &&
 	    st.steps == 1007 && st.host_ns == 4321 && st.cycles == 700 &&
-	    st.clock_khz == 1330000 && g.c->uq.pending == 0 && !g.c->run_started,
-	    "uqueue run: ipu_run posts RUN and reports the completion's stats",
-	    "r=%d steps=%llu msg='%s'", r, (unsigned long long)st.steps,
-	    r ? e.msg : "");
+	    st.clock_khz == 1330000 && g.c->uq.pending == 0 && !g.c->run_started &&
+	    stats_are(&st, 1, 7),
+	    "uqueue run: ipu_run posts RUN and reports the completion's stats and its run record",
+	    "r=%d steps=%llu compute=%llu d2h=%llu msg='%s'", r,
+	    (unsigned long long)st.steps, (unsigned long long)st.cycles_compute,
+	    (unsigned long long)st.stream_bytes_d2h, r ? e.msg : "");
 
 	ok = 1;
 	for (unsigned i = 0; i < 1000 && ok; i++) {
 		r = ipu_run(g.dev, i & 1, i % 5 + 1, &st, &e);
-		ok = r == 0 && st.steps == (i & 1) * 1000 + i % 5 + 1;
+		ok = r == 0 && st.steps == (i & 1) * 1000 + i % 5 + 1 &&
+		     stats_are(&st, i & 1, i % 5 + 1);
 	}
 	res(ok && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1001,
-	    "uqueue run: 1000 runs over a 4-entry ring, every result checked",
+	    "uqueue run: 1000 runs over a 4-entry ring, every result and record checked",
 	    "r=%d msg='%s'", r, r ? e.msg : "");
 
 	/* run_start + wait with a timeout while the card holds the run */
@@ -360,7 +492,8 @@ static void test_run_path(void)
 	res(r == -EBUSY, "uqueue run: one run at a time", "r=%d", r);
 	__atomic_store_n(&g.f.hold, 0, __ATOMIC_RELEASE);
 	r = ipu_wait(g.dev, 0, &st, &e);
-	res(r == 0 && st.steps == 1, "uqueue run: a later ipu_wait collects it",
+	res(r == 0 && st.steps == 1 && stats_are(&st, 0, 1),
+	    "uqueue run: a later ipu_wait collects it, with its record",
 	    "r=%d msg='%s'", r, r ? e.msg : "");
 
 	/* a kernel-queue command while a run is in flight waits for the run
@@ -384,15 +517,14 @@ static void test_run_path(void)
 		    "uqueue run: a kernel-queue command follows the run in flight",
 		    "r=%d run_done=%d", r, g.c->run_done);
 		r = ipu_wait(g.dev, 0, &st, &e);
-		res(r == 0 && st.steps == 1002,
-		    "uqueue run: ipu_wait reports the run completed before the command",
+		res(r == 0 && st.steps == 1002 && stats_are(&st, 1, 2),
+		    "uqueue run: ipu_wait reports the run completed before the command, and its record",
 		    "r=%d steps=%llu", r, (unsigned long long)st.steps);
 	}
 
 	/* async kernel-queue requests in flight: the run goes through SUBMIT */
 	{
-		uint32_t tail = g.c->uq.sq_tail;
-
+		tail = g.c->uq.sq_tail;
 		g.c->async_inflight = 1;
 		r = ipu_run(g.dev, 0, 1, &st, &e);
 		res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
@@ -410,27 +542,41 @@ static void test_run_path(void)
 	x.handle = 1;
 	x.program = "other";
 	ipu__card_status_err(&e2, &x, IPU_STATUS_BAD_HANDLE, 1001, 0);
-	res(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0,
-	    "uqueue run: a failed run reports as through SUBMIT", "r=%d '%s' vs '%s'",
-	    r, e.msg, e2.msg);
+	res(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0 &&
+	    !st.cycles_compute && !st.compute_sets && !st.stream_bytes_d2h,
+	    "uqueue run: a failed run reports as through SUBMIT (its zeroed record too)",
+	    "r=%d '%s' vs '%s'", r, e.msg, e2.msg);
 	__atomic_store_n(&g.f.code, IPU_CS_SUCCESS, __ATOMIC_RELEASE);
 
 	/* a completion that is not the run's */
 	__atomic_store_n(&g.f.cid_skew, 1, __ATOMIC_RELEASE);
 	r = ipu_run(g.dev, 0, 1, &st, &e);
-	res(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id"),
-	    "uqueue run: a foreign command id is -EPROTO, then SUBMIT",
+	res(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id") &&
+	    !st.cycles && !st.cycles_compute && !st.steps && !g.c->uq.rec,
+	    "uqueue run: a foreign command id is -EPROTO (no stats), then SUBMIT",
 	    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
 	rig_close(&g);
 
-	/* IPUDEV_RUNQ=kernel: never the user queue */
-	if (rig_open(&g, 4)) {
+	/* a queue without a record ring (driver or card before run records):
+	 * the completion's stats, zero counters */
+	if (rig_open(&g, 4, 0)) {
 		res(0, "uqueue run: rig", "setup failed");
 		return;
 	}
+	ok = 1;
+	for (unsigned i = 0; i < 10 && ok; i++) {
+		r = ipu_run(g.dev, i & 1, i + 1, &st, &e);
+		ok = r == 0 && stats_bare(&st, i & 1, i + 1);
+	}
+	res(ok, "uqueue run: without a record ring, the completion's stats and zero counters",
+	    "r=%d steps=%llu compute=%llu msg='%s'", r, (unsigned long long)st.steps,
+	    (unsigned long long)st.cycles_compute, r ? e.msg : "");
+
+	/* IPUDEV_RUNQ=kernel: never the user queue */
 	g.c->runq_mode = IPU__RUNQ_KERNEL;
+	tail = g.c->uq.sq_tail;
 	r = ipu_run(g.dev, 0, 1, &st, &e);
-	res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == 0,
+	res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
 	    "uqueue run: IPUDEV_RUNQ=kernel runs through SUBMIT", "r=%d msg='%s'",
 	    r, e.msg);
 	g.c->runq_mode = IPU__RUNQ_AUTO;
@@ -472,6 +618,7 @@ static void test_run_path(void)
 int uqueue_tests(void)
 {
 	test_rings();
+	test_records();
 	test_run_path();
 	return fails;
 }
