@@ -384,6 +384,7 @@ struct ipu_queue_rings {
 	dma_addr_t sq, cq, rec;		/* rec: 0 without run records */
 	u32 entries;
 };
+
 void ipu_queue_enable_locked(struct ipu_queue *q,
 			     const struct ipu_queue_rings *r, u32 ctrl);
 bool ipu_card_has_records(struct ipu_device *idev);
