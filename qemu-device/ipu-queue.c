@@ -370,6 +370,11 @@ typedef struct IpuCmd {
 
 /* Transfers at least this large are split over the engine's host threads. */
 #define IPU_PAR_XFER_MIN    (1u << 20)
+/*
+ * ... and from this size on, larger than a host's caches, copied with
+ * non-temporal stores (nothing will read the destination soon).
+ */
+#define IPU_STREAM_XFER_MIN (8u << 20)
 #define IPU_PAR_MAX         IPUE_MAX_HOST_THREADS
 
 /* One host thread's share of a WRITE or READ: bytes [start, start + len). */
@@ -381,24 +386,18 @@ typedef struct IpuXferPart {
     IpuDmaFault fault;
 } IpuXferPart;
 
-static int ipu_tensor_write_fn(void *opaque, void *ptr, uint64_t len,
-                               uint64_t off)
-{
-    IpuXferPart *p = opaque;
-
-    return ipue_tensor_write(p->c->s->engine, p->c->handle,
-                             p->c->sqe.offset + p->start + off, ptr, len) ?
-           IPU_CS_INTERNAL : IPU_CS_SUCCESS;
-}
-
-static int ipu_tensor_read_fn(void *opaque, void *ptr, uint64_t len,
+/* A piece of a WRITE (host -> tensor) or READ, at @ptr in guest RAM. */
+static int ipu_tensor_xfer_fn(void *opaque, void *ptr, uint64_t len,
                               uint64_t off)
 {
     IpuXferPart *p = opaque;
+    unsigned flags = (p->to_guest ? 0 : IPUE_XFER_WRITE) |
+                     (p->c->sqe.length >= IPU_STREAM_XFER_MIN ?
+                      IPUE_XFER_STREAM : 0);
 
-    return ipue_tensor_read(p->c->s->engine, p->c->handle,
-                            p->c->sqe.offset + p->start + off, ptr, len) ?
-           IPU_CS_INTERNAL : IPU_CS_SUCCESS;
+    return ipue_tensor_xfer(p->c->s->engine, p->c->handle,
+                            p->c->sqe.offset + p->start + off, ptr, len,
+                            flags) ? IPU_CS_INTERNAL : IPU_CS_SUCCESS;
 }
 
 static void ipu_xfer_part(IpuXferPart *p)
@@ -407,8 +406,7 @@ static void ipu_xfer_part(IpuXferPart *p)
 
     p->cs = ipu_dma_walk(PCI_DEVICE(c->s), c->sqe.data, c->sqe.sgl_count,
                          c->sqe.length, p->start, p->len, p->to_guest,
-                         p->to_guest ? ipu_tensor_read_fn : ipu_tensor_write_fn,
-                         p, &p->fault);
+                         ipu_tensor_xfer_fn, p, &p->fault);
 }
 
 /* An engine host thread: its page-aligned share of the transfer. */

@@ -6,6 +6,9 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "engine_internal.h"
 
 #include <stdlib.h>
@@ -140,13 +143,57 @@ int ipue_loaded(const struct ipue_engine *e)
 
 /* ---- tensors ---- */
 
+static void copy_plain(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+}
+
+/*
+ * memcpy() with non-temporal stores for the aligned middle: the
+ * destination's lines are not read first and do not evict the cache.
+ * Only SSE2 is assumed (x86-64's baseline); elsewhere plain memcpy().
+ */
+static void copy_nt(void *dst, const void *src, size_t n)
+{
+#if defined(__SSE2__)
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+
+	if (n < 256) {
+		memcpy(d, s, n);
+		return;
+	}
+	memcpy(d, s, head);
+	d += head;
+	s += head;
+	n -= head;
+	for (; n >= 64; n -= 64, d += 64, s += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+		__m128i x = _mm_loadu_si128((const __m128i *)(s + 48));
+
+		_mm_stream_si128((__m128i *)d, a);
+		_mm_stream_si128((__m128i *)(d + 16), b);
+		_mm_stream_si128((__m128i *)(d + 32), c);
+		_mm_stream_si128((__m128i *)(d + 48), x);
+	}
+	memcpy(d, s, n);
+#else
+	memcpy(dst, src, n);
+#endif
+}
+
 /*
  * Copy len bytes between host and tensor bytes [off, off + len); the range
- * was checked by the caller. to_tensor: 1 host -> tile memory, 0 back.
+ * was checked by the caller. to_tensor: 1 host -> tile memory, 0 back;
+ * stream: non-temporal stores, fenced before returning.
  */
 void ipue_tensor_copy(const struct ipue_rt_tensor *t, uint64_t off, void *host,
-		      uint64_t len, int to_tensor)
+		      uint64_t len, int to_tensor, int stream)
 {
+	void (*copy)(void *, const void *, size_t) = stream ? copy_nt : copy_plain;
 	uint32_t lo = 0, hi = t->niv;
 	uint8_t *h = host;
 
@@ -165,13 +212,17 @@ void ipue_tensor_copy(const struct ipue_rt_tensor *t, uint64_t off, void *host,
 		uint64_t n = iv->bytes - skip < len ? iv->bytes - skip : len;
 
 		if (to_tensor)
-			memcpy(iv->ptr + skip, h, (size_t)n);
+			copy(iv->ptr + skip, h, (size_t)n);
 		else
-			memcpy(h, iv->ptr + skip, (size_t)n);
+			copy(h, iv->ptr + skip, (size_t)n);
 		h += n;
 		off += n;
 		len -= n;
 	}
+#if defined(__SSE2__)
+	if (stream)
+		_mm_sfence();
+#endif
 }
 
 int ipue_handle_count(const struct ipue_engine *e)
@@ -211,7 +262,7 @@ int ipue_handle_find(const struct ipue_engine *e, const char *name)
 }
 
 static int tensor_access(struct ipue_engine *e, unsigned h, uint64_t off,
-			 void *buf, uint64_t len, int write)
+			 void *buf, uint64_t len, int write, int stream)
 {
 	const struct ipue_rt_tensor *t;
 
@@ -228,20 +279,27 @@ static int tensor_access(struct ipue_engine *e, unsigned h, uint64_t off,
 		return IPUE_ERANGE;
 	if (busy(e))
 		return IPUE_EBUSY;
-	ipue_tensor_copy(t, off, buf, len, write);
+	ipue_tensor_copy(t, off, buf, len, write, stream);
 	return 0;
 }
 
 int ipue_tensor_write(struct ipue_engine *e, unsigned h, uint64_t off,
 		      const void *src, uint64_t len)
 {
-	return tensor_access(e, h, off, (void *)src, len, 1);
+	return tensor_access(e, h, off, (void *)src, len, 1, 0);
 }
 
 int ipue_tensor_read(struct ipue_engine *e, unsigned h, uint64_t off,
 		     void *dst, uint64_t len)
 {
-	return tensor_access(e, h, off, dst, len, 0);
+	return tensor_access(e, h, off, dst, len, 0, 0);
+}
+
+int ipue_tensor_xfer(struct ipue_engine *e, unsigned h, uint64_t off,
+		     void *buf, uint64_t len, unsigned flags)
+{
+	return tensor_access(e, h, off, buf, len, !!(flags & IPUE_XFER_WRITE),
+			     !!(flags & IPUE_XFER_STREAM));
 }
 
 int ipue_parallel(struct ipue_engine *e, ipue_parallel_fn fn, void *arg)

@@ -199,6 +199,6 @@ void ipue_stream_drop(struct ipue_rt_stream *s);
 
 /* tensor byte access through intervals (engine.c) */
 void ipue_tensor_copy(const struct ipue_rt_tensor *t, uint64_t off, void *host,
-		      uint64_t len, int to_tensor);
+		      uint64_t len, int to_tensor, int stream);
 
 #endif /* IPUE_ENGINE_INTERNAL_H */

@@ -52,7 +52,7 @@ int ipue_stream_h2d(struct ipue_rt_stream *s, const struct ipue_rt_tensor *t)
 	}
 	if (!s->count)
 		return IPUE_ESTREAM;	/* underrun */
-	ipue_tensor_copy(t, 0, slot(s, 0), s->bytes, 1);
+	ipue_tensor_copy(t, 0, slot(s, 0), s->bytes, 1, 0);
 	s->head = (s->head + 1) % s->depth;
 	s->count--;
 	return 0;
@@ -71,7 +71,7 @@ int ipue_stream_d2h(struct ipue_rt_stream *s, const struct ipue_rt_tensor *t)
 	rc = fifo_ready(s);
 	if (rc)
 		return rc;
-	ipue_tensor_copy(t, 0, slot(s, s->count), s->bytes, 0);
+	ipue_tensor_copy(t, 0, slot(s, s->count), s->bytes, 0, 0);
 	s->count++;
 	if (s->count == s->depth)
 		return ipue_stream_flush(s);
