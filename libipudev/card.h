@@ -271,15 +271,15 @@ struct ipu__card {
 	uint64_t run_seq;		/* SUBMIT: the run's seq */
 	uint16_t run_cid;		/* user queue: the run's command id */
 	uint32_t run_program;
-	struct ipu_run_stats stats;
-	struct {			/* valid while @run_done */
-		uint32_t status, detail, detail2; /* IPU_STATUS_* or IPU__STATUS_* */
-		uint64_t host_ns, cycles;
-		/* what the run did (the card's run record: cmd.run, wt.run
-		 * or the user queue's record ring); zeros when the driver or
-		 * card has no records */
-		struct ipu_run_counters run;
-	} run_result;
+	/*
+	 * The run's outcome: valid while @run_done, and after ipu_wait()
+	 * for ipu__card_run_stats() until the next run (@have_result).
+	 * status is IPU_STATUS_* or IPU__STATUS_*; run is what the run did
+	 * (the card's run record: cmd.run, wt.run or the user queue's record
+	 * ring), zeros when the driver or card has no records.
+	 */
+	struct ipu_wait run_result;
+	int have_result;
 	struct ipu_buffer *bufs;	/* registered buffers */
 	struct ipu_buffer *bounce;	/* lazily allocated, not in @bufs */
 	int xfer_mode;			/* enum ipu__xfer_mode (IPUDEV_XFER) */

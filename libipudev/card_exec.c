@@ -1145,7 +1145,6 @@ static int uq_collect(struct ipu_device *dev, unsigned timeout_ms)
 	struct ipu_cqe e;
 	int r = -ENODEV;
 
-	memset(&e, 0, sizeof(e));
 	if (c->uq.pending)
 		r = ipu__uq_wait(&c->uq, c->fd, IPU__UQ_SPIN_US, timeout_ms, &e,
 				 &rec);
@@ -1245,7 +1244,7 @@ static int uq_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 	c->run_uq = 1;
 	c->run_cid = (uint16_t)cid;
 	c->run_program = program;
-	memset(&c->stats, 0, sizeof(c->stats));
+	c->have_result = 0;
 	if (finish)
 		uq_collect(dev, 0);	/* no limit: always completes */
 	return 0;
@@ -1300,7 +1299,7 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 	c->run_started = 1;
 	c->run_seq = cmd.seq;
 	c->run_program = program;
-	memset(&c->stats, 0, sizeof(c->stats));
+	c->have_result = 0;
 	return 0;
 }
 
@@ -1333,12 +1332,24 @@ static void run_stats_fill(struct ipu_run_stats *s, const struct ipu_wait *wt,
 	s->clock_khz = clock_khz;
 }
 
+/* The run's description for messages (only built when one is needed). */
+static void run_ctx(struct ipu_device *dev, const struct ipu__card *c,
+		    struct ipu__cmd_ctx *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->dev = dev->name;
+	x->opcode = IPU_CMD_RUN;
+	x->handle = c->run_program;
+	x->program = c->loaded && c->run_program < c->g.nprograms
+		     ? c->g.programs[c->run_program] : NULL;
+}
+
 int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		   struct ipu_error *err)
 {
 	struct ipu__card *c = card_of(dev);
+	const struct ipu_wait *res = &c->run_result;
 	struct ipu__cmd_ctx x;
-	struct ipu_wait wt;
 	char w[160];
 	int r = 0;
 
@@ -1347,15 +1358,10 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 	if (!c->run_started)
 		return ipu__err(err, -EINVAL, "wait on %s: no run was started",
 				dev->name);
-	memset(&x, 0, sizeof(x));
-	x.dev = dev->name;
-	x.opcode = IPU_CMD_RUN;
-	x.handle = c->run_program;
-	x.program = c->loaded && c->run_program < c->g.nprograms
-		    ? c->g.programs[c->run_program] : NULL;
 	if (c->run_uq && !c->run_done) {
 		r = uq_collect(dev, timeout_ms);
 		if (r) {	/* the run goes on */
+			run_ctx(dev, c, &x);
 			run_what(dev, &x, w, sizeof(w));
 			if (r == -ETIMEDOUT)
 				return ipu__err(err, r, "%s: still running after %u ms",
@@ -1365,17 +1371,11 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 					w);
 		}
 	}
-	if (c->run_done) {
-		memset(&wt, 0, sizeof(wt));
-		wt.status = c->run_result.status;
-		wt.detail = c->run_result.detail;
-		wt.detail2 = c->run_result.detail2;
-		wt.host_ns = c->run_result.host_ns;
-		wt.cycles = c->run_result.cycles;
-		wt.run = c->run_result.run;
-	} else {
+	if (!c->run_done) {
+		run_ctx(dev, c, &x);
 		run_what(dev, &x, w, sizeof(w));
-		r = wait_seq(dev, c->run_seq, timeout_ms, &wt, w, err);
+		r = wait_seq(dev, c->run_seq, timeout_ms, &c->run_result, w,
+			     err);
 		if (r == -ETIMEDOUT)
 			return ipu__err(err, r, "%s: still running after %u ms",
 					w, timeout_ms);
@@ -1385,20 +1385,29 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 	c->run_uq = 0;
 	if (r)
 		return r;
-	if (wt.status == IPU__STATUS_UQ_CID) {
+	c->have_result = 1;
+	if (res->status == IPU_STATUS_OK)
+		return 0;
+	run_ctx(dev, c, &x);
+	if (res->status == IPU__STATUS_UQ_CID) {
+		c->have_result = 0;
 		run_what(dev, &x, w, sizeof(w));
 		return ipu__err(err, -EPROTO,
 				"%s: the user queue completed command id %u, not the run's %u (runs go through SUBMIT from now on)",
-				w, wt.detail, wt.detail2);
+				w, res->detail, res->detail2);
 	}
-	run_stats_fill(&c->stats, &wt, c->clock_khz);
-	return ipu__card_status_err(err, &x, wt.status, wt.detail, wt.detail2);
+	return ipu__card_status_err(err, &x, res->status, res->detail,
+				    res->detail2);
 }
 
+/* The stats of the last run waited for (zeros before any). */
 void ipu__card_run_stats(struct ipu_device *dev, struct ipu_run_stats *out)
 {
 	struct ipu__card *c = card_of(dev);
 
-	if (c)
-		*out = c->stats;
+	if (!c || !c->have_result) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	run_stats_fill(out, &c->run_result, c->clock_khz);
 }
