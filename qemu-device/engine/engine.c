@@ -317,6 +317,7 @@ int ipue_parallel(struct ipue_engine *e, ipue_parallel_fn fn, void *arg)
 		return 1;
 	}
 	ipue_pool_run(e->pool, fn, arg);
+	ipue_pool_idle(e->pool);	/* a transfer: nothing follows soon */
 	return (int)ipue_pool_size(e->pool);
 }
 

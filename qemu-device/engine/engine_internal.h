@@ -61,6 +61,8 @@ int ipue_pool_create(struct ipue_pool **out, unsigned n,
 void ipue_pool_destroy(struct ipue_pool *p);
 /* run fn(arg, i, n) for i in [0, n) concurrently; returns when all are done */
 void ipue_pool_run(struct ipue_pool *p, ipue_job_fn fn, void *arg);
+/* No job is coming soon: the threads stop spinning for one and sleep. */
+void ipue_pool_idle(struct ipue_pool *p);
 unsigned ipue_pool_size(const struct ipue_pool *p);
 
 /* ---- run-time tables ---- */

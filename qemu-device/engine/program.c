@@ -185,6 +185,7 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	stats->cycles = stats->cycles_compute + stats->cycles_sync +
 			stats->cycles_exchange + stats->cycles_stream;
 	stats->host_ns = now_ns() - t0;
+	ipue_pool_idle(e->pool);	/* the next run is the host's to start */
 
 	pthread_mutex_lock(&e->run_lock);
 	e->running = 0;

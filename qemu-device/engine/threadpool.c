@@ -6,6 +6,10 @@
  * once to release the job, once to join it. Waiters spin briefly (a
  * superstep is often a few microseconds) and then sleep on a futex, so an
  * idle engine costs no CPU. Cost per crossing grows with threads, not tiles.
+ * Between a run's jobs the threads spin for the next one; once the owner
+ * says no job is coming soon (ipue_pool_idle(): the run or the transfer is
+ * over) they sleep at once: a thread spinning for nothing on a busy host
+ * keeps a core from the threads that have work, up to a scheduler tick.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -36,6 +40,7 @@ struct barrier {
 
 struct ipue_pool {
 	struct barrier bar;
+	atomic_int idle;		/* no job soon: waiters sleep at once */
 	unsigned n;
 	ipue_job_fn fn;			/* published before the release crossing */
 	void *arg;
@@ -75,8 +80,11 @@ static void futex_wake_all(atomic_uint *addr)
 #endif
 }
 
-/* seq_cst throughout: the sleeper count handshake relies on a total order */
-static void barrier_wait(struct barrier *b)
+/*
+ * seq_cst throughout: the sleeper count handshake relies on a total order.
+ * @idle (or NULL): while it is set, do not spin, sleep.
+ */
+static void barrier_wait(struct barrier *b, const atomic_int *idle)
 {
 	unsigned g = atomic_load(&b->gen);
 
@@ -90,6 +98,8 @@ static void barrier_wait(struct barrier *b)
 	for (int i = 0; i < SPIN_ITERS; i++) {
 		if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
 			return;
+		if (idle && atomic_load_explicit(idle, memory_order_relaxed))
+			break;
 		cpu_relax();
 	}
 	atomic_fetch_add(&b->sleepers, 1);
@@ -106,11 +116,11 @@ static void *worker_main(void *arg)
 	if (p->thread_init)
 		p->thread_init();
 	for (;;) {
-		barrier_wait(&p->bar);		/* release */
+		barrier_wait(&p->bar, &p->idle);	/* release */
 		if (p->stop)
 			break;
 		p->fn(p->arg, w->idx, p->n);
-		barrier_wait(&p->bar);		/* join */
+		barrier_wait(&p->bar, NULL);		/* join */
 	}
 	if (p->thread_exit)
 		p->thread_exit();
@@ -164,7 +174,7 @@ void ipue_pool_destroy(struct ipue_pool *p)
 		return;
 	if (p->started) {
 		p->stop = 1;
-		barrier_wait(&p->bar);
+		barrier_wait(&p->bar, NULL);
 		for (unsigned i = 1; i <= p->started; i++)
 			pthread_join(p->th[i], NULL);
 	}
@@ -177,9 +187,16 @@ void ipue_pool_run(struct ipue_pool *p, ipue_job_fn fn, void *arg)
 {
 	p->fn = fn;
 	p->arg = arg;
-	barrier_wait(&p->bar);
+	atomic_store(&p->idle, 0);
+	barrier_wait(&p->bar, NULL);
 	fn(arg, 0, p->n);
-	barrier_wait(&p->bar);
+	barrier_wait(&p->bar, NULL);
+}
+
+void ipue_pool_idle(struct ipue_pool *p)
+{
+	if (p)
+		atomic_store(&p->idle, 1);
 }
 
 unsigned ipue_pool_size(const struct ipue_pool *p)
