@@ -200,6 +200,14 @@ static int run_cmd(FIXTURE_DATA(queue) *self, struct ipu_sqe *e,
 	return ret ? ret : IPU_CQE_CODE((cqe ? cqe : &tmp)->status);
 }
 
+/* A command with no fields but its opcode: its status code. */
+static int cmd0(FIXTURE_DATA(queue) *self, uint8_t op, struct ipu_cqe *c)
+{
+	struct ipu_sqe e = { .opcode = op };
+
+	return run_cmd(self, &e, c);
+}
+
 /*
  * Configures queue @q (@size entries, run records at @rec_phys or none) and
  * writes CTRL @ctrl; returns its STATUS.
@@ -430,9 +438,7 @@ TEST_F(queue, bad_commands)
 	struct ipu_cqe c;
 
 	/* Before a graph is loaded. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
 	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
 
 	memset(&e, 0, sizeof(e));
@@ -483,9 +489,7 @@ TEST_F(queue, bad_commands)
 	EXPECT_EQ(IPU_CS_TOO_LARGE, run_cmd(self, &e, NULL));
 
 	/* The card still works. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_FENCE;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
 }
 
 TEST_F(queue, corrupt_graph_message)
@@ -517,9 +521,7 @@ TEST_F(queue, corrupt_graph_message)
 	EXPECT_EQ(IPU_CS_LOAD_FAILED, run_cmd(self, &e, &c));
 	EXPECT_NE(0, m[0]);
 	TH_LOG("card says: %.200s", m);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_NO_GRAPH, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
 }
 
 TEST_F(queue, bad_addresses)
@@ -661,9 +663,7 @@ TEST_F(queue, stream_rings)
 	e.opcode = IPU_SQE_STREAM_BIND;
 	e.handle = 1;
 	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_RUN_FAILED, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_RUN_FAILED, cmd0(self, IPU_SQE_RUN, NULL));
 }
 
 /*
@@ -789,9 +789,7 @@ TEST_F(queue, random_commands)
 	TH_LOG("%u UNLOADs", unloads);
 	EXPECT_LT(0, unloads);
 	/* Still working: the exact round trip of the first test. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
 	EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(0, IPU_Q_STATUS)));
 }
@@ -910,9 +908,7 @@ TEST_F(queue, doorbell_page_submit)
 
 	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
 	/* Queue 0 through BAR0, then through its page. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_FENCE;
-	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	ASSERT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
 	EXPECT_EQ(k->cq_head, rd32(self, IPU_REG_Q(0, IPU_Q_CQ_HEAD)));
 	k->bar4 = true;
 	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
@@ -1130,9 +1126,7 @@ TEST_F(queue, user_queue)
 	EXPECT_EQ(0, refused(self, &e));
 
 	/* The user queue is fine and still runs the loaded graph. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(3, IPU_Q_STATUS)));
 	EXPECT_EQ(u->cq_head, rd32(self, IPU_REG_Q(3, IPU_Q_CQ_HEAD)));
 	EXPECT_EQ(u->cq_head, rd32(self, IPU_REG_Q(3, IPU_Q_CQ_TAIL)));
@@ -1206,9 +1200,7 @@ TEST_F(queue, user_queue_abort)
 		EXPECT_EQ(IPU_CS_SUCCESS, IPU_CQE_CODE(c.status));
 	}
 	doorbell(self, u, true, u->cq_head);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
 }
 
 /*
@@ -1253,23 +1245,13 @@ TEST_F(queue, user_queue_random_commands)
 	EXPECT_LT(0, ran);
 	EXPECT_LT(ran, 2000);
 	EXPECT_TRUE(all_bytes(page_ptr(self, data), 8 * PAGE, 0x5a));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(7, IPU_Q_STATUS)));
 }
 
 /* ---- UNLOAD (hardware interface 1.2) ---- */
 
 #define U_BIG	(64u * 1024)	/* bytes of the double graph's "big" */
-
-/* Submits an entry of opcode @op, every other field 0: its status code. */
-static int cmd0(FIXTURE_DATA(queue) *self, uint8_t op, struct ipu_cqe *c)
-{
-	struct ipu_sqe e = { .opcode = op };
-
-	return run_cmd(self, &e, c);
-}
 
 /*
  * READ or WRITE (@op) of the first @len bytes of handle @h from/to the pool
