@@ -4,8 +4,9 @@
 # the host's memcpy (tests/bench/memcpy_bw.c, on the machine running QEMU;
 # the guest's own memcpy, under TCG, is reported for information). A second NVMe drive with read-zeroes=on (the device
 # really writes the pages) gives an informational figure: plain null-co
-# completes reads without touching memory. Records: $(B)/bench/vm.json
-# (tests/bench/vm_records.py).
+# completes reads without touching memory. The 64 MiB target is taken in
+# three NVMe/card pairs back to back (the host's memory bandwidth moves
+# within seconds). Records: $(B)/bench/vm.json (tests/bench/vm_records.py).
 
 BENCH_VM_SHARE := $(B)/bench-vm-share
 BENCH_NVME_READ := $(B)/bench-bin/nvme_read

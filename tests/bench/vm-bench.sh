@@ -18,5 +18,15 @@ for n in /sys/class/nvme/nvme*; do
 done
 [ -s nvme.json ] || { echo "vm-bench: no NVMe baseline" >&2; rc=1; }
 ipu-bench -d 0 --json --min 4K --max 256M >ipu-bench.json || rc=1
+# The 64 MiB target, paired: the host's memory bandwidth changes within
+# seconds, so each card figure is taken right after its NVMe baseline.
+nvme=$(for n in /sys/class/nvme/nvme*; do
+	[ "$(tr -d ' ' <"$n/serial" 2>/dev/null)" = bench ] && echo /dev/$(basename "$n")n1
+done)
+for r in 1 2 3; do
+	./nvme_read "$nvme" 64 1 >pair-nvme-$r.json || rc=1
+	ipu-bench -d 0 --json --min 64M --max 64M -k mapped,pinned -t 500 \
+		>pair-ipu-$r.json || rc=1
+done
 sync
 exit $rc
