@@ -387,7 +387,7 @@ struct ipu_queue_rings {
 
 void ipu_queue_enable_locked(struct ipu_queue *q,
 			     const struct ipu_queue_rings *r, u32 ctrl);
-bool ipu_card_has_records(struct ipu_device *idev);
+bool ipu_card_v1_2(struct ipu_device *idev);
 void ipu_queues_recover(struct ipu_device *idev, bool card_reset);
 void ipu_queue_release_card(struct ipu_queue *q);
 void ipu_recover_work(struct work_struct *work);

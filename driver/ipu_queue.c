@@ -22,8 +22,8 @@
 
 static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE);
 
-/* Interface 1.2 cards write run records (REC_BASE). */
-bool ipu_card_has_records(struct ipu_device *idev)
+/* Interface 1.2: run records (REC_BASE) and UNLOAD. */
+bool ipu_card_v1_2(struct ipu_device *idev)
 {
 	return (idev->hw_version & 0xffff) >= 2;
 }
@@ -89,7 +89,7 @@ void ipu_queue_enable_locked(struct ipu_queue *q,
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(r->sq));
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(r->cq));
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(r->cq));
-	if (ipu_card_has_records(idev)) {
+	if (ipu_card_v1_2(idev)) {
 		ipu_write(idev, IPU_REG_Q(n, IPU_Q_REC_BASE_LO),
 			  lower_32_bits(r->rec));
 		ipu_write(idev, IPU_REG_Q(n, IPU_Q_REC_BASE_HI),
@@ -137,10 +137,10 @@ int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
 
 	q->sq = dma_alloc_coherent(dev, IPU_SQ_BYTES, &q->sq_dma, GFP_KERNEL);
 	q->cq = dma_alloc_coherent(dev, IPU_CQ_BYTES, &q->cq_dma, GFP_KERNEL);
-	if (ipu_card_has_records(q->idev))
+	if (ipu_card_v1_2(q->idev))
 		q->rec = dma_alloc_coherent(dev, IPU_REC_BYTES, &q->rec_dma,
 					    GFP_KERNEL);
-	if (!q->sq || !q->cq || (ipu_card_has_records(q->idev) && !q->rec)) {
+	if (!q->sq || !q->cq || (ipu_card_v1_2(q->idev) && !q->rec)) {
 		ipu_queue_free(q);
 		return -ENOMEM;
 	}
@@ -608,7 +608,7 @@ void ipu_queue_release_card(struct ipu_queue *q)
 	struct ipu_sqe sqe = { .opcode = IPU_SQE_UNLOAD };
 	unsigned long flags;
 
-	if ((q->idev->hw_version & 0xffff) < 2) {
+	if (!ipu_card_v1_2(q->idev)) {
 		ipu_queue_unbind_streams(q);
 		return;
 	}

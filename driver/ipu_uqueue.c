@@ -202,7 +202,7 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	uq.sq_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_SQ);
 	uq.cq_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_CQ);
 	uq.db_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_DB);
-	uq.rec_offset = ipu_card_has_records(idev) ?
+	uq.rec_offset = ipu_card_v1_2(idev) ?
 			ipu_uq_offset(ctx, IPU_UQ_PIECE_REC) : 0;
 	ret = ipu_args_out(uarg, &uq, sizeof(uq), usize);
 out:

@@ -252,13 +252,12 @@ static int tramp_push(void *user, unsigned stream, const void *src, size_t len)
 	return md->st[stream].cb.push(md->st[stream].cb.user, src, len);
 }
 
-static int model_stream_connect(struct ipu_device *dev, const char *name,
-				const struct ipu_stream_callbacks *cb, struct ipu_error *err)
+/* Stream @name of the loaded graph for @what: its index (*si filled), or an error. */
+static int find_stream(struct ipu_device *dev, const char *name, const char *what,
+		       struct ipue_stream_info *si, struct ipu_error *err)
 {
 	struct model_dev *md = md_of(dev);
-	struct ipue_stream_info si;
-	struct ipue_stream_callbacks ecb = { tramp_fetch, tramp_push, md };
-	int s, r = need_graph(dev, "stream connect", err);
+	int s, r = need_graph(dev, what, err);
 
 	if (r)
 		return r;
@@ -266,7 +265,20 @@ static int model_stream_connect(struct ipu_device *dev, const char *name,
 	if (s < 0 || (unsigned)s >= md->nst)
 		return ipu__err(err, -ENOENT, "stream '%s' on %s: no such stream in the loaded graph",
 				name, dev->name);
-	ipue_stream_info(md->e, (unsigned)s, &si);
+	ipue_stream_info(md->e, (unsigned)s, si);
+	return s;
+}
+
+static int model_stream_connect(struct ipu_device *dev, const char *name,
+				const struct ipu_stream_callbacks *cb, struct ipu_error *err)
+{
+	struct model_dev *md = md_of(dev);
+	struct ipue_stream_info si;
+	struct ipue_stream_callbacks ecb = { tramp_fetch, tramp_push, md };
+	int r, s = find_stream(dev, name, "stream connect", &si, err);
+
+	if (s < 0)
+		return s;
 	if (cb && si.direction == IPU_STREAM_HOST_TO_DEVICE && !cb->fetch)
 		return ipu__err(err, -EINVAL, "stream '%s': host-to-device stream needs a fetch callback", name);
 	if (cb && si.direction == IPU_STREAM_DEVICE_TO_HOST && !cb->push)
@@ -320,16 +332,11 @@ static int model_stream_bind(struct ipu_device *dev, const char *name, struct ip
 	struct ipu_stream_callbacks cb = { ring_fetch, ring_push, NULL };
 	struct ipue_stream_info si;
 	struct model_stream *ms;
-	int s, r = need_graph(dev, "stream bind", err);
+	int r, s = find_stream(dev, name, "stream bind", &si, err);
 
-	if (r)
-		return r;
-	s = ipue_stream_find(md->e, name);
-	if (s < 0 || (unsigned)s >= md->nst)
-		return ipu__err(err, -ENOENT, "stream '%s' on %s: no such stream in the loaded graph",
-				name, dev->name);
+	if (s < 0)
+		return s;
 	ms = &md->st[s];
-	ipue_stream_info(md->e, (unsigned)s, &si);
 	if (buf) {
 		if (!bytes || !si.bytes || bytes % si.bytes)
 			return ipu__err(err, -EINVAL,

@@ -25,6 +25,13 @@
  * Length of the RAM run that starts at @addr (at most @len), or 0 when
  * @addr is not RAM (or is read-only and @to_guest).
  */
+/* The card reaches guest RAM only: never device memory or its own BARs. */
+static bool ipu_dma_target_ok(MemoryRegion *mr, bool to_guest)
+{
+    return memory_region_is_ram(mr) && !memory_region_is_ram_device(mr) &&
+           !(to_guest && mr->readonly);
+}
+
 static uint64_t ipu_dma_ram_run(PCIDevice *pdev, uint64_t addr, uint64_t len,
                                 bool to_guest)
 {
@@ -35,8 +42,7 @@ static uint64_t ipu_dma_ram_run(PCIDevice *pdev, uint64_t addr, uint64_t len,
     RCU_READ_LOCK_GUARD();
     mr = address_space_translate(as, addr, &xlat, &plen, to_guest,
                                  MEMTXATTRS_UNSPECIFIED);
-    if (!memory_region_is_ram(mr) || memory_region_is_ram_device(mr) ||
-        (to_guest && mr->readonly)) {
+    if (!ipu_dma_target_ok(mr, to_guest)) {
         return 0;
     }
     return MIN(plen, len);
@@ -113,8 +119,7 @@ static int ipu_dma_read_ram(PCIDevice *pdev, uint64_t addr, void *buf,
                                                    false,
                                                    MEMTXATTRS_UNSPECIFIED);
 
-        if (!memory_region_is_ram(mr) || memory_region_is_ram_device(mr) ||
-            !plen || addr + plen < addr) {
+        if (!ipu_dma_target_ok(mr, false) || !plen || addr + plen < addr) {
             fault->addr = addr;
             return IPU_CS_DMA_ERROR;
         }

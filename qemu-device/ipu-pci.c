@@ -134,15 +134,41 @@ static bool ipu_reg_read_only(hwaddr addr)
            addr == IPU_REG_STATUS || addr == IPU_REG_RESET_COUNT;
 }
 
+/*
+ * Both BARs take naturally aligned 32-bit accesses only: others are not
+ * performed (reads return all ones from the bus) and are logged.
+ */
+static bool ipu_access_ok(const char *bar, hwaddr addr, unsigned size,
+                          bool write)
+{
+    if (size == 4 && !(addr & 3)) {
+        return true;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "ipu: %u-byte %s at %s 0x%" HWADDR_PRIx " not performed "
+                  "(32-bit, aligned accesses only)\n",
+                  size, write ? "write" : "read", bar, addr);
+    return false;
+}
+
+/* Queue registers and doorbells work only while the card is READY. */
+static bool ipu_ready_for(IpuState *s, const char *what, hwaddr addr)
+{
+    if (s->state == IPU_CARD_STATE_READY) {
+        return true;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "ipu: %s 0x%" HWADDR_PRIx " written while the card is not "
+                  "ready\n", what, addr);
+    return false;
+}
+
 static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
 {
     IpuState *s = opaque;
     const IpuModel *m = s->model;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: %u-byte read at 0x%" HWADDR_PRIx
-                      " (registers are 32-bit, aligned)\n", size, addr);
+    if (!ipu_access_ok("BAR0", addr, size, false)) {
         return MAKE_64BIT_MASK(0, size * 8);
     }
 
@@ -227,22 +253,14 @@ static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
     uint32_t val = val64;
     uint32_t old;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: %u-byte write at 0x%" HWADDR_PRIx
-                      " ignored (registers are 32-bit, aligned)\n",
-                      size, addr);
+    if (!ipu_access_ok("BAR0", addr, size, true)) {
         return;
     }
 
     if (ipu_queue_reg(addr)) {
-        if (s->state != IPU_CARD_STATE_READY) {
-            qemu_log_mask(LOG_GUEST_ERROR,
-                          "ipu: queue register 0x%" HWADDR_PRIx " written "
-                          "while the card is not ready\n", addr);
-            return;
+        if (ipu_ready_for(s, "queue register", addr)) {
+            ipu_queue_reg_write(s, addr, val);
         }
-        ipu_queue_reg_write(s, addr, val);
         return;
     }
 
@@ -320,11 +338,7 @@ static uint64_t ipu_db_read(void *opaque, hwaddr addr, unsigned size)
 {
     hwaddr off = addr % IPU_DB_PAGE_SIZE;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: %u-byte read at 0x%" HWADDR_PRIx " of the "
-                      "doorbell pages (doorbells are 32-bit, aligned)\n",
-                      size, addr);
+    if (!ipu_access_ok("BAR4", addr, size, false)) {
         return MAKE_64BIT_MASK(0, size * 8);
     }
     if (off != IPU_DB_SQ_TAIL && off != IPU_DB_CQ_HEAD) {
@@ -342,11 +356,7 @@ static void ipu_db_write(void *opaque, hwaddr addr, uint64_t val64,
     hwaddr off = addr % IPU_DB_PAGE_SIZE;
     unsigned qi = addr / IPU_DB_PAGE_SIZE;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: %u-byte write at 0x%" HWADDR_PRIx " of the "
-                      "doorbell pages ignored (doorbells are 32-bit, "
-                      "aligned)\n", size, addr);
+    if (!ipu_access_ok("BAR4", addr, size, true)) {
         return;
     }
     if (qi >= IPU_NUM_QUEUES ||
@@ -356,13 +366,9 @@ static void ipu_db_write(void *opaque, hwaddr addr, uint64_t val64,
                       HWADDR_PRIx " ignored\n", (uint32_t)val64, addr);
         return;
     }
-    if (s->state != IPU_CARD_STATE_READY) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: doorbell page 0x%" HWADDR_PRIx " written "
-                      "while the card is not ready\n", addr);
-        return;
+    if (ipu_ready_for(s, "doorbell page", addr)) {
+        ipu_doorbell_write(s, qi, off == IPU_DB_CQ_HEAD, val64);
     }
-    ipu_doorbell_write(s, qi, off == IPU_DB_CQ_HEAD, val64);
 }
 
 static const MemoryRegionOps ipu_db_ops = {

@@ -22,25 +22,7 @@
 
 #include "card.h"
 #include "ipu/ipu_hw.h"
-
-int uqueue_tests(void);
-
-static int fails;
-
-static void res(int ok, const char *name, const char *fmt, ...)
-{
-	char why[512] = "";
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	if (ok)
-		printf("ok %s\n", name);
-	else
-		printf("not ok %s # %s\n", name, why);
-	fails += !ok;
-}
+#include "unit.h"
 
 static void *page(void)
 {
@@ -192,18 +174,18 @@ static void test_rings(void)
 	e.handle = 3;
 	e.count = 9;
 	cid = ipu__uq_post(&q, &e);
-	res(cid == 0 && sq[0].opcode == IPU_SQE_RUN && sq[0].handle == 3 &&
+	unit_result(cid == 0 && sq[0].opcode == IPU_SQE_RUN && sq[0].handle == 3 &&
 	    sq[0].count == 9 && sq[0].cid == 0 && db[0] == 1 && q.pending == 1,
 	    "uqueue: post writes the entry and rings the SQ tail doorbell",
 	    "cid=%d tail db=%u pending=%u", cid, db[0], q.pending);
-	res(!ipu__uq_reap(&q, &out, NULL) && q.pending == 1 && db[1] == 0,
+	unit_result(!ipu__uq_reap(&q, &out, NULL) && q.pending == 1 && db[1] == 0,
 	    "uqueue: no completion while the phase bit is old", "pending=%u",
 	    q.pending);
 	/* 3 posted on 4 entries: full */
 	ipu__uq_post(&q, &e);
 	ipu__uq_post(&q, &e);
 	r = ipu__uq_post(&q, &e);
-	res(r == -EAGAIN && q.pending == 3 && db[0] == 3,
+	unit_result(r == -EAGAIN && q.pending == 3 && db[0] == 3,
 	    "uqueue: post on a full ring is -EAGAIN", "r=%d pending=%u", r,
 	    q.pending);
 	/* the card completes all three, then one more lap */
@@ -217,7 +199,7 @@ static void test_rings(void)
 		      out.detail == 10 + i && db[1] == i + 1;
 	}
 	ok &= !ipu__uq_reap(&q, &out, NULL) && q.pending == 0;
-	res(ok, "uqueue: reap consumes in order and writes the CQ head doorbell",
+	unit_result(ok, "uqueue: reap consumes in order and writes the CQ head doorbell",
 	    "head db=%u pending=%u", db[1], q.pending);
 
 	/* wrap: slot 3 phase 1, then slots 0.. with phase 0; the stale phase
@@ -234,7 +216,7 @@ static void test_rings(void)
 	cq[0].status = IPU_CS_BAD_HANDLE << 1 | 0;
 	ok &= ipu__uq_reap(&q, &out, NULL) == 1 && out.cid == 4 &&
 	      IPU_CQE_CODE(out.status) == IPU_CS_BAD_HANDLE && db[1] == 1;
-	res(ok && db[0] == 2 && q.pending == 1,
+	unit_result(ok && db[0] == 2 && q.pending == 1,
 	    "uqueue: the phase flips when the ring wraps",
 	    "head=%u phase=%u tail db=%u pending=%u", q.cq_head, q.phase, db[0],
 	    q.pending);
@@ -243,40 +225,40 @@ static void test_rings(void)
 	cq[1].cid = 5;
 	cq[1].status = 0;
 	r = ipu__uq_wait(&q, -1, 50, 0, &out, NULL);
-	res(r == 0 && out.cid == 5, "uqueue: wait returns a posted completion",
+	unit_result(r == 0 && out.cid == 5, "uqueue: wait returns a posted completion",
 	    "r=%d", r);
 	ipu__uq_post(&q, &e);
 	r = ipu__uq_wait(&q, -1, 10, 20, &out, NULL);
-	res(r == -ETIMEDOUT && q.pending == 1, "uqueue: wait times out",
+	unit_result(r == -ETIMEDOUT && q.pending == 1, "uqueue: wait times out",
 	    "r=%d", r);
 	{
 		int p[2];
 
 		if (pipe(p)) {
-			res(0, "uqueue: POLLHUP/POLLERR means the queue is gone",
+			unit_result(0, "uqueue: POLLHUP/POLLERR means the queue is gone",
 			    "pipe: %s", strerror(errno));
 		} else {
 			close(p[1]);	/* the read end now polls POLLHUP */
 			r = ipu__uq_wait(&q, p[0], 10, 0, &out, NULL);
-			res(r == -ENODEV, "uqueue: POLLHUP/POLLERR means the queue is gone",
+			unit_result(r == -ENODEV, "uqueue: POLLHUP/POLLERR means the queue is gone",
 			    "r=%d", r);
 			close(p[0]);
 			r = ipu__uq_wait(&q, p[0], 10, 0, &out, NULL);
-			res(r == -EBADF, "uqueue: POLLNVAL is -EBADF", "r=%d", r);
+			unit_result(r == -EBADF, "uqueue: POLLNVAL is -EBADF", "r=%d", r);
 		}
 	}
 
 	/* states: lost unmaps the doorbell page only */
 	q.state = IPU__UQ_READY;
 	ipu__uq_lost(&q);
-	res(q.state == IPU__UQ_GONE && !q.db && q.sq == sq && q.pending == 0,
+	unit_result(q.state == IPU__UQ_GONE && !q.db && q.sq == sq && q.pending == 0,
 	    "uqueue: a lost queue is GONE, its rings kept", "state=%d", q.state);
 	q.sq_len = q.cq_len = 4096;
 	ipu__uq_close(&q, "test");
-	res(q.state == IPU__UQ_OFF && !q.sq && !q.cq && !strcmp(q.why, "test"),
+	unit_result(q.state == IPU__UQ_OFF && !q.sq && !q.cq && !strcmp(q.why, "test"),
 	    "uqueue: close unmaps everything", "state=%d why='%s'", q.state, q.why);
 	ipu__uq_lost(&q);
-	res(q.state == IPU__UQ_OFF, "uqueue: a queue that is off stays off",
+	unit_result(q.state == IPU__UQ_OFF, "uqueue: a queue that is off stays off",
 	    "state=%d", q.state);
 }
 
@@ -303,7 +285,7 @@ static void test_records(void)
 	memset(&got, 0xa5, sizeof(got));
 	ok = ipu__uq_reap(&q, &out, &got) == 1 && !got.steps &&
 	     !got.cycles_compute && !got.stream_bytes_d2h && !got.reserved[4];
-	res(ok, "uqueue records: a queue without a record ring gives zero counters",
+	unit_result(ok, "uqueue records: a queue without a record ring gives zero counters",
 	    "steps=%llu", (unsigned long long)got.steps);
 
 	/* a record ring: three laps over 4 entries, every record checked; the
@@ -330,13 +312,13 @@ static void test_records(void)
 		      got.stream_bytes_d2h == (uint64_t)i << 36 &&
 		      db[1] == (slot + 1) % 4;
 		if (!ok)
-			res(0, "uqueue records: reap copies the record at the completion's CQ index",
+			unit_result(0, "uqueue records: reap copies the record at the completion's CQ index",
 			    "completion %u (slot %u): steps %llu", i, slot,
 			    (unsigned long long)got.steps);
 	}
 	if (ok)
-		res(1, "uqueue records: reap copies the record at the completion's CQ index", "");
-	res(q.rec == rec && q.pending == 0, "uqueue records: set_rings keeps the record ring",
+		unit_result(1, "uqueue records: reap copies the record at the completion's CQ index", NULL);
+	unit_result(q.rec == rec && q.pending == 0, "uqueue records: set_rings keeps the record ring",
 	    "rec=%p pending=%u", (const void *)q.rec, q.pending);
 	munmap(sq, 4096);
 	munmap(cq, 4096);
@@ -454,12 +436,12 @@ static void test_run_path(void)
 	int r, ok;
 
 	if (rig_open(&g, 4, 1)) {
-		res(0, "uqueue run: rig", "setup failed");
+		unit_result(0, "uqueue run: rig", "setup failed");
 		return;
 	}
 	r = ipu_run(g.dev, 1, 7, &st, &e);
 	ok = __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1;	/* then g.f.last */
-	res(ok && r == 0 && g.f.last.opcode == IPU_SQE_RUN && g.f.last.handle == 1 &&
+	unit_result(ok && r == 0 && g.f.last.opcode == IPU_SQE_RUN && g.f.last.handle == 1 &&
 	    g.f.last.count == 7 && g.f.last.flags == 0 && !g.f.last.reserved[0] &&
 	    st.steps == 1007 && st.host_ns == 4321 && st.cycles == 700 &&
 	    st.clock_khz == 1330000 && g.c->uq.pending == 0 && !g.c->run_started &&
@@ -475,7 +457,7 @@ static void test_run_path(void)
 		ok = r == 0 && st.steps == (i & 1) * 1000 + i % 5 + 1 &&
 		     stats_are(&st, i & 1, i % 5 + 1);
 	}
-	res(ok && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1001,
+	unit_result(ok && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1001,
 	    "uqueue run: 1000 runs over a 4-entry ring, every result and record checked",
 	    "r=%d msg='%s'", r, r ? e.msg : "");
 
@@ -484,15 +466,15 @@ static void test_run_path(void)
 	r = ipu_run_start(g.dev, 0, 1, &e);
 	ok = r == 0;
 	r = ipu_wait(g.dev, 20, &st, &e);
-	res(ok && r == -ETIMEDOUT &&
+	unit_result(ok && r == -ETIMEDOUT &&
 	    !strcmp(e.msg, "program 0 ('empty') on ipu7: still running after 20 ms") &&
 	    g.c->run_started, "uqueue run: ipu_wait times out, the run goes on",
 	    "r=%d msg='%s'", r, e.msg);
 	r = ipu_run_start(g.dev, 0, 1, &e);
-	res(r == -EBUSY, "uqueue run: one run at a time", "r=%d", r);
+	unit_result(r == -EBUSY, "uqueue run: one run at a time", "r=%d", r);
 	__atomic_store_n(&g.f.hold, 0, __ATOMIC_RELEASE);
 	r = ipu_wait(g.dev, 0, &st, &e);
-	res(r == 0 && st.steps == 1 && stats_are(&st, 0, 1),
+	unit_result(r == 0 && st.steps == 1 && stats_are(&st, 0, 1),
 	    "uqueue run: a later ipu_wait collects it, with its record",
 	    "r=%d msg='%s'", r, r ? e.msg : "");
 
@@ -511,13 +493,13 @@ static void test_run_path(void)
 		r = ipu__card_ops.tensor_write_async(g.dev, 0, 0, buf, sizeof(buf),
 						     &req, &e);
 		pthread_join(t, NULL);
-		res(ok && r < 0 && g.c->run_done &&
+		unit_result(ok && r < 0 && g.c->run_done &&
 		    __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == before + 1 &&
 		    g.c->uq.pending == 0,
 		    "uqueue run: a kernel-queue command follows the run in flight",
 		    "r=%d run_done=%d", r, g.c->run_done);
 		r = ipu_wait(g.dev, 0, &st, &e);
-		res(r == 0 && st.steps == 1002 && stats_are(&st, 1, 2),
+		unit_result(r == 0 && st.steps == 1002 && stats_are(&st, 1, 2),
 		    "uqueue run: ipu_wait reports the run completed before the command, and its record",
 		    "r=%d steps=%llu", r, (unsigned long long)st.steps);
 	}
@@ -527,7 +509,7 @@ static void test_run_path(void)
 		tail = g.c->uq.sq_tail;
 		g.c->async_inflight = 1;
 		r = ipu_run(g.dev, 0, 1, &st, &e);
-		res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
+		unit_result(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
 		    "uqueue run: with async requests in flight the run goes through SUBMIT",
 		    "r=%d msg='%s'", r, e.msg);
 		g.c->async_inflight = 0;
@@ -542,7 +524,7 @@ static void test_run_path(void)
 	x.handle = 1;
 	x.program = "other";
 	ipu__card_status_err(&e2, &x, IPU_STATUS_BAD_HANDLE, 1001, 0);
-	res(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0 &&
+	unit_result(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0 &&
 	    !st.cycles_compute && !st.compute_sets && !st.stream_bytes_d2h,
 	    "uqueue run: a failed run reports as through SUBMIT (its zeroed record too)",
 	    "r=%d '%s' vs '%s'", r, e.msg, e2.msg);
@@ -551,7 +533,7 @@ static void test_run_path(void)
 	/* a completion that is not the run's */
 	__atomic_store_n(&g.f.cid_skew, 1, __ATOMIC_RELEASE);
 	r = ipu_run(g.dev, 0, 1, &st, &e);
-	res(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id") &&
+	unit_result(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id") &&
 	    !st.cycles && !st.cycles_compute && !st.steps && !g.c->uq.rec,
 	    "uqueue run: a foreign command id is -EPROTO (no stats), then SUBMIT",
 	    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
@@ -560,7 +542,7 @@ static void test_run_path(void)
 	/* a queue without a record ring (driver or card before run records):
 	 * the completion's stats, zero counters */
 	if (rig_open(&g, 4, 0)) {
-		res(0, "uqueue run: rig", "setup failed");
+		unit_result(0, "uqueue run: rig", "setup failed");
 		return;
 	}
 	ok = 1;
@@ -568,7 +550,7 @@ static void test_run_path(void)
 		r = ipu_run(g.dev, i & 1, i + 1, &st, &e);
 		ok = r == 0 && stats_bare(&st, i & 1, i + 1);
 	}
-	res(ok, "uqueue run: without a record ring, the completion's stats and zero counters",
+	unit_result(ok, "uqueue run: without a record ring, the completion's stats and zero counters",
 	    "r=%d steps=%llu compute=%llu msg='%s'", r, (unsigned long long)st.steps,
 	    (unsigned long long)st.cycles_compute, r ? e.msg : "");
 
@@ -576,7 +558,7 @@ static void test_run_path(void)
 	g.c->runq_mode = IPU__RUNQ_KERNEL;
 	tail = g.c->uq.sq_tail;
 	r = ipu_run(g.dev, 0, 1, &st, &e);
-	res(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
+	unit_result(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
 	    "uqueue run: IPUDEV_RUNQ=kernel runs through SUBMIT", "r=%d msg='%s'",
 	    r, e.msg);
 	g.c->runq_mode = IPU__RUNQ_AUTO;
@@ -587,7 +569,7 @@ static void test_run_path(void)
 
 		card_stop(&g.f);	/* the queue stopped: nobody answers */
 		if (pipe(p)) {
-			res(0, "uqueue run: queue gone", "pipe failed");
+			unit_result(0, "uqueue run: queue gone", "pipe failed");
 		} else {
 			close(p[1]);
 			g.c->fd = p[0];
@@ -598,14 +580,14 @@ static void test_run_path(void)
 			x.handle = 0;
 			x.program = "empty";
 			ipu__card_status_err(&e2, &x, IPU_STATUS_RESET, 0, 0);
-			res(r == -EIO && !strcmp(e.msg, e2.msg) &&
+			unit_result(r == -EIO && !strcmp(e.msg, e2.msg) &&
 			    g.c->uq.state == IPU__UQ_GONE && !g.c->uq.db,
 			    "uqueue run: a queue gone mid-run reports the reset as SUBMIT does",
 			    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
 			/* the next run creates it again: UQUEUE on a pipe is
 			 * ENOTTY, so SUBMIT from then on */
 			r = ipu_run(g.dev, 0, 1, &st, &e);
-			res(r == -EOPNOTSUPP && g.c->uq.state == IPU__UQ_OFF &&
+			unit_result(r == -EOPNOTSUPP && g.c->uq.state == IPU__UQ_OFF &&
 			    strstr(g.c->uq.why, "no user queues"),
 			    "uqueue run: the next run re-creates the queue, or falls back to SUBMIT",
 			    "r=%d state=%d why='%s' msg='%s'", r, g.c->uq.state,
@@ -615,10 +597,9 @@ static void test_run_path(void)
 	rig_close(&g);	/* closes the pipe's read end */
 }
 
-int uqueue_tests(void)
+void uqueue_tests(void)
 {
 	test_rings();
 	test_records();
 	test_run_path();
-	return fails;
 }
