@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	2
+#define IPU_API_VERSION_MINOR	3
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -80,7 +80,11 @@ struct ipu_info {
 
 /* Do not wait for the card to become ready again. */
 #define IPU_RESET_FLAG_NOWAIT	(1u << 0)
-#define IPU_RESET_FLAGS_ALL	IPU_RESET_FLAG_NOWAIT
+/* API 1.3: reset a card another file is attached to (its holder). */
+#define IPU_RESET_FLAG_FORCE	(1u << 1)
+#define IPU_RESET_FLAGS_ALL	(IPU_RESET_FLAG_NOWAIT | IPU_RESET_FLAG_FORCE)
+
+#define IPU_COMM_MAX		16
 
 /**
  * struct ipu_reset - IPU_IOCTL_RESET: soft-reset the card
@@ -92,10 +96,19 @@ struct ipu_info {
  *               with IPU_RESET_FLAG_NOWAIT)
  * @reset_count: out: completed resets since power-on
  * @reserved:    in: must be 0
+ * @holder_pid:  out (API 1.3): with -EBUSY, the process (thread group id)
+ *               holding the card; 0 otherwise. Input ignored.
+ * @reserved2:   in: must be 0
+ * @holder_comm: out (API 1.3): with -EBUSY, that process's command name,
+ *               NUL terminated. Input ignored.
  *
- * The file must be open for writing (else -EPERM). Returns -ETIMEDOUT when
- * the card does not become ready in time (state is then "failed"), -EINTR
- * when a signal arrived while waiting (the reset goes on).
+ * The file must be open for writing (else -EPERM). A card that another
+ * file is attached to is not reset: -EBUSY, with the holder copied out
+ * (also for the 1.0 argsz: then only argsz is written), unless
+ * IPU_RESET_FLAG_FORCE; the holder's commands in flight then complete with
+ * IPU_STATUS_RESET and its graph is gone. Returns -ETIMEDOUT when the card
+ * does not become ready in time (state is then "failed"), -EINTR when a
+ * signal arrived while waiting (the reset goes on).
  */
 struct ipu_reset {
 	__u32 argsz;
@@ -104,6 +117,9 @@ struct ipu_reset {
 	__u32 state;
 	__u32 reset_count;
 	__u32 reserved;
+	__s32 holder_pid;
+	__u32 reserved2;
+	char holder_comm[IPU_COMM_MAX];
 };
 
 #define IPU_IOCTL_GET_INFO	_IO(IPU_IOCTL_MAGIC, 0x00)
