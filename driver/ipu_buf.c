@@ -29,30 +29,43 @@ static struct device *ipu_dma_dev(struct ipu_device *idev)
 	return &idev->pdev->dev;
 }
 
-static int ipu_dmamem_map(struct ipu_device *idev, struct ipu_dmamem *mem)
+/*
+ * Maps @mem (pages, offset, size and dir set) for the card. Memory the card
+ * may write claims its cache lines first (ipu_wmem.c): -EBUSY when another
+ * mapping has one of them.
+ */
+int ipu_dmamem_map(struct ipu_device *idev, struct ipu_dmamem *mem)
 {
 	int ret;
 
+	ret = ipu_wmem_claim(mem);
+	if (ret)
+		return ret;
 	ret = sg_alloc_table_from_pages(&mem->sgt, mem->pages, mem->npages,
 					mem->offset, mem->size, GFP_KERNEL);
 	if (ret)
-		return ret;
+		goto err_claim;
 	ret = dma_map_sgtable(ipu_dma_dev(idev), &mem->sgt, mem->dir, 0);
-	if (ret) {
-		sg_free_table(&mem->sgt);
-		return ret;
-	}
+	if (ret)
+		goto err_sgt;
 	mem->mapped = true;
 	return 0;
+
+err_sgt:
+	sg_free_table(&mem->sgt);
+err_claim:
+	ipu_wmem_release(mem);
+	return ret;
 }
 
 /* Ends the card's access: DMA unmap and free the sg table. Idempotent. */
-static void ipu_dmamem_unmap(struct ipu_device *idev, struct ipu_dmamem *mem)
+void ipu_dmamem_unmap(struct ipu_device *idev, struct ipu_dmamem *mem)
 {
 	if (!mem->mapped)
 		return;
 	dma_unmap_sgtable(ipu_dma_dev(idev), &mem->sgt, mem->dir, 0);
 	sg_free_table(&mem->sgt);
+	ipu_wmem_release(mem);
 	mem->mapped = false;
 }
 
@@ -118,7 +131,8 @@ static int ipu_account_pinned(struct ipu_dmamem *mem, unsigned long npages)
  * @longterm: FOLL_LONGTERM (buffers that outlive the ioctl)
  * @account:  charge RLIMIT_MEMLOCK (pinned_vm)
  *
- * Return: 0, -EFAULT (unmapped or, with @write, read-only memory), -ENOMEM.
+ * Return: 0, -EFAULT (unmapped or, with @write, read-only memory), -ENOMEM,
+ * -EBUSY (@write, and the card may already write some of its cache lines).
  */
 int ipu_dmamem_pin(struct ipu_device *idev, struct ipu_dmamem *mem,
 		   u64 uaddr, u64 size, bool write, bool longterm,

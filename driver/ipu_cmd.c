@@ -4,9 +4,13 @@
  * SET_EVENTFD, and the release of a command's DMA resources.
  *
  * A command is on ctx->cmds from SUBMIT until it is collected (a sync
- * SUBMIT's own wait, WAIT, or detach). Whoever unlinks it (under q->lock)
- * releases its DMA resources; the memory goes with the last reference
- * (the list's, and a sync submitter's while it waits).
+ * SUBMIT's own wait, WAIT, or detach). Whoever unlinks it does so under
+ * ctx->mutex and q->lock, and releases its DMA resources before it drops
+ * ctx->mutex (so remove, which detaches under ctx->mutex, finds every DMA
+ * resource either released or still on the list); the memory goes with the
+ * last reference (the list's, and a sync submitter's while it waits).
+ * Nothing reads a command it holds no reference to after dropping the lock
+ * that kept it alive.
  */
 #include <linux/dma-mapping.h>
 #include <linux/eventfd.h>
@@ -340,14 +344,21 @@ static bool ipu_kcmd_done(struct ipu_queue *q, struct ipu_kcmd *cmd)
 	       READ_ONCE(q->idev->gone);
 }
 
-/* Consume completions by polling, in case an interrupt was lost. */
+/*
+ * Consume completions by polling, in case an interrupt was lost; a queue
+ * stopped by a reset is recovered once the card is READY again (its READY
+ * interrupt may have been lost too).
+ */
 static void ipu_queue_poll(struct ipu_queue *q)
 {
 	struct ipu_device *idev = q->idev;
 
 	down_read(&idev->hw_rwsem);
-	if (!READ_ONCE(idev->gone))
+	if (!READ_ONCE(idev->gone)) {
+		if (!READ_ONCE(q->hw_ok) && ipu_card_ready(idev))
+			ipu_queues_recover(idev, false);
 		ipu_queue_process(q);
+	}
 	up_read(&idev->hw_rwsem);
 }
 
@@ -454,6 +465,8 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 			ipu_queue_poll(q);
 	}
 
+	/* Collected under ctx->mutex (see the top of this file). */
+	mutex_lock(&ctx->mutex);
 	spin_lock_irqsave(&q->lock, flags);
 	cmd->owned = false;
 	mine = cmd->in_list;
@@ -467,6 +480,7 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 		ret = ipu_kcmd_finish(ctx, cmd);
 		ipu_kcmd_put(cmd);		/* the list's */
 	}
+	mutex_unlock(&ctx->mutex);
 	ipu_kcmd_put(cmd);			/* ours */
 	if (ret)
 		return ret;
@@ -482,6 +496,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	bool sync;
 	struct ipu_cmd c;
 	unsigned long flags;
+	u64 seq = 0;
 	u32 usize;
 	int ret;
 
@@ -549,6 +564,11 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	} else {
 		spin_lock_irqsave(&q->lock, flags);
 		cmd->seq = ++ctx->next_seq;
+		/*
+		 * An ASYNC command is the list's once q->lock goes: another
+		 * thread's WAIT or DETACH may collect and free it.
+		 */
+		seq = cmd->seq;
 		cmd->owned = sync;
 		if (sync)
 			kref_get(&cmd->ref);	/* ours, while we wait */
@@ -569,7 +589,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 		goto err_res;
 	mutex_unlock(&ctx->mutex);
 
-	c.seq = cmd->seq;
+	c.seq = seq;
 	c.status = 0;
 	c.detail = 0;
 	c.detail2 = 0;
@@ -688,8 +708,12 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 	for (;;) {
 		if (READ_ONCE(idev->gone))
 			return -ENODEV;
-		if (READ_ONCE(ctx->attach_gen) != ws.gen)
+		/* Collected under ctx->mutex (see the top of this file). */
+		mutex_lock(&ctx->mutex);
+		if (READ_ONCE(ctx->attach_gen) != ws.gen) {
+			mutex_unlock(&ctx->mutex);
 			return -ENOTCONN;
+		}
 		spin_lock_irqsave(&ws.q->lock, flags);
 		cmd = ipu_wait_find_locked(ctx, &w, &exists);
 		if (cmd)
@@ -697,6 +721,7 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 		spin_unlock_irqrestore(&ws.q->lock, flags);
 		if (cmd)
 			break;
+		mutex_unlock(&ctx->mutex);
 		if (!exists)
 			return -ENOENT;
 
@@ -725,6 +750,7 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 	w.cycles = cmd->cycles;
 	w.run = cmd->run;
 	ret = ipu_kcmd_finish(ctx, cmd);
+	mutex_unlock(&ctx->mutex);
 	ipu_kcmd_put(cmd);
 	if (ret)
 		return ret;

@@ -29,15 +29,19 @@ int ipu_ctx_open(struct ipu_device *idev, struct file *filp)
 	INIT_LIST_HEAD(&ctx->stale_binds);
 	ctx->uq_id = -1;
 	filp->private_data = ctx;
+	mutex_lock(&idev->ctxs_lock);
+	list_add_tail(&ctx->node, &idev->ctxs);
+	mutex_unlock(&idev->ctxs_lock);
 	return 0;
 }
 
 /*
  * Ends the attachment. Caller holds attach_lock and ctx->mutex; ctx is
  * attached. The card lets go of the user queue and then of the queue
- * (ipu_queue_drain(), or remove already stopped them), then commands,
- * buffers and rings are freed and the next waiter may attach. The user
- * queue's rings stay until release: the process may still map them.
+ * (ipu_queue_drain(): it confirms it stopped, or is halted), then
+ * commands, buffers and rings are freed and the next waiter may attach.
+ * The user queue's pages stay until release: the process may still map
+ * them (remove ends their DMA mapping).
  */
 static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 {
@@ -52,9 +56,12 @@ static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 	 * remove waits for us before it stops the queues itself.
 	 */
 	ipu_uqueue_stop(ctx);
-	ipu_queue_drain(q, !READ_ONCE(idev->gone));
-	/* The graph, its data and the streams bound to our buffers. */
-	if (!READ_ONCE(idev->gone))
+	ipu_queue_drain(q);
+	/*
+	 * The graph, its data and the streams bound to our buffers (a halted
+	 * card keeps them until the RESET that gives it back its DMA).
+	 */
+	if (!READ_ONCE(idev->gone) && !READ_ONCE(idev->halted))
 		ipu_queue_release_card(q);
 	up_read(&idev->hw_rwsem);
 
@@ -86,16 +93,28 @@ void ipu_ctx_release(struct ipu_ctx *ctx)
 	mutex_lock(&ctx->mutex);
 	if (ctx->attached)
 		ipu_ctx_detach_locked(ctx);
-	ipu_uqueue_free(ctx);
 	mutex_unlock(&ctx->mutex);
 	mutex_unlock(&idev->attach_lock);
+	/*
+	 * Under ctxs_lock: remove either unmapped the user queue's rings
+	 * already or waits until they are unmapped here, with the device
+	 * still there.
+	 */
+	mutex_lock(&idev->ctxs_lock);
+	list_del(&ctx->node);
+	ipu_uqueue_free(ctx);
+	mutex_unlock(&idev->ctxs_lock);
 	kfree(ctx->spare_cmd);
 	xa_destroy(&ctx->bufs);
 	mutex_destroy(&ctx->mutex);
 	kfree(ctx);
 }
 
-/* remove: after the queues were stopped; detaches whoever is attached. */
+/*
+ * remove: after the queues were stopped. Detaches whoever is attached and
+ * ends every DMA mapping an open file still has (the user queue's rings):
+ * nothing DMA-related outlives remove.
+ */
 void ipu_ctx_remove(struct ipu_device *idev)
 {
 	struct ipu_ctx *ctx;
@@ -110,6 +129,14 @@ void ipu_ctx_remove(struct ipu_device *idev)
 	}
 	wake_up_all(&idev->attach_wq);
 	mutex_unlock(&idev->attach_lock);
+
+	mutex_lock(&idev->ctxs_lock);
+	list_for_each_entry(ctx, &idev->ctxs, node) {
+		mutex_lock(&ctx->mutex);
+		ipu_uqueue_unmap(ctx);
+		mutex_unlock(&ctx->mutex);
+	}
+	mutex_unlock(&idev->ctxs_lock);
 }
 
 static bool ipu_attach_possible(struct ipu_device *idev)
@@ -166,6 +193,9 @@ long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 	up_read(&idev->hw_rwsem);
 	if (!ret) {
 		idev->next_queue = (idev->next_queue + 1) % IPU_NUM_QUEUES;
+		/* Named to whoever tries to reset the card meanwhile. */
+		ctx->holder_pid = task_tgid_nr(current);
+		get_task_comm(ctx->holder_comm, current);
 		ctx->q = q;
 		ctx->attached = true;
 		idev->attached = ctx;

@@ -21,24 +21,39 @@
  *    table), its buffers (xarray) and its commands. Commands are kref'd: a
  *    sync SUBMIT waiting for its command holds a reference, so DETACH or
  *    remove may release the command's DMA resources while the waiter still
- *    looks at it. Whoever takes a command off ctx->cmds (under q->lock:
- *    its collector, or detach) releases its DMA resources, exactly once.
+ *    looks at it. Whoever takes a command off ctx->cmds (under ctx->mutex
+ *    and q->lock: its collector, or detach) releases its DMA resources,
+ *    exactly once, before it drops ctx->mutex.
+ *  - Memory the card may touch is released only after the card confirmed
+ *    that it let go of it: the command's completion; a queue stop that the
+ *    card acknowledged (STATUS.ENABLED clear with the card READY,
+ *    ipu_queue_let_go()); READY after a reset (commands in flight at a
+ *    reset complete only then, ipu_queues_recover()); or, when the card
+ *    does not confirm in time, its bus mastering turned off
+ *    (ipu_card_halt()).
  *  - Rings, buffers and uncollected commands are released by DETACH,
  *    release or, at the latest, remove (which stops every queue, then
- *    detaches the attached context). Only a command collected by a WAIT
- *    racing with remove may free its SG list after remove: idev holds a
- *    pci_dev reference for that.
+ *    detaches the attached context and ends the DMA mapping of every open
+ *    file's user-queue rings, found on idev->ctxs). Nothing DMA-related
+ *    outlives remove; the rings' pages stay for the process's mappings
+ *    until release.
  *
  * Lock order (outermost first):
- *   reset_lock (mutex) -> hw_rwsem (read) -> wait on event_wq
- *   reset_lock -> hw_rwsem (read) -> q->lock (queue recovery after a reset)
+ *   reset_lock (mutex) -> attach_lock -> hw_rwsem (read) -> wait on event_wq
+ *   reset_lock -> attach_lock -> hw_rwsem (read) -> q->lock (queue
+ *     recovery after a reset)
  *   attach_lock (mutex) -> ctx->mutex -> hw_rwsem (read) -> q->lock (spin)
  *   device_lock (PCI core) -> hw_rwsem (write: remove stops the queues,
  *     reset_prepare..reset_done) -> q->lock; remove then takes
- *     attach_lock -> ctx->mutex (with no hw_rwsem) to detach.
+ *     attach_lock -> ctx->mutex (with no hw_rwsem) to detach, and
+ *     ctxs_lock -> ctx->mutex to unmap the user queues' rings.
+ *   release: attach_lock -> ctx->mutex (detach), then ctxs_lock alone.
  *   ctx->mutex -> mmap_lock (pin_user_pages); mmap() runs under mmap_lock
  *     and so never takes ctx->mutex: it finds the buffer under the xarray's
  *     own lock and holds a buffer reference (kref) while it maps pages.
+ *   ctx->mutex -> ipu_wclaims_lock (spin, ipu_wmem.c; takes nothing).
+ *   WAIT and a sync SUBMIT collect under ctx->mutex -> q->lock, and wait
+ *     for completions holding neither.
  *   user queue (ipu_uqueue.c): ctx->mutex -> hw_rwsem (read) -> q->lock;
  *     its doorbell fault handler runs under mmap_lock and takes q->lock
  *     only; poll() takes hw_rwsem (read) -> q->lock.
@@ -70,6 +85,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -84,9 +100,9 @@
  * The uAPI version this driver implements, reported by GET_INFO: the
  * header's major, and the minor of the newest ioctls implemented here (1.0:
  * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
- * queue). Raise it with the ioctls, not with the header.
+ * queue; 1.3: RESET's holder check, one device-writable mapping per line). Raise it with the ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	2
+#define IPU_DRIVER_API_MINOR	3
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
@@ -115,6 +131,8 @@ extern unsigned int irq_delay_us;
 #define IPU_QUEUE_ENTRIES	512
 /* How long DETACH waits for the card to finish what a context left. */
 #define IPU_DRAIN_MS		10000
+/* How long the driver waits for the card to confirm a queue stopped. */
+#define IPU_LETGO_MS		10000
 
 struct ipu_device;
 struct ipu_ctx;
@@ -135,6 +153,8 @@ struct ipu_dmamem {
 	bool dirty;			/* the card may have written them */
 	enum dma_data_direction dir;
 	struct mm_struct *acct_mm;	/* pinned_vm charged to (mmgrab) */
+	struct ipu_wclaim *claims;	/* lines claimed while mapped (ipu_wmem.c) */
+	unsigned long nclaims;
 };
 
 /* A buffer of BUF_ALLOC / BUF_PIN: in ctx->bufs, under ctx->mutex. */
@@ -212,6 +232,7 @@ struct ipu_queue {
 	bool active;			/* rings allocated, a ctx attached */
 	bool hw_ok;			/* programmed and enabled on the card */
 	bool closing;			/* detach in progress: no recovery */
+	bool reset_seen;		/* dropped by a reset not yet READY */
 	bool user;			/* a context's user queue (ipu_uqueue.c) */
 	bool uq_dead;			/* user queue: stopped (reset, or not yet started) */
 	u32 uq_gen;			/* user queue: bumped when its doorbell page goes */
@@ -245,12 +266,18 @@ struct ipu_ctx {
 	struct list_head binds;		/* bound streams, under q->lock */
 	struct list_head stale_binds;	/* dropped by a reset, q->lock */
 	struct ipu_kcmd *spare_cmd;	/* a freed command for reuse (xchg) */
-	/* The user queue (ipu_uqueue.c): rings from the first UQUEUE to release. */
+	/*
+	 * The user queue (ipu_uqueue.c): rings (driver pages, mapped into
+	 * the process) from the first UQUEUE to release; their DMA mapping
+	 * goes at release or, at the latest, at remove.
+	 */
 	struct ipu_queue *uq;		/* owned while attached, ctx->mutex */
-	void *uq_sq, *uq_cq, *uq_rec;
-	dma_addr_t uq_sq_dma, uq_cq_dma, uq_rec_dma;
+	struct ipu_dmamem uq_mem;	/* SQ, CQ, records: one mapping */
 	int uq_id;			/* mmap id, -1: no rings */
 	struct address_space *uq_mapping; /* the file's, for unmapping */
+	struct list_head node;		/* idev->ctxs, under ctxs_lock */
+	pid_t holder_pid;		/* the attaching process (RESET) */
+	char holder_comm[TASK_COMM_LEN];
 };
 
 struct ipu_device {
@@ -276,6 +303,11 @@ struct ipu_device {
 	/* Reset: serializes RESET ioctls; protects timed_out. */
 	struct mutex reset_lock;
 	bool timed_out;			/* last reset timed out: "failed" */
+	bool halted;			/* bus mastering off until a RESET */
+
+	/* Every open file, for remove to release their DMA memory. */
+	struct mutex ctxs_lock;
+	struct list_head ctxs;
 
 	/* Attachment: attach_lock protects attached; attach_wq its waiters. */
 	struct mutex attach_lock;
@@ -347,6 +379,8 @@ const char *ipu_state_name(u32 state);
 int ipu_pci_register(void);
 void ipu_pci_unregister(void);
 u32 ipu_hw_state(struct ipu_device *idev);
+bool ipu_card_reset_done(struct ipu_device *idev, void *arg);
+void ipu_card_halt(struct ipu_device *idev);
 int ipu_wait_event(struct ipu_device *idev,
 		   bool (*done)(struct ipu_device *idev, void *arg), void *arg,
 		   unsigned int timeout_ms, bool interruptible);
@@ -374,7 +408,9 @@ void ipu_ctx_remove(struct ipu_device *idev);
 /* ipu_queue.c */
 void ipu_queues_init(struct ipu_device *idev);
 int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx);
-void ipu_queue_drain(struct ipu_queue *q, bool wait);
+void ipu_queue_drain(struct ipu_queue *q);
+bool ipu_card_ready(struct ipu_device *idev);
+bool ipu_queue_let_go(struct ipu_queue *q);
 void ipu_queue_stop_hw(struct ipu_queue *q);
 void ipu_queue_free(struct ipu_queue *q);
 void ipu_queue_process(struct ipu_queue *q);
@@ -398,12 +434,19 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 		      void __user *uarg);
 void ipu_uqueue_stop(struct ipu_ctx *ctx);
 void ipu_uqueue_free(struct ipu_ctx *ctx);
+void ipu_uqueue_unmap(struct ipu_ctx *ctx);
 int ipu_uqueue_mmap(struct ipu_ctx *ctx, struct vm_area_struct *vma);
 __poll_t ipu_uqueue_poll(struct ipu_ctx *ctx, struct file *filp,
 			 struct poll_table_struct *wait);
 void ipu_uqueue_exit(void);
 
+/* ipu_wmem.c */
+int ipu_wmem_claim(struct ipu_dmamem *mem);
+void ipu_wmem_release(struct ipu_dmamem *mem);
+
 /* ipu_buf.c */
+int ipu_dmamem_map(struct ipu_device *idev, struct ipu_dmamem *mem);
+void ipu_dmamem_unmap(struct ipu_device *idev, struct ipu_dmamem *mem);
 int ipu_dmamem_pin(struct ipu_device *idev, struct ipu_dmamem *mem,
 		   u64 uaddr, u64 size, bool write, bool longterm,
 		   bool account);

@@ -104,18 +104,11 @@ static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
 	return state != IPU_CARD_STATE_OFF && state != IPU_CARD_STATE_RESETTING;
 }
 
-/* The reset started with RESET_COUNT == *arg is over (READY or FAILED). */
-static bool ipu_reset_done(struct ipu_device *idev, void *arg)
-{
-	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
-
-	if (state == IPU_CARD_STATE_FAILED)
-		return true;
-	return state == IPU_CARD_STATE_READY &&
-	       ipu_read(idev, IPU_REG_RESET_COUNT) != *(u32 *)arg;
-}
-
-/* Called with reset_lock and hw_rwsem (read) held, the card not gone. */
+/*
+ * Called with reset_lock, attach_lock and hw_rwsem (read) held, the card
+ * not gone. Commands in flight stay in flight until the card is READY
+ * again (ipu_queues_recover()): until then it may still move their data.
+ */
 static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 {
 	unsigned int timeout = rst->timeout_ms ?: IPU_READY_TIMEOUT_MS;
@@ -137,12 +130,19 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 
 	count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	WRITE_ONCE(idev->timed_out, false);
+	if (READ_ONCE(idev->halted)) {
+		/* Halted by a detach that could not stop it: the reset
+		 * confirms it let go, so it may reach memory again.
+		 */
+		pci_set_master(idev->pdev);
+		WRITE_ONCE(idev->halted, false);
+	}
 	ipu_write(idev, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-	/* The card dropped every queue: fail their commands (STATUS_RESET). */
+	/* Queues stop taking commands; theirs complete once READY. */
 	ipu_queues_recover(idev, false);
 
 	if (!(rst->flags & IPU_RESET_FLAG_NOWAIT)) {
-		ret = ipu_wait_event(idev, ipu_reset_done, &count, timeout,
+		ret = ipu_wait_event(idev, ipu_card_reset_done, &count, timeout,
 				     true);
 		if (ret == -ETIMEDOUT) {
 			WRITE_ONCE(idev->timed_out, true);
@@ -154,7 +154,7 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 		}
 		if (ret)
 			return ret;
-		/* READY again: queues of attached contexts run again. */
+		/* READY again: the commands complete, queues run again. */
 		ipu_queues_recover(idev, false);
 	}
 
@@ -163,9 +163,27 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 	return 0;
 }
 
-static long ipu_ioctl_reset(struct ipu_device *idev, struct file *filp,
+/*
+ * attach_lock held: a file other than @ctx's holds the card; its process
+ * goes into @rst for the caller to name.
+ */
+static bool ipu_reset_refused(struct ipu_device *idev, struct ipu_ctx *ctx,
+			      struct ipu_reset *rst)
+{
+	struct ipu_ctx *holder = idev->attached;
+
+	if (!holder || holder == ctx || (rst->flags & IPU_RESET_FLAG_FORCE))
+		return false;
+	rst->holder_pid = holder->holder_pid;
+	strscpy(rst->holder_comm, holder->holder_comm,
+		sizeof(rst->holder_comm));
+	return true;
+}
+
+static long ipu_ioctl_reset(struct ipu_ctx *ctx, struct file *filp,
 			    void __user *uarg)
 {
+	struct ipu_device *idev = ctx->idev;
 	struct ipu_reset rst;
 	u32 usize;
 	int ret;
@@ -178,22 +196,38 @@ static long ipu_ioctl_reset(struct ipu_device *idev, struct file *filp,
 		return ret;
 	if (rst.flags & ~IPU_RESET_FLAGS_ALL)
 		return -EINVAL;
-	if (rst.reserved)
+	if (rst.reserved || rst.reserved2)
 		return -EINVAL;
 	if (rst.timeout_ms > IPU_RESET_TIMEOUT_MAX_MS)
 		return -EINVAL;
+	/* Outputs only. */
 	rst.state = 0;
 	rst.reset_count = 0;
+	rst.holder_pid = 0;
+	memset(rst.holder_comm, 0, sizeof(rst.holder_comm));
 
 	if (mutex_lock_interruptible(&idev->reset_lock))
 		return -EINTR;
+	/* Held across the check and the reset: nobody attaches meanwhile. */
+	if (mutex_lock_interruptible(&idev->attach_lock)) {
+		mutex_unlock(&idev->reset_lock);
+		return -EINTR;
+	}
 	down_read(&idev->hw_rwsem);
-	if (READ_ONCE(idev->gone))
+	if (READ_ONCE(idev->gone)) {
 		ret = -ENODEV;
-	else
+	} else if (ipu_reset_refused(idev, ctx, &rst)) {
+		rst.state = ipu_hw_state(idev);
+		rst.reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
+		ret = -EBUSY;
+	} else {
 		ret = ipu_do_reset(idev, &rst);
+	}
 	up_read(&idev->hw_rwsem);
+	mutex_unlock(&idev->attach_lock);
 	mutex_unlock(&idev->reset_lock);
+	if (ret == -EBUSY)
+		return ipu_args_out(uarg, &rst, sizeof(rst), usize) ?: -EBUSY;
 	if (ret)
 		return ret;
 
@@ -210,7 +244,7 @@ static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	case IPU_IOCTL_GET_INFO:
 		return ipu_ioctl_get_info(idev, uarg);
 	case IPU_IOCTL_RESET:
-		return ipu_ioctl_reset(idev, filp, uarg);
+		return ipu_ioctl_reset(ctx, filp, uarg);
 	case IPU_IOCTL_ATTACH:
 		return ipu_ioctl_attach(ctx, filp, uarg);
 	case IPU_IOCTL_DETACH:

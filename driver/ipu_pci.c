@@ -26,6 +26,8 @@ u32 ipu_hw_state(struct ipu_device *idev)
 {
 	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
 
+	if (READ_ONCE(idev->halted))
+		return IPU_DEV_STATE_FAILED;
 	if (state == IPU_CARD_STATE_READY)
 		return IPU_DEV_STATE_READY;
 	if (READ_ONCE(idev->timed_out))
@@ -103,6 +105,46 @@ int ipu_wait_event(struct ipu_device *idev,
 			 idev->irq_mode);
 	}
 	return 0;
+}
+
+/* The reset started with RESET_COUNT == *arg is over (READY or FAILED). */
+bool ipu_card_reset_done(struct ipu_device *idev, void *arg)
+{
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+
+	if (state == IPU_CARD_STATE_FAILED)
+		return true;
+	return state == IPU_CARD_STATE_READY &&
+	       ipu_read(idev, IPU_REG_RESET_COUNT) != *(u32 *)arg;
+}
+
+/**
+ * ipu_card_halt() - stop a card that did not confirm a queue stop
+ * @idev: the card; hw_rwsem held (read or write), the BAR mapped
+ *
+ * A soft reset: READY confirms that the card let go of everything. A card
+ * that does not come back (or is being removed) loses its bus mastering,
+ * so that it reaches no memory any more; it stays "failed" until a RESET
+ * (which gives it back). Queues are recovered by the READY interrupt.
+ */
+void ipu_card_halt(struct ipu_device *idev)
+{
+	u32 count;
+
+	if (READ_ONCE(idev->halted))
+		return;
+	if (!READ_ONCE(idev->gone)) {
+		count = ipu_read(idev, IPU_REG_RESET_COUNT);
+		dev_warn(&idev->dev, "resetting the card to make it let go\n");
+		ipu_write(idev, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+		if (!ipu_wait_event(idev, ipu_card_reset_done, &count,
+				    READ_ONCE(ready_timeout_ms), false) &&
+		    ipu_card_ready(idev))
+			return;
+	}
+	dev_err(&idev->dev, "the card does not stop: bus mastering off until a reset\n");
+	pci_clear_master(idev->pdev);
+	WRITE_ONCE(idev->halted, true);
 }
 
 static void ipu_dev_release(struct device *dev)
@@ -240,6 +282,8 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	idev->regs = regs;
 	init_rwsem(&idev->hw_rwsem);
 	mutex_init(&idev->reset_lock);
+	mutex_init(&idev->ctxs_lock);
+	INIT_LIST_HEAD(&idev->ctxs);
 	mutex_init(&idev->attach_lock);
 	init_waitqueue_head(&idev->attach_wq);
 	ipu_queues_init(idev);

@@ -28,9 +28,6 @@ bool ipu_card_v1_2(struct ipu_device *idev)
 	return (idev->hw_version & 0xffff) >= 2;
 }
 
-/* How long the driver waits (spinning) for ENABLED to clear after CTRL = 0. */
-#define IPU_QSTOP_US	10000
-
 void ipu_queues_init(struct ipu_device *idev)
 {
 	unsigned int i;
@@ -45,7 +42,7 @@ void ipu_queues_init(struct ipu_device *idev)
 	}
 }
 
-static bool ipu_card_ready(struct ipu_device *idev)
+bool ipu_card_ready(struct ipu_device *idev)
 {
 	return (ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) ==
 	       IPU_CARD_STATE_READY;
@@ -149,6 +146,7 @@ int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
 	q->active = true;
 	q->user = false;
 	q->closing = false;
+	q->reset_seen = false;
 	q->inflight = 0;
 	bitmap_zero(q->internal, IPU_QUEUE_ENTRIES);
 	memset(q->slots, 0, sizeof(q->slots));
@@ -409,29 +407,74 @@ int ipu_queue_push_locked(struct ipu_queue *q, struct ipu_sqe *sqe,
 	return 0;
 }
 
-/* q->lock held, hardware reachable: CTRL = 0, wait for ENABLED to clear. */
+/*
+ * q->lock held, hardware reachable: CTRL = 0. The card may still be in the
+ * middle of the queue's command and its DMA: nothing the queue referenced
+ * may be released before ipu_queue_let_go() says the card let go of it.
+ */
 static void ipu_queue_disable_locked(struct ipu_queue *q)
 {
-	struct ipu_device *idev = q->idev;
-	u32 st;
-
-	ipu_write(idev, IPU_REG_Q(q->index, IPU_Q_CTRL), 0);
-	if (readl_poll_timeout_atomic(idev->regs +
-				      IPU_REG_Q(q->index, IPU_Q_STATUS), st,
-				      !(st & IPU_Q_STATUS_ENABLED), 10,
-				      IPU_QSTOP_US))
-		dev_warn(&idev->dev, "queue %u still enabled after %u us\n",
-			 q->index, IPU_QSTOP_US);
+	ipu_write(q->idev, IPU_REG_Q(q->index, IPU_Q_CTRL), 0);
 	q->hw_ok = false;
 }
 
+/*
+ * Has the card let go of queue @q? STATUS.ENABLED stays 1 after CTRL = 0
+ * until the card is done with the queue's command and rings; a reset
+ * clears it at once, but the card reports READY only after it let go of
+ * everything (docs/hw-interface.md). A card gone from the bus reads all
+ * ones, and does no DMA.
+ */
+static bool ipu_queue_released(struct ipu_queue *q)
+{
+	struct ipu_device *idev = q->idev;
+	u32 status;
+
+	if (READ_ONCE(idev->halted))	/* no bus mastering: no DMA */
+		return true;
+	status = ipu_read(idev, IPU_REG_STATUS);
+	if (status == ~0u)
+		return true;
+	if ((status & IPU_STATUS_STATE_MASK) != IPU_CARD_STATE_READY)
+		return false;
+	return !(ipu_read(idev, IPU_REG_Q(q->index, IPU_Q_STATUS)) &
+		 IPU_Q_STATUS_ENABLED);
+}
+
 /**
- * ipu_queue_stop_hw() - disable @q on the card
- * @q: an active queue
+ * ipu_queue_let_go() - wait for the card to confirm that @q stopped
+ * @q: a queue written CTRL = 0 (or dropped by a reset)
+ *
+ * Sleeps (never under q->lock) up to IPU_LETGO_MS. Caller holds hw_rwsem
+ * (read or write) with the BAR mapped.
+ * Return: true once the card let go, false when it did not in time.
+ */
+bool ipu_queue_let_go(struct ipu_queue *q)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(IPU_LETGO_MS);
+	unsigned int us = 10;
+
+	while (!ipu_queue_released(q)) {
+		if (time_after(jiffies, deadline)) {
+			dev_warn(&q->idev->dev,
+				 "queue %u: the card did not let go within %u ms\n",
+				 q->index, IPU_LETGO_MS);
+			return false;
+		}
+		usleep_range(us, 2 * us);
+		us = min(2 * us, 20000u);
+	}
+	return true;
+}
+
+/**
+ * ipu_queue_stop_hw() - stop @q on the card and wait until it let go
+ * @q: a queue
  *
  * Caller holds hw_rwsem (read or write) with the BAR still mapped (the card
- * may be "gone" already: remove is then waiting for us). Idempotent: a
- * queue the card dropped itself (reset) or that was stopped is left alone.
+ * may be "gone" already: remove is then waiting for us), and no spinlock.
+ * A card that does not confirm the stop is halted (ipu_card_halt()). After
+ * this the card touches nothing the queue referenced. Idempotent.
  */
 void ipu_queue_stop_hw(struct ipu_queue *q)
 {
@@ -441,6 +484,8 @@ void ipu_queue_stop_hw(struct ipu_queue *q)
 	if (q->active && q->hw_ok)
 		ipu_queue_disable_locked(q);
 	spin_unlock_irqrestore(&q->lock, flags);
+	if (!ipu_queue_let_go(q))
+		ipu_card_halt(q->idev);
 }
 
 static bool ipu_queue_idle(struct ipu_queue *q)
@@ -482,49 +527,28 @@ static bool ipu_queue_wait_idle(struct ipu_queue *q, unsigned int ms)
 
 /**
  * ipu_queue_drain() - make the card let go of everything @q had
- * @q:    the detaching context's queue
- * @wait: the card is not gone: abort and wait for it
+ * @q: the detaching context's queue
  *
- * With commands in flight: ABORT (stops a RUN at its next step), disable
- * the queue (drops the command in progress and all queued ones), fail what
- * is left with ABORTED, then enable the queue afresh and wait for a FENCE:
- * the card runs one command at a time, so once the FENCE completes no
- * command of ours is executing or doing DMA any more. Finally the queue is
- * disabled. Caller holds ctx->mutex and hw_rwsem (read), the BAR mapped.
+ * Stops the queue (the card cancels the command in progress, a RUN at its
+ * next step and a transfer at its next chunk, and drops the queued ones),
+ * waits until the card confirmed it let go (or halts the card), and only
+ * then fails what was in flight with ABORTED: its memory may be released
+ * from here on. Caller holds ctx->mutex and hw_rwsem (read), the BAR
+ * mapped (also when the card is gone: remove waits for hw_rwsem).
  */
-void ipu_queue_drain(struct ipu_queue *q, bool wait)
+void ipu_queue_drain(struct ipu_queue *q)
 {
-	struct ipu_sqe sqe;
 	unsigned long flags;
-	bool busy;
 
 	spin_lock_irqsave(&q->lock, flags);
 	q->closing = true;		/* recovery leaves it alone now */
-	busy = q->inflight && q->hw_ok;
-	if (busy && wait) {
-		memset(&sqe, 0, sizeof(sqe));
-		sqe.opcode = IPU_SQE_ABORT;
-		if (q->inflight < IPU_QUEUE_ENTRIES - 1)
-			ipu_queue_push_locked(q, &sqe, NULL);
-	}
-	if (q->hw_ok)
-		ipu_queue_disable_locked(q);
+	spin_unlock_irqrestore(&q->lock, flags);
+	ipu_queue_stop_hw(q);
+
+	spin_lock_irqsave(&q->lock, flags);
 	ipu_queue_fail_all_locked(q, IPU_STATUS_ABORTED);
-	if (busy && wait) {
-		ipu_queue_program_locked(q);
-		memset(&sqe, 0, sizeof(sqe));
-		sqe.opcode = IPU_SQE_FENCE;
-		if (q->hw_ok)
-			ipu_queue_push_locked(q, &sqe, NULL);
-	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	wake_up_all(&q->wq);
-
-	if (busy && wait && !ipu_queue_wait_idle(q, IPU_DRAIN_MS))
-		dev_warn(&q->idev->dev,
-			 "queue %u: the card did not finish within %u ms\n",
-			 q->index, IPU_DRAIN_MS);
-	ipu_queue_stop_hw(q);
 }
 
 /*
@@ -645,14 +669,50 @@ static bool ipu_uqueue_recover_locked(struct ipu_queue *q, u32 count)
 }
 
 /*
- * After a soft reset, a function reset or an ERROR: a queue the card no
- * longer has enabled (or that was programmed before the last reset) loses
- * its commands (IPU_STATUS_RESET) and is programmed again once the card is
- * READY. Caller holds hw_rwsem (read), the card not gone.
+ * q->lock held, the card READY: a kernel queue the card no longer has
+ * enabled (or programmed before the last reset) loses its commands
+ * (IPU_STATUS_RESET) and is programmed again. READY after a reset, or a
+ * queue the card stopped itself (ERROR), means the card let go of the
+ * commands: their memory may go now. Returns whether anything changed.
+ */
+static bool ipu_queue_recover_locked(struct ipu_queue *q, u32 count,
+				     bool card_reset)
+{
+	struct ipu_device *idev = q->idev;
+	u32 st = ipu_read(idev, IPU_REG_Q(q->index, IPU_Q_STATUS));
+	bool reset = card_reset || q->reset_seen || count != q->reset_count;
+
+	if (q->hw_ok && !reset && (st & IPU_Q_STATUS_ENABLED))
+		return false;
+	if (st & IPU_Q_STATUS_ENABLED) {
+		/* Not ours any more: stop it, and finish once it let go. */
+		ipu_queue_disable_locked(q);
+		q->reset_seen = reset;
+		schedule_work(&idev->recover_work);
+		return false;
+	}
+	ipu_queue_fail_all_locked(q, IPU_STATUS_RESET);
+	/* A reset unbinds every stream on the card. */
+	if (reset)
+		ipu_binds_retire_all_locked(q, &q->ctx->stale_binds);
+	q->reset_seen = false;
+	ipu_queue_program_locked(q);
+	return true;
+}
+
+/*
+ * After a soft reset, a function reset or an ERROR. While the card is not
+ * READY (a reset in progress) it may still be moving the data of the
+ * commands in flight: queues only stop taking commands (SUBMIT gets -EIO)
+ * and keep them; once it is READY they are failed and the queues
+ * programmed again (ipu_queue_recover_locked()). @card_reset: the caller
+ * knows the card was reset (a function reset keeps no RESET_COUNT).
+ * Caller holds hw_rwsem (read or write), the BAR mapped.
  */
 void ipu_queues_recover(struct ipu_device *idev, bool card_reset)
 {
 	u32 count = ipu_read(idev, IPU_REG_RESET_COUNT);
+	bool ready = ipu_card_ready(idev);
 	unsigned long flags;
 	unsigned int i;
 
@@ -663,21 +723,11 @@ void ipu_queues_recover(struct ipu_device *idev, bool card_reset)
 		spin_lock_irqsave(&q->lock, flags);
 		if (q->active && q->user) {
 			woke = ipu_uqueue_recover_locked(q, count);
+		} else if (q->active && !q->closing && !ready) {
+			q->hw_ok = false;
+			q->reset_seen = true;
 		} else if (q->active && !q->closing) {
-			u32 st = ipu_read(idev, IPU_REG_Q(i, IPU_Q_STATUS));
-
-			if (!q->hw_ok || count != q->reset_count ||
-			    !(st & IPU_Q_STATUS_ENABLED)) {
-				if (q->hw_ok && (st & IPU_Q_STATUS_ENABLED))
-					ipu_queue_disable_locked(q);
-				ipu_queue_fail_all_locked(q, IPU_STATUS_RESET);
-				/* A reset unbinds every stream on the card. */
-				if (card_reset || count != q->reset_count)
-					ipu_binds_retire_all_locked(q,
-								    &q->ctx->stale_binds);
-				ipu_queue_program_locked(q);
-				woke = true;
-			}
+			woke = ipu_queue_recover_locked(q, count, card_reset);
 		}
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (woke)
@@ -702,5 +752,6 @@ void ipu_queues_stop_all(struct ipu_device *idev)
 	unsigned int i;
 
 	for (i = 0; i < IPU_NUM_QUEUES; i++)
-		ipu_queue_stop_hw(&idev->queues[i]);
+		if (READ_ONCE(idev->queues[i].active))
+			ipu_queue_stop_hw(&idev->queues[i]);
 }

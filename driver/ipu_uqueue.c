@@ -2,7 +2,9 @@
 /*
  * IPU PCIe card driver: the user queue (docs/uapi.md, "User queue"). An
  * attached context may own a second queue of the card that its process
- * drives itself: the rings are coherent DMA memory mapped into the process,
+ * drives itself: the rings are driver pages mapped for the card and into
+ * the process (the process's mappings hold page references, so the pages
+ * outlive the card's mapping, which remove ends),
  * the doorbell page is the queue's page of BAR4, and the card runs it with
  * CTRL.USER, which limits it to commands that carry no host address (RUN,
  * FENCE, ABORT). The driver only creates, stops and unmaps it; completions
@@ -52,50 +54,101 @@ static u64 ipu_uq_offset(const struct ipu_ctx *ctx, unsigned int piece)
 	return ((u64)ctx->uq_id * IPU_UQ_PIECES + piece) << PAGE_SHIFT;
 }
 
-/* ctx->mutex held: the rings and the mmap id, once per context. */
+/* Where each ring lies in ctx->uq_mem (page aligned). */
+#define IPU_UQ_SQ_OFF		0
+#define IPU_UQ_CQ_OFF		(IPU_UQ_SQ_OFF + IPU_UQ_SQ_BYTES)
+#define IPU_UQ_REC_OFF		(IPU_UQ_CQ_OFF + IPU_UQ_CQ_BYTES)
+#define IPU_UQ_BYTES		(IPU_UQ_REC_OFF + IPU_UQ_REC_BYTES)
+
+static void *ipu_uq_ring(struct ipu_ctx *ctx, size_t off)
+{
+	return page_address(ctx->uq_mem.pages[off >> PAGE_SHIFT]);
+}
+
+static dma_addr_t ipu_uq_dma(struct ipu_ctx *ctx, size_t off)
+{
+	return sg_dma_address(ctx->uq_mem.sgt.sgl) + off;
+}
+
+/*
+ * ctx->mutex held: zeroed pages for the rings, physically contiguous (one
+ * DMA segment), each its own page for the process's mappings.
+ */
+static int ipu_uq_alloc_pages(struct ipu_ctx *ctx)
+{
+	struct ipu_dmamem *mem = &ctx->uq_mem;
+	unsigned int order = get_order(IPU_UQ_BYTES), i;
+	unsigned long n = IPU_UQ_BYTES >> PAGE_SHIFT;
+	struct page *page;
+
+	mem->pages = kcalloc(n, sizeof(*mem->pages), GFP_KERNEL);
+	if (!mem->pages)
+		return -ENOMEM;
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_ACCOUNT, order);
+	if (!page) {
+		kfree(mem->pages);
+		mem->pages = NULL;
+		return -ENOMEM;
+	}
+	split_page(page, order);
+	for (i = 0; i < (1u << order); i++) {
+		if (i < n)
+			mem->pages[i] = page + i;
+		else
+			__free_page(page + i);
+	}
+	mem->npages = n;
+	atomic_add(n, &ctx->idev->alloc_pages);
+	mem->size = IPU_UQ_BYTES;
+	mem->offset = 0;
+	mem->dir = DMA_BIDIRECTIONAL;
+	return 0;
+}
+
+/* ctx->mutex held: the rings, mapped for the card, and the mmap id, once. */
 static int ipu_uq_alloc(struct ipu_ctx *ctx, struct file *filp)
 {
-	struct device *dev = &ctx->idev->pdev->dev;
-	int id;
+	int id, ret;
 
 	if (ctx->uq_id >= 0)
 		return 0;
-	ctx->uq_sq = dma_alloc_coherent(dev, IPU_UQ_SQ_BYTES, &ctx->uq_sq_dma,
-					GFP_KERNEL);
-	ctx->uq_cq = dma_alloc_coherent(dev, IPU_UQ_CQ_BYTES, &ctx->uq_cq_dma,
-					GFP_KERNEL);
-	ctx->uq_rec = dma_alloc_coherent(dev, IPU_UQ_REC_BYTES,
-					 &ctx->uq_rec_dma, GFP_KERNEL);
-	id = ida_alloc_max(&ipu_uq_ida, IPU_UQ_IDS - 1, GFP_KERNEL);
-	if (!ctx->uq_sq || !ctx->uq_cq || !ctx->uq_rec || id < 0) {
-		if (id >= 0)
-			ida_free(&ipu_uq_ida, id);
+	ret = ipu_uq_alloc_pages(ctx);
+	if (ret)
+		return ret;
+	ret = ipu_dmamem_map(ctx->idev, &ctx->uq_mem);
+	if (!ret && ctx->uq_mem.sgt.nents != 1)
+		ret = -ENOMEM;		/* the rings need one DMA segment */
+	id = ret ? -1 : ida_alloc_max(&ipu_uq_ida, IPU_UQ_IDS - 1, GFP_KERNEL);
+	if (ret || id < 0) {
 		ipu_uqueue_free(ctx);
-		return id < 0 ? id : -ENOMEM;
+		return ret ?: id;
 	}
 	ctx->uq_mapping = filp->f_mapping;
-	/* mmap() looks at the rings once it sees the id (no ctx->mutex). */
+	/* mmap() looks at the pages once it sees the id (no ctx->mutex). */
 	smp_store_release(&ctx->uq_id, id);
 	return 0;
 }
 
-/* release: the process has no mapping left; the card let go at detach. */
+/*
+ * Remove (ctxs_lock and ctx->mutex held), or release: the card has let go
+ * of the user queue (ipu_uqueue_stop()); its DMA mapping ends now, while
+ * the device is still there. The pages stay for the process's mappings.
+ */
+void ipu_uqueue_unmap(struct ipu_ctx *ctx)
+{
+	if (ctx->uq_mem.mapped)
+		ipu_dmamem_unmap(ctx->idev, &ctx->uq_mem);
+}
+
+/*
+ * release (after remove, or with ctxs_lock held): the process has no
+ * mapping left; the card let go at detach. Also undoes ipu_uq_alloc().
+ */
 void ipu_uqueue_free(struct ipu_ctx *ctx)
 {
-	struct device *dev = &ctx->idev->pdev->dev;
-
-	if (ctx->uq_sq)
-		dma_free_coherent(dev, IPU_UQ_SQ_BYTES, ctx->uq_sq,
-				  ctx->uq_sq_dma);
-	if (ctx->uq_cq)
-		dma_free_coherent(dev, IPU_UQ_CQ_BYTES, ctx->uq_cq,
-				  ctx->uq_cq_dma);
-	if (ctx->uq_rec)
-		dma_free_coherent(dev, IPU_UQ_REC_BYTES, ctx->uq_rec,
-				  ctx->uq_rec_dma);
-	ctx->uq_sq = NULL;
-	ctx->uq_cq = NULL;
-	ctx->uq_rec = NULL;
+	ipu_uqueue_unmap(ctx);
+	ipu_dmamem_release(ctx->idev, &ctx->uq_mem);
+	memset(&ctx->uq_mem, 0, sizeof(ctx->uq_mem));
 	if (ctx->uq_id >= 0)
 		ida_free(&ipu_uq_ida, ctx->uq_id);
 	ctx->uq_id = -1;
@@ -158,6 +211,8 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 		goto out;
 	}
 	ret = ipu_uq_alloc(ctx, filp);
+	if (!ret && !ctx->uq_mem.mapped)
+		ret = -ENODEV;		/* unmapped by remove */
 	if (ret)
 		goto out;
 	q = ctx->uq;
@@ -178,14 +233,16 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 		ret = -EEXIST;
 	} else {
 		struct ipu_queue_rings r = {
-			.sq = ctx->uq_sq_dma, .cq = ctx->uq_cq_dma,
-			.rec = ctx->uq_rec_dma, .entries = IPU_UQ_ENTRIES,
+			.sq = ipu_uq_dma(ctx, IPU_UQ_SQ_OFF),
+			.cq = ipu_uq_dma(ctx, IPU_UQ_CQ_OFF),
+			.rec = ipu_uq_dma(ctx, IPU_UQ_REC_OFF),
+			.entries = IPU_UQ_ENTRIES,
 		};
 
 		/* Empty rings: tail and head 0, a zeroed CQ is phase 0. */
-		memset(ctx->uq_sq, 0, IPU_UQ_SQ_BYTES);
-		memset(ctx->uq_cq, 0, IPU_UQ_CQ_BYTES);
-		memset(ctx->uq_rec, 0, IPU_UQ_REC_BYTES);
+		memset(ipu_uq_ring(ctx, IPU_UQ_SQ_OFF), 0, IPU_UQ_SQ_BYTES);
+		memset(ipu_uq_ring(ctx, IPU_UQ_CQ_OFF), 0, IPU_UQ_CQ_BYTES);
+		memset(ipu_uq_ring(ctx, IPU_UQ_REC_OFF), 0, IPU_UQ_REC_BYTES);
 		ipu_queue_enable_locked(q, &r, IPU_Q_CTRL_USER);
 		if (q->hw_ok)
 			q->uq_dead = false;
@@ -289,28 +346,34 @@ static const struct vm_operations_struct ipu_uq_db_vm_ops = {
 	.fault = ipu_uq_db_fault,
 };
 
-/* One ring, whole; @ro: the card writes it, the process only reads. */
-static int ipu_uq_mmap_ring(struct device *dev, struct vm_area_struct *vma,
-			    void *cpu, dma_addr_t dma, size_t size, bool ro)
+/*
+ * One ring, whole, at @off in the rings' pages; @ro: the card writes it,
+ * the process only reads. The mapping takes its own page references.
+ */
+static int ipu_uq_mmap_ring(struct ipu_ctx *ctx, struct vm_area_struct *vma,
+			    size_t off, size_t size, bool ro)
 {
+	unsigned long num = size >> PAGE_SHIFT;
+
 	if (vma->vm_end - vma->vm_start != size ||
 	    (ro && (vma->vm_flags & VM_WRITE)))
 		return -EINVAL;
 	if (ro)
 		vma->vm_flags &= ~VM_MAYWRITE;
-	vma->vm_pgoff = 0;	/* dma_mmap_coherent(): offset in the ring */
-	return dma_mmap_coherent(dev, vma, cpu, dma, size);
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_flags &= ~VM_MAYEXEC;
+	return vm_insert_pages(vma, vma->vm_start,
+			       ctx->uq_mem.pages + (off >> PAGE_SHIFT), &num);
 }
 
 /*
  * mmap() of a user-queue piece (offsets below 4 GiB). Runs under mmap_lock:
- * takes no ctx->mutex; the rings never move once the id is published and
- * are freed only at release, when no mapping is left.
+ * takes no ctx->mutex; the pages never move once the id is published and
+ * are freed only at release, when no file reference (so no mmap) is left.
  */
 int ipu_uqueue_mmap(struct ipu_ctx *ctx, struct vm_area_struct *vma)
 {
-	struct device *dev = &ctx->idev->pdev->dev;
-	/* Pairs with ipu_uq_alloc(): the rings are set once the id is. */
+	/* Pairs with ipu_uq_alloc(): the pages are set once the id is. */
 	int id = smp_load_acquire(&ctx->uq_id);
 	unsigned long piece;
 
@@ -320,13 +383,13 @@ int ipu_uqueue_mmap(struct ipu_ctx *ctx, struct vm_area_struct *vma)
 	piece = vma->vm_pgoff % IPU_UQ_PIECES;
 	switch (piece) {
 	case IPU_UQ_PIECE_SQ:
-		return ipu_uq_mmap_ring(dev, vma, ctx->uq_sq, ctx->uq_sq_dma,
+		return ipu_uq_mmap_ring(ctx, vma, IPU_UQ_SQ_OFF,
 					IPU_UQ_SQ_BYTES, false);
 	case IPU_UQ_PIECE_CQ:
-		return ipu_uq_mmap_ring(dev, vma, ctx->uq_cq, ctx->uq_cq_dma,
+		return ipu_uq_mmap_ring(ctx, vma, IPU_UQ_CQ_OFF,
 					IPU_UQ_CQ_BYTES, true);
 	case IPU_UQ_PIECE_REC:
-		return ipu_uq_mmap_ring(dev, vma, ctx->uq_rec, ctx->uq_rec_dma,
+		return ipu_uq_mmap_ring(ctx, vma, IPU_UQ_REC_OFF,
 					IPU_UQ_REC_BYTES, true);
 	case IPU_UQ_PIECE_DB:
 		if (vma->vm_end - vma->vm_start != PAGE_SIZE)

@@ -255,6 +255,11 @@ enum ipu__runq_mode {
 /* AUTO: copies up to this size go through the bounce buffer (measured
  * crossover with per-command pinning, docs/card-exec.md). */
 #define IPU__BOUNCE_MAX		(64u << 10)
+/*
+ * The driver's granule of device-writable mappings (one per cache line,
+ * docs/uapi.md "Buffers"): a READ into user memory covers whole lines.
+ */
+#define IPU__CACHE_LINE		64u
 
 struct ipu__card {
 	int fd;

@@ -943,6 +943,42 @@ static int bounce_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
 	return ret;
 }
 
+/*
+ * The card writes a READ's user memory through a mapping that claims whole
+ * cache lines, one mapping per line at a time (docs/uapi.md, "Buffers"):
+ * the partial lines at the ends of [*p, *p + *len) are read here through
+ * the bounce buffer, and the rest narrowed to whole lines, so that reads in
+ * flight into neighbouring parts of one array never share a line.
+ */
+static int read_partial_lines(struct ipu_device *dev, uint32_t tensor,
+			      uint64_t *offset, uint8_t **p, size_t *len,
+			      struct ipu_error *err)
+{
+	size_t head = (IPU__CACHE_LINE - (uintptr_t)*p % IPU__CACHE_LINE) %
+		      IPU__CACHE_LINE;
+	size_t tail;
+	int r;
+
+	if (head > *len)
+		head = *len;
+	tail = (*len - head) % IPU__CACHE_LINE;
+	if (head) {
+		r = bounce_xfer(dev, 0, tensor, *offset, *p, head, err);
+		if (r)
+			return r;
+	}
+	if (tail) {
+		r = bounce_xfer(dev, 0, tensor, *offset + *len - tail,
+				*p + *len - tail, tail, err);
+		if (r)
+			return r;
+	}
+	*offset += head;
+	*p += head;
+	*len -= head + tail;
+	return 0;
+}
+
 static int card_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
 		     uint64_t offset, void *p, size_t len, uint64_t *req,
 		     struct ipu_error *err)
@@ -964,10 +1000,18 @@ static int card_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
 				"%s of tensor '%s' on %s: %zu bytes; one transfer moves at most 4 GiB - 1",
 				wr ? "write" : "read", c->g.handles[tensor].name,
 				dev->name, len);
-	if (req || ipu__card_buffer_find(c, p, len) ||
-	    c->xfer_mode == IPU__XFER_DIRECT ||
-	    (c->xfer_mode == IPU__XFER_AUTO && len > IPU__BOUNCE_MAX))
+	if (ipu__card_buffer_find(c, p, len))
 		return one_cmd(dev, wr, tensor, offset, p, len, req, err);
+	if (req || c->xfer_mode == IPU__XFER_DIRECT ||
+	    (c->xfer_mode == IPU__XFER_AUTO && len > IPU__BOUNCE_MAX)) {
+		if (!wr) {
+			r = read_partial_lines(dev, tensor, &offset,
+					       (uint8_t **)&p, &len, err);
+			if (r || !len)
+				return r;
+		}
+		return one_cmd(dev, wr, tensor, offset, p, len, req, err);
+	}
 	return bounce_xfer(dev, wr, tensor, offset, p, len, err);
 }
 

@@ -191,7 +191,8 @@ static int card_reset(struct ipu_device *dev, unsigned timeout_ms,
 
 	memset(&r, 0, sizeof(r));
 	r.argsz = sizeof(r);
-	r.flags = (flags & IPU_RESET_NOWAIT) ? IPU_RESET_FLAG_NOWAIT : 0;
+	r.flags = ((flags & IPU_RESET_NOWAIT) ? IPU_RESET_FLAG_NOWAIT : 0) |
+		  ((flags & IPU_RESET_FORCE) ? IPU_RESET_FLAG_FORCE : 0);
 	r.timeout_ms = timeout_ms;
 	if (ioctl(c->fd, IPU_IOCTL_RESET, &r) == 0) {
 		out->state = r.state <= IPU_STATE_FAILED ? (int)r.state
@@ -214,6 +215,17 @@ static int card_reset(struct ipu_device *dev, unsigned timeout_ms,
 		return ipu__err(err, -EINTR,
 				"reset %s: interrupted while waiting (the reset goes on in the background)",
 				dev->name);
+	case EBUSY:
+		out->state = r.state <= IPU_STATE_FAILED ? (int)r.state
+							 : IPU_STATE_UNKNOWN;
+		out->holder_pid = r.holder_pid;
+		memcpy(out->holder_comm, r.holder_comm,
+		       sizeof(out->holder_comm));
+		out->holder_comm[sizeof(out->holder_comm) - 1] = '\0';
+		return ipu__err(err, -EBUSY,
+				"reset %s: not reset, the card is in use by process %d (%s); force it to reset anyway",
+				dev->name, (int)r.holder_pid,
+				out->holder_comm[0] ? out->holder_comm : "?");
 	case EPERM:
 	case EBADF:
 		return ipu__err(err, -EPERM,

@@ -268,7 +268,8 @@ IPU_API int ipu_device_info(struct ipu_device *dev, struct ipu_device_info *out,
 
 /* ipu_device_reset() flags */
 #define IPU_RESET_NOWAIT	(1u << 0)	/* do not wait for READY */
-#define IPU_RESET_VALID_FLAGS	IPU_RESET_NOWAIT
+#define IPU_RESET_FORCE		(1u << 1)	/* also a card another process holds */
+#define IPU_RESET_VALID_FLAGS	(IPU_RESET_NOWAIT | IPU_RESET_FORCE)
 #define IPU_RESET_TIMEOUT_MAX	60000		/* ms */
 
 /**
@@ -278,7 +279,9 @@ struct ipu_reset_result {
 	int state;			/* enum ipu_state after the reset */
 	uint32_t reset_count;		/* completed resets since power-on */
 	uint64_t elapsed_us;		/* wall time of the call */
-	uint32_t reserved[8];
+	int32_t holder_pid;		/* -EBUSY: the process holding the card */
+	char holder_comm[16];		/* -EBUSY: its command name */
+	uint32_t reserved[3];
 };
 
 /**
@@ -291,7 +294,11 @@ struct ipu_reset_result {
  * Returns 0; -EINVAL for bad arguments; -EPERM when @dev was opened with
  * IPU_OPEN_READONLY; -ETIMEDOUT when the card did not become ready (it is
  * then "failed"); -EINTR when a signal interrupted the wait (the reset goes
- * on in the background); other negative errno from the driver.
+ * on in the background); -EBUSY when another process holds (is attached to)
+ * the card and IPU_RESET_FORCE is not given: @out names it (holder_pid,
+ * holder_comm); with IPU_RESET_FORCE that process's work in flight fails
+ * with a reset status and its graph is gone. Other negative errno from the
+ * driver.
  */
 IPU_API int ipu_device_reset(struct ipu_device *dev, unsigned timeout_ms,
 			     unsigned flags, struct ipu_reset_result *out,

@@ -3,7 +3,7 @@
 # copied to the VM's /tests; each prints KTAP.
 
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test ipu_cmd_test ipu_uqueue_test
+	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test
 KSELFTEST_BINS := $(addprefix $(B)/kselftest/,$(KSELFTEST_NAMES))
 KSELFTEST_COMMON := tests/kselftest/ipu_test.c
 KSELFTEST_HDRS := tests/kselftest/ipu_test.h include/uapi/linux/ipu.h \
@@ -27,11 +27,12 @@ $(B)/kselftest/%: tests/kselftest/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
 # libipudev, so it links the library like ipu_queue_test (mk/device-test.mk).
 # Test graphs shared with ipu_queue_test.
 KSELFTEST_GRAPHS := tests/kselftest/ipu_graphs.c tests/kselftest/ipu_graphs.h
-$(B)/kselftest/ipu_cmd_test $(B)/kselftest/ipu_uqueue_test: $(B)/kselftest/%: \
+$(B)/kselftest/ipu_cmd_test $(B)/kselftest/ipu_uqueue_test \
+		$(B)/kselftest/ipu_inflight_test: $(B)/kselftest/%: \
 		tests/kselftest/%.c $(KSELFTEST_COMMON) \
 		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(B)/lib/libipudev.so \
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
-		tests/kselftest/ipu_graphs.c -L$(B)/lib -lipudev
+		tests/kselftest/ipu_graphs.c -L$(B)/lib -lipudev -lpthread

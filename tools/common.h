@@ -18,6 +18,7 @@
 #define EXIT_RUNTIME	1	/* something failed at run time */
 #define EXIT_USAGE	2	/* bad command line */
 #define EXIT_NODEV	3	/* no card / no driver / no such card */
+#define EXIT_BUSY	4	/* the card is held by another process */
 
 /* Hint printed with EXIT_NODEV when the driver is not loaded. */
 #define TOOL_HINT_NO_DRIVER "no IPU found: is the ipu module loaded? (modprobe ipu)"

@@ -25,18 +25,27 @@ static void usage(FILE *f)
 "  -t, --timeout MS   wait at most MS milliseconds for each card to become\n"
 "                     ready (default: the driver's, 2000; at most %u)\n"
 "  -n, --nowait       do not wait for the cards to become ready\n"
+"  -f, --force        reset a card even if another process holds it (that\n"
+"                     process's work in flight fails, its graph is gone)\n"
 "  -j, --json         write JSON instead of text\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n"
 "\n"
+"A card that another process is attached to is not reset without --force:\n"
+"the holder (pid and command) is named instead.\n"
+"\n"
 "Exit status: 0 all resets succeeded, 1 a reset failed, 2 usage error,\n"
-"3 no card or no driver.\n",
+"3 no card or no driver, 4 a card is held by another process (see --force).\n",
 		prog, IPU_RESET_TIMEOUT_MAX);
 }
 
 struct result {
 	unsigned id;
 	bool ok;
+	bool tried;		/* the driver was asked (else: not reset) */
+	int code;		/* the failure's negative errno */
+	int holder_pid;		/* -EBUSY: who holds the card */
+	char holder_comm[16];
 	int state;
 	uint32_t reset_count;
 	bool have_count;
@@ -56,13 +65,21 @@ static void reset_one(unsigned id, unsigned timeout_ms, unsigned flags,
 	memset(&rr, 0, sizeof(rr));
 	r->id = id;
 	r->state = IPU_STATE_UNKNOWN;
-	if (ipu_device_open(id, 0, &dev, &r->err))
+	r->code = ipu_device_open(id, 0, &dev, &r->err);
+	if (r->code)
 		return;
-	if (ipu_device_reset(dev, timeout_ms, flags, &rr, &r->err) == 0) {
+	r->code = ipu_device_reset(dev, timeout_ms, flags, &rr, &r->err);
+	/* Refused before the card was touched: nothing was reset. */
+	r->tried = r->code != -EBUSY && r->code != -EPERM;
+	if (r->code == 0) {
 		r->ok = true;
 		r->state = rr.state;
 		r->reset_count = rr.reset_count;
 		r->have_count = true;
+	} else if (r->code == -EBUSY) {
+		r->holder_pid = rr.holder_pid;
+		memcpy(r->holder_comm, rr.holder_comm, sizeof(r->holder_comm));
+		r->holder_comm[sizeof(r->holder_comm) - 1] = '\0';
 	}
 	r->elapsed_ms = (double)rr.elapsed_us / 1000.0;
 	/* After a failure, report what the card says now. */
@@ -81,6 +98,7 @@ int main(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "nowait", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -95,7 +113,7 @@ int main(int argc, char **argv)
 	int opt, ret = EXIT_OK;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:at:njhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:at:nfjhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			if (nids == MAX_IDS) {
@@ -124,6 +142,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			flags |= IPU_RESET_NOWAIT;
+			break;
+		case 'f':
+			flags |= IPU_RESET_FORCE;
 			break;
 		case 'j':
 			json = true;
@@ -179,8 +200,17 @@ int main(int argc, char **argv)
 	nres = nids;
 	for (size_t i = 0; i < nres; i++) {
 		reset_one(ids[i], timeout, flags, &res[i]);
-		if (!res[i].ok) {
-			fprintf(stderr, "%s: %s\n", prog, res[i].err.msg);
+		if (res[i].ok)
+			continue;
+		fprintf(stderr, "%s: %s\n", prog, res[i].err.msg);
+		if (res[i].code == -EBUSY) {
+			fprintf(stderr,
+				"%s: ipu%u is held by process %d (%s); use --force to reset it anyway\n",
+				prog, res[i].id, res[i].holder_pid,
+				res[i].holder_comm[0] ? res[i].holder_comm : "?");
+			if (ret == EXIT_OK)
+				ret = EXIT_BUSY;
+		} else {
 			ret = EXIT_RUNTIME;
 		}
 	}
@@ -220,6 +250,14 @@ int main(int argc, char **argv)
 			jw_u64(&w, "id", r->id);
 			jw_str(&w, "name", name);
 			jw_bool(&w, "ok", r->ok);
+			jw_bool(&w, "reset_attempted", r->ok || r->tried);
+			if (r->code == -EBUSY) {
+				jw_u64(&w, "holder_pid", (uint64_t)r->holder_pid);
+				jw_str(&w, "holder_comm", r->holder_comm);
+			} else {
+				jw_null(&w, "holder_pid");
+				jw_null(&w, "holder_comm");
+			}
 			jw_str(&w, "state", ipu_state_name(r->state));
 			if (r->have_count)
 				jw_u64(&w, "reset_count", r->reset_count);
@@ -236,8 +274,18 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < nres; i++) {
 			struct result *r = &res[i];
 
-			printf("ipu%u: %s, state %s, reset count ", r->id,
-			       r->ok ? "reset" : "reset FAILED",
+			if (r->ok)
+				printf("ipu%u: reset", r->id);
+			else if (r->code == -EBUSY)
+				printf("ipu%u: not reset (held by process %d, %s)",
+				       r->id, r->holder_pid,
+				       r->holder_comm[0] ? r->holder_comm : "?");
+			else if (!r->tried)
+				printf("ipu%u: not reset (%s)", r->id,
+				       strerror(-r->code));
+			else
+				printf("ipu%u: reset FAILED", r->id);
+			printf(", state %s, reset count ",
 			       ipu_state_name(r->state));
 			if (r->have_count)
 				printf("%u", r->reset_count);

@@ -741,7 +741,9 @@ TEST_F(cmd, reset_while_attached)
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
 	fd2 = ipu_test_open_card(SMALL_CARD, O_RDWR);
 	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, ipu_reset(fd2, 0, 0, &r));
+	/* Another file: only with FORCE (uAPI 1.3). */
+	EXPECT_EQ(-EBUSY, ipu_reset(fd2, 0, 0, &r));
+	ASSERT_EQ(0, ipu_reset(fd2, IPU_RESET_FLAG_FORCE, 0, &r));
 	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
 	/* The queue runs again; the graph is gone with the reset. */
 	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(self->fd, IPU_CMD_RUN));
@@ -750,7 +752,8 @@ TEST_F(cmd, reset_while_attached)
 	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
 	/* A NOWAIT reset: commands fail with RESET or -EIO, then work. */
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
-	ASSERT_EQ(0, ipu_reset(fd2, IPU_RESET_FLAG_NOWAIT, 0, &r));
+	ASSERT_EQ(0, ipu_reset(fd2, IPU_RESET_FLAG_NOWAIT |
+			       IPU_RESET_FLAG_FORCE, 0, &r));
 	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
 	ASSERT_EQ(0, ipu_find_card(SMALL_CARD, name, sizeof(name)));
 	EXPECT_EQ(0, ipu_wait_state(name, "ready", 2000));
@@ -839,8 +842,9 @@ FIXTURE_SETUP(big)
 	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, g, len));
 	free(g);
-	self->src = malloc(BIG_BYTES + 8192);
-	self->dst = malloc(BIG_BYTES + 8192);
+	/* Line aligned: slices of dst may be READ targets at once. */
+	self->src = aligned_alloc(4096, BIG_BYTES + 8192);
+	self->dst = aligned_alloc(4096, BIG_BYTES + 8192);
 	ASSERT_NE(NULL, self->src);
 	ASSERT_NE(NULL, self->dst);
 	srand(42);
@@ -936,10 +940,12 @@ TEST_F(big, kill_mid_transfer_and_run)
 		ASSERT_LE(0, pid);
 		if (pid == 0) {
 			int cfd = ipu_test_open_card(BIG_CARD, O_RDWR), h;
+			const uint64_t slice = BIG_BYTES / 8;
+			uint8_t *own = malloc(BIG_BYTES);
 			void *g;
 			size_t len;
 
-			if (cfd < 0 || ipu_test_attach(cfd, 0) < 0 ||
+			if (!own || cfd < 0 || ipu_test_attach(cfd, 0) < 0 ||
 			    ipu_test_double_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len) ||
 			    cmd_ptr(cfd, IPU_CMD_LOAD, 0, 0, g, len))
 				_exit(1);
@@ -951,11 +957,16 @@ TEST_F(big, kill_mid_transfer_and_run)
 					.flags = IPU_CMD_FLAG_ASYNC,
 					.handle = H_BIG, .buf = h,
 					.length = BIG_BYTES };
+				/*
+				 * Each READ in flight writes its own lines
+				 * (uAPI 1.3: one mapping per line).
+				 */
 				struct ipu_cmd cu = { .opcode = IPU_CMD_READ,
 					.flags = IPU_CMD_FLAG_ASYNC,
-					.handle = H_BIG,
-					.user_ptr = (uintptr_t)self->dst,
-					.length = BIG_BYTES };
+					.handle = H_BIG, .offset = i * slice,
+					.user_ptr = (uintptr_t)(self->dst +
+								i * slice),
+					.length = slice };
 
 				if (round & 1) {
 					uint64_t s;
@@ -963,11 +974,12 @@ TEST_F(big, kill_mid_transfer_and_run)
 					run_async(cfd, P_SPIN, 0, &s);
 				}
 				submit(cfd, &cm);
-				submit(cfd, &cu);
+				if (submit(cfd, &cu))
+					_exit(3);
 			}
 			write(p[1], "g", 1);
 			/* A sync one, killed while it waits. */
-			cmd_ptr(cfd, IPU_CMD_READ, H_BIG, 0, self->dst, BIG_BYTES);
+			cmd_ptr(cfd, IPU_CMD_READ, H_BIG, 0, own, BIG_BYTES);
 			pause();
 			_exit(0);
 		}
