@@ -86,6 +86,7 @@ int ipu_wmem_claim(struct ipu_dmamem *mem)
 {
 	struct ipu_wclaim *c;
 	unsigned long n, i;
+	bool busy;
 
 	if (mem->dir == DMA_TO_DEVICE || !mem->npages)
 		return 0;
@@ -102,12 +103,13 @@ int ipu_wmem_claim(struct ipu_dmamem *mem)
 			break;
 		ipu_wclaim_insert(&c[i], &ipu_wclaims);
 	}
-	if (i < n) {
+	busy = i < n;
+	if (busy) {
 		while (i--)
 			ipu_wclaim_remove(&c[i], &ipu_wclaims);
 	}
 	spin_unlock(&ipu_wclaims_lock);
-	if (i < n) {
+	if (busy) {
 		kvfree(c);
 		return -EBUSY;
 	}

@@ -193,7 +193,7 @@ TEST_F(inflight, reset_leaves_memory_alone)
 		if (st == IPU_STATUS_RESET) {
 			resets++;
 			/* Completed only after the card confirmed the reset. */
-			EXPECT_EQ(IPU_DEV_STATE_READY, info.state);
+			EXPECT_EQ((uint32_t)IPU_DEV_STATE_READY, info.state);
 			EXPECT_NE(count0, info.reset_count);
 		} else {
 			EXPECT_EQ(IPU_STATUS_OK, st);
@@ -323,7 +323,7 @@ TEST(held_card_refused_unless_forced)
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(1, read(rfd, &c, 1));
 	snprintf(cmd, sizeof(cmd), "/proc/%d/comm", pid);
-	ASSERT_LT(0, ipu_read_file(cmd, comm, sizeof(comm)));
+	ASSERT_EQ(0, ipu_read_file(cmd, comm, sizeof(comm)));
 	comm[strcspn(comm, "\n")] = '\0';
 
 	/* Refused, the holder named; the card and its work untouched. */
@@ -397,7 +397,7 @@ TEST(reset_tool_without_permission)
 	char name[IPU_TEST_NAME_MAX], out[4096], cmd[256];
 	int p[2], st;
 	pid_t pid;
-	ssize_t n;
+	size_t n;
 
 	if (ipu_find_card(SMALL_CARD, name, sizeof(name)))
 		SKIP(return, "card %d not present", SMALL_CARD);
@@ -415,11 +415,15 @@ TEST(reset_tool_without_permission)
 		_exit(101);
 	}
 	close(p[1]);
-	n = read(p[0], out, sizeof(out) - 1);
-	out[n > 0 ? n : 0] = '\0';
+	n = 0;
+	for (ssize_t k; (k = read(p[0], out + n, sizeof(out) - 1 - n)) > 0;)
+		n += k;
+	out[n] = '\0';
 	close(p[0]);
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
-	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_TRUE(WIFEXITED(st)) {
+		TH_LOG("ipu-reset died of signal %d: %s", WTERMSIG(st), out);
+	}
 	EXPECT_EQ(1, WEXITSTATUS(st)) {
 		TH_LOG("%s", out);
 	}
@@ -539,9 +543,9 @@ static void *wait_any_thread(void *arg)
 		int st = wait_seq(r->fd, 0, IPU_WAIT_FLAG_ANY, 0, NULL);
 
 		if (st == IPU_STATUS_OK)
-			r->collected++;
+			__atomic_fetch_add(&r->collected, 1, __ATOMIC_RELAXED);
 		else if (st != -ENOENT && st != -ETIMEDOUT)
-			r->errors++;
+			__atomic_fetch_add(&r->errors, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }

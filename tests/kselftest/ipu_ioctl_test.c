@@ -31,6 +31,7 @@ FIXTURE(args) {
 FIXTURE_VARIANT(args) {
 	unsigned long cmd;
 	size_t size;			/* kernel struct size */
+	size_t first_size;		/* its first published (1.0) size */
 	size_t reserved_off;		/* reserved input field(s) */
 	size_t reserved_len;
 	uint32_t bad_flags[3];		/* flag bits the ioctl rejects */
@@ -39,6 +40,7 @@ FIXTURE_VARIANT(args) {
 FIXTURE_VARIANT_ADD(args, get_info) {
 	.cmd = IPU_IOCTL_GET_INFO,
 	.size = sizeof(struct ipu_info),
+	.first_size = sizeof(struct ipu_info),
 	.reserved_off = offsetof(struct ipu_info, reserved),
 	.reserved_len = sizeof(((struct ipu_info *)0)->reserved),
 	.bad_flags = { 1u << 0, 1u << 1, 1u << 31 },
@@ -47,9 +49,10 @@ FIXTURE_VARIANT_ADD(args, get_info) {
 FIXTURE_VARIANT_ADD(args, reset) {
 	.cmd = IPU_IOCTL_RESET,
 	.size = sizeof(struct ipu_reset),
+	.first_size = offsetof(struct ipu_reset, holder_pid),	/* 1.3 grew it */
 	.reserved_off = offsetof(struct ipu_reset, reserved),
 	.reserved_len = sizeof(((struct ipu_reset *)0)->reserved),
-	.bad_flags = { 1u << 1, 1u << 2, 1u << 31 },
+	.bad_flags = { 1u << 2, 1u << 3, 1u << 31 },	/* 1.3: FORCE is 1 << 1 */
 };
 
 FIXTURE_SETUP(args)
@@ -109,7 +112,8 @@ TEST_F(args, argsz_too_small)
 {
 	EXPECT_EQ(EINVAL, call(self->fd, variant->cmd, self->map, 4));
 	EXPECT_EQ(EINVAL, call(self->fd, variant->cmd, self->map, 8));
-	EXPECT_EQ(EINVAL, call(self->fd, variant->cmd, self->map, variant->size - 1));
+	EXPECT_EQ(EINVAL, call(self->fd, variant->cmd, self->map,
+			       variant->first_size - 1));
 }
 
 TEST_F(args, argsz_above_max)
@@ -323,6 +327,12 @@ TEST_F(dev, reset_output_fields_ignored)
 	EXPECT_EQ((uint32_t)IPU_DEV_STATE_READY, r.state);
 	EXPECT_NE(0xbeefu, r.reset_count);
 	EXPECT_EQ(0u, r.reserved);
+	/* 1.3: the holder fields are outputs only, 0 when nobody holds it. */
+	r.holder_pid = 1234;
+	strcpy(r.holder_comm, "garbage");
+	ASSERT_EQ(0, ioctl(self->fd, IPU_IOCTL_RESET, &r));
+	EXPECT_EQ(0, r.holder_pid);
+	EXPECT_EQ('\0', r.holder_comm[0]);
 }
 
 TEST_HARNESS_MAIN

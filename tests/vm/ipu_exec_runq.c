@@ -26,7 +26,7 @@
 #define API_1_2		0x00010002u
 #define L		256		/* elements of acc and x */
 #define ITERS		1000		/* Repeat count of the long graph */
-#define TESTS_PER_MODE	12	/* mode_tests() and idle_reset_test() */
+#define TESTS_PER_MODE	13	/* mode_tests() and idle_reset_test() */
 #define LONG_TESTS	6	/* mode_tests() on the long graph */
 
 static struct ipu_error e;
@@ -355,12 +355,23 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 		if (!r)
 			r = ipu_run_start(d, 0, t->count, &e);
 		if (r) {
+			kt_result(0, "%s: a reset from another file is refused # %s", t->mode,
+				  e.msg);
 			kt_result(0, "%s: reset from another file during a run # %s", t->mode,
 				  e.msg);
 			kt_result(0, "%s: the run after that reset # not run", t->mode);
 		} else {
+			struct ipu_reset_result res;
+			int busy;
+
 			usleep(5000);	/* the run is under way */
-			rr = ipu_device_reset(d2, 0, 0, NULL, &e);
+			/* Held by us: refused and named, unless forced (uAPI 1.3). */
+			busy = ipu_device_reset(d2, 0, 0, &res, &e);
+			ok = busy == -EBUSY && res.holder_pid == getpid() &&
+			     strstr(e.msg, "in use by process");
+			kt_result(ok, "%s: a reset from another file is refused while the card is held, the holder named%s%d '%s'",
+				  t->mode, ok ? ": " : " # ", busy, e.msg);
+			rr = ipu_device_reset(d2, 0, IPU_RESET_FORCE, NULL, &e);
 			r = ipu_wait(d, 0, NULL, &e);
 			ok = !rr && r == -EIO && strstr(e.msg, "reset");
 			kt_result(ok, "%s: a reset from another file during a run: ipu_wait reports it%s%d '%s'",
@@ -427,7 +438,7 @@ static void idle_reset_test(struct ctx *t)
 		if (open_card(t, &d) || ipu_device_open(t->id, 0, &d2, &e) ||
 		    setup(d, t->bin1, t->len1, acc, x) || ipu_run(d, 0, 1, NULL, &e))
 			_exit(10);
-		if (ipu_device_reset(d2, 0, 0, NULL, &e))
+		if (ipu_device_reset(d2, 0, IPU_RESET_FORCE, NULL, &e))
 			_exit(11);
 		r = ipu_run(d, 0, 1, NULL, &e);
 		printf("# %s: run after an idle reset from another file: %d '%s'\n", t->mode, r,
