@@ -100,7 +100,8 @@
  * The uAPI version this driver implements, reported by GET_INFO: the
  * header's major, and the minor of the newest ioctls implemented here (1.0:
  * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
- * queue; 1.3: RESET's holder check, one device-writable mapping per line). Raise it with the ioctls, not with the header.
+ * queue; 1.3: RESET's holder check, one device-writable mapping per
+ * line). Raise it with the ioctls, not with the header.
  */
 #define IPU_DRIVER_API_MINOR	3
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \

@@ -7,7 +7,7 @@ cd /tmp || exit 1
 ipu-mkgraph -m test -s 4096 add g.ipug || exit 1
 ipu-run -d 3 g.ipug --count 100000000 >run.log 2>&1 &
 run=$!
-ipu-hotplug-holder 2 /mnt/host/held >holder.log 2>&1 &
+ipu-hotplug-holder 2 /mnt/host/held >/mnt/host/holder.log 2>&1 &
 holder=$!
 sleep 1
 kill -0 $run || { echo "ipu-run ended early:"; cat run.log; exit 1; }
@@ -23,7 +23,7 @@ wait $run
 echo "ipu-run on the removed card exited $?: $(tail -1 run.log)"
 wait $holder
 hrc=$?
-cat holder.log
+cat /mnt/host/holder.log
 [ $hrc = 0 ] || { echo "the holder failed ($hrc)"; exit 1; }
 ipu-info | grep -q "IPU-SN-0003" && { echo "ipu-info still lists card 3"; exit 1; }
 ipu-info | grep -q "IPU-SN-0002" && { echo "ipu-info still lists card 2"; exit 1; }

@@ -50,6 +50,7 @@ int main(int argc, char **argv)
 	struct ipu_buf pin = { .argsz = sizeof(pin), .size = MAP_BYTES };
 	struct ipu_uqueue uq = { .argsz = sizeof(uq) };
 	struct ipu_wait w = { .argsz = sizeof(w) };
+	struct ipu_info info;
 	char name[IPU_TEST_NAME_MAX], path[96];
 	volatile uint8_t *sq, *cq, *am;
 	uint8_t *pinned;
@@ -67,12 +68,17 @@ int main(int argc, char **argv)
 	fd = ipu_test_open_card(atoi(argv[1]), O_RDWR);
 	if (fd < 0 || ipu_test_attach(fd, 0) < 0)
 		return fail("attach");
-	if (ipu_test_double_graph(IPU_MODEL_TEST, 4096, 0, &g, &glen))
+	if (ipu_get_info(fd, &info) ||
+	    ipu_test_double_graph(info.model, 4096, 0, &g, &glen))
 		return fail("graph");
 	load.user_ptr = (uintptr_t)g;
 	load.length = glen;
-	if (ioctl(fd, IPU_IOCTL_SUBMIT, &load) || load.status)
+	if (ioctl(fd, IPU_IOCTL_SUBMIT, &load))
 		return fail("load");
+	if (load.status) {
+		printf("holder: load: status %u\n", load.status);
+		return 1;
+	}
 	if (ioctl(fd, IPU_IOCTL_BUF_ALLOC, &alloc))
 		return fail("BUF_ALLOC");
 	am = map_piece(fd, alloc.mmap_offset, MAP_BYTES, PROT_READ | PROT_WRITE);
