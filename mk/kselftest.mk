@@ -3,7 +3,8 @@
 # copied to the VM's /tests; each prints KTAP.
 
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test
+	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
+	ipu_fuzz_test
 KSELFTEST_BINS := $(addprefix $(B)/kselftest/,$(KSELFTEST_NAMES))
 KSELFTEST_COMMON := tests/kselftest/ipu_test.c
 KSELFTEST_HDRS := tests/kselftest/ipu_test.h include/uapi/linux/ipu.h \
@@ -36,3 +37,14 @@ $(B)/kselftest/ipu_cmd_test $(B)/kselftest/ipu_uqueue_test \
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
 		tests/kselftest/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
+
+# ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
+# killed process on one card) loads the shared test graphs, built with
+# libipudev, and runs threads.
+$(B)/kselftest/ipu_fuzz_test: tests/kselftest/ipu_fuzz_test.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(B)/lib/libipudev.so \
+		libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -pthread -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
+		tests/kselftest/ipu_graphs.c -L$(B)/lib -lipudev
