@@ -89,14 +89,14 @@ enum op {
 	OP_LOAD, OP_WRITE, OP_READ, OP_RUN, OP_FENCE, OP_ABORT, OP_BIND,
 	OP_BADCMD, OP_WAIT, OP_EVENTFD, OP_NULL, OP_UQUEUE, OP_UQ_DRIVE,
 	OP_MMAP, OP_MUNMAP, OP_TOUCH, OP_POLL, OP_BADNR, OP_PAUSE, OP_CYCLE,
-	OP_MAX
+	OP_MREMAP, OP_MADVISE, OP_MAX
 };
 
 /* Which ioctl (or call) an operation is, for its documented errnos. */
 enum kind {
 	K_INFO, K_RESET, K_ATTACH, K_DETACH, K_ALLOC, K_PIN, K_FREE, K_SUBMIT,
 	K_WAIT, K_EVENTFD, K_NULL, K_UQUEUE, K_MMAP, K_POLL, K_BADNR, K_NONE,
-	K_MAX
+	K_MM, K_MAX
 };
 
 static const struct {
@@ -130,6 +130,8 @@ static const struct {
 	[OP_BADNR] = { "unknown ioctl", K_BADNR },
 	[OP_PAUSE] = { "pause", K_NONE },
 	[OP_CYCLE] = { "attached period", K_NONE },
+	[OP_MREMAP] = { "mremap", K_MM },
+	[OP_MADVISE] = { "madvise", K_MM },
 };
 
 /* Roles: what a thread does (weights per operation). */
@@ -145,6 +147,7 @@ static const int weights[ROLE_MAX][OP_MAX] = {
 		[OP_EVENTFD] = 2, [OP_NULL] = 2, [OP_UQUEUE] = 2,
 		[OP_UQ_DRIVE] = 6, [OP_MMAP] = 5, [OP_MUNMAP] = 2,
 		[OP_TOUCH] = 2, [OP_POLL] = 3, [OP_BADNR] = 1,
+		[OP_MREMAP] = 2, [OP_MADVISE] = 2,
 	},
 	[ROLE_SUBMIT] = {
 		[OP_FENCE] = 60, [OP_RUN] = 20, [OP_WRITE] = 8, [OP_READ] = 6,
@@ -158,7 +161,7 @@ static const int weights[ROLE_MAX][OP_MAX] = {
 		[OP_WRITE] = 6, [OP_READ] = 6, [OP_RUN] = 8, [OP_FENCE] = 6,
 		[OP_ABORT] = 2, [OP_BIND] = 2, [OP_WAIT] = 8, [OP_EVENTFD] = 2,
 		[OP_UQUEUE] = 4, [OP_UQ_DRIVE] = 6, [OP_MMAP] = 4,
-		[OP_POLL] = 2,
+		[OP_POLL] = 2, [OP_MREMAP] = 1, [OP_MADVISE] = 1,
 	},
 };
 
@@ -215,6 +218,7 @@ struct fmap {
 	uint8_t *addr;
 	size_t len;
 	int prot;
+	int zapped;		/* MADV_DONTNEED: a touch would SIGBUS */
 };
 
 /* One open file of the card and what its users know about it. */
@@ -448,6 +452,8 @@ static bool documented(int kind, int e)
 		       e == EOVERFLOW || e == EPERM;
 	case K_POLL:
 		return e == EINTR;
+	case K_MM:	/* mremap, madvise: the mm's errnos, any */
+		return true;
 	case K_NULL:
 	case K_NONE:
 		return false;
@@ -907,6 +913,16 @@ static void pick_mem(struct thr *t, uint64_t len, int readonly_ok,
 			r->addr = (uintptr_t)mp->addr +
 				  rn(t, mp->len - r->len + 1);
 			r->lock = 1;
+			/*
+			 * Now and then without the lock: the pin races with
+			 * munmap, mremap and madvise. (Nothing but driver
+			 * mappings is mmap()ed while the threads run, so a
+			 * reused address is never the test's own memory.)
+			 */
+			if (chance(t, 30)) {
+				pthread_rwlock_unlock(&f->maplock);
+				r->lock = 0;
+			}
 			return;
 		}
 		pthread_rwlock_unlock(&f->maplock);
@@ -1826,7 +1842,7 @@ static void map_keep(struct thr *t, uint8_t *p, size_t len, int prot)
 
 	pthread_rwlock_wrlock(&f->maplock);
 	if (f->nmaps < MAX_MAPS) {
-		f->maps[f->nmaps++] = (struct fmap){ p, len, prot };
+		f->maps[f->nmaps++] = (struct fmap){ p, len, prot, 0 };
 		p = NULL;
 	}
 	pthread_rwlock_unlock(&f->maplock);
@@ -1947,9 +1963,12 @@ static void op_touch(struct thr *t)
 
 	begin(t, "touch");
 	pthread_rwlock_rdlock(&f->maplock);
-	if (f->nmaps) {
+	if (f->nmaps && !f->maps[rn(t, f->nmaps)].zapped) {
 		struct fmap *m = &f->maps[rn(t, f->nmaps)];
 		size_t o = rn(t, m->len), n = rn(t, m->len - o + 1);
+
+		if (m->zapped)
+			goto out;
 		volatile uint8_t sum = 0;
 
 		if (chance(t, 50))
@@ -1959,9 +1978,113 @@ static void op_touch(struct thr *t)
 				sum += m->addr[o + i];
 		(void)sum;
 	}
+out:
 	pthread_rwlock_unlock(&f->maplock);
 	count(OP_TOUCH);
 	end(t, 0);
+}
+
+/* uq_lock held: the mapping of a user-queue piece and its size. */
+static void **uq_piece(struct thr *t, size_t *len)
+{
+	struct ffile *f = t->f;
+	uint32_t e = f->uqi.entries;
+
+	switch (rn(t, 4)) {
+	case 0:
+		*len = (e * sizeof(struct ipu_sqe) + PAGE - 1) & ~(PAGE - 1);
+		return (void **)&f->sq;
+	case 1:
+		*len = (e * sizeof(struct ipu_cqe) + PAGE - 1) & ~(PAGE - 1);
+		return (void **)&f->cq;
+	case 2:
+		*len = PAGE;
+		return (void **)&f->db;
+	default:
+		*len = (e * IPU_RUN_RECORD_SIZE + PAGE - 1) & ~(PAGE - 1);
+		return (void **)&f->rec;
+	}
+}
+
+/* A buffer mapping or a piece of the user queue moves (or grows: EFAULT). */
+static void op_mremap(struct thr *t)
+{
+	struct ffile *f = t->f;
+	int err = 0;
+	void *p;
+
+	if (chance(t, 60)) {
+		struct fmap *m;
+		size_t nl;
+
+		begin(t, "mremap of a buffer mapping");
+		pthread_rwlock_wrlock(&f->maplock);
+		if (!f->nmaps) {
+			pthread_rwlock_unlock(&f->maplock);
+			count(OP_MREMAP);
+			end(t, 0);
+			return;
+		}
+		m = &f->maps[rn(t, f->nmaps)];
+		nl = m->len;
+		if (chance(t, 10))
+			nl += PAGE;		/* VM_DONTEXPAND */
+		else if (chance(t, 10) && nl > PAGE)
+			nl -= PAGE;
+		p = mremap(m->addr, m->len, nl, MREMAP_MAYMOVE);
+		if (p == MAP_FAILED) {
+			err = errno;
+		} else {
+			m->addr = p;
+			m->len = nl;
+		}
+		pthread_rwlock_unlock(&f->maplock);
+	} else {
+		void **piece;
+		size_t len;
+
+		begin(t, "mremap of a user-queue piece");
+		pthread_mutex_lock(&f->uq_lock);
+		piece = uq_piece(t, &len);
+		if (*piece) {
+			p = mremap(*piece, len, len, MREMAP_MAYMOVE);
+			if (p == MAP_FAILED)
+				err = errno;
+			else
+				*piece = p;
+		}
+		pthread_mutex_unlock(&f->uq_lock);
+	}
+	record(t, OP_MREMAP, err, NULL);
+	end(t, err);
+}
+
+/* Advice on a buffer mapping: DONTNEED (the pages go), POPULATE, ... */
+static void op_madvise(struct thr *t)
+{
+	struct ffile *f = t->f;
+	struct fmap *m;
+	size_t o, n;
+	int adv, err = 0;
+
+	/* 0..29: the advice of 6.1 but HWPOISON and SOFT_OFFLINE (100+) */
+	adv = chance(t, 40) ? MADV_DONTNEED : (int)rn(t, 30);
+	begin(t, "madvise %d", adv);
+	pthread_rwlock_wrlock(&f->maplock);
+	if (f->nmaps) {
+		m = &f->maps[rn(t, f->nmaps)];
+		o = rn(t, m->len / PAGE) * PAGE;
+		n = (1 + rn(t, (m->len - o) / PAGE)) * PAGE;
+		if (madvise(m->addr + o, n, adv))
+			err = errno;
+		else if (adv == MADV_DONTNEED || adv == 24 /* _LOCKED */ ||
+			 adv == MADV_FREE || adv == MADV_REMOVE ||
+			 adv == MADV_PAGEOUT)
+			m->zapped = 1;
+	}
+	pthread_rwlock_unlock(&f->maplock);
+	record(t, OP_MADVISE, err, NULL);
+	end(t, err);
 }
 
 static void op_poll(struct thr *t)
@@ -2035,6 +2158,8 @@ static void run_op(struct thr *t, int op)
 	case OP_BADNR: op_badnr(t); break;
 	case OP_PAUSE: op_pause(t); break;
 	case OP_CYCLE: op_cycle(t); break;
+	case OP_MREMAP: op_mremap(t); break;
+	case OP_MADVISE: op_madvise(t); break;
 	}
 }
 
