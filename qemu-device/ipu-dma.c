@@ -8,23 +8,65 @@
  * QEMU security bugs). Such an address completes the command with
  * DMA_ERROR; nothing here can abort QEMU or allocate without bound.
  *
+ * Behind an IOMMU, a translation that faults is reported by the IOMMU's
+ * fault interrupt, and raising an interrupt needs the BQL: every
+ * translation and mapping then runs with the BQL held (taken here when the
+ * calling thread, the worker or an engine host thread, does not hold it),
+ * one chunk of at most IPU_DMA_CHUNK bytes at a time, and the copy itself
+ * runs without it. Without an IOMMU the BQL is never taken.
+ *
+ * Between chunks a transfer stops when the command was cancelled by a
+ * disable of its queue or a reset (IpuState.dma_cancel), so the card lets
+ * go of guest memory within one chunk's copy.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/rcu.h"
+#include "qemu/atomic.h"
+#include "qemu/main-loop.h"
 #include "exec/memory.h"
+#include "exec/address-spaces.h"
 #include "sysemu/dma.h"
 #include "ipu.h"
 
 /* SG entries read from the guest per batch. */
 #define IPU_SGE_BATCH 256
 
-/*
- * Length of the RAM run that starts at @addr (at most @len), or 0 when
- * @addr is not RAM (or is read-only and @to_guest).
- */
+void ipu_dma_init(IpuState *s)
+{
+    /*
+     * The bus-master address space is never address_space_memory itself;
+     * the one behind it is, unless an IOMMU translates the card's DMA.
+     */
+    s->dma_iommu = pci_device_iommu_address_space(PCI_DEVICE(s)) !=
+                   &address_space_memory;
+}
+
+/* Takes the BQL for a translation if it is needed and not held: true if so. */
+static bool ipu_dma_lock(IpuState *s)
+{
+    if (!s->dma_iommu || qemu_mutex_iothread_locked()) {
+        return false;
+    }
+    qemu_mutex_lock_iothread();
+    return true;
+}
+
+static void ipu_dma_unlock(bool locked)
+{
+    if (locked) {
+        qemu_mutex_unlock_iothread();
+    }
+}
+
+static bool ipu_dma_cancelled(IpuState *s)
+{
+    return qatomic_read(&s->dma_cancel);
+}
+
 /* The card reaches guest RAM only: never device memory or its own BARs. */
 static bool ipu_dma_target_ok(MemoryRegion *mr, bool to_guest)
 {
@@ -32,6 +74,11 @@ static bool ipu_dma_target_ok(MemoryRegion *mr, bool to_guest)
            !(to_guest && mr->readonly);
 }
 
+/*
+ * Length of the RAM run that starts at @addr (at most @len), or 0 when
+ * @addr is not RAM (or is read-only and @to_guest). The BQL is held when
+ * the card is behind an IOMMU.
+ */
 static uint64_t ipu_dma_ram_run(PCIDevice *pdev, uint64_t addr, uint64_t len,
                                 bool to_guest)
 {
@@ -50,30 +97,45 @@ static uint64_t ipu_dma_ram_run(PCIDevice *pdev, uint64_t addr, uint64_t len,
 
 /*
  * Map the RAM at @addr for up to @len bytes and hand it to @fn piece by
- * piece. Returns IPU_CS_*.
+ * piece, each at most IPU_DMA_CHUNK bytes. Returns IPU_CS_*.
  */
-static int ipu_dma_map_range(PCIDevice *pdev, uint64_t addr, uint64_t len,
+static int ipu_dma_map_range(IpuState *s, uint64_t addr, uint64_t len,
                              bool to_guest, IpuDmaFn fn, void *opaque,
                              uint64_t off, IpuDmaFault *fault)
 {
+    PCIDevice *pdev = PCI_DEVICE(s);
     DMADirection dir = to_guest ? DMA_DIRECTION_FROM_DEVICE :
                                   DMA_DIRECTION_TO_DEVICE;
 
     while (len) {
-        uint64_t run = ipu_dma_ram_run(pdev, addr, len, to_guest);
-        dma_addr_t plen = run;
-        void *ptr;
+        dma_addr_t plen = 0;
+        ram_addr_t ram_off;
+        MemoryRegion *mr;
+        void *ptr = NULL;
+        uint64_t run;
+        bool locked;
         int ret;
 
-        if (!run || addr + run < addr) {
-            fault->addr = addr;
-            return IPU_CS_DMA_ERROR;
+        if (ipu_dma_cancelled(s)) {
+            return IPU_CS_ABORTED;
         }
-        ptr = pci_dma_map(pdev, addr, &plen, dir);
-        if (!ptr || !plen) {
-            if (ptr) {
+        locked = ipu_dma_lock(s);
+        run = ipu_dma_ram_run(pdev, addr, MIN(len, IPU_DMA_CHUNK), to_guest);
+        if (run && addr + run >= addr) {
+            plen = run;
+            ptr = pci_dma_map(pdev, addr, &plen, dir);
+            /*
+             * The translation may have changed since the check (the guest
+             * rewrote its IOMMU tables): a bounce buffer is not RAM.
+             */
+            mr = ptr ? memory_region_from_host(ptr, &ram_off) : NULL;
+            if (ptr && (!plen || !mr || !ipu_dma_target_ok(mr, to_guest))) {
                 pci_dma_unmap(pdev, ptr, plen, dir, 0);
+                ptr = NULL;
             }
+        }
+        ipu_dma_unlock(locked);
+        if (!ptr) {
             fault->addr = addr;
             return IPU_CS_DMA_ERROR;
         }
@@ -107,24 +169,33 @@ int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off)
  * nothing to mark dirty). The rings' entries and SG lists come this way:
  * a mapping per entry would cost more than the entry.
  */
-static int ipu_dma_read_ram(PCIDevice *pdev, uint64_t addr, void *buf,
+static int ipu_dma_read_ram(IpuState *s, uint64_t addr, void *buf,
                             uint64_t len, IpuDmaFault *fault)
 {
-    AddressSpace *as = pci_get_address_space(pdev);
+    AddressSpace *as = pci_get_address_space(PCI_DEVICE(s));
 
-    RCU_READ_LOCK_GUARD();
     while (len) {
-        hwaddr xlat, plen = len;
-        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &plen,
-                                                   false,
-                                                   MEMTXATTRS_UNSPECIFIED);
+        hwaddr xlat, plen = MIN(len, IPU_DMA_CHUNK);
+        MemoryRegion *mr;
+        bool locked = ipu_dma_lock(s);
+        bool ok;
 
-        if (!ipu_dma_target_ok(mr, false) || !plen || addr + plen < addr) {
+        /* BQL (if needed) outside the RCU read side, as vCPUs take them. */
+        rcu_read_lock();
+        mr = address_space_translate(as, addr, &xlat, &plen, false,
+                                     MEMTXATTRS_UNSPECIFIED);
+        ipu_dma_unlock(locked);
+        ok = ipu_dma_target_ok(mr, false) && plen && addr + plen >= addr;
+        if (ok) {
+            plen = MIN(plen, len);
+            memcpy(buf, (uint8_t *)memory_region_get_ram_ptr(mr) + xlat,
+                   plen);
+        }
+        rcu_read_unlock();
+        if (!ok) {
             fault->addr = addr;
             return IPU_CS_DMA_ERROR;
         }
-        plen = MIN(plen, len);
-        memcpy(buf, (uint8_t *)memory_region_get_ram_ptr(mr) + xlat, plen);
         buf = (uint8_t *)buf + plen;
         addr += plen;
         len -= plen;
@@ -132,16 +203,16 @@ static int ipu_dma_read_ram(PCIDevice *pdev, uint64_t addr, void *buf,
     return IPU_CS_SUCCESS;
 }
 
-int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
+int ipu_dma_ram(IpuState *s, uint64_t addr, void *buf, uint64_t len,
                 bool to_guest, IpuDmaFault *fault)
 {
     IpuCopy c = { .buf = buf, .to_guest = to_guest };
 
     if (!to_guest) {
-        return ipu_dma_read_ram(pdev, addr, buf, len, fault);
+        return ipu_dma_read_ram(s, addr, buf, len, fault);
     }
     /* Writes go through pci_dma_map/unmap, which mark the pages dirty. */
-    return ipu_dma_map_range(pdev, addr, len, to_guest, ipu_dma_copy_fn, &c,
+    return ipu_dma_map_range(s, addr, len, to_guest, ipu_dma_copy_fn, &c,
                              0, fault);
 }
 
@@ -149,7 +220,7 @@ int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
  * Hand bytes [@start, @start + @len) of the transfer @fn, piece by piece;
  * with a NULL @fn only check that they are guest RAM.
  */
-static int ipu_dma_piece(PCIDevice *pdev, uint64_t addr, uint64_t seg_len,
+static int ipu_dma_piece(IpuState *s, uint64_t addr, uint64_t seg_len,
                          uint64_t seg_off, uint64_t start, uint64_t len,
                          bool to_guest, IpuDmaFn fn, void *opaque,
                          IpuDmaFault *fault)
@@ -161,8 +232,16 @@ static int ipu_dma_piece(PCIDevice *pdev, uint64_t addr, uint64_t seg_len,
     }
     if (!fn) {
         for (uint64_t a = addr + (lo - seg_off), n = hi - lo; n;) {
-            uint64_t run = ipu_dma_ram_run(pdev, a, n, to_guest);
+            uint64_t run;
+            bool locked;
 
+            if (ipu_dma_cancelled(s)) {
+                return IPU_CS_ABORTED;
+            }
+            locked = ipu_dma_lock(s);
+            run = ipu_dma_ram_run(PCI_DEVICE(s), a, MIN(n, IPU_DMA_CHUNK),
+                                  to_guest);
+            ipu_dma_unlock(locked);
             if (!run || a + run < a) {
                 fault->addr = a;
                 return IPU_CS_DMA_ERROR;
@@ -172,11 +251,11 @@ static int ipu_dma_piece(PCIDevice *pdev, uint64_t addr, uint64_t seg_len,
         }
         return IPU_CS_SUCCESS;
     }
-    return ipu_dma_map_range(pdev, addr + (lo - seg_off), hi - lo, to_guest,
+    return ipu_dma_map_range(s, addr + (lo - seg_off), hi - lo, to_guest,
                              fn, opaque, lo - start, fault);
 }
 
-int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
+int ipu_dma_walk(IpuState *s, uint64_t data, uint32_t sgl_count,
                  uint64_t length, uint64_t start, uint64_t len,
                  bool to_guest, IpuDmaFn fn, void *opaque, IpuDmaFault *fault)
 {
@@ -189,7 +268,7 @@ int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
         return IPU_CS_OUT_OF_RANGE;
     }
     if (!sgl_count) {
-        return ipu_dma_piece(pdev, data, length, 0, start, len, to_guest, fn,
+        return ipu_dma_piece(s, data, length, 0, start, len, to_guest, fn,
                              opaque, fault);
     }
     if (sgl_count > IPU_MAX_SGL_ENTRIES || (data & 15)) {
@@ -202,9 +281,13 @@ int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
      * are an error there. */
     while (i < sgl_count && (off < start + len || start + len == length)) {
         uint32_t n = MIN(sgl_count - i, IPU_SGE_BATCH);
-        int ret = ipu_dma_ram(pdev, data + (uint64_t)i * sizeof(*batch),
-                              batch, n * sizeof(*batch), false, fault);
+        int ret;
 
+        if (ipu_dma_cancelled(s)) {
+            return IPU_CS_ABORTED;
+        }
+        ret = ipu_dma_ram(s, data + (uint64_t)i * sizeof(*batch), batch,
+                          n * sizeof(*batch), false, fault);
         if (ret != IPU_CS_SUCCESS) {
             return ret;
         }
@@ -221,7 +304,7 @@ int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
                 fault->addr = i;
                 return IPU_CS_INVALID_SGL;
             }
-            ret = ipu_dma_piece(pdev, addr, l, off, start, len, to_guest, fn,
+            ret = ipu_dma_piece(s, addr, l, off, start, len, to_guest, fn,
                                 opaque, fault);
             if (ret != IPU_CS_SUCCESS) {
                 return ret;

@@ -494,6 +494,7 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
     }
     s->poll_ns = (int64_t)s->poll_us * SCALE_US;
     s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
+    ipu_dma_init(s);
     ipu_queues_init(s);
     return;
 

@@ -115,9 +115,25 @@ uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr)
 }
 
 /*
+ * With the lock held: cancel the command the worker is busy with. A run
+ * stops at its next step, a transfer (the worker's, the engine host
+ * threads', a stream's) before its next chunk (ipu-dma.c); the worker drops
+ * its completion, as the queue's gen has changed.
+ */
+static void ipu_cancel_locked(IpuState *s)
+{
+    qatomic_set(&s->dma_cancel, true);
+    if (s->engine) {
+        ipue_cancel(s->engine);
+    }
+}
+
+/*
  * With the lock held: stop queue @qi. A command of it in progress is
  * cancelled and its completion dropped; ENABLED reads 1 until the worker has
- * let go of it (the guest may free the rings and buffers after that).
+ * let go of the queue (ipu_worker_release_locked()): from then on the card
+ * does no DMA to the rings or anything the commands referenced, and the
+ * guest may free them.
  */
 static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
 {
@@ -127,9 +143,7 @@ static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
     q->gen++;
     q->irq_pending = 0;
     if (s->worker_busy && s->busy_queue == qi) {
-        if (s->engine) {
-            ipue_cancel(s->engine);
-        }
+        ipu_cancel_locked(s);
         return;
     }
     qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
@@ -193,7 +207,7 @@ static void ipu_scan_for_abort(IpuState *s, IpuQueue *q, uint32_t tail)
     while (q->abort_scan != tail) {
         uint8_t op;
 
-        if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
+        if (ipu_dma_ram(s, q->sq_base +
                         (uint64_t)q->abort_scan * sizeof(struct ipu_sqe),
                         &op, 1, false, &fault) == IPU_CS_SUCCESS &&
             op == IPU_SQE_ABORT) {
@@ -404,7 +418,7 @@ static void ipu_xfer_part(IpuXferPart *p)
 {
     IpuCmd *c = p->c;
 
-    p->cs = ipu_dma_walk(PCI_DEVICE(c->s), c->sqe.data, c->sqe.sgl_count,
+    p->cs = ipu_dma_walk(c->s, c->sqe.data, c->sqe.sgl_count,
                          c->sqe.length, p->start, p->len, p->to_guest,
                          ipu_tensor_xfer_fn, p, &p->fault);
 }
@@ -467,7 +481,6 @@ static int ipu_engine_ready(IpuState *s)
 static int ipu_cmd_load(IpuCmd *c)
 {
     IpuState *s = c->s;
-    PCIDevice *pdev = PCI_DEVICE(s);
     struct ipue_load_error lerr = { 0 };
     IpuCopy gather = { .to_guest = false };
     IpuDmaFault fault = { 0 };
@@ -486,7 +499,7 @@ static int ipu_cmd_load(IpuCmd *c)
         return IPU_CS_INTERNAL;
     }
     gather.buf = c->buf;
-    cs = ipu_dma_walk(pdev, c->sqe.data, c->sqe.sgl_count, c->sqe.length,
+    cs = ipu_dma_walk(s, c->sqe.data, c->sqe.sgl_count, c->sqe.length,
                       0, c->sqe.length, false, ipu_dma_copy_fn, &gather,
                       &fault);
     if (cs) {
@@ -509,7 +522,7 @@ static int ipu_cmd_load(IpuCmd *c)
         snprintf(msg, sizeof(msg), "%s: %s", lerr.section_name[0] ?
                  lerr.section_name : "graph", lerr.message[0] ?
                  lerr.message : ipue_strerror(ret));
-        cs = ipu_dma_ram(pdev, c->sqe.arg, msg, sizeof(msg), true, &fault);
+        cs = ipu_dma_ram(s, c->sqe.arg, msg, sizeof(msg), true, &fault);
         if (cs) {
             return ipu_dma_result(c, cs, &fault);
         }
@@ -569,12 +582,14 @@ static int ipu_stream_move(IpuStreamRing *r, void *buf, size_t len)
     IpuDmaFault fault;
     int cs;
 
-    cs = ipu_dma_walk(PCI_DEVICE(r->s), r->data, r->sgl_count, r->length,
+    cs = ipu_dma_walk(r->s, r->data, r->sgl_count, r->length,
                       (r->pos % slots) * r->transfer, len, r->to_guest,
                       ipu_dma_copy_fn, &c, &fault);
     if (cs) {
-        qemu_log_mask(LOG_GUEST_ERROR, "ipu: stream ring transfer %" PRIu64
-                      " failed (status %d)\n", r->pos, cs);
+        if (cs != IPU_CS_ABORTED) {     /* not a guest error: a cancel */
+            qemu_log_mask(LOG_GUEST_ERROR, "ipu: stream ring transfer %"
+                          PRIu64 " failed (status %d)\n", r->pos, cs);
+        }
         return -1;          /* the run fails with a stream error */
     }
     r->pos++;
@@ -635,7 +650,7 @@ static int ipu_cmd_stream_bind(IpuCmd *c)
         return IPU_CS_INVALID_FIELD;
     }
     /* Check the whole ring now, so a run fails only if the guest changes it. */
-    cs = ipu_dma_walk(PCI_DEVICE(s), c->sqe.data, c->sqe.sgl_count,
+    cs = ipu_dma_walk(s, c->sqe.data, c->sqe.sgl_count,
                       c->sqe.length, 0, c->sqe.length,
                       info.direction == IPU_STREAM_DEVICE_TO_HOST, NULL, NULL,
                       &fault);
@@ -857,6 +872,10 @@ static IpuQueue *ipu_pick_queue_locked(IpuState *s, unsigned *qi)
     return NULL;
 }
 
+/*
+ * Lock held, the worker not busy on queue @qi: a ring of it could not be
+ * read or written; the queue stops with ERROR code 4.
+ */
 static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi,
                                         const char *ring, uint64_t addr)
 {
@@ -868,13 +887,12 @@ static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi,
 }
 
 /*
- * With the lock held: writes the run record of the completion about to be
- * posted at queue @q's CQ_TAIL (docs/hw-interface.md "Run records"). False
- * when the card cannot write it (not RAM, or past the end of the address
- * space): then the queue has stopped with ERROR code 4, as for the CQ.
+ * Writes the run record @st at @addr (docs/hw-interface.md "Run records"),
+ * without the lock; IPU_CS_*.
  */
-static bool ipu_write_record_locked(IpuState *s, IpuQueue *q, unsigned qi,
-                                    const struct ipue_run_stats *st)
+static int ipu_write_record(IpuState *s, uint64_t addr,
+                            const struct ipue_run_stats *st,
+                            IpuDmaFault *fault)
 {
     struct ipu_run_record rec = {
         .cycles_compute = cpu_to_le64(st->cycles_compute),
@@ -889,51 +907,71 @@ static bool ipu_write_record_locked(IpuState *s, IpuQueue *q, unsigned qi,
         .stream_bytes_h2d = cpu_to_le64(st->stream_bytes_h2d),
         .stream_bytes_d2h = cpu_to_le64(st->stream_bytes_d2h),
     };
-    uint64_t addr = q->rec_base + (uint64_t)q->cq_tail * sizeof(rec);
-    IpuDmaFault fault;
 
     QEMU_BUILD_BUG_ON(sizeof(rec) != IPU_RUN_RECORD_SIZE);
-    if (addr < q->rec_base ||
-        ipu_dma_ram(PCI_DEVICE(s), addr, &rec, sizeof(rec), true, &fault)) {
-        ipu_queue_ring_error_locked(s, q, qi, "run record", addr);
-        return false;
-    }
-    /* The record before the completion that announces it. */
-    smp_wmb();
-    return true;
+    return ipu_dma_ram(s, addr, &rec, sizeof(rec), true, fault);
 }
 
-/*
- * Posts @cqe on queue @qi, after the run record @run of a RUN when the
- * queue has REC_BASE set (NULL: not a RUN, no record); the lock is held.
- * The worker signals it (ipu_signal_locked()) as the queue's coalescing
- * settings say.
- */
-static void ipu_post_locked(IpuState *s, unsigned qi, struct ipu_cqe *cqe,
-                            const struct ipue_run_stats *run)
-{
-    IpuQueue *q = &s->queues[qi];
-    IpuDmaFault fault;
-    uint64_t addr = q->cq_base + (uint64_t)q->cq_tail * sizeof(*cqe);
-    struct ipu_cqe le = {
-        .cid = cpu_to_le16(cqe->cid),
-        .status = cpu_to_le16(cqe->status | (q->phase ? IPU_CQE_PHASE : 0)),
-        .sq_head = cpu_to_le16(q->sq_head),
-        .sq_id = cpu_to_le16(qi),
-        .detail = cpu_to_le32(cqe->detail),
-        .detail2 = cpu_to_le32(cqe->detail2),
-        .host_ns = cpu_to_le64(cqe->host_ns),
-        .cycles = cpu_to_le64(cqe->cycles),
-    };
+/* A ring the worker could not read or write (ipu_post_locked()). */
+typedef struct IpuRingFault {
+    const char *ring;       /* NULL: none */
+    uint64_t addr;
+} IpuRingFault;
 
-    if (run && q->rec_base && !ipu_write_record_locked(s, q, qi, run)) {
+/*
+ * Posts command @c's completion on its queue @q, after its run record when
+ * it is a RUN and the queue has REC_BASE set; the lock is held and the
+ * worker is busy on @q with a command of generation @gen. The DMA runs with
+ * the lock dropped: the result counts only if @q is still that generation
+ * (a disable or reset meanwhile drops it). A ring the card cannot write is
+ * returned in @rf (the caller stops the queue once it has let go of it).
+ * The worker signals the completion (ipu_signal_locked()) as the queue's
+ * coalescing settings say.
+ */
+static void ipu_post_locked(IpuState *s, IpuQueue *q, uint32_t gen,
+                            IpuCmd *c, IpuRingFault *rf)
+{
+    uint32_t tail = q->cq_tail;
+    uint64_t cq_addr = q->cq_base + (uint64_t)tail * sizeof(struct ipu_cqe);
+    uint64_t rec_addr = q->rec_base + (uint64_t)tail * IPU_RUN_RECORD_SIZE;
+    bool record = c->sqe.opcode == IPU_SQE_RUN && q->rec_base;
+    bool rec_wraps = rec_addr < q->rec_base;    /* refused at ENABLE */
+    struct ipu_cqe le = {
+        .cid = cpu_to_le16(c->cqe.cid),
+        .status = cpu_to_le16(c->cqe.status |
+                              (q->phase ? IPU_CQE_PHASE : 0)),
+        .sq_head = cpu_to_le16(q->sq_head),
+        .sq_id = cpu_to_le16(c->qi),
+        .detail = cpu_to_le32(c->cqe.detail),
+        .detail2 = cpu_to_le32(c->cqe.detail2),
+        .host_ns = cpu_to_le64(c->cqe.host_ns),
+        .cycles = cpu_to_le64(c->cqe.cycles),
+    };
+    IpuDmaFault fault = { 0 };
+    int cs = IPU_CS_SUCCESS;
+
+    qemu_mutex_unlock(&s->lock);
+    /* A RUN's record goes with its completion, zero or not. */
+    if (record) {
+        cs = rec_wraps ? IPU_CS_DMA_ERROR :
+             ipu_write_record(s, rec_addr, &c->stats, &fault);
+        if (cs) {
+            *rf = (IpuRingFault) { "run record", rec_addr };
+        }
+        /* The record before the completion that announces it. */
+        smp_wmb();
+    }
+    if (!cs) {
+        cs = ipu_dma_ram(s, cq_addr, &le, sizeof(le), true, &fault);
+        if (cs) {
+            *rf = (IpuRingFault) { "CQ", fault.addr };
+        }
+    }
+    qemu_mutex_lock(&s->lock);
+    if (q->gen != gen || cs) {
         return;
     }
-    if (ipu_dma_ram(PCI_DEVICE(s), addr, &le, sizeof(le), true, &fault)) {
-        ipu_queue_ring_error_locked(s, q, qi, "CQ", fault.addr);
-        return;
-    }
-    qatomic_set(&q->cq_tail, (q->cq_tail + 1) & (q->size - 1));
+    qatomic_set(&q->cq_tail, (tail + 1) & (q->size - 1));
     if (!q->cq_tail) {
         q->phase = !q->phase;
     }
@@ -1055,6 +1093,20 @@ static void ipu_wait_for_work_locked(IpuState *s, int64_t spin_until,
     qatomic_set(&s->worker_sleeping, false);
 }
 
+/*
+ * Worker thread, lock held: it is no longer busy on queue @q. A disable
+ * that came meanwhile takes effect now: ENABLED reads 0, and the card does
+ * no more DMA for the queue. A reset waiting for READY may go on.
+ */
+static void ipu_worker_release_locked(IpuState *s, IpuQueue *q)
+{
+    qatomic_set(&s->worker_busy, false);
+    if (!q->enable_req) {
+        qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
+    }
+    qemu_cond_broadcast(&s->cond);
+}
+
 static void *ipu_worker(void *opaque)
 {
     IpuState *s = opaque;
@@ -1064,11 +1116,12 @@ static void *ipu_worker(void *opaque)
     qemu_mutex_lock(&s->lock);
     while (!s->worker_exit) {
         IpuCmd c = { .s = s };
-        IpuDmaFault fault;
+        IpuRingFault rf = { NULL };
+        IpuDmaFault fault = { 0 };
         IpuQueue *q;
         unsigned qi;
         uint32_t gen;
-        uint64_t t0;
+        uint64_t t0, sqe_addr;
         int cs;
 
         if (s->engine_reset) {
@@ -1089,18 +1142,33 @@ static void *ipu_worker(void *opaque)
             }
             continue;
         }
-        if (ipu_dma_ram(PCI_DEVICE(s), q->sq_base +
-                        (uint64_t)q->sq_head * sizeof(c.sqe), &c.sqe,
-                        sizeof(c.sqe), false, &fault)) {
-            ipu_queue_ring_error_locked(s, q, qi, "SQ", fault.addr);
+
+        /*
+         * Busy on the queue from the fetch to the completion: a disable
+         * keeps ENABLED at 1 and a reset's READY waits until the worker
+         * lets go (ipu_worker_release_locked()). No DMA with the lock held.
+         */
+        gen = q->gen;
+        c.qi = qi;
+        c.user = q->user;   /* as the queue was enabled when fetched */
+        sqe_addr = q->sq_base + (uint64_t)q->sq_head * sizeof(c.sqe);
+        s->busy_queue = qi;
+        qatomic_set(&s->dma_cancel, false);
+        qatomic_set(&s->worker_busy, true);
+        qemu_mutex_unlock(&s->lock);
+
+        cs = ipu_dma_ram(s, sqe_addr, &c.sqe, sizeof(c.sqe), false, &fault);
+
+        qemu_mutex_lock(&s->lock);
+        if (q->gen != gen || cs) {
+            /* Stopped meanwhile (the entry is dropped), or an SQ fault. */
+            ipu_worker_release_locked(s, q);
+            if (q->gen == gen) {
+                ipu_queue_ring_error_locked(s, q, qi, "SQ", fault.addr);
+            }
             continue;
         }
         q->sq_head = (q->sq_head + 1) & (q->size - 1);
-        c.qi = qi;
-        c.user = q->user;   /* as the queue was enabled when fetched */
-        gen = q->gen;
-        qatomic_set(&s->worker_busy, true);
-        s->busy_queue = qi;
         qemu_mutex_unlock(&s->lock);
 
         ipu_sqe_from_le(&c.sqe);
@@ -1112,16 +1180,14 @@ static void *ipu_worker(void *opaque)
         g_free(c.buf);
 
         qemu_mutex_lock(&s->lock);
-        qatomic_set(&s->worker_busy, false);
+        /* Disabled or reset meanwhile: the completion is dropped. */
         if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
-            /* A RUN's record goes with its completion, zero or not. */
-            ipu_post_locked(s, qi, &c.cqe, c.sqe.opcode == IPU_SQE_RUN ?
-                            &c.stats : NULL);
-        } else if (!q->enable_req) {
-            /* Disabled meanwhile: drop the result, finish the disable. */
-            qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
+            ipu_post_locked(s, q, gen, &c, &rf);
         }
-        qemu_cond_broadcast(&s->cond);
+        ipu_worker_release_locked(s, q);
+        if (rf.ring && q->gen == gen) {
+            ipu_queue_ring_error_locked(s, q, qi, rf.ring, rf.addr);
+        }
         spin_until = s->poll_ns ? ipu_now_ns() + s->poll_ns : 0;
     }
     qemu_mutex_unlock(&s->lock);
@@ -1143,9 +1209,7 @@ void ipu_queues_exit(IpuState *s)
 {
     qemu_mutex_lock(&s->lock);
     s->worker_exit = true;
-    if (s->engine) {
-        ipue_cancel(s->engine);
-    }
+    ipu_cancel_locked(s);
     qemu_cond_broadcast(&s->cond);
     qemu_mutex_unlock(&s->lock);
     /* The worker may be waiting for the BQL to signal a completion. */
@@ -1174,8 +1238,8 @@ void ipu_queues_reset(IpuState *s)
         memset(q, 0, sizeof(*q));
         q->gen = gen;
     }
-    if (s->engine && s->worker_busy) {
-        ipue_cancel(s->engine);
+    if (s->worker_busy) {
+        ipu_cancel_locked(s);
     }
     s->engine_reset = true;
     qemu_cond_broadcast(&s->cond);
@@ -1188,8 +1252,8 @@ bool ipu_queues_idle(IpuState *s)
 
     qemu_mutex_lock(&s->lock);
     idle = !s->worker_busy && !s->engine_reset;
-    if (!idle && s->engine && s->worker_busy) {
-        ipue_cancel(s->engine);     /* a run may have started since */
+    if (!idle && s->worker_busy) {
+        ipu_cancel_locked(s);       /* a run may have started since */
     }
     if (!idle) {
         qemu_cond_broadcast(&s->cond);

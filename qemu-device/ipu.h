@@ -5,14 +5,25 @@
  * Threads and locks:
  * - vCPU and main-loop code runs with the BQL: register accesses and the
  *   ready timer.
- * - One worker thread per card fetches and executes commands. It takes the
- *   BQL only to signal a completion, never while holding IpuState.lock, and
- *   its DMA goes to RAM only (ipu-dma.c), so BQL holders may wait on
- *   IpuState.lock but must never wait for the worker while holding the BQL
- *   (ipu_queues_exit() drops it to join the worker).
+ * - One worker thread per card fetches and executes commands; the engine's
+ *   host threads copy shares of big transfers for it (ipue_parallel()).
+ *   They take the BQL to signal a completion and, behind an IOMMU, around
+ *   every DMA translation (ipu-dma.c: the IOMMU reports a fault by raising
+ *   an interrupt, which needs the BQL), never while holding IpuState.lock.
+ *   So BQL holders may wait on IpuState.lock but must never wait for the
+ *   worker or its DMA while holding the BQL (ipu_queues_exit() drops it to
+ *   join the worker).
  * - IpuState.lock protects the queues, the worker's flags and the engine
- *   pointer. Lock order: BQL, then IpuState.lock. The engine belongs to the
- *   worker; other threads only call ipue_cancel() on it, under the lock.
+ *   pointer. Lock order: BQL, then IpuState.lock. No DMA is done with the
+ *   lock held: the worker takes what it needs of a queue under the lock,
+ *   marks itself busy on it (worker_busy, busy_queue), drops the lock for
+ *   the DMA (SQ entry, the command's data, run record, CQ entry) and, with
+ *   the lock again, uses the result only if the queue's gen is unchanged.
+ *   While it is busy on a queue, a disable of that queue keeps ENABLED at 1
+ *   and a reset's READY waits (ipu_queues_idle()); both set dma_cancel,
+ *   which every transfer reads between chunks of at most 1 MiB, so the
+ *   card lets go within a chunk. The engine belongs to the worker; other
+ *   threads only call ipue_cancel() on it, under the lock.
  * - Doorbells (BAR0's and BAR4's pages alike) take the BQL only: the SQ
  *   tail and CQ head they write are read by the worker (and the CQ_HEAD
  *   register) atomically, and the flags they read (a queue's status,
@@ -99,8 +110,10 @@ struct IpuState {
     QemuThread worker;
     IpuQueue queues[IPU_NUM_QUEUES];
     unsigned next_queue;    /* round-robin position */
-    bool worker_busy;       /* executing a command */
+    bool worker_busy;       /* fetching, executing or posting a command */
     unsigned busy_queue;    /* of this queue */
+    /* That command was cancelled: its DMA stops at the next chunk (atomic) */
+    bool dma_cancel;
     bool worker_exit;
     bool worker_sleeping;   /* in qemu_cond_wait: doorbells must wake it */
     unsigned kicks;         /* doorbell writes (atomic): ends a worker spin */
@@ -117,6 +130,7 @@ struct IpuState {
     uint32_t host_threads;
     uint32_t poll_us;
     bool msix;
+    bool dma_iommu;         /* DMA goes through an IOMMU (ipu_dma_init()) */
 };
 
 #define TYPE_IPU_PCI "ipu"
@@ -137,10 +151,21 @@ bool ipu_queue_reg_read_only(hwaddr addr);
 /* Queue @qi's SQ_TAIL (@cq false) or CQ_HEAD doorbell: BQL, not the lock. */
 void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val);
 
-/* ipu-dma.c: DMA to and from guest RAM only; IPU_CS_* results */
+/*
+ * ipu-dma.c: DMA to and from guest RAM only; IPU_CS_* results. Any thread,
+ * without IpuState.lock; with or without the BQL (behind an IOMMU it is
+ * taken around each translation when the caller does not hold it). Data
+ * moves in chunks of at most IPU_DMA_CHUNK bytes; before each, a transfer
+ * stops with IPU_CS_ABORTED when dma_cancel is set.
+ */
+#define IPU_DMA_CHUNK   (1u << 20)
+
 typedef struct IpuDmaFault {
     uint64_t addr;          /* DMA_ERROR: the address; INVALID_SGL: entry */
 } IpuDmaFault;
+
+/* At realize: does the card's DMA go through an IOMMU? */
+void ipu_dma_init(IpuState *s);
 
 /*
  * Called for each piece of a transfer with a host pointer into guest RAM,
@@ -155,14 +180,18 @@ typedef struct IpuCopy {
 } IpuCopy;
 int ipu_dma_copy_fn(void *opaque, void *ptr, uint64_t len, uint64_t off);
 
-int ipu_dma_ram(PCIDevice *pdev, uint64_t addr, void *buf, uint64_t len,
+/*
+ * Ring entries, SG lists, records: reads are not cancelled (they are small
+ * and the doorbell's ABORT scan uses them too), writes are.
+ */
+int ipu_dma_ram(IpuState *s, uint64_t addr, void *buf, uint64_t len,
                 bool to_guest, IpuDmaFault *fault);
 /*
  * The transfer of @length bytes at @data (contiguous, or an SG list of
  * @sgl_count entries), bytes [@start, @start + @len) of it: each piece goes
  * to @fn (offsets relative to @start); a NULL @fn only checks the memory.
  */
-int ipu_dma_walk(PCIDevice *pdev, uint64_t data, uint32_t sgl_count,
+int ipu_dma_walk(IpuState *s, uint64_t data, uint32_t sgl_count,
                  uint64_t length, uint64_t start, uint64_t len,
                  bool to_guest, IpuDmaFn fn, void *opaque, IpuDmaFault *fault);
 

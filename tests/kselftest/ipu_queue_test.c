@@ -3,7 +3,8 @@
  * The card's command queues (docs/hw-interface.md, "Command queues") driven
  * from user space with the driver unbound: rings and data live in locked
  * anonymous memory whose physical addresses come from /proc/self/pagemap
- * (no IOMMU in this VM), commands go through the doorbells and completions
+ * (behind an IOMMU, the card's group gets an identity domain for the test),
+ * commands go through the doorbells and completions
  * are polled by their phase bit. Covers a graph's load/write/run/read with
  * exact results and every kind of bad command, bad address (the card's own
  * BAR, memory that does not exist), bad SG list, bad doorbell and bad ring
@@ -15,6 +16,14 @@
  * its run records (REC_BASE): one per RUN at the CQ index of its completion,
  * with the engine's counters of the run, none for other commands, and a
  * record the card cannot write stopping the queue.
+ *
+ * The "dma" tests drive a gc200 card from hugepages, also behind an IOMMU
+ * (its group switched between its DMA domain, where every address faults,
+ * and an identity one): a storm of DMA faults on every ring and buffer kind
+ * and every queue, interleaved with resets, each reported as the
+ * specification says, QEMU staying up and the card working afterwards; and
+ * disable and reset under 128 MiB READs and WRITEs, after which the card
+ * touches none of the memory again (its confirmation time is printed).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -65,6 +74,8 @@ FIXTURE(queue) {
 	uint16_t cid;
 	void *graph;
 	size_t graph_len;
+	char type_path[PATH_MAX];	/* the IOMMU group's type, "" without */
+	char type0[32];			/* its type before the test */
 };
 
 static uint32_t rd32(FIXTURE_DATA(queue) *self, uint32_t off)
@@ -90,6 +101,41 @@ static int iommu_present(void)
 			n++;
 	closedir(d);
 	return n > 0;
+}
+
+/*
+ * The "type" file of the IOMMU group of the PCI function at @pcidir into
+ * @path, or "" when it has none.
+ */
+static void iommu_type_path(const char *pcidir, char *path, size_t len)
+{
+	char p[PATH_MAX + 32], link[PATH_MAX];
+	ssize_t n;
+
+	path[0] = 0;
+	snprintf(p, sizeof(p), "%s/iommu_group", pcidir);
+	n = readlink(p, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = 0;
+	snprintf(path, len, "/sys/kernel/iommu_groups/%s/type",
+		 strrchr(link, '/') + 1);
+}
+
+/*
+ * Gives the IOMMU group whose "type" file is @path a new default domain:
+ * "DMA" (translated: with the driver unbound nothing is mapped, every
+ * address faults) or "identity" (bus addresses are physical addresses).
+ * The kernel allows it only with no driver bound. 0 or -errno.
+ */
+static int iommu_set_type(const char *path, const char *type)
+{
+	char cur[32];
+	int ret = ipu_write_file(path, type);
+
+	if (!ret)
+		ret = ipu_read_file(path, cur, sizeof(cur));
+	return ret ? ret : strcmp(cur, type) ? -EIO : 0;
 }
 
 /* Pages from the pool: returns the first page's index. */
@@ -307,14 +353,29 @@ FIXTURE_SETUP(queue)
 	int fd, ret;
 
 	self->pool = MAP_FAILED;
-	/* Physical addresses mean nothing to a card behind an IOMMU. */
-	if (iommu_present())
-		SKIP(return, "an IOMMU translates the card's DMA (the driver's tests cover it)");
 	ASSERT_EQ(0, build_graph(&self->graph, &self->graph_len));
 	ret = ipu_bar0_take(&self->bar, DEV_CARD, true, msg, sizeof(msg));
 	if (ret == -ENODEV)
 		SKIP(return, "card %d is not present", DEV_CARD);
 	ASSERT_EQ(0, ret) TH_LOG("%s", msg);
+	/*
+	 * Behind an IOMMU, physical addresses are the card's bus addresses
+	 * only in an identity domain (every DMA still goes through the
+	 * vIOMMU's address space: the card takes the BQL for it).
+	 */
+	if (iommu_present()) {
+		iommu_type_path(self->bar.pcidir, self->type_path,
+				sizeof(self->type_path));
+		ASSERT_NE(0, self->type_path[0]);
+		ASSERT_EQ(0, ipu_read_file(self->type_path, self->type0,
+					   sizeof(self->type0)));
+		ret = iommu_set_type(self->type_path, "identity");
+		if (ret) {
+			self->type_path[0] = 0;
+			SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
+			     strerror(-ret));
+		}
+	}
 	/* Start from a card without a graph: a soft reset drops it. */
 	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
 
@@ -347,6 +408,11 @@ FIXTURE_TEARDOWN(queue)
 		for (unsigned q = 0; q < IPU_NUM_QUEUES; q++)
 			wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
 	usleep(20000);
+	/* READY: the card has let go of everything; then the old domain. */
+	if (self->type_path[0]) {
+		EXPECT_EQ(0, ipu_bar0_reset(&self->bar));
+		EXPECT_EQ(0, iommu_set_type(self->type_path, self->type0));
+	}
 	EXPECT_EQ(0, ipu_bar0_release(&self->bar));
 	if (self->pool != MAP_FAILED)
 		munmap(self->pool, (size_t)POOL_PAGES * PAGE);
@@ -2129,6 +2195,813 @@ TEST_F(queue, run_records_user_queue)
 	}
 	EXPECT_EQ(0, memcmp(&once, rec_at(self, rec, 1), sizeof(once)));
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(3, IPU_Q_STATUS)));
+}
+
+/* ---- DMA faults, and the card letting go of memory (a gc200 card) ---- */
+
+/*
+ * These drive card 0, a gc200 (its tiles hold a 128 MiB tensor), with rings,
+ * SG lists and buffers in hugepages (a 2 MiB page is contiguous on the bus).
+ * Behind an IOMMU the card's bus addresses are IOVAs: with the driver
+ * unbound the card's group keeps its DMA domain with nothing mapped, so every
+ * address faults in the IOMMU; in an identity domain they are physical
+ * addresses again. The tests switch between the two through the group's
+ * "type" in sysfs, which the kernel allows only with no driver bound.
+ */
+#define BIG_CARD	0
+#define HPAGE		(2u << 20)
+#define BIG_MAX		(128u << 20)	/* the big transfers, if memory allows */
+#define BIG_MIN		(16u << 20)
+#define SMALL_RING	4096		/* bytes of each SQ, CQ and record ring */
+
+FIXTURE(dma) {
+	struct ipu_bar0 bar;
+	char type_path[PATH_MAX];	/* the IOMMU group's type, "" without */
+	char type0[32];			/* its type before the test */
+	long huge0;			/* nr_hugepages before the test, or -1 */
+	uint8_t *mem;			/* hugepages: small things, bounce, data */
+	size_t mem_len;
+	uint64_t phys[BIG_MAX / HPAGE + 2];
+	size_t next;			/* allocation cursor in hugepage 0 */
+	uint8_t *bounce;		/* hugepage 1 */
+	uint8_t *data;			/* hugepages 2..: big bytes */
+	uint64_t big;
+	uint64_t data_sgl;		/* an SG list of data, one entry a page */
+	uint32_t data_sgl_count;
+	uint8_t *rec[IPU_NUM_QUEUES];	/* each queue's record ring */
+	struct tq qs[IPU_NUM_QUEUES];
+	uint16_t cid;
+	uint8_t *graph;			/* the double graph, in hugepage 0 */
+	size_t graph_len;
+	uint64_t bad[5];		/* bus addresses that are not RAM */
+	unsigned nbad;
+};
+
+static uint32_t drd(FIXTURE_DATA(dma) *self, uint32_t off)
+{
+	return ipu_bar0_rd(&self->bar, off);
+}
+
+static void dwr(FIXTURE_DATA(dma) *self, uint32_t off, uint32_t v)
+{
+	ipu_bar0_wr(&self->bar, off, v);
+}
+
+/* The bus address of @p, inside the hugepages. */
+static uint64_t dbus(FIXTURE_DATA(dma) *self, const void *p)
+{
+	size_t off = (const uint8_t *)p - self->mem;
+
+	return self->phys[off / HPAGE] + off % HPAGE;
+}
+
+/* @len zeroed bytes of hugepage 0, 4 KiB aligned. */
+static void *dalloc(FIXTURE_DATA(dma) *self, size_t len)
+{
+	void *p = self->mem + self->next;
+
+	len = (len + PAGE - 1) & ~(size_t)(PAGE - 1);
+	if (self->next + len > HPAGE)
+		abort();
+	self->next += len;
+	memset(p, 0, len);
+	return p;
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/*
+ * Puts the card's IOMMU group into its DMA domain ("DMA": every address
+ * faults) or an identity one ("identity"); 0 or -errno. Nothing to do
+ * without an IOMMU.
+ */
+static int set_domain(FIXTURE_DATA(dma) *self, const char *type)
+{
+	return self->type_path[0] ? iommu_set_type(self->type_path, type) : 0;
+}
+
+/*
+ * Configures queue @qi on its rings in hugepage 0 (fresh: zeroed CQ, phase
+ * 1), with SQ and CQ at @sq / @cq instead when non-zero and run records at
+ * @rec (0: none), and enables it; returns its STATUS.
+ */
+static uint32_t dopen(FIXTURE_DATA(dma) *self, unsigned qi, uint64_t sq,
+		      uint64_t cq, uint64_t rec)
+{
+	struct tq *q = &self->qs[qi];
+
+	dwr(self, IPU_REG_Q(qi, IPU_Q_CTRL), 0);
+	memset(q->cq, 0, SMALL_RING);
+	q->sq_tail = q->cq_head = 0;
+	q->phase = 1;
+	sq = sq ? sq : dbus(self, q->sq);
+	cq = cq ? cq : dbus(self, q->cq);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_SQ_BASE_LO), (uint32_t)sq);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_SQ_BASE_HI), sq >> 32);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_CQ_BASE_LO), (uint32_t)cq);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_CQ_BASE_HI), cq >> 32);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_REC_BASE_LO), (uint32_t)rec);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_REC_BASE_HI), rec >> 32);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_SIZE), q->size);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_VECTOR), 1);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_COALESCE), 0);
+	dwr(self, IPU_REG_Q(qi, IPU_Q_CTRL), IPU_Q_CTRL_ENABLE);
+	return drd(self, IPU_REG_Q(qi, IPU_Q_STATUS));
+}
+
+/* Puts @e (with a new cid) into queue @qi's SQ and rings its doorbell. */
+static void dpost(FIXTURE_DATA(dma) *self, unsigned qi, struct ipu_sqe *e)
+{
+	struct tq *q = &self->qs[qi];
+
+	e->cid = ++self->cid;
+	q->sq[q->sq_tail] = *e;
+	__sync_synchronize();
+	q->sq_tail = (q->sq_tail + 1) % q->size;
+	dwr(self, IPU_REG_SQ_TAIL(qi), q->sq_tail);
+}
+
+/*
+ * Waits (@ms at most) for queue @qi's next completion and consumes it: its
+ * status code, -ETIMEDOUT, or -EPROTO when its cid is not @cid.
+ */
+static int dreap(FIXTURE_DATA(dma) *self, unsigned qi, uint16_t cid,
+		 struct ipu_cqe *out, long ms)
+{
+	struct tq *q = &self->qs[qi];
+	struct ipu_cqe tmp, *c = out ? out : &tmp;
+	int ret = reap(q, c, ms);
+
+	if (ret)
+		return ret;
+	dwr(self, IPU_REG_CQ_HEAD(qi), q->cq_head);
+	return c->cid == cid ? IPU_CQE_CODE(c->status) : -EPROTO;
+}
+
+/* Submits @e on queue @qi, waits (30 s) for it: its status code or -errno. */
+static int dcmd(FIXTURE_DATA(dma) *self, unsigned qi, struct ipu_sqe *e,
+		struct ipu_cqe *out)
+{
+	dpost(self, qi, e);
+	return dreap(self, qi, e->cid, out, 30000);
+}
+
+/* Waits (5 s at most) for queue @qi to leave ENABLED; returns its STATUS. */
+static uint32_t dstopped(FIXTURE_DATA(dma) *self, unsigned qi)
+{
+	long long t0 = ipu_now_ms();
+	uint32_t st;
+
+	while ((st = drd(self, IPU_REG_Q(qi, IPU_Q_STATUS))) &
+	       IPU_Q_STATUS_ENABLED) {
+		if (ipu_now_ms() - t0 > 5000)
+			break;
+		usleep(100);
+	}
+	return st;
+}
+
+/* LOADs the double graph from hugepage 0: its status code. */
+static int dload(FIXTURE_DATA(dma) *self, unsigned qi)
+{
+	struct ipu_sqe e = {
+		.opcode = IPU_SQE_LOAD,
+		.length = self->graph_len,
+		.data = dbus(self, self->graph),
+	};
+
+	return dcmd(self, qi, &e, NULL);
+}
+
+/*
+ * READ or WRITE (@op) of @len bytes at @off of the big tensor, from/to the
+ * bounce page (@len at most 2 MiB) or, with @len = big, the data pages.
+ */
+static int dxfer(FIXTURE_DATA(dma) *self, unsigned qi, uint8_t op,
+		 uint64_t off, uint64_t len)
+{
+	struct ipu_sqe e = {
+		.opcode = op, .handle = H_BIG, .offset = off, .length = len,
+	};
+
+	if (len == self->big) {
+		e.data = self->data_sgl;
+		e.sgl_count = self->data_sgl_count;
+	} else {
+		e.data = dbus(self, self->bounce);
+	}
+	return dcmd(self, qi, &e, NULL);
+}
+
+/* Reads /proc/iomem: the first byte above the highest System RAM. */
+static uint64_t ram_top(void)
+{
+	unsigned long long lo, hi, top = 0;
+	char line[256];
+	FILE *f = fopen("/proc/iomem", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != ' ' && strstr(line, "System RAM") &&
+		    sscanf(line, "%llx-%llx", &lo, &hi) == 2 && hi + 1 > top)
+			top = hi + 1;
+	fclose(f);
+	return top;
+}
+
+/*
+ * Maps 2 + big / 2 MiB hugepages (fewer big ones when the VM cannot give
+ * them, BIG_MIN at least), with their bus addresses; 0 or -errno.
+ */
+static int map_hugepages(FIXTURE_DATA(dma) *self)
+{
+	const char *nr = "/proc/sys/vm/nr_hugepages";
+	unsigned want = 2 + BIG_MAX / HPAGE, n;
+	char buf[32];
+	int fd, ret;
+
+	if (ipu_read_file(nr, buf, sizeof(buf)))
+		return -ENOENT;
+	self->huge0 = atol(buf);
+	snprintf(buf, sizeof(buf), "%ld", self->huge0 + want);
+	ret = ipu_write_file(nr, buf);
+	if (ret)
+		return ret;
+	for (n = want; n >= 2 + BIG_MIN / HPAGE; n--) {
+		self->mem = mmap(NULL, (size_t)n * HPAGE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+				 MAP_POPULATE, -1, 0);
+		if (self->mem != MAP_FAILED)
+			break;
+	}
+	if (self->mem == MAP_FAILED)
+		return -ENOMEM;
+	self->mem_len = (size_t)n * HPAGE;
+	self->big = (uint64_t)(n - 2) * HPAGE;
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t ent, va = (uint64_t)(uintptr_t)(self->mem +
+							 (size_t)i * HPAGE);
+
+		self->mem[(size_t)i * HPAGE] = 0;
+		if (pread(fd, &ent, 8, va / PAGE * 8) != 8 || !(ent >> 63)) {
+			close(fd);
+			return -EIO;
+		}
+		self->phys[i] = (ent & ((1ull << 55) - 1)) * PAGE;
+		if (!self->phys[i] || self->phys[i] % HPAGE) {
+			close(fd);
+			return -EIO;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+FIXTURE_SETUP(dma)
+{
+	struct ipu_sge *sgl;
+	uint64_t top;
+	char msg[256];
+	int ret;
+
+	self->huge0 = -1;
+	self->mem = MAP_FAILED;
+	ret = ipu_bar0_take(&self->bar, BIG_CARD, true, msg, sizeof(msg));
+	if (ret == -ENODEV)
+		SKIP(return, "card %d is not present", BIG_CARD);
+	ASSERT_EQ(0, ret) TH_LOG("%s", msg);
+	if (ipu_bar0_rd(&self->bar, IPU_REG_MODEL) != IPU_MODEL_GC200)
+		SKIP(return, "card %d is not a gc200", BIG_CARD);
+	if (iommu_present()) {
+		iommu_type_path(self->bar.pcidir, self->type_path,
+				sizeof(self->type_path));
+		ASSERT_NE(0, self->type_path[0]);
+		ASSERT_EQ(0, ipu_read_file(self->type_path, self->type0,
+					   sizeof(self->type0)));
+		/* The card's rings must be reachable to start with. */
+		ret = set_domain(self, "identity");
+		if (ret) {
+			self->type_path[0] = 0;
+			SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
+			     strerror(-ret));
+		}
+	}
+	ret = map_hugepages(self);
+	if (ret == -ENOMEM)
+		SKIP(return, "the VM has too few free hugepages");
+	ASSERT_EQ(0, ret);
+	self->bounce = self->mem + HPAGE;
+	self->data = self->mem + 2 * (size_t)HPAGE;
+	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_GC200, N_ELEMS, self->big,
+					   (void **)&self->graph,
+					   &self->graph_len));
+	/* The binary moves into hugepage 0: the graph is small, the tensor lazy. */
+	{
+		uint8_t *g = self->graph;
+
+		self->graph = dalloc(self, self->graph_len);
+		memcpy(self->graph, g, self->graph_len);
+		free(g);
+	}
+	for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++) {
+		self->qs[qi] = (struct tq){
+			.qi = qi,
+			.size = SMALL_RING / sizeof(struct ipu_sqe),
+			.sq = dalloc(self, SMALL_RING),
+			.cq = dalloc(self, SMALL_RING),
+			.phase = 1,
+		};
+		self->rec[qi] = dalloc(self, SMALL_RING * 2);
+	}
+	sgl = dalloc(self, (self->big / HPAGE) * sizeof(*sgl));
+	for (uint64_t i = 0; i < self->big / HPAGE; i++)
+		sgl[i] = (struct ipu_sge){
+			.addr = dbus(self, self->data + i * HPAGE), .len = HPAGE,
+		};
+	self->data_sgl = dbus(self, sgl);
+	self->data_sgl_count = self->big / HPAGE;
+
+	/* Not RAM: a gigabyte past the top of RAM, no memory at all, the
+	 * card's own registers, the top of the bus. */
+	top = ram_top();
+	ASSERT_NE(0, top);
+	self->bad[self->nbad++] = ((top >> 30) + 2) << 30;
+	self->bad[self->nbad++] = 1ull << 40;
+	self->bad[self->nbad++] = self->bar.phys;
+	self->bad[self->nbad++] = 0xfffffffffff00000ull;
+	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
+}
+
+FIXTURE_TEARDOWN(dma)
+{
+	char buf[32];
+
+	/* The card lets go of everything before it is READY again. */
+	if (self->bar.regs)
+		EXPECT_EQ(0, ipu_bar0_reset(&self->bar));
+	if (self->type_path[0])
+		EXPECT_EQ(0, set_domain(self, self->type0));
+	EXPECT_EQ(0, ipu_bar0_release(&self->bar));
+	if (self->mem != MAP_FAILED)
+		munmap(self->mem, self->mem_len);
+	if (self->huge0 >= 0) {
+		snprintf(buf, sizeof(buf), "%ld", self->huge0);
+		ipu_write_file("/proc/sys/vm/nr_hugepages", buf);
+	}
+}
+
+/* Resets the card, waits for READY; with @load, queue 0 and the graph. */
+static int dreset(FIXTURE_DATA(dma) *self, bool load)
+{
+	if (ipu_bar0_reset(&self->bar))
+		return -ETIMEDOUT;
+	if (!load)
+		return 0;
+	if (dopen(self, 0, 0, 0, 0) != IPU_Q_STATUS_ENABLED)
+		return -EIO;
+	return dload(self, 0) == IPU_CS_SUCCESS ? 0 : -EIO;
+}
+
+/*
+ * After a storm of faults: the card still loads, writes, runs and reads
+ * exactly (x, then y = x + x), and FENCE completes.
+ */
+static void round_trip(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(dma) *self)
+{
+	float *x = (float *)self->bounce, *y = x + N_ELEMS;
+	struct ipu_sqe e;
+	int bad = 0;
+
+	ASSERT_EQ(0, dreset(self, true));
+	for (int i = 0; i < N_ELEMS; i++)
+		x[i] = (float)i - 1000.0f;
+	memset(y, 0xff, N_ELEMS * 4);
+	e = (struct ipu_sqe){ .opcode = IPU_SQE_WRITE, .handle = H_X,
+			      .length = N_ELEMS * 4, .data = dbus(self, x) };
+	ASSERT_EQ(IPU_CS_SUCCESS, dcmd(self, 0, &e, NULL));
+	e = (struct ipu_sqe){ .opcode = IPU_SQE_RUN, .handle = P_DOUBLE };
+	ASSERT_EQ(IPU_CS_SUCCESS, dcmd(self, 0, &e, NULL));
+	e = (struct ipu_sqe){ .opcode = IPU_SQE_READ, .handle = H_Y,
+			      .length = N_ELEMS * 4, .data = dbus(self, y) };
+	ASSERT_EQ(IPU_CS_SUCCESS, dcmd(self, 0, &e, NULL));
+	for (int i = 0; i < N_ELEMS; i++)
+		bad += y[i] != 2 * x[i];
+	EXPECT_EQ(0, bad);
+	e = (struct ipu_sqe){ .opcode = IPU_SQE_FENCE };
+	EXPECT_EQ(IPU_CS_SUCCESS, dcmd(self, 0, &e, NULL));
+	EXPECT_EQ(IPU_MAGIC, drd(self, IPU_REG_MAGIC));
+}
+
+/* A fault the card must turn into a status: which ring or buffer. */
+enum fault_kind { F_CQ, F_REC, F_DATA, F_SGE, F_SGL, F_KINDS };
+
+/*
+ * Starts a fault of kind @k at @addr on queue @qi (its rings in RAM): the
+ * CQ or the record ring there (a FENCE, a RUN), or a WRITE whose buffer,
+ * SG entry or SG list is there. Returns the cid to wait for (data faults).
+ */
+static uint16_t start_fault(FIXTURE_DATA(dma) *self, unsigned qi,
+			    enum fault_kind k, uint64_t addr)
+{
+	struct ipu_sge *sge = (struct ipu_sge *)(self->rec[qi] + SMALL_RING);
+	struct ipu_sqe e = { .opcode = IPU_SQE_WRITE, .handle = H_X,
+			     .length = 64 };
+
+	switch (k) {
+	case F_CQ:
+		dopen(self, qi, 0, addr, 0);
+		e = (struct ipu_sqe){ .opcode = IPU_SQE_FENCE };
+		break;
+	case F_REC:
+		dopen(self, qi, 0, 0, addr);
+		e = (struct ipu_sqe){ .opcode = IPU_SQE_RUN, .handle = P_DOUBLE };
+		break;
+	case F_DATA:
+		dopen(self, qi, 0, 0, 0);
+		e.data = addr;
+		break;
+	case F_SGE:
+		dopen(self, qi, 0, 0, 0);
+		sge[0] = (struct ipu_sge){ .addr = dbus(self, self->bounce),
+					   .len = 32 };
+		sge[1] = (struct ipu_sge){ .addr = addr, .len = 32 };
+		e.data = dbus(self, sge);
+		e.sgl_count = 2;
+		e.opcode = IPU_SQE_READ;
+		e.handle = H_Y;
+		break;
+	default:
+		dopen(self, qi, 0, 0, 0);
+		e.data = addr;
+		e.sgl_count = 1;
+		break;
+	}
+	dpost(self, qi, &e);
+	return e.cid;
+}
+
+/* The outcome of start_fault(): true when the card reported it as it must. */
+static bool fault_reported(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(dma) *self, unsigned qi,
+			   enum fault_kind k, uint64_t addr, uint16_t cid)
+{
+	struct ipu_cqe c;
+	uint32_t st;
+	int cs;
+
+	if (k == F_CQ || k == F_REC) {
+		st = dstopped(self, qi);
+		EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8), st)
+			TH_LOG("queue %u, %s at 0x%" PRIx64, qi,
+			       k == F_CQ ? "CQ" : "records", addr);
+		/* No completion: the CQ entry comes after the record. */
+		EXPECT_EQ(0, drd(self, IPU_REG_Q(qi, IPU_Q_CQ_TAIL)));
+		return st == (IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8));
+	}
+	cs = dreap(self, qi, cid, &c, 10000);
+	EXPECT_EQ(IPU_CS_DMA_ERROR, cs) TH_LOG("queue %u, kind %d at 0x%"
+					       PRIx64, qi, k, addr);
+	if (cs != IPU_CS_DMA_ERROR)
+		return false;
+	/* The failing address, also when it is an SG entry's. */
+	EXPECT_EQ(addr, c.detail | (uint64_t)c.detail2 << 32);
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, drd(self, IPU_REG_Q(qi, IPU_Q_STATUS)));
+	return true;
+}
+
+/*
+ * Behind the IOMMU, with the card's group in an identity domain: starts
+ * @e on queue 0 (records at @rec if non-zero), waits for the card to fetch
+ * it and puts the group in its DMA domain while it runs, so that what the
+ * command still has to do (its data, record, completion) faults in the
+ * IOMMU. True when it did: the queue stopped with ERROR code 4 (the CQ
+ * entry faulted, after a data fault or not); false when the command had
+ * completed before the switch.
+ */
+static bool fault_midway(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(dma) *self, struct ipu_sqe *e,
+			 uint64_t rec)
+{
+	long long t0;
+	uint32_t st;
+
+	EXPECT_EQ(0, set_domain(self, "identity"));
+	EXPECT_EQ(IPU_Q_STATUS_ENABLED, dopen(self, 0, 0, 0, rec));
+	dpost(self, 0, e);
+	t0 = ipu_now_ms();
+	while (drd(self, IPU_REG_Q(0, IPU_Q_SQ_HEAD)) != 1 &&
+	       ipu_now_ms() - t0 < 5000)
+		;
+	EXPECT_EQ(0, set_domain(self, "DMA"));
+	t0 = ipu_now_ms();
+	while (!((st = drd(self, IPU_REG_Q(0, IPU_Q_STATUS))) &
+		 IPU_Q_STATUS_ERROR) && !drd(self, IPU_REG_Q(0, IPU_Q_CQ_TAIL)) &&
+	       ipu_now_ms() - t0 < 30000)
+		usleep(1000);
+	EXPECT_EQ(0, set_domain(self, "identity"));
+	if (st & IPU_Q_STATUS_ERROR) {
+		EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8), st);
+		return true;
+	}
+	/* Completed before the switch: too short. */
+	dwr(self, IPU_REG_Q(0, IPU_Q_CTRL), 0);
+	return false;
+}
+
+/*
+ * A storm of DMA faults on every queue, interleaved with soft resets: SQ
+ * rings, CQ rings, record rings, data buffers, SG entries and SG lists at
+ * addresses that are not RAM or, behind an IOMMU, not mapped (there the
+ * faults are the IOMMU's: a vIOMMU reports a fault with an interrupt, which
+ * the card's threads must raise under the BQL or QEMU aborts). Each must
+ * stop its queue with ERROR code 4 (rings) or complete its command with
+ * DMA_ERROR (data), QEMU must stay up, and the card must work afterwards.
+ */
+TEST_F_TIMEOUT(dma, fault_storm, 900)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const bool iommu = self->type_path[0];
+	unsigned faults = 0, iommu_faults = 0, resets = 0;
+	uint16_t cids[IPU_NUM_QUEUES];
+	enum fault_kind kinds[IPU_NUM_QUEUES];
+	uint64_t addrs[IPU_NUM_QUEUES];
+	struct ipu_sqe e;
+	uint64_t count;
+	bool caught;
+
+	/*
+	 * SQ rings: all queues at once. Behind the IOMMU, in the DMA domain,
+	 * their own rings (RAM, but not mapped) fault as well as the rest.
+	 */
+	if (iommu)
+		ASSERT_EQ(0, set_domain(self, "DMA"));
+	for (unsigned round = 0; round < 16; round++) {
+		for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++) {
+			unsigned k = (round + qi) % (self->nbad + 1);
+
+			addrs[qi] = k < self->nbad ? self->bad[k] :
+				    iommu ? dbus(self, self->qs[qi].sq) :
+					    self->bad[0] + PAGE * qi;
+			ASSERT_EQ(IPU_Q_STATUS_ENABLED,
+				  dopen(self, qi, addrs[qi], 0, 0));
+		}
+		for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++)
+			dwr(self, IPU_REG_SQ_TAIL(qi), 1 + qi % 7);
+		/* Every fourth round, a reset among the faults. */
+		if (round % 4 == 3) {
+			ASSERT_EQ(0, dreset(self, false));
+			resets++;
+			continue;
+		}
+		for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++) {
+			EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
+				  dstopped(self, qi))
+				TH_LOG("queue %u, SQ at 0x%" PRIx64, qi,
+				       addrs[qi]);
+			faults++;
+			iommu_faults += iommu;
+		}
+		EXPECT_EQ(IPU_MAGIC, drd(self, IPU_REG_MAGIC));
+	}
+
+	/* The other rings and the data: the SQ must be readable for them. */
+	if (iommu)
+		ASSERT_EQ(0, set_domain(self, "identity"));
+	ASSERT_EQ(0, dreset(self, true));
+	for (unsigned round = 0; round < 24; round++) {
+		for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++) {
+			kinds[qi] = (round + qi) % F_KINDS;
+			addrs[qi] = self->bad[(round / F_KINDS + qi) %
+					      self->nbad];
+			cids[qi] = start_fault(self, qi, kinds[qi], addrs[qi]);
+		}
+		if (round % 6 == 5) {
+			ASSERT_EQ(0, dreset(self, true));
+			resets++;
+			continue;
+		}
+		for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++)
+			faults += fault_reported(_metadata, self, qi, kinds[qi],
+						 addrs[qi], cids[qi]);
+	}
+
+	/*
+	 * Behind the IOMMU: the CQ, the record ring and the data of a command
+	 * fault in the IOMMU while it runs (the data of a big transfer in the
+	 * engine's host threads). A command that completes before the domain
+	 * changes is made longer and tried again.
+	 */
+	if (iommu) {
+		ASSERT_EQ(0, dreset(self, true));
+		/* A RUN of ~100 ms: how long do 100 take? */
+		e = (struct ipu_sqe){ .opcode = IPU_SQE_RUN,
+				      .handle = P_DOUBLE, .count = 100 };
+		count = ipu_now_ms();
+		ASSERT_EQ(IPU_CS_SUCCESS, dcmd(self, 0, &e, NULL));
+		count = 100 * 100 / (ipu_now_ms() - count + 1) + 100;
+		for (int k = 0; k < 4; k++) {
+			caught = false;
+			for (int t = 0; t < 6 && !caught; t++, count *= 2) {
+				if (k < 2)
+					e = (struct ipu_sqe){
+						.opcode = IPU_SQE_RUN,
+						.handle = P_DOUBLE,
+						.count = count > UINT32_MAX ?
+							 UINT32_MAX : count,
+					};
+				else
+					e = (struct ipu_sqe){
+						.opcode = k == 2 ? IPU_SQE_WRITE :
+								   IPU_SQE_READ,
+						.handle = H_BIG,
+						.length = self->big,
+						.data = self->data_sgl,
+						.sgl_count = self->data_sgl_count,
+					};
+				caught = fault_midway(_metadata, self, &e,
+						      k == 1 ? dbus(self, self->rec[0]) : 0);
+				if (k >= 2 && !caught)
+					break;	/* as long as transfers get */
+			}
+			if (k < 2) {
+				EXPECT_TRUE(caught) TH_LOG("%s: every RUN completed before the IOMMU domain changed",
+							   k ? "records" : "CQ");
+			} else if (!caught) {
+				TH_LOG("a %" PRIu64 " MiB %s completed before the IOMMU domain changed",
+				       self->big >> 20, k == 2 ? "WRITE" : "READ");
+			}
+			faults += caught;
+			iommu_faults += caught;
+		}
+	}
+
+	round_trip(_metadata, self);
+	TH_LOG("%u faults (%u in the IOMMU), %u resets among them", faults,
+	       iommu_faults, resets);
+}
+
+/*
+ * Starts a READ or WRITE (@op) of the whole big tensor from/to the data
+ * pages on queue 0, waits until the card has fetched it and stops it: a
+ * disable (@reset false), then waits for ENABLED to read 0, or a soft
+ * reset, then waits for READY. Returns the microseconds the card took to
+ * confirm, or -1.
+ */
+static long long stop_big(FIXTURE_DATA(dma) *self, uint8_t op, bool reset)
+{
+	struct ipu_sqe e = {
+		.opcode = op, .handle = H_BIG, .length = self->big,
+		.data = self->data_sgl, .sgl_count = self->data_sgl_count,
+	};
+	long long t0 = ipu_now_ms(), us;
+
+	if (dopen(self, 0, 0, 0, 0) != IPU_Q_STATUS_ENABLED)
+		return -1;
+	dpost(self, 0, &e);
+	while (drd(self, IPU_REG_Q(0, IPU_Q_SQ_HEAD)) != 1)
+		if (ipu_now_ms() - t0 > 5000)
+			return -1;
+	us = now_us();
+	if (reset) {
+		dwr(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+		while (!(drd(self, IPU_REG_STATUS) & IPU_STATUS_READY))
+			if (now_us() - us > 10000000)
+				return -1;
+	} else {
+		dwr(self, IPU_REG_Q(0, IPU_Q_CTRL), 0);
+		while (drd(self, IPU_REG_Q(0, IPU_Q_STATUS)) &
+		       IPU_Q_STATUS_ENABLED)
+			if (now_us() - us > 10000000)
+				return -1;
+	}
+	return now_us() - us;
+}
+
+#define PAT_TENSOR	0x5a	/* the tensor's bytes for the READs */
+#define PAT_DEST	0xa5	/* a READ's destination before it */
+#define PAT_SRC		0x11	/* a WRITE's source */
+#define PAT_LATE	0x22	/* the source once the card let go */
+#define WATCH_US	300000	/* how long the memory is watched afterwards */
+
+/* Bytes of @p's @len that are @v. */
+static uint64_t count_bytes(const uint8_t *p, uint64_t len, uint8_t v)
+{
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < len; i++)
+		n += p[i] == v;
+	return n;
+}
+
+/*
+ * Reads the big tensor back through the bounce page and counts its bytes
+ * that are 0, PAT_SRC and PAT_LATE: 0, or -1 on a failed READ.
+ */
+static int read_back(FIXTURE_DATA(dma) *self, uint64_t n[3])
+{
+	n[0] = n[1] = n[2] = 0;
+	if (dopen(self, 0, 0, 0, 0) != IPU_Q_STATUS_ENABLED)
+		return -1;
+	for (uint64_t off = 0; off < self->big; off += HPAGE) {
+		if (dxfer(self, 0, IPU_SQE_READ, off, HPAGE) != IPU_CS_SUCCESS)
+			return -1;
+		n[0] += count_bytes(self->bounce, HPAGE, 0);
+		n[1] += count_bytes(self->bounce, HPAGE, PAT_SRC);
+		n[2] += count_bytes(self->bounce, HPAGE, PAT_LATE);
+	}
+	return 0;
+}
+
+/*
+ * Disable and reset under a big READ and WRITE: once ENABLED reads 0 (after
+ * the disable) or the card is READY (after the reset), not one byte the
+ * command referenced changes or is read any more. A READ's destination is
+ * watched; a WRITE's source is overwritten, and the tensor read back must
+ * hold none of the new bytes (after the reset: nothing at all of the old
+ * graph). The time the card took to confirm is printed; it must not wait
+ * for the transfer to finish.
+ */
+TEST_F_TIMEOUT(dma, stop_under_big_transfer, 900)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const uint64_t big = self->big;
+	uint64_t left, n[3];
+	uint8_t *snap;
+	long long us;
+
+	snap = malloc(big);
+	ASSERT_NE(NULL, snap);
+	ASSERT_EQ(0, dreset(self, true));
+	memset(self->data, PAT_TENSOR, big);
+	ASSERT_EQ(IPU_CS_SUCCESS, dxfer(self, 0, IPU_SQE_WRITE, 0, big));
+
+	for (int reset = 0; reset < 2; reset++) {
+		/* A READ: its destination must not change any more. */
+		memset(self->data, PAT_DEST, big);
+		us = stop_big(self, IPU_SQE_READ, reset);
+		ASSERT_LE(0, us);
+		memcpy(snap, self->data, big);
+		left = count_bytes(snap, big, PAT_DEST);
+		usleep(WATCH_US);
+		EXPECT_EQ(0, memcmp(snap, self->data, big))
+			TH_LOG("the READ went on after the %s",
+			       reset ? "reset" : "disable");
+		EXPECT_EQ(0, self->qs[0].cq[0].status & IPU_CQE_PHASE);
+		/* The card stopped the copy, it did not wait for its end. */
+		EXPECT_LT(0, left) TH_LOG("the whole READ was copied first");
+		TH_LOG("%s %.1f ms after the %s under a %" PRIu64 " MiB READ "
+		       "(%.1f MiB copied by then)", reset ? "READY" : "ENABLED 0",
+		       us / 1000.0, reset ? "reset" : "disable", big >> 20,
+		       (big - left) / 1048576.0);
+		/* The graph went with the reset: load it again. */
+		if (reset)
+			ASSERT_EQ(0, dreset(self, true));
+	}
+
+	for (int reset = 0; reset < 2; reset++) {
+		/* A WRITE: its source must not be read any more. */
+		memset(self->data, PAT_SRC, big);
+		us = stop_big(self, IPU_SQE_WRITE, reset);
+		ASSERT_LE(0, us);
+		memset(self->data, PAT_LATE, big);
+		usleep(WATCH_US);
+		EXPECT_EQ(0, self->qs[0].cq[0].status & IPU_CQE_PHASE);
+		/* After the reset, a new graph: nothing of the old one. */
+		if (reset)
+			ASSERT_EQ(0, dreset(self, true));
+		ASSERT_EQ(0, read_back(self, n));
+		EXPECT_EQ(0, n[2]) TH_LOG("the WRITE read its source after the %s",
+					  reset ? "reset" : "disable");
+		/* The tensor was zero (a fresh graph) before the WRITE. */
+		EXPECT_EQ(big, n[0] + n[1]);
+		if (reset) {
+			EXPECT_EQ(big, n[0]);
+		} else {
+			EXPECT_GT(big, n[1]) TH_LOG("the whole WRITE was done first");
+		}
+		if (reset)
+			TH_LOG("READY %.1f ms after the reset under a %" PRIu64
+			       " MiB WRITE", us / 1000.0, big >> 20);
+		else
+			TH_LOG("ENABLED 0 %.1f ms after the disable under a %"
+			       PRIu64 " MiB WRITE (%.1f MiB written by then)",
+			       us / 1000.0, big >> 20, n[1] / 1048576.0);
+		/* For the next WRITE: a fresh graph again. */
+		if (!reset)
+			ASSERT_EQ(0, dreset(self, true));
+	}
+	free(snap);
 }
 
 TEST_HARNESS_MAIN
