@@ -159,8 +159,19 @@ void ipu_kcmd_release_res(struct ipu_device *idev, struct ipu_kcmd *cmd)
 	if (cmd->sgl)
 		dma_free_coherent(dev, cmd->sgl_bytes, cmd->sgl, cmd->sgl_dma);
 	cmd->sgl = NULL;
-	if (cmd->msg)
+	if (cmd->msg) {
+		/*
+		 * A refused graph's message outlives the card's buffer: its
+		 * submitter may collect it after a DETACH released the command.
+		 */
+		if (READ_ONCE(cmd->state) == IPU_KCMD_DONE &&
+		    cmd->status == IPU_STATUS_LOAD_FAILED) {
+			memcpy(cmd->msg_text, cmd->msg, sizeof(cmd->msg_text));
+			cmd->msg_text[sizeof(cmd->msg_text) - 1] = '\0';
+			cmd->msg_saved = true;
+		}
 		dma_free_coherent(dev, IPU_LOAD_MSG_LEN, cmd->msg, cmd->msg_dma);
+	}
 	cmd->msg = NULL;
 	atomic_dec(&idev->ncmds);
 }
@@ -198,26 +209,25 @@ void ipu_cmds_teardown(struct ipu_ctx *ctx)
 	}
 }
 
+/* A refused LOAD's message to its user buffer: 0 or -EFAULT. */
+static int ipu_kcmd_copy_msg(const struct ipu_kcmd *cmd)
+{
+	if (!cmd->msg_saved || !cmd->msg_ptr)
+		return 0;
+	if (copy_to_user(u64_to_user_ptr(cmd->msg_ptr), cmd->msg_text,
+			 sizeof(cmd->msg_text)))
+		return -EFAULT;
+	return 0;
+}
+
 /*
- * A collected command: copies the LOAD message out, releases the DMA
- * resources. Returns 0 or -EFAULT (the message could not be written).
+ * A collected command: releases the DMA resources, copies the LOAD message
+ * out. Returns 0 or -EFAULT (the message could not be written).
  */
 static int ipu_kcmd_finish(struct ipu_ctx *ctx, struct ipu_kcmd *cmd)
 {
-	char msg[IPU_LOAD_MSG_LEN];
-	bool copy = false;
-	int ret = 0;
-
-	if (cmd->msg && cmd->msg_ptr && cmd->status == IPU_STATUS_LOAD_FAILED) {
-		memcpy(msg, cmd->msg, sizeof(msg));
-		msg[sizeof(msg) - 1] = '\0';
-		copy = true;
-	}
 	ipu_kcmd_release_res(ctx->idev, cmd);
-	if (copy && copy_to_user(u64_to_user_ptr(cmd->msg_ptr), msg,
-				 sizeof(msg)))
-		ret = -EFAULT;
-	return ret;
+	return ipu_kcmd_copy_msg(cmd);
 }
 
 static int ipu_cmd_check(const struct ipu_cmd *c)
@@ -475,10 +485,12 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 	spin_unlock_irqrestore(&q->lock, flags);
 
 	ipu_cmd_result(c, cmd);
-	ret = 0;
 	if (mine) {
 		ret = ipu_kcmd_finish(ctx, cmd);
 		ipu_kcmd_put(cmd);		/* the list's */
+	} else {
+		/* A DETACH released it: its message was kept. */
+		ret = ipu_kcmd_copy_msg(cmd);
 	}
 	mutex_unlock(&ctx->mutex);
 	ipu_kcmd_put(cmd);			/* ours */

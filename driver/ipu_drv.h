@@ -215,6 +215,8 @@ struct ipu_kcmd {
 	char *msg;			/* LOAD: the card's message buffer */
 	dma_addr_t msg_dma;
 	u64 msg_ptr;			/* user buffer for msg */
+	bool msg_saved;			/* msg_text holds LOAD_FAILED's message */
+	char msg_text[IPU_LOAD_MSG_LEN]; /* kept when msg is released */
 	u32 stream;			/* STREAM_BIND: the stream */
 	struct ipu_sbind *sbind;	/* STREAM_BIND: the new binding */
 	struct list_head stale;		/* bindings dropped at completion */
