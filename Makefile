@@ -22,8 +22,8 @@ VM_LIBS :=
 VM_MODULE := $(B)/driver/ipu.ko
 
 .DEFAULT_GOAL := all
-.PHONY: all build deps run check check-inner bench bench-inner shell clean \
-	qemu kernel linux-src initramfs vm-check FORCE
+.PHONY: all build deps run check check-inner check-debug check-debug-inner \
+	bench bench-inner shell clean qemu kernel linux-src initramfs vm-check FORCE
 
 # Everything else needs the packages, so the public targets install them
 # first and then re-enter make (KABI is known only after that).
@@ -35,6 +35,10 @@ run: deps
 check: deps
 	@$(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory check-inner
+# The whole VM suite under the debug kernel (mk/debug-kernel.mk).
+check-debug: deps
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory check-debug-inner
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory bench-inner
@@ -81,9 +85,11 @@ $(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh tests/vm/run-tests.sh \
 		--lib $(VM_LIBS) $(if $(wildcard $(VM_MODULE)),--module $(VM_MODULE))
 
 # Tests: host suites first, then the VM; each writes KTAP to $(B)/results.
-check-inner:
+# $(call run_checks,TARGETS): one sub-make each; one that fails without
+# writing results counts as a failed test.
+define run_checks
 	@rm -rf $(B)/results && mkdir -p $(B)/results
-	@for t in $(HOST_CHECKS) $(VM_CHECKS); do \
+	@for t in $(1); do \
 		n=$$(ls $(B)/results/*.ktap 2>/dev/null | wc -l); \
 		$(MAKE) --no-print-directory $$t; rc=$$?; \
 		if [ $$rc != 0 ] && [ "$$(ls $(B)/results/*.ktap 2>/dev/null | wc -l)" = "$$n" ]; then \
@@ -92,6 +98,11 @@ check-inner:
 		fi; \
 	done
 	@scripts/ktap-summary.sh $(B)/results
+endef
+check-inner:
+	$(call run_checks,$(HOST_CHECKS) $(VM_CHECKS))
+check-debug-inner:
+	$(call run_checks,$(VM_DEBUG_CHECKS))
 
 # The VM suite runs twice: plain, and behind an intel-iommu with the guest
 # in strict IOMMU mode; the command-queue tests run again on cards without
@@ -109,7 +120,7 @@ define vm_run
 		>$(B)/results/$(1)-kernel-log.ktap
 endef
 VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check \
-	vm-hotplug-check
+	vm-hotplug-check vm-debug-iommu-check vm-debug-failslab-check
 vm-check: $(VM_CHECKS)
 vm-plain-check:
 	$(call vm_run,vm,)
@@ -123,7 +134,32 @@ vm-intx-check:
 # A busy card unplugged from the host (QMP device_del).
 vm-hotplug-check:
 	@tests/hotplug/run.sh $(CURDIR) $(B) >$(B)/results/vm-hotplug.ktap
-.PHONY: vm-check $(VM_CHECKS)
+
+# Under the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug, UBSAN;
+# mk/debug-kernel.mk, built on first use): the driver's kselftests behind
+# the IOMMU, where any checker report fails the run (scripts/dmesg-check.sh,
+# and run-tests.sh's kmemleak scan and DMA-API error count); and the
+# fault-injection run, failslab and fail_page_alloc for the test process
+# only, with DMA-API debugging off (its own bookkeeping does not survive
+# injected failures). `make check-debug` runs the whole suite under it.
+VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
+	ipu_module_test ipu_cmd_test ipu_uqueue_test \
+	$(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
+vm-debug-iommu-check: $(DK_INITRAMFS)
+	$(call vm_run,vm-debug-iommu,--debug-kernel --iommu,$(VM_DEBUG_TESTS))
+vm-debug-failslab-check: $(DK_INITRAMFS)
+	$(call vm_run,vm-debug-failslab,--debug-kernel --iommu --append dma_debug=off,ipu_failslab_test)
+VM_DEBUG_CHECKS := vm-debug-plain-all-check vm-debug-iommu-all-check \
+	vm-debug-failslab-check vm-debug-hotplug-check
+vm-debug-plain-all-check: $(DK_INITRAMFS)
+	$(call vm_run,vm-debug,--debug-kernel)
+vm-debug-iommu-all-check: $(DK_INITRAMFS)
+	$(call vm_run,vm-debug-iommu-all,--debug-kernel --iommu)
+vm-debug-hotplug-check: $(DK_INITRAMFS)
+	@IPU_VM_DEBUG_KERNEL=1 tests/hotplug/run.sh $(CURDIR) $(B) >$(B)/results/vm-debug-hotplug.ktap
+	@scripts/dmesg-check.sh $(B)/hotplug-share/dmesg 0 vm-debug-hotplug \
+		>$(B)/results/vm-debug-hotplug-kernel-log.ktap
+.PHONY: vm-check $(VM_CHECKS) $(VM_DEBUG_CHECKS)
 
 bench-inner:
 	@rm -rf $(B)/bench && mkdir -p $(B)/bench

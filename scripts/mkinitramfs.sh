@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the VM's initramfs: busybox, the guest kernel's virtio/9p/nvme
-# modules, ipu.ko, the library, the tools and the tests with the shared
-# libraries they need. Usage: mkinitramfs.sh OUT.cpio.gz KERNEL_ROOT KABI
+# modules (Debian's kernel, or the debug kernel of scripts/debug-kernel.sh),
+# ipu.ko, the library, the tools and the tests with the shared libraries
+# they need. Usage: mkinitramfs.sh OUT.cpio.gz KERNEL_ROOT KABI
 #   then groups of: --bin FILE... | --lib FILE... | --test FILE... | --module FILE
 set -euo pipefail
 OUT=$(realpath -m "$1"); KROOT=$(realpath "$2"); KABI=$3; shift 3
@@ -19,13 +20,23 @@ install -m 0755 "$REPO/scripts/vm-init.sh" "$STAGE/init"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$STAGE/etc/passwd"
 echo 'root:x:0:' >"$STAGE/etc/group"
 
-# Kernel modules the VM needs, with their dependencies.
+# Kernel modules the VM needs, with their dependencies. A module the kernel
+# has built in (modules.builtin) needs nothing; NVMe is only for the
+# benchmarks, and the debug kernel (scripts/debug-kernel.config) has none.
 MODDIR=lib/modules/$KABI
 [ -f "$KROOT/$MODDIR/modules.dep" ] || depmod -b "$KROOT" "$KABI"
-want="kernel/drivers/virtio/virtio_pci.ko kernel/net/9p/9pnet_virtio.ko kernel/fs/9p/9p.ko kernel/drivers/nvme/host/nvme.ko kernel/drivers/char/hw_random/virtio-rng.ko"
+want="kernel/drivers/virtio/virtio_pci.ko kernel/net/9p/9pnet_virtio.ko kernel/fs/9p/9p.ko kernel/drivers/char/hw_random/virtio-rng.ko"
+optional="kernel/drivers/nvme/host/nvme.ko"
 mods=""
-for m in $want; do
-	mods="$mods $m $(grep "^$m:" "$KROOT/$MODDIR/modules.dep" | cut -d: -f2)"
+for m in $want $optional; do
+	if grep -q "^$m:" "$KROOT/$MODDIR/modules.dep"; then
+		mods="$mods $m $(grep "^$m:" "$KROOT/$MODDIR/modules.dep" | cut -d: -f2)"
+	elif grep -qxF "$m" "$KROOT/$MODDIR/modules.builtin" 2>/dev/null; then
+		:
+	elif [ -n "${optional##*"$m"*}" ]; then
+		echo "mkinitramfs: $KROOT/$MODDIR has no ${m##*/}, built in or as a module" >&2
+		exit 1
+	fi
 done
 for m in $(echo $mods | tr ' ' '\n' | sort -u); do
 	mkdir -p "$STAGE/$MODDIR/$(dirname "$m")"
