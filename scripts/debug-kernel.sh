@@ -13,6 +13,8 @@
 # Usage: debug-kernel.sh BUILD_DIR        build if needed; prints one line
 #        debug-kernel.sh BUILD_DIR --config-only   configure and check only
 set -euo pipefail
+# depmod lives in /sbin, which a user's PATH may not have.
+export PATH=$PATH:/usr/sbin:/sbin
 
 REPO=$(realpath "$(dirname "$0")/..")
 B=$(realpath -m "${1:?usage: debug-kernel.sh BUILD_DIR [--config-only]}")
@@ -23,6 +25,10 @@ ROOT=$D/root
 FRAG=$REPO/scripts/debug-kernel.config
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 JOBS=${DEBUG_KERNEL_JOBS:-$(nproc)}
+# ccache's own default (~/.cache/ccache) unless that cannot be written.
+if [ -z "${CCACHE_DIR:-}" ] && ! { mkdir -p "${HOME:-/nonexistent}/.cache" && [ -w "$HOME/.cache" ]; } 2>/dev/null; then
+	export CCACHE_DIR=$B/ccache
+fi
 
 die() { echo "debug-kernel: $*" >&2; exit 1; }
 
@@ -36,14 +42,17 @@ PKGVER=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 
 KEY=$({
 	echo "linux-source-6.1 $PKGVER"
-	gcc --version | head -1
+	gcc --version | sed -n 1p
 	sha256sum "$FRAG" "$REPO/scripts/debug-kernel.sh" | cut -d' ' -f1
 } | sha256sum | cut -d' ' -f1)
+# One build at a time (two makes at once wait for each other).
+mkdir -p "$D"
+exec 9>"$D/.lock"
+flock 9
 if [ "$MODE" = build ] && [ -f "$D/stamp" ] && [ "$(cat "$D/stamp")" = "$KEY" ] &&
 	[ -f "$D/release" ] && [ -f "$ROOT/boot/vmlinuz-$(cat "$D/release")" ]; then
 	exit 0
 fi
-mkdir -p "$D"
 rm -f "$D/stamp"
 
 # The full source tree, extracted once per package version.
@@ -98,8 +107,26 @@ fi
 
 echo "debug-kernel: building Linux $PKGVER with ccache (log: $LOG); a cold build takes ~25 min on 2 cores"
 start=$(date +%s)
-"${KMAKE[@]}" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 ||
-	{ grep -E 'error|Error' "$LOG" | head -20 >&2; tail -20 "$LOG" >&2; die "build failed (log: $LOG)"; }
+# In the background, with a line every 2 minutes: CI stops jobs that are
+# silent for long, and a cold build is long.
+"${KMAKE[@]}" -j"$JOBS" bzImage modules >>"$LOG" 2>&1 &
+mk=$!
+trap 'kill "$mk" 2>/dev/null' EXIT
+n=0
+while kill -0 "$mk" 2>/dev/null; do
+	sleep 5
+	n=$((n + 5))
+	if [ $((n % 120)) = 0 ]; then
+		echo "debug-kernel: $((n / 60)) min, $(find "$SRC" -name '*.o' | wc -l) objects"
+	fi
+done
+if ! wait "$mk"; then
+	trap - EXIT
+	grep -E 'error|Error' "$LOG" | head -20 >&2 || true
+	tail -20 "$LOG" >&2
+	die "build failed (log: $LOG)"
+fi
+trap - EXIT
 
 # The release string (6.1.N-ipu-debug) is known once the build has synced
 # the configuration.

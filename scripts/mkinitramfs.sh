@@ -5,6 +5,8 @@
 # they need. Usage: mkinitramfs.sh OUT.cpio.gz KERNEL_ROOT KABI
 #   then groups of: --bin FILE... | --lib FILE... | --test FILE... | --module FILE
 set -euo pipefail
+# depmod lives in /sbin, which a user's PATH may not have.
+export PATH=$PATH:/usr/sbin:/sbin
 OUT=$(realpath -m "$1"); KROOT=$(realpath "$2"); KABI=$3; shift 3
 STAGE=$(mktemp -d "${OUT%.cpio.gz}.stage.XXXXXX")
 chmod 0755 "$STAGE"
