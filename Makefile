@@ -120,7 +120,8 @@ define vm_run
 		>$(B)/results/$(1)-kernel-log.ktap
 endef
 VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check \
-	vm-hotplug-check vm-debug-iommu-check vm-debug-failslab-check
+	vm-hotplug-check vm-hotplug-iommu-check vm-debug-iommu-check \
+	vm-debug-failslab-check
 vm-check: $(VM_CHECKS)
 vm-plain-check:
 	$(call vm_run,vm,)
@@ -131,9 +132,13 @@ vm-msi-check:
 	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,$(VM_IRQ_TESTS))
 vm-intx-check:
 	$(call vm_run,vm-intx,--append pci=nomsi,$(VM_IRQ_TESTS))
-# A busy card unplugged from the host (QMP device_del).
+# Busy cards unplugged from the host (QMP device_del), plain and behind the
+# IOMMU.
 vm-hotplug-check:
 	@tests/hotplug/run.sh $(CURDIR) $(B) >$(B)/results/vm-hotplug.ktap
+vm-hotplug-iommu-check:
+	@tests/hotplug/run.sh $(CURDIR) $(B) hotplug-iommu --iommu \
+		>$(B)/results/vm-hotplug-iommu.ktap
 
 # Under the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug, UBSAN;
 # mk/debug-kernel.mk, built on first use): the driver's kselftests behind
@@ -146,7 +151,7 @@ vm-hotplug-check:
 # AE_NO_MEMORY: a use-after-free at the next unbind). `make check-debug`
 # runs the whole suite under it.
 VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test ipu_cmd_test ipu_uqueue_test \
+	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
 	$(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
 vm-debug-iommu-check: $(DK_INITRAMFS)
 	$(call vm_run,vm-debug-iommu,--debug-kernel --iommu,$(VM_DEBUG_TESTS))
@@ -159,9 +164,8 @@ vm-debug-plain-all-check: $(DK_INITRAMFS)
 vm-debug-iommu-all-check: $(DK_INITRAMFS)
 	$(call vm_run,vm-debug-iommu-all,--debug-kernel --iommu)
 vm-debug-hotplug-check: $(DK_INITRAMFS)
-	@IPU_VM_DEBUG_KERNEL=1 tests/hotplug/run.sh $(CURDIR) $(B) >$(B)/results/vm-debug-hotplug.ktap
-	@scripts/dmesg-check.sh $(B)/hotplug-share/dmesg 0 vm-debug-hotplug \
-		>$(B)/results/vm-debug-hotplug-kernel-log.ktap
+	@tests/hotplug/run.sh $(CURDIR) $(B) vm-debug-hotplug --debug-kernel --iommu \
+		>$(B)/results/vm-debug-hotplug.ktap
 .PHONY: vm-check $(VM_CHECKS) $(VM_DEBUG_CHECKS)
 
 bench-inner:
