@@ -164,3 +164,17 @@ int ipu_bar0_reset(const struct ipu_bar0 *b)
 	return ipu_bar0_wait_state(b, IPU_CARD_STATE_READY,
 				   IPU_READY_TIMEOUT_MS) < 0 ? -ETIMEDOUT : 0;
 }
+
+uint32_t ipu_bar0_wait_q_stopped(const struct ipu_bar0 *b, unsigned int qi)
+{
+	long long t0 = ipu_now_ms();
+	uint32_t st;
+
+	while ((st = ipu_bar0_rd(b, IPU_REG_Q(qi, IPU_Q_STATUS))) &
+	       IPU_Q_STATUS_ENABLED) {
+		if (ipu_now_ms() - t0 > 5000)
+			break;
+		usleep(100);
+	}
+	return st;
+}

@@ -66,5 +66,7 @@ long ipu_bar0_wait_state(const struct ipu_bar0 *b, uint32_t state,
 			 long max_ms);
 /* Soft-resets the card and waits for READY; 0 or -ETIMEDOUT. */
 int ipu_bar0_reset(const struct ipu_bar0 *b);
+/* Waits (5 s at most) for queue @qi to leave ENABLED; returns its STATUS. */
+uint32_t ipu_bar0_wait_q_stopped(const struct ipu_bar0 *b, unsigned int qi);
 
 #endif /* IPU_BAR0_H */

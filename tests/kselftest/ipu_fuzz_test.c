@@ -2463,6 +2463,54 @@ static int join_all(struct thr *th, int n, int limit_ms)
 	return left;
 }
 
+/* Starts a worker thread for each of th[0..n); 0 or pthread_create's error. */
+static int start_workers(struct thr *th, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int r = pthread_create(&th[i].pt, NULL, worker, &th[i]);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * Until secs have passed since t0, wakes a random worker with SIGUSR1
+ * every min_ms plus up to spread_ms, so that whatever sleeps in the driver
+ * takes its EINTR path.
+ */
+static void signal_workers(struct thr *th, int n, long long t0, double secs,
+			   int min_ms, int spread_ms)
+{
+	long long next_sig = t0 + min_ms;
+
+	while (ipu_now_ms() - t0 < secs * 1000) {
+		if (ipu_now_ms() >= next_sig) {
+			pthread_kill(th[mix(next_sig) % n].pt, SIGUSR1);
+			next_sig += min_ms + mix(next_sig) % spread_ms;
+		}
+		usleep(5000);
+	}
+}
+
+/*
+ * Ends a test's run: stops the workers, joins them (30 s at the most),
+ * reports their counts under the test's name and frees them.
+ */
+static void end_run(struct __test_metadata *_metadata, struct thr *th, int n,
+		    const char *name, long long t0)
+{
+	g_stop = 1;
+	EXPECT_EQ(0, join_all(th, n, 30000)) {
+		TH_LOG("threads still in the driver 30 s after the end");
+		dump_slots(2);
+	}
+	report(name, (ipu_now_ms() - t0) / 1000.0, n);
+	for (int i = 0; i < n; i++)
+		thr_free(&th[i]);
+}
+
 /* ---- the second process ---- */
 
 /* A killed process's DETACH in progress is over once it is reaped. */
@@ -2791,8 +2839,7 @@ TEST_F_TIMEOUT(fuzz, one_file_threads_and_killed_process, 3600)
 		if (i < 2)
 			th[i].async_pct = 85;
 	}
-	for (int i = 0; i < n; i++)
-		ASSERT_EQ(0, pthread_create(&th[i].pt, NULL, worker, &th[i]));
+	ASSERT_EQ(0, start_workers(th, n));
 
 	t0 = ipu_now_ms();
 	end_ms = t0 + (long long)(secs * 1000);
@@ -2838,7 +2885,6 @@ TEST_F_TIMEOUT(fuzz, one_file_threads_and_killed_process, 3600)
 		}
 		usleep(5000);
 	}
-	g_stop = 1;
 	if (child) {
 		int st;
 
@@ -2846,14 +2892,7 @@ TEST_F_TIMEOUT(fuzz, one_file_threads_and_killed_process, 3600)
 		waitpid(child, &st, 0);
 		reaped();
 	}
-	EXPECT_EQ(0, join_all(th, n, 30000)) {
-		TH_LOG("threads still in the driver 30 s after the end");
-		dump_slots(2);
-	}
-	report("one_file_threads_and_killed_process",
-	       (ipu_now_ms() - t0) / 1000.0, n);
-	for (int i = 0; i < n; i++)
-		thr_free(&th[i]);
+	end_run(_metadata, th, n, "one_file_threads_and_killed_process", t0);
 	ffile_close(&f);
 	alarm(0);
 	EXPECT_EQ(0, failures());
@@ -2869,7 +2908,7 @@ TEST_F_TIMEOUT(fuzz, submit_async_vs_wait_any_and_detach, 3600)
 	double secs = g_seconds * 0.3;
 	struct thr th[MAX_THREADS];
 	struct ffile f;
-	long long t0, next_sig;
+	long long t0;
 	int n = g_threads < 4 ? 4 : g_threads;
 	struct ipu_cmd c;
 
@@ -2890,26 +2929,10 @@ TEST_F_TIMEOUT(fuzz, submit_async_vs_wait_any_and_detach, 3600)
 
 		ASSERT_EQ(0, thr_init(&th[i], i, role, &f, 2));
 	}
-	for (int i = 0; i < n; i++)
-		ASSERT_EQ(0, pthread_create(&th[i].pt, NULL, worker, &th[i]));
+	ASSERT_EQ(0, start_workers(th, n));
 	t0 = ipu_now_ms();
-	next_sig = t0 + 200;
-	while (ipu_now_ms() - t0 < secs * 1000) {
-		if (ipu_now_ms() >= next_sig) {
-			pthread_kill(th[mix(next_sig) % n].pt, SIGUSR1);
-			next_sig += 100 + mix(next_sig) % 200;
-		}
-		usleep(10000);
-	}
-	g_stop = 1;
-	EXPECT_EQ(0, join_all(th, n, 30000)) {
-		TH_LOG("threads still in the driver 30 s after the end");
-		dump_slots(2);
-	}
-	report("submit_async_vs_wait_any_and_detach",
-	       (ipu_now_ms() - t0) / 1000.0, n);
-	for (int i = 0; i < n; i++)
-		thr_free(&th[i]);
+	signal_workers(th, n, t0, secs, 100, 200);
+	end_run(_metadata, th, n, "submit_async_vs_wait_any_and_detach", t0);
 	ffile_close(&f);
 	alarm(0);
 	EXPECT_EQ(0, failures());
@@ -2926,7 +2949,7 @@ TEST_F_TIMEOUT(fuzz, files_contending_for_the_card, 3600)
 	double secs = g_seconds * 0.2;
 	struct thr th[MAX_THREADS];
 	struct ffile f[MAX_THREADS];
-	long long t0, next_sig;
+	long long t0;
 	int n = g_threads;
 
 	IPU_RETURN_IF_SKIPPED();
@@ -2937,28 +2960,12 @@ TEST_F_TIMEOUT(fuzz, files_contending_for_the_card, 3600)
 		ASSERT_EQ(0, thr_init(&th[i], i, ROLE_FILES, &f[i], 3));
 		th[i].ops_left = 5 + rn(&th[i], 60);
 	}
-	for (int i = 0; i < n; i++)
-		ASSERT_EQ(0, pthread_create(&th[i].pt, NULL, worker, &th[i]));
+	ASSERT_EQ(0, start_workers(th, n));
 	t0 = ipu_now_ms();
-	next_sig = t0 + 100;
-	while (ipu_now_ms() - t0 < secs * 1000) {
-		if (ipu_now_ms() >= next_sig) {
-			pthread_kill(th[mix(next_sig) % n].pt, SIGUSR1);
-			next_sig += 50 + mix(next_sig) % 100;
-		}
-		usleep(5000);
-	}
-	g_stop = 1;
-	EXPECT_EQ(0, join_all(th, n, 30000)) {
-		TH_LOG("threads still in the driver 30 s after the end");
-		dump_slots(2);
-	}
-	report("files_contending_for_the_card", (ipu_now_ms() - t0) / 1000.0,
-	       n);
-	for (int i = 0; i < n; i++) {
-		thr_free(&th[i]);
+	signal_workers(th, n, t0, secs, 50, 100);
+	end_run(_metadata, th, n, "files_contending_for_the_card", t0);
+	for (int i = 0; i < n; i++)
 		ffile_close(&f[i]);
-	}
 	alarm(0);
 	EXPECT_EQ(0, failures());
 	card_works(_metadata, self->card);

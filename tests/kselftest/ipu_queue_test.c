@@ -1900,21 +1900,6 @@ TEST_F(queue, run_records)
 	EXPECT_EQ(IPU_Q_STATUS_ENABLED, rd32(self, IPU_REG_Q(1, IPU_Q_STATUS)));
 }
 
-/* Waits (5 s at most) for queue @qi's STATUS to leave ENABLED; returns it. */
-static uint32_t wait_stopped(FIXTURE_DATA(queue) *self, unsigned qi)
-{
-	long long t0 = ipu_now_ms();
-	uint32_t st;
-
-	while ((st = rd32(self, IPU_REG_Q(qi, IPU_Q_STATUS))) &
-	       IPU_Q_STATUS_ENABLED) {
-		if (ipu_now_ms() - t0 > 5000)
-			break;
-		usleep(200);
-	}
-	return st;
-}
-
 /*
  * A RUN stopped by ABORT records what it did before it stopped; the ABORTs
  * write no record. A RUN dropped by disabling its queue writes none.
@@ -1995,7 +1980,7 @@ TEST_F(queue, run_record_aborted)
 	ASSERT_EQ(0, wait_fetched(self, q));
 	usleep(20000);
 	wr32(self, IPU_REG_Q(2, IPU_Q_CTRL), 0);
-	EXPECT_EQ(0, wait_stopped(self, 2));
+	EXPECT_EQ(0, ipu_bar0_wait_q_stopped(&self->bar, 2));
 	EXPECT_TRUE(rec_untouched(self, rec, slot));
 	EXPECT_NE(q->phase, q->cq[slot].status & IPU_CQE_PHASE);
 }
@@ -2033,8 +2018,8 @@ TEST_F(queue, run_record_not_ram)
 		post(self, q, &e);
 		doorbell(self, q, false, q->sq_tail);
 		EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
-			  wait_stopped(self, 1)) TH_LOG("REC_BASE 0x%" PRIx64,
-							bad[k]);
+			  ipu_bar0_wait_q_stopped(&self->bar, 1))
+			TH_LOG("REC_BASE 0x%" PRIx64, bad[k]);
 		EXPECT_EQ(1, rd32(self, IPU_REG_Q(1, IPU_Q_CQ_TAIL)));
 		EXPECT_EQ(0, q->cq[1].status & IPU_CQE_PHASE);
 		EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
@@ -2352,21 +2337,6 @@ static int dcmd(FIXTURE_DATA(dma) *self, unsigned qi, struct ipu_sqe *e,
 	return dreap(self, qi, e->cid, out, 30000);
 }
 
-/* Waits (5 s at most) for queue @qi to leave ENABLED; returns its STATUS. */
-static uint32_t dstopped(FIXTURE_DATA(dma) *self, unsigned qi)
-{
-	long long t0 = ipu_now_ms();
-	uint32_t st;
-
-	while ((st = drd(self, IPU_REG_Q(qi, IPU_Q_STATUS))) &
-	       IPU_Q_STATUS_ENABLED) {
-		if (ipu_now_ms() - t0 > 5000)
-			break;
-		usleep(100);
-	}
-	return st;
-}
-
 /* LOADs the double graph from hugepage 0: its status code. */
 static int dload(FIXTURE_DATA(dma) *self, unsigned qi)
 {
@@ -2661,7 +2631,7 @@ static bool fault_reported(struct __test_metadata *_metadata,
 	int cs;
 
 	if (k == F_CQ || k == F_REC) {
-		st = dstopped(self, qi);
+		st = ipu_bar0_wait_q_stopped(&self->bar, qi);
 		EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8), st)
 			TH_LOG("queue %u, %s at 0x%" PRIx64, qi,
 			       k == F_CQ ? "CQ" : "records", addr);
@@ -2766,7 +2736,7 @@ TEST_F_TIMEOUT(dma, fault_storm, 900)
 		}
 		for (unsigned qi = 0; qi < IPU_NUM_QUEUES; qi++) {
 			EXPECT_EQ(IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8),
-				  dstopped(self, qi))
+				  ipu_bar0_wait_q_stopped(&self->bar, qi))
 				TH_LOG("queue %u, SQ at 0x%" PRIx64, qi,
 				       addrs[qi]);
 			faults++;
