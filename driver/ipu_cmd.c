@@ -30,6 +30,35 @@
 #define IPU_WAIT_SIZE_V1	offsetofend(struct ipu_wait, reserved)
 #define IPU_EVENTFD_SIZE_V1	offsetofend(struct ipu_eventfd, reserved)
 #define IPU_MAX_LENGTH		(IPU_MAX_TRANSFER_BYTES - 1)
+/*
+ * SUBMIT hands opcodes to the card and the card's completion statuses to
+ * user space untranslated: the uAPI mirrors them value for value, and the
+ * driver's own status lies outside the card's range.
+ */
+static_assert(IPU_CMD_LOAD == IPU_SQE_LOAD);
+static_assert(IPU_CMD_WRITE == IPU_SQE_WRITE);
+static_assert(IPU_CMD_READ == IPU_SQE_READ);
+static_assert(IPU_CMD_RUN == IPU_SQE_RUN);
+static_assert(IPU_CMD_FENCE == IPU_SQE_FENCE);
+static_assert(IPU_CMD_ABORT == IPU_SQE_ABORT);
+static_assert(IPU_CMD_STREAM_BIND == IPU_SQE_STREAM_BIND);
+static_assert(IPU_STATUS_OK == IPU_CS_SUCCESS);
+static_assert(IPU_STATUS_INVALID_OPCODE == IPU_CS_INVALID_OPCODE);
+static_assert(IPU_STATUS_INVALID_FIELD == IPU_CS_INVALID_FIELD);
+static_assert(IPU_STATUS_DMA_ERROR == IPU_CS_DMA_ERROR);
+static_assert(IPU_STATUS_INVALID_SGL == IPU_CS_INVALID_SGL);
+static_assert(IPU_STATUS_NO_GRAPH == IPU_CS_NO_GRAPH);
+static_assert(IPU_STATUS_LOAD_FAILED == IPU_CS_LOAD_FAILED);
+static_assert(IPU_STATUS_BAD_HANDLE == IPU_CS_BAD_HANDLE);
+static_assert(IPU_STATUS_OUT_OF_RANGE == IPU_CS_OUT_OF_RANGE);
+static_assert(IPU_STATUS_ACCESS == IPU_CS_ACCESS);
+static_assert(IPU_STATUS_ABORTED == IPU_CS_ABORTED);
+static_assert(IPU_STATUS_PROGRAM_ABORT == IPU_CS_PROGRAM_ABORT);
+static_assert(IPU_STATUS_RUN_FAILED == IPU_CS_RUN_FAILED);
+static_assert(IPU_STATUS_TOO_LARGE == IPU_CS_TOO_LARGE);
+static_assert(IPU_STATUS_INTERNAL == IPU_CS_INTERNAL);
+static_assert(IPU_STATUS_RESET > IPU_CS_INTERNAL);
+
 /* Upper bound of poll_us: spinning longer than this is never worth it. */
 #define IPU_POLL_US_MAX		10000
 
@@ -544,7 +573,7 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	q = ctx->q;
 	ipu_binds_free_stale(ctx);
 
-	sqe.opcode = c.opcode;		/* IPU_CMD_* == IPU_SQE_* */
+	sqe.opcode = c.opcode;		/* IPU_CMD_* == IPU_SQE_* (top) */
 	sqe.handle = c.handle;
 	sqe.offset = c.offset;
 	sqe.count = c.count;

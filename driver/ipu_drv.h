@@ -283,6 +283,18 @@ struct ipu_ctx {
 	char holder_comm[TASK_COMM_LEN];
 };
 
+/*
+ * What the card offers that the driver uses, decided once at probe from
+ * VERSION and CAPS (ipu_read_features()); nothing else tests versions or
+ * capability bits.
+ */
+struct ipu_features {
+	bool soft_reset;	/* CAPS.SOFT_RESET: RESET works */
+	bool user_queues;	/* CAPS.USER_QUEUES and a usable BAR4 */
+	bool run_records;	/* 1.2: REC_BASE, a record per RUN */
+	bool unload;		/* 1.2: UNLOAD drops the graph at DETACH */
+};
+
 struct ipu_device {
 	struct device dev;		/* the class device, /sys/class/ipu/ipuN */
 	struct cdev cdev;		/* /dev/ipuN, child kobject of dev */
@@ -339,7 +351,8 @@ struct ipu_device {
 	u32 link_ports;
 	u32 fw_version;
 	u32 clock_khz;
-	u32 caps;
+	u32 caps;			/* as GET_INFO reports them */
+	struct ipu_features feat;
 	char serial[IPU_SERIAL_LEN];
 };
 
@@ -426,7 +439,6 @@ struct ipu_queue_rings {
 
 void ipu_queue_enable_locked(struct ipu_queue *q,
 			     const struct ipu_queue_rings *r, u32 ctrl);
-bool ipu_card_v1_2(struct ipu_device *idev);
 void ipu_queues_recover(struct ipu_device *idev, bool card_reset);
 void ipu_queue_release_card(struct ipu_queue *q);
 void ipu_recover_work(struct work_struct *work);

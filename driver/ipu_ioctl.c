@@ -99,7 +99,7 @@ static long ipu_ioctl_get_info(struct ipu_device *idev, void __user *uarg)
 /* No reset or power-on in progress: the card would ignore CONTROL.RESET. */
 static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
 {
-	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK;
 
 	return state != IPU_CARD_STATE_OFF && state != IPU_CARD_STATE_RESETTING;
 }
@@ -115,7 +115,7 @@ static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 	u32 count;
 	int ret;
 
-	if (!(idev->caps & IPU_CAP_SOFT_RESET))
+	if (!idev->feat.soft_reset)
 		return -EOPNOTSUPP;
 
 	/* An earlier reset may still run (NOWAIT, or its waiter was killed). */

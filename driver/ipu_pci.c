@@ -24,7 +24,7 @@
  */
 u32 ipu_hw_state(struct ipu_device *idev)
 {
-	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK;
 
 	if (READ_ONCE(idev->halted))
 		return IPU_DEV_STATE_FAILED;
@@ -110,7 +110,7 @@ int ipu_wait_event(struct ipu_device *idev,
 /* The reset started with RESET_COUNT == *arg is over (READY or FAILED). */
 bool ipu_card_reset_done(struct ipu_device *idev, void *arg)
 {
-	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK;
 
 	if (state == IPU_CARD_STATE_FAILED)
 		return true;
@@ -157,7 +157,7 @@ static void ipu_dev_release(struct device *dev)
 
 static bool ipu_probe_settled(struct ipu_device *idev, void *arg)
 {
-	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK;
+	u32 state = ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK;
 
 	return state == IPU_CARD_STATE_READY || state == IPU_CARD_STATE_FAILED;
 }
@@ -184,6 +184,20 @@ static void ipu_read_identity(struct ipu_device *idev)
 	for (i = 0; idev->serial[i]; i++)
 		if (idev->serial[i] < 0x20 || idev->serial[i] > 0x7e)
 			idev->serial[i] = '?';
+}
+
+/*
+ * Everything the driver uses beyond interface 1.0, from VERSION (minor) and
+ * CAPS (after ipu_probe_doorbells() dropped what it could not map).
+ */
+static void ipu_read_features(struct ipu_device *idev)
+{
+	u32 minor = idev->hw_version & 0xffff;
+
+	idev->feat.soft_reset = idev->caps & IPU_CAP_SOFT_RESET;
+	idev->feat.user_queues = idev->caps & IPU_CAP_USER_QUEUES;
+	idev->feat.run_records = minor >= 2;
+	idev->feat.unload = minor >= 2;
 }
 
 /*
@@ -312,6 +326,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	idev->hw_version = readl(regs + IPU_REG_VERSION);
 	ipu_read_identity(idev);
 	ipu_probe_doorbells(idev);
+	ipu_read_features(idev);
 
 	ret = ipu_irq_init(idev);
 	if (ret)

@@ -22,12 +22,6 @@
 
 static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE);
 
-/* Interface 1.2: run records (REC_BASE) and UNLOAD. */
-bool ipu_card_v1_2(struct ipu_device *idev)
-{
-	return (idev->hw_version & 0xffff) >= 2;
-}
-
 void ipu_queues_init(struct ipu_device *idev)
 {
 	unsigned int i;
@@ -44,7 +38,7 @@ void ipu_queues_init(struct ipu_device *idev)
 
 bool ipu_card_ready(struct ipu_device *idev)
 {
-	return (ipu_read(idev, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) ==
+	return (ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK) ==
 	       IPU_CARD_STATE_READY;
 }
 
@@ -86,7 +80,7 @@ void ipu_queue_enable_locked(struct ipu_queue *q,
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_SQ_BASE_HI), upper_32_bits(r->sq));
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_LO), lower_32_bits(r->cq));
 	ipu_write(idev, IPU_REG_Q(n, IPU_Q_CQ_BASE_HI), upper_32_bits(r->cq));
-	if (ipu_card_v1_2(idev)) {
+	if (idev->feat.run_records) {
 		ipu_write(idev, IPU_REG_Q(n, IPU_Q_REC_BASE_LO),
 			  lower_32_bits(r->rec));
 		ipu_write(idev, IPU_REG_Q(n, IPU_Q_REC_BASE_HI),
@@ -134,10 +128,10 @@ int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
 
 	q->sq = dma_alloc_coherent(dev, IPU_SQ_BYTES, &q->sq_dma, GFP_KERNEL);
 	q->cq = dma_alloc_coherent(dev, IPU_CQ_BYTES, &q->cq_dma, GFP_KERNEL);
-	if (ipu_card_v1_2(q->idev))
+	if (q->idev->feat.run_records)
 		q->rec = dma_alloc_coherent(dev, IPU_REC_BYTES, &q->rec_dma,
 					    GFP_KERNEL);
-	if (!q->sq || !q->cq || (ipu_card_v1_2(q->idev) && !q->rec)) {
+	if (!q->sq || !q->cq || (q->idev->feat.run_records && !q->rec)) {
 		ipu_queue_free(q);
 		return -ENOMEM;
 	}
@@ -435,7 +429,7 @@ static bool ipu_queue_released(struct ipu_queue *q)
 	status = ipu_read(idev, IPU_REG_STATUS);
 	if (status == ~0u)
 		return true;
-	if ((status & IPU_STATUS_STATE_MASK) != IPU_CARD_STATE_READY)
+	if ((status & IPU_CARD_STATE_MASK) != IPU_CARD_STATE_READY)
 		return false;
 	return !(ipu_read(idev, IPU_REG_Q(q->index, IPU_Q_STATUS)) &
 		 IPU_Q_STATUS_ENABLED);
@@ -632,7 +626,7 @@ void ipu_queue_release_card(struct ipu_queue *q)
 	struct ipu_sqe sqe = { .opcode = IPU_SQE_UNLOAD };
 	unsigned long flags;
 
-	if (!ipu_card_v1_2(q->idev)) {
+	if (!q->idev->feat.unload) {
 		ipu_queue_unbind_streams(q);
 		return;
 	}

@@ -198,7 +198,7 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	if (uq.flags || uq.rec_offset ||
 	    memchr_inv(uq.reserved, 0, sizeof(uq.reserved)))
 		return -EINVAL;
-	if (!(idev->caps & IPU_CAP_USER_QUEUES))
+	if (!idev->feat.user_queues)
 		return -EOPNOTSUPP;
 
 	mutex_lock(&ctx->mutex);
@@ -259,7 +259,7 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	uq.sq_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_SQ);
 	uq.cq_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_CQ);
 	uq.db_offset = ipu_uq_offset(ctx, IPU_UQ_PIECE_DB);
-	uq.rec_offset = ipu_card_v1_2(idev) ?
+	uq.rec_offset = idev->feat.run_records ?
 			ipu_uq_offset(ctx, IPU_UQ_PIECE_REC) : 0;
 	ret = ipu_args_out(uarg, &uq, sizeof(uq), usize);
 out:

@@ -209,7 +209,7 @@ static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
         return IPU_NUM_QUEUES;
     case IPU_REG_STATUS:
         return s->state |
-               (s->state == IPU_CARD_STATE_READY ? IPU_STATUS_READY : 0);
+               (s->state == IPU_CARD_STATE_READY ? IPU_CARD_READY : 0);
     case IPU_REG_CONTROL:
     case IPU_REG_IRQ_TEST:
         return 0;   /* write-only, reads as 0 by specification */

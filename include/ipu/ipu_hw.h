@@ -63,12 +63,13 @@
 #define IPU_REG_RESET_COUNT		0x108	/* RO, completed resets */
 #define IPU_REG_SCRATCH			0x110	/* RW, cleared by reset */
 
-#define IPU_STATUS_STATE_MASK		0xfu
+/* STATUS register bits: IPU_CARD_*, apart from the uAPI's IPU_STATUS_* codes */
+#define IPU_CARD_STATE_MASK		0xfu
 #define IPU_CARD_STATE_OFF			0	/* power-on in progress */
 #define IPU_CARD_STATE_READY			1
 #define IPU_CARD_STATE_RESETTING		2
 #define IPU_CARD_STATE_FAILED		3
-#define IPU_STATUS_READY		(1u << 4)
+#define IPU_CARD_READY			(1u << 4)
 
 #define IPU_CONTROL_RESET		(1u << 0)
 #define IPU_CONTROL_VALID		IPU_CONTROL_RESET

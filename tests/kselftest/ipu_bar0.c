@@ -150,7 +150,7 @@ long ipu_bar0_wait_state(const struct ipu_bar0 *b, uint32_t state,
 	long long t0 = ipu_now_ms();
 
 	while ((long)(ipu_now_ms() - t0) <= max_ms) {
-		if ((ipu_bar0_rd(b, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) ==
+		if ((ipu_bar0_rd(b, IPU_REG_STATUS) & IPU_CARD_STATE_MASK) ==
 		    state)
 			return ipu_now_ms() - t0;
 		usleep(200);

@@ -170,7 +170,7 @@ TEST_F(bar0, bad_widths_and_offsets)
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_BAR_REGS_SIZE - 4));
 	/* Undefined control bits do nothing (no reset). */
 	wr32(self, IPU_REG_CONTROL, 0xfffffffe);
-	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_STATUS_READY), rd32(self, IPU_REG_STATUS));
+	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_CARD_READY), rd32(self, IPU_REG_STATUS));
 	EXPECT_EQ((uint32_t)(0x11223344), rd32(self, IPU_REG_SCRATCH));
 	/* The card is still there and QEMU logged each refused access. */
 	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
@@ -193,7 +193,7 @@ TEST_F(bar0, reset_handshake)
 	ms = ipu_bar0_wait_state(&self->bar, IPU_CARD_STATE_READY,
 				 IPU_READY_TIMEOUT_MS);
 	ASSERT_LE(0, ms);
-	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_STATUS_READY), rd32(self, IPU_REG_STATUS));
+	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_CARD_READY), rd32(self, IPU_REG_STATUS));
 	EXPECT_EQ((uint32_t)(count + 1), rd32(self, IPU_REG_RESET_COUNT));
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_SCRATCH));
 	/* The ready cause is pending (masked or not). */
@@ -475,7 +475,7 @@ TEST_F(bar0, doorbell_page_bad_accesses)
 	EXPECT_EQ(2, cq_head(self, a));
 	EXPECT_EQ(7, cq_head(self, b));
 	EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
-	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_STATUS_READY),
+	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_CARD_READY),
 		  rd32(self, IPU_REG_STATUS));
 	if (before < 0)
 		SKIP(return, "QEMU's guest-error log is not in the share");
@@ -551,7 +551,7 @@ TEST_F(bar0, register_fuzz)
 	}
 	EXPECT_LT(10000, db_accesses);
 	EXPECT_EQ(IPU_MAGIC, rd32(self, IPU_REG_MAGIC));
-	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_STATUS_READY),
+	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_CARD_READY),
 		  rd32(self, IPU_REG_STATUS));
 	ASSERT_NE(NULL, vm);
 	EXPECT_EQ((uint32_t)DEV_CARD, rd32(self, IPU_REG_CARD_INDEX));

@@ -2845,7 +2845,7 @@ static long long stop_big(FIXTURE_DATA(dma) *self, uint8_t op, bool reset)
 	us = now_us();
 	if (reset) {
 		dwr(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-		while (!(drd(self, IPU_REG_STATUS) & IPU_STATUS_READY))
+		while (!(drd(self, IPU_REG_STATUS) & IPU_CARD_READY))
 			if (now_us() - us > 10000000)
 				return -1;
 	} else {
