@@ -120,8 +120,8 @@ define vm_run
 		>$(B)/results/$(1)-kernel-log.ktap
 endef
 VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check \
-	vm-hotplug-check vm-hotplug-iommu-check vm-debug-iommu-check \
-	vm-debug-failslab-check
+	vm-hotplug-check vm-hotplug-iommu-check vm-trace-check \
+	vm-debug-iommu-check vm-debug-failslab-check
 vm-check: $(VM_CHECKS)
 vm-plain-check:
 	$(call vm_run,vm,)
@@ -139,6 +139,9 @@ vm-hotplug-check:
 vm-hotplug-iommu-check:
 	@tests/hotplug/run.sh $(CURDIR) $(B) hotplug-iommu --iommu \
 		>$(B)/results/vm-hotplug-iommu.ktap
+# The card's QEMU trace events show a reset and a matmul.
+vm-trace-check:
+	@tests/trace/run.sh $(CURDIR) $(B) >$(B)/results/vm-trace.ktap
 
 # Under the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug, UBSAN;
 # mk/debug-kernel.mk, built on first use): the driver's kselftests behind

@@ -31,6 +31,7 @@
 #include "exec/address-spaces.h"
 #include "sysemu/dma.h"
 #include "ipu.h"
+#include "trace.h"
 
 /* SG entries read from the guest per batch. */
 #define IPU_SGE_BATCH 256
@@ -62,9 +63,23 @@ static void ipu_dma_unlock(bool locked)
     }
 }
 
-static bool ipu_dma_cancelled(IpuState *s)
+/* The worker was told to stop (disable, reset) before the DMA at @addr. */
+static bool ipu_dma_cancelled(IpuState *s, uint64_t addr)
 {
-    return qatomic_read(&s->dma_cancel);
+    if (!qatomic_read(&s->dma_cancel)) {
+        return false;
+    }
+    trace_ipu_dma_cancelled(addr);
+    return true;
+}
+
+/* Guest RAM does not back @addr: the command's fault, IPU_CS_DMA_ERROR. */
+static int ipu_dma_fault(IpuDmaFault *fault, uint64_t addr, uint64_t len,
+                         bool to_guest)
+{
+    trace_ipu_dma_fault(addr, len, to_guest);
+    fault->addr = addr;
+    return IPU_CS_DMA_ERROR;
 }
 
 /* The card reaches guest RAM only: never device memory or its own BARs. */
@@ -116,7 +131,7 @@ static int ipu_dma_map_range(IpuState *s, uint64_t addr, uint64_t len,
         bool locked;
         int ret;
 
-        if (ipu_dma_cancelled(s)) {
+        if (ipu_dma_cancelled(s, addr)) {
             return IPU_CS_ABORTED;
         }
         locked = ipu_dma_lock(s);
@@ -136,8 +151,7 @@ static int ipu_dma_map_range(IpuState *s, uint64_t addr, uint64_t len,
         }
         ipu_dma_unlock(locked);
         if (!ptr) {
-            fault->addr = addr;
-            return IPU_CS_DMA_ERROR;
+            return ipu_dma_fault(fault, addr, len, to_guest);
         }
         ret = fn(opaque, ptr, plen, off);
         pci_dma_unmap(pdev, ptr, plen, dir, ret == IPU_CS_SUCCESS ? plen : 0);
@@ -193,8 +207,7 @@ static int ipu_dma_read_ram(IpuState *s, uint64_t addr, void *buf,
         }
         rcu_read_unlock();
         if (!ok) {
-            fault->addr = addr;
-            return IPU_CS_DMA_ERROR;
+            return ipu_dma_fault(fault, addr, len, false);
         }
         buf = (uint8_t *)buf + plen;
         addr += plen;
@@ -235,7 +248,7 @@ static int ipu_dma_piece(IpuState *s, uint64_t addr, uint64_t seg_len,
             uint64_t run;
             bool locked;
 
-            if (ipu_dma_cancelled(s)) {
+            if (ipu_dma_cancelled(s, a)) {
                 return IPU_CS_ABORTED;
             }
             locked = ipu_dma_lock(s);
@@ -243,8 +256,7 @@ static int ipu_dma_piece(IpuState *s, uint64_t addr, uint64_t seg_len,
                                   to_guest);
             ipu_dma_unlock(locked);
             if (!run || a + run < a) {
-                fault->addr = a;
-                return IPU_CS_DMA_ERROR;
+                return ipu_dma_fault(fault, a, n, to_guest);
             }
             a += run;
             n -= run;
@@ -283,7 +295,7 @@ int ipu_dma_walk(IpuState *s, uint64_t data, uint32_t sgl_count,
         uint32_t n = MIN(sgl_count - i, IPU_SGE_BATCH);
         int ret;
 
-        if (ipu_dma_cancelled(s)) {
+        if (ipu_dma_cancelled(s, data + (uint64_t)i * sizeof(*batch))) {
             return IPU_CS_ABORTED;
         }
         ret = ipu_dma_ram(s, data + (uint64_t)i * sizeof(*batch), batch,

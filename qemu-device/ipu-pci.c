@@ -25,6 +25,7 @@
 #include "qom/object.h"
 
 #include "ipu.h"
+#include "trace.h"
 
 #define IPU_FW_VERSION      ((1 << 16) | (4 << 8) | 0)  /* 1.4.0 */
 #define IPU_PCIE_CAP_OFFSET 0x80
@@ -52,6 +53,8 @@ static void ipu_irq_update(IpuState *s, uint32_t new_bits)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
     uint32_t pending = s->irq_status & ~s->irq_mask;
+
+    trace_ipu_irq(s->irq_status, s->irq_mask, new_bits);
 
     if (ipu_msix_on(s)) {
         if (new_bits & pending) {
@@ -93,12 +96,14 @@ static void ipu_ready_timer_cb(void *opaque)
         s->reset_count++;
     }
     s->state = IPU_CARD_STATE_READY;
+    trace_ipu_ready(s->reset_count);
     ipu_raise(s, IPU_IRQ_READY);
 }
 
 /* Enter @state and schedule the transition to READY. */
 static void ipu_begin_bringup(IpuState *s, uint32_t state)
 {
+    trace_ipu_reset_begin(state);
     s->state = state;
     s->scratch = 0;
     s->irq_status &= ~IPU_IRQ_QUEUES;
@@ -144,6 +149,7 @@ static bool ipu_access_ok(const char *bar, hwaddr addr, unsigned size,
     if (size == 4 && !(addr & 3)) {
         return true;
     }
+    trace_ipu_access_refused(bar, addr, size, write ? "write" : "read");
     qemu_log_mask(LOG_GUEST_ERROR,
                   "ipu: %u-byte %s at %s 0x%" HWADDR_PRIx " not performed "
                   "(32-bit, aligned accesses only)\n",
@@ -163,14 +169,9 @@ static bool ipu_ready_for(IpuState *s, const char *what, hwaddr addr)
     return false;
 }
 
-static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
+static uint32_t ipu_reg_read(IpuState *s, hwaddr addr)
 {
-    IpuState *s = opaque;
     const IpuModel *m = s->model;
-
-    if (!ipu_access_ok("BAR0", addr, size, false)) {
-        return MAKE_64BIT_MASK(0, size * 8);
-    }
 
     if (addr >= IPU_REG_SERIAL && addr < IPU_REG_SERIAL + IPU_SERIAL_LEN) {
         return ipu_serial_word(s, addr - IPU_REG_SERIAL);
@@ -229,6 +230,19 @@ static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
     }
 }
 
+static uint64_t ipu_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    IpuState *s = opaque;
+    uint32_t val;
+
+    if (!ipu_access_ok("BAR0", addr, size, false)) {
+        return MAKE_64BIT_MASK(0, size * 8);
+    }
+    val = ipu_reg_read(s, addr);
+    trace_ipu_mmio_read(addr, val);
+    return val;
+}
+
 static void ipu_write_control(IpuState *s, uint32_t val)
 {
     if (val & ~IPU_CONTROL_VALID) {
@@ -256,6 +270,7 @@ static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
     if (!ipu_access_ok("BAR0", addr, size, true)) {
         return;
     }
+    trace_ipu_mmio_write(addr, val);
 
     if (ipu_queue_reg(addr)) {
         if (ipu_ready_for(s, "queue register", addr)) {
@@ -366,6 +381,7 @@ static void ipu_db_write(void *opaque, hwaddr addr, uint64_t val64,
                       HWADDR_PRIx " ignored\n", (uint32_t)val64, addr);
         return;
     }
+    trace_ipu_db_page_write(qi, off == IPU_DB_CQ_HEAD, val64);
     if (ipu_ready_for(s, "doorbell page", addr)) {
         ipu_doorbell_write(s, qi, off == IPU_DB_CQ_HEAD, val64);
     }

@@ -20,6 +20,7 @@
 #include "hw/pci/msix.h"
 #include "ipu.h"
 #include "ipu_engine.h"
+#include "trace.h"
 
 static uint64_t ipu_now_ns(void)
 {
@@ -142,6 +143,7 @@ static void ipu_queue_disable_locked(IpuState *s, unsigned qi)
     q->enable_req = false;
     q->gen++;
     q->irq_pending = 0;
+    trace_ipu_queue_disable(qi, s->worker_busy && s->busy_queue == qi);
     if (s->worker_busy && s->busy_queue == qi) {
         ipu_cancel_locked(s);
         return;
@@ -174,6 +176,7 @@ static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi,
         err = IPU_QERR_RING_DMA;
     }
     if (err) {
+        trace_ipu_queue_enable_refused(qi, err);
         qemu_log_mask(LOG_GUEST_ERROR,
                       "ipu: queue %u cannot be enabled (error %u)\n", qi, err);
         qatomic_set(&q->status, IPU_Q_STATUS_ERROR | (err << 8));
@@ -186,6 +189,7 @@ static void ipu_queue_enable_locked(IpuState *s, IpuQueue *q, unsigned qi,
     q->irq_pending = 0;
     q->user = user;
     q->enable_req = true;
+    trace_ipu_queue_enable(qi, q->size, user);
     qatomic_set(&q->status, IPU_Q_STATUS_ENABLED);
     qemu_cond_broadcast(&s->cond);
 }
@@ -244,12 +248,14 @@ void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val)
     enabled = qatomic_read(&q->status) & IPU_Q_STATUS_ENABLED;
 
     if (!enabled || val >= q->size) {
+        trace_ipu_doorbell_ignored(qi, cq, val);
         qemu_log_mask(LOG_GUEST_ERROR,
                       "ipu: queue %u %s doorbell 0x%x ignored (%s)\n",
                       qi, cq ? "CQ head" : "SQ tail", val,
                       enabled ? "beyond the ring" : "queue disabled");
         return;
     }
+    trace_ipu_doorbell(qi, cq, val);
     if (cq) {
         uint32_t old = qatomic_xchg(&q->cq_head, val);  /* a full barrier */
 
@@ -879,6 +885,7 @@ static IpuQueue *ipu_pick_queue_locked(IpuState *s, unsigned *qi)
 static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi,
                                         const char *ring, uint64_t addr)
 {
+    trace_ipu_queue_ring_fault(qi, ring, addr);
     qemu_log_mask(LOG_GUEST_ERROR,
                   "ipu: queue %u %s at 0x%" PRIx64 " is not in guest RAM; "
                   "queue stopped\n", qi, ring, addr);
@@ -1173,16 +1180,21 @@ static void *ipu_worker(void *opaque)
 
         ipu_sqe_from_le(&c.sqe);
         c.cqe.cid = c.sqe.cid;
+        trace_ipu_cmd_start(qi, c.sqe.cid, c.sqe.opcode);
         t0 = ipu_now_ns();
         cs = ipu_cmd_execute(&c);
         c.cqe.host_ns = ipu_now_ns() - t0;
         c.cqe.status = cs << 1;
         g_free(c.buf);
+        trace_ipu_cmd_done(qi, c.sqe.cid, c.sqe.opcode, cs, c.cqe.detail,
+                           c.cqe.host_ns);
 
         qemu_mutex_lock(&s->lock);
         /* Disabled or reset meanwhile: the completion is dropped. */
         if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
             ipu_post_locked(s, q, gen, &c, &rf);
+        } else {
+            trace_ipu_cmd_dropped(qi, c.sqe.cid);
         }
         ipu_worker_release_locked(s, q);
         if (rf.ring && q->gen == gen) {

@@ -27,6 +27,11 @@ fi
 ln -sfn "$REPO/qemu-device" "$SRC/hw/ipu"
 grep -qx "subdir('ipu')" "$SRC/hw/meson.build" || echo "subdir('ipu')" >>"$SRC/hw/meson.build"
 grep -qx "source ipu/Kconfig" "$SRC/hw/Kconfig" || echo "source ipu/Kconfig" >>"$SRC/hw/Kconfig"
+# Its trace events (qemu-device/trace-events) join QEMU's, after hw/ide's.
+grep -qx "    'hw/ipu'," "$SRC/meson.build" ||
+	sed -i "/^    'hw\/ide',\$/a\    'hw/ipu'," "$SRC/meson.build"
+grep -qx "    'hw/ipu'," "$SRC/meson.build" ||
+	{ echo "qemu: could not register hw/ipu's trace events in meson.build" >&2; exit 1; }
 cmp -s "$REPO/qemu-device/ipu-vm.mak" "$SRC/configs/devices/x86_64-softmmu/ipu-vm.mak" ||
 	cp "$REPO/qemu-device/ipu-vm.mak" "$SRC/configs/devices/x86_64-softmmu/ipu-vm.mak"
 
