@@ -25,6 +25,7 @@
 #include <linux/uaccess.h>
 
 #include "ipu_drv.h"
+#include "ipu_trace.h"
 
 #define IPU_CMD_SIZE_V1		offsetofend(struct ipu_cmd, reserved)
 #define IPU_WAIT_SIZE_V1	offsetofend(struct ipu_wait, reserved)
@@ -622,6 +623,12 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 			ipu_kcmd_unlink_locked(ctx, cmd);
 			if (sync)
 				kref_put(&cmd->ref, ipu_kcmd_free);
+		} else {
+			trace_ipu_cmd_submit(idev->minor, q->index, cmd->cid,
+					     seq, c.opcode, sync);
+			dev_dbg(&idev->dev, "submit: queue %u cid %u seq %llu opcode %u%s\n",
+				q->index, cmd->cid, seq, c.opcode,
+				sync ? "" : " async");
 		}
 		spin_unlock_irqrestore(&q->lock, flags);
 	}

@@ -284,6 +284,13 @@ struct ipu_ctx {
 };
 
 /*
+ * Debug messages (dev_dbg) name their category first: "submit:",
+ * "complete:", "reset:" or "remove:", which dynamic debug selects by
+ * (docs/driver.md "Debugging"); the tracepoints (ipu_trace.h) carry the
+ * same events to tracefs.
+ */
+
+/*
  * What the card offers that the driver uses, decided once at probe from
  * VERSION and CAPS (ipu_read_features()); nothing else tests versions or
  * capability bits.

@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 
 #include "ipu_drv.h"
+#include "ipu_trace.h"
 
 /* The first published size of each argument struct (version 1.0). */
 #define IPU_INFO_SIZE_V1	offsetofend(struct ipu_info, reserved)
@@ -221,7 +222,15 @@ static long ipu_ioctl_reset(struct ipu_ctx *ctx, struct file *filp,
 		rst.reset_count = ipu_read(idev, IPU_REG_RESET_COUNT);
 		ret = -EBUSY;
 	} else {
+		u32 count = ipu_read(idev, IPU_REG_RESET_COUNT);
+
+		trace_ipu_reset(idev->minor, rst.flags, count);
+		dev_dbg(&idev->dev, "reset: flags %#x by %d (%s)\n",
+			rst.flags, task_tgid_nr(current), current->comm);
 		ret = ipu_do_reset(idev, &rst);
+		trace_ipu_reset_done(idev->minor, ret, rst.reset_count);
+		dev_dbg(&idev->dev, "reset: %d, %u resets\n", ret,
+			rst.reset_count);
 	}
 	up_read(&idev->hw_rwsem);
 	mutex_unlock(&idev->attach_lock);

@@ -12,6 +12,9 @@
 
 #include "ipu_drv.h"
 
+#define CREATE_TRACE_POINTS
+#include "ipu_trace.h"
+
 unsigned int ready_timeout_ms = IPU_READY_TIMEOUT_MS;
 module_param(ready_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(ready_timeout_ms,

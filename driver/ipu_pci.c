@@ -13,6 +13,7 @@
 #include <asm/unaligned.h>
 
 #include "ipu_drv.h"
+#include "ipu_trace.h"
 
 /* Upper bound of any wait of the driver (RESET's timeout_ms limit). */
 #define IPU_WAIT_MAX_MS		60000
@@ -376,9 +377,11 @@ err_put:
 static void ipu_remove(struct pci_dev *pdev)
 {
 	struct ipu_device *idev = pci_get_drvdata(pdev);
-
 	unsigned int q;
 
+	trace_ipu_remove(idev->minor, !!READ_ONCE(idev->attached));
+	dev_dbg(&idev->dev, "remove: %s\n",
+		READ_ONCE(idev->attached) ? "a context is attached" : "idle");
 	ipu_debugfs_remove(idev);
 	/* No new opens; sysfs readers are drained. Open files remain. */
 	cdev_device_del(&idev->cdev, &idev->dev);

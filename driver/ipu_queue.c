@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 
 #include "ipu_drv.h"
+#include "ipu_trace.h"
 
 #define IPU_SQ_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_sqe))
 #define IPU_CQ_BYTES	(IPU_QUEUE_ENTRIES * sizeof(struct ipu_cqe))
@@ -230,6 +231,12 @@ static void ipu_kcmd_complete_locked(struct ipu_kcmd *cmd, u32 status,
 				     u32 detail, u32 detail2, u64 host_ns,
 				     u64 cycles)
 {
+	struct ipu_device *idev = cmd->ctx->idev;
+
+	trace_ipu_cmd_complete(idev->minor, cmd->cid, cmd->seq, cmd->opcode,
+			       status, detail);
+	dev_dbg(&idev->dev, "complete: cid %u seq %llu opcode %u status %u detail %#x\n",
+		cmd->cid, cmd->seq, cmd->opcode, status, detail);
 	cmd->status = status;
 	cmd->detail = detail;
 	cmd->detail2 = detail2;

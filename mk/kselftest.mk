@@ -4,7 +4,7 @@
 
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
 	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
-	ipu_fuzz_test
+	ipu_fuzz_test ipu_debug_test
 KSELFTEST_BINS := $(addprefix $(B)/kselftest/,$(KSELFTEST_NAMES))
 KSELFTEST_COMMON := tests/kselftest/ipu_test.c
 KSELFTEST_HDRS := tests/kselftest/ipu_test.h include/uapi/linux/ipu.h \
