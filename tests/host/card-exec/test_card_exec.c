@@ -2,8 +2,10 @@
 /*
  * Host unit tests of the card execution path that need no card: the
  * completion-status messages, the graph-table parser against builder-made
- * binaries (and against every truncation and many corruptions of them), and
- * the ranged / asynchronous / buffer calls on the model device. KTAP.
+ * binaries (and against every truncation and many corruptions of them), the
+ * ranged / asynchronous / buffer calls on the model device, and the verdicts
+ * of the engine's loader and the card path's pre-check on corrupted
+ * binaries (container_verdicts.c). KTAP.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,23 +15,11 @@
 #include <linux/ipu.h>
 
 #include "card.h"
+#include "check.h"
 #include "ipu/graph_format.h"
 #include "ipu/ipu_models.h"
 
-static int ntest, nfail;
-
-#define CHECK(name, cond, ...)						\
-	do {								\
-		ntest++;						\
-		if (cond) {						\
-			printf("ok %d %s\n", ntest, name);		\
-		} else {						\
-			nfail++;					\
-			printf("not ok %d %s # ", ntest, name);		\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-		}							\
-	} while (0)
+int ntest, nfail;
 
 /* ---- status messages ---- */
 
@@ -294,6 +284,7 @@ int main(void)
 	t_status();
 	t_table();
 	t_model_api();
+	t_container_verdicts();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }
