@@ -22,42 +22,6 @@ struct bin {
 	size_t n;
 };
 
-/* a matmul with handles, a stream, metadata and initial data: every section */
-static int build(struct bin *b, struct ipu_error *err)
-{
-	struct ipu_graph *g;
-	uint32_t sa[2] = { 8, 16 }, sb[2] = { 16, 12 }, sk[1] = { 4 };
-	float k[4] = { 1, 2, 3, 4 };
-	int a, bt, c, kt, st, seq, r;
-	void *out;
-
-	r = ipu_graph_create(IPU_MODEL_TEST, &g, err);
-	if (r)
-		return r;
-	if ((a = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 2, sa, err)) < 0 ||
-	    (bt = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 2, sb, err)) < 0 ||
-	    (kt = ipu_graph_add_tensor(g, "k", IPU_DTYPE_F32, 1, sk, err)) < 0 ||
-	    ipu_graph_map_linear(g, a, 1, err) < 0 || ipu_graph_map_linear(g, bt, 1, err) < 0 ||
-	    ipu_graph_map_tile(g, kt, 3, err) < 0 ||
-	    ipu_graph_set_initial(g, kt, k, sizeof(k), err) < 0 ||
-	    (st = ipu_graph_add_stream(g, "feed", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32,
-				       8 * 16, 2, err)) < 0 ||
-	    ipu_graph_set_metadata(g, "origin", "container_verdicts", err) < 0 ||
-	    (seq = ipu_prog_sequence(g, err)) < 0 ||
-	    ipu_prog_append(g, seq, ipu_prog_stream_copy(g, st, a, err), err) < 0 ||
-	    (c = ipu_matmul(g, seq, a, bt, "c", NULL, err)) < 0 ||
-	    ipu_graph_expose(g, bt, NULL, IPU_HANDLE_WRITE, err) < 0 ||
-	    ipu_graph_expose(g, c, NULL, IPU_HANDLE_READ, err) < 0 ||
-	    ipu_graph_add_program(g, "main", seq, err) < 0) {
-		ipu_graph_free(g);
-		return -1;
-	}
-	r = ipu_graph_write(g, &out, &b->n, err);
-	b->p = out;
-	ipu_graph_free(g);
-	return r;
-}
-
 /* ---- editing a binary: header, table entries, appended bytes ---- */
 
 static struct ipu_graph_header hdr(const struct bin *b)
@@ -422,7 +386,7 @@ void t_container_verdicts(void)
 	int r;
 
 	memset(&err, 0, sizeof(err));
-	r = build(&base, &err);
+	r = build(IPU_MODEL_TEST, (void **)&base.p, &base.n, &err);
 	if (!r)
 		r = ipue_engine_create(&cfg, &e);
 	CHECK("verdict: a builder-made graph and a test-model engine", r == 0, "%d %s", r,
