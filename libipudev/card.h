@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libipudev internals of the card backend's execution path (card_exec.c,
- * card_buf.c, card_uqueue.c, device.c): the graph table the library parses
- * out of the binary it loads, registered host buffers, the user queue, the
+ * card_graph.c, card_buf.c, card_uqueue.c, device.c): the check before a
+ * LOAD and the graph table the library reads out of the binary it loads,
+ * registered host buffers, the user queue, the
  * per-card state, and the completion-status to message mapping. Never
  * installed; hidden visibility.
  */
