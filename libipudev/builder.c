@@ -1492,17 +1492,6 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		IPU_GRAPH_SEC_HOST_HANDLES, IPU_GRAPH_SEC_METADATA, IPU_GRAPH_SEC_INIT,
 		IPU_GRAPH_SEC_DATA,
 	};
-	static const uint32_t ents[S_N] = {
-		1, sizeof(struct ipu_graph_tensor), sizeof(struct ipu_graph_interval),
-		sizeof(struct ipu_graph_tile_plan), sizeof(struct ipu_graph_vertex),
-		sizeof(struct ipu_graph_field), sizeof(uint32_t),
-		sizeof(struct ipu_graph_compute_set), sizeof(uint32_t),
-		sizeof(struct ipu_graph_exchange), sizeof(struct ipu_graph_copy),
-		sizeof(struct ipu_graph_prog_node), sizeof(uint32_t),
-		sizeof(struct ipu_graph_entry), sizeof(struct ipu_graph_stream),
-		sizeof(struct ipu_graph_host_handle), sizeof(struct ipu_graph_kv),
-		sizeof(struct ipu_graph_init), 1,
-	};
 	struct ipu_graph_header h;
 	struct buf outb = { 0 };
 	uint32_t tiles_used = 0, ncopies = 0, ncsv = 0, nch = 0;
@@ -1515,7 +1504,7 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 	memset(s, 0, sizeof(s));
 	for (int i = 0; i < S_N; i++) {
 		s[i].type = types[i];
-		s[i].entsize = ents[i];
+		s[i].entsize = ipu_graph_record_size(types[i]);
 	}
 	/* checks that need the whole graph */
 	for (size_t i = 0; i < g->nt; i++) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libipudev internals of the card backend's execution path (card_exec.c,
- * card_buf.c, card_uqueue.c, device.c): the graph table the library parses
- * out of the binary it loads, registered host buffers, the user queue, the
+ * card_graph.c, card_buf.c, card_uqueue.c, device.c): the check before a
+ * LOAD and the graph table the library reads out of the binary it loads,
+ * registered host buffers, the user queue, the
  * per-card state, and the completion-status to message mapping. Never
  * installed; hidden visibility.
  */
@@ -15,9 +16,10 @@
 #include <linux/ipu.h>		/* struct ipu_run_counters */
 
 #include "internal.h"
+#include "graph_container.h"	/* the engine's container reader */
 
 /* ------------------------------------------------------------------------ */
-/* The host-visible part of a graph binary (card_exec.c)                    */
+/* The graph binary before and after a LOAD (card_graph.c)                 */
 
 struct ipu__graph_handle {
 	char *name;
@@ -42,12 +44,27 @@ struct ipu__graph_table {
 };
 
 /*
- * ipu__graph_table_parse() - the header model, the host handles (with their
- * tensors' dtype, shape and size) and the entry program names of a graph
- * binary. Checks every offset it follows (never reads outside @bin) but
- * validates nothing else: the card's loader is the judge of the graph.
+ * ipu__graph_precheck() - what the library checks before a LOAD: the
+ * container of @bin (ipue_container_read(), the reader the card's loader
+ * runs first) and, when @model is not 0, the header's model. On success
+ * fills @c (pointing into @bin) and returns 0. Otherwise returns -EINVAL
+ * with @le filled as the engine fills it: status IPUE_EFORMAT (section,
+ * record, message) or IPUE_EMODEL for another model.
+ */
+int ipu__graph_precheck(const void *bin, size_t len, uint32_t model,
+			struct ipue_container *c, struct ipue_load_error *le);
+/*
+ * ipu__graph_table_read() - the header model, the host handles (with their
+ * tensors' dtype, shape and size), the entry program names and the streams
+ * of a graph whose container @c was read. Checks every index it follows
+ * (never reads outside the binary) but validates nothing else: the card's
+ * loader is the judge of the records. @t owns its strings and arrays
+ * (ipu__graph_table_free()); on failure @t is empty.
  * Returns 0, -EINVAL with @why filled, or -ENOMEM.
  */
+int ipu__graph_table_read(const struct ipue_container *c,
+			  struct ipu__graph_table *t, char *why, size_t whylen);
+/* ipu__graph_precheck() (any model) then ipu__graph_table_read(). */
 int ipu__graph_table_parse(const void *bin, size_t len,
 			   struct ipu__graph_table *t, char *why, size_t whylen);
 void ipu__graph_table_free(struct ipu__graph_table *t);

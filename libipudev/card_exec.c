@@ -6,8 +6,9 @@
  * (uAPI 1.2, card_uqueue.c) when the driver has one, keeping the order of
  * the two queues (section "Run"). A run's stats come from its completion
  * and the card's run record (uAPI 1.2: struct ipu_run_counters of SUBMIT
- * and WAIT, the user queue's record ring). The library parses the
- * host-visible part of the graph binary it loads (handles, entry programs)
+ * and WAIT, the user queue's record ring). Before a LOAD the
+ * library checks the binary's container with the card's own reader, after
+ * it keeps the host-visible part (handles, entry programs; card_graph.c)
  * to turn names into the card's handle indices, and maps the card's
  * completion statuses to errno values with messages that name the tensor
  * or program and the reason. Transfer strategy: docs/card-exec.md.
@@ -26,226 +27,6 @@
 #include "ipu/graph_format.h"
 #include "ipu/ipu_hw.h"
 #include "ipu_engine.h"
-
-/* ------------------------------------------------------------------------ */
-/* Graph table                                                              */
-
-struct gsec {
-	uint64_t off, size;
-	uint32_t entsize, count;
-	int present;
-};
-
-void ipu__graph_table_free(struct ipu__graph_table *t)
-{
-	if (!t)
-		return;
-	for (unsigned i = 0; i < t->nhandles; i++)
-		free(t->handles[i].name);
-	free(t->handles);
-	for (unsigned i = 0; i < t->nprograms; i++)
-		free(t->programs[i]);
-	free(t->programs);
-	for (unsigned i = 0; i < t->nstreams; i++)
-		free(t->streams[i].name);
-	free(t->streams);
-	memset(t, 0, sizeof(*t));
-}
-
-/* the string at @ref of the STRINGS blob, NULL when it is not one */
-static const char *gstr(const uint8_t *bin, const struct gsec *s, uint32_t ref)
-{
-	const char *p;
-
-	if (ref == IPU_GRAPH_NONE)
-		return "";
-	if (!s->present || ref >= s->size)
-		return NULL;
-	p = (const char *)bin + s->off + ref;
-	if (!memchr(p, 0, s->size - ref))
-		return NULL;
-	return p;
-}
-
-#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -EINVAL)
-
-int ipu__graph_table_parse(const void *binv, size_t len,
-			   struct ipu__graph_table *t, char *why, size_t whylen)
-{
-	const uint8_t *bin = binv;
-	struct ipu_graph_header h;
-	struct gsec sec[IPU_GRAPH_SEC_COUNT_];
-	const struct gsec *hs, *ts, *es, *ss, *st;
-	static const uint32_t need[IPU_GRAPH_SEC_COUNT_] = {
-		[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
-		[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
-		[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
-		[IPU_GRAPH_SEC_STREAMS] = sizeof(struct ipu_graph_stream),
-	};
-
-	memset(t, 0, sizeof(*t));
-	memset(sec, 0, sizeof(sec));
-	if (!bin || len < sizeof(h))
-		return WHY("header: %zu bytes, a graph binary has at least %zu",
-			   len, sizeof(h));
-	memcpy(&h, bin, sizeof(h));
-	if (h.magic != IPU_GRAPH_MAGIC)
-		return WHY("header: bad magic 0x%08x", h.magic);
-	if (h.version_major != IPU_GRAPH_VERSION_MAJOR)
-		return WHY("header: format version %u.%u (need %u.x)",
-			   h.version_major, h.version_minor,
-			   IPU_GRAPH_VERSION_MAJOR);
-	if (h.total_size > len)
-		return WHY("header: total_size %llu beyond the %zu bytes given",
-			   (unsigned long long)h.total_size, len);
-	len = (size_t)h.total_size;
-	if (h.section_entsize < sizeof(struct ipu_graph_section) ||
-	    h.section_count > 4096 || h.section_table > len ||
-	    (uint64_t)h.section_count * h.section_entsize > len - h.section_table)
-		return WHY("header: section table (%u x %u bytes at %llu) outside the binary",
-			   h.section_count, h.section_entsize,
-			   (unsigned long long)h.section_table);
-	t->model = h.model;
-	for (uint32_t i = 0; i < h.section_count; i++) {
-		struct ipu_graph_section e;
-
-		memcpy(&e, bin + h.section_table + (uint64_t)i * h.section_entsize,
-		       sizeof(e));
-		if (e.offset > len || e.size > len - e.offset)
-			return WHY("section %u (%s): %llu bytes at %llu outside the binary",
-				   i, ipu_graph_section_name(e.type),
-				   (unsigned long long)e.size,
-				   (unsigned long long)e.offset);
-		if (e.type >= IPU_GRAPH_SEC_COUNT_ || e.type == 0)
-			continue;
-		if (sec[e.type].present)
-			return WHY("section %s: appears twice",
-				   ipu_graph_section_name(e.type));
-		if (!e.entsize || (uint64_t)e.entsize * e.count != e.size ||
-		    e.entsize < need[e.type])
-			return WHY("section %s: %u records of %u bytes do not make %llu bytes",
-				   ipu_graph_section_name(e.type), e.count,
-				   e.entsize, (unsigned long long)e.size);
-		sec[e.type].off = e.offset;
-		sec[e.type].size = e.size;
-		sec[e.type].entsize = e.entsize;
-		sec[e.type].count = e.count;
-		sec[e.type].present = 1;
-	}
-	hs = &sec[IPU_GRAPH_SEC_HOST_HANDLES];
-	ts = &sec[IPU_GRAPH_SEC_TENSORS];
-	es = &sec[IPU_GRAPH_SEC_ENTRIES];
-	ss = &sec[IPU_GRAPH_SEC_STRINGS];
-	st = &sec[IPU_GRAPH_SEC_STREAMS];
-
-	if (hs->count) {
-		t->handles = calloc(hs->count, sizeof(*t->handles));
-		if (!t->handles)
-			return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < hs->count; i++) {
-		struct ipu_graph_host_handle hh;
-		struct ipu_graph_tensor tr;
-		struct ipu__graph_handle *o = &t->handles[i];
-		const char *name;
-		unsigned esz;
-
-		memcpy(&hh, bin + hs->off + (uint64_t)i * hs->entsize, sizeof(hh));
-		name = gstr(bin, ss, hh.name);
-		if (!name)
-			goto bad_handle;
-		if (hh.tensor >= ts->count) {
-			ipu__graph_table_free(t);
-			return WHY("host_handles record %u: tensor %u out of range (%u tensors)",
-				   i, hh.tensor, ts->count);
-		}
-		memcpy(&tr, bin + ts->off + (uint64_t)hh.tensor * ts->entsize,
-		       sizeof(tr));
-		esz = ipu_dtype_size(tr.dtype);
-		if (!esz || tr.rank > IPU_GRAPH_MAX_RANK ||
-		    tr.elements > UINT64_MAX / esz) {
-			ipu__graph_table_free(t);
-			return WHY("tensors record %u: bad dtype %u / rank %u",
-				   hh.tensor, tr.dtype, tr.rank);
-		}
-		o->name = strdup(name);
-		if (!o->name) {
-			t->nhandles = i;
-			ipu__graph_table_free(t);
-			return -ENOMEM;
-		}
-		t->nhandles = i + 1;
-		o->tensor = hh.tensor;
-		o->access = hh.access;
-		o->dtype = tr.dtype;
-		o->rank = tr.rank;
-		for (unsigned d = 0; d < tr.rank; d++)
-			o->shape[d] = tr.shape[d];
-		o->elements = tr.elements;
-		o->bytes = tr.elements * esz;
-		continue;
-bad_handle:
-		ipu__graph_table_free(t);
-		return WHY("host_handles record %u: bad name string %u", i, hh.name);
-	}
-	t->nhandles = hs->count;
-
-	if (es->count) {
-		t->programs = calloc(es->count, sizeof(*t->programs));
-		if (!t->programs) {
-			ipu__graph_table_free(t);
-			return -ENOMEM;
-		}
-	}
-	for (uint32_t i = 0; i < es->count; i++) {
-		struct ipu_graph_entry en;
-		const char *name;
-
-		memcpy(&en, bin + es->off + (uint64_t)i * es->entsize, sizeof(en));
-		name = gstr(bin, ss, en.name);
-		if (!name) {
-			ipu__graph_table_free(t);
-			return WHY("entries record %u: bad name string %u", i, en.name);
-		}
-		t->programs[i] = strdup(name);
-		t->nprograms = i + 1;
-		if (!t->programs[i]) {
-			ipu__graph_table_free(t);
-			return -ENOMEM;
-		}
-	}
-
-	if (st->count) {
-		t->streams = calloc(st->count, sizeof(*t->streams));
-		if (!t->streams) {
-			ipu__graph_table_free(t);
-			return -ENOMEM;
-		}
-	}
-	for (uint32_t i = 0; i < st->count; i++) {
-		struct ipu_graph_stream gs;
-		const char *name;
-		unsigned esz;
-
-		memcpy(&gs, bin + st->off + (uint64_t)i * st->entsize, sizeof(gs));
-		name = gstr(bin, ss, gs.name);
-		esz = ipu_dtype_size(gs.dtype);
-		if (!name || !esz) {
-			ipu__graph_table_free(t);
-			return WHY("streams record %u: bad name %u / dtype %u", i,
-				   gs.name, gs.dtype);
-		}
-		t->streams[i].name = strdup(name);
-		t->nstreams = i + 1;
-		if (!t->streams[i].name) {
-			ipu__graph_table_free(t);
-			return -ENOMEM;
-		}
-		t->streams[i].direction = gs.direction;
-		t->streams[i].bytes = (uint64_t)gs.elements * esz;
-	}
-	return 0;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Status mapping                                                           */
@@ -614,6 +395,8 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 {
 	struct ipu__card *c = card_of(dev);
 	struct ipu__graph_table t;
+	struct ipue_container gc;
+	struct ipue_load_error le;
 	struct ipu__cmd_ctx x;
 	struct ipu_cmd cmd;
 	char msg[IPU_LOAD_MSG_MAX + 1];
@@ -625,17 +408,25 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 	r = ipu__card_attach(dev, 0, err);
 	if (r)
 		return r;
-	if (size >= sizeof(struct ipu_graph_header) && c->model) {
-		const struct ipu_graph_header *h = image;
-		uint32_t gm, mg;
-
-		memcpy(&gm, &h->model, sizeof(gm));
-		memcpy(&mg, &h->magic, sizeof(mg));
-		if (mg == IPU_GRAPH_MAGIC && gm != c->model)
-			return ipu__err(err, -EINVAL,
-					"load on %s: the graph is built for model %s, the device is %s",
-					dev->name, ipu_model_name(gm),
-					ipu_model_name(c->model));
+	memset(&x, 0, sizeof(x));
+	x.dev = dev->name;
+	x.opcode = IPU_CMD_LOAD;
+	x.length = size;
+	/*
+	 * Refused before the card sees it (the card keeps its graph, and so do
+	 * we): another model, or a container the card's loader would refuse,
+	 * in its words (the same reader).
+	 */
+	r = ipu__graph_precheck(image, size, c->model, &gc, &le);
+	if (r && le.status == IPUE_EMODEL)
+		return ipu__err(err, -EINVAL,
+				"load on %s: the graph is built for model %s, the device is %s",
+				dev->name, ipu_model_name(gc.h.model),
+				ipu_model_name(c->model));
+	if (r) {
+		x.load_msg = le.message;
+		return ipu__card_status_err(err, &x, IPU_STATUS_LOAD_FAILED,
+					    le.section, le.record);
 	}
 	/* the card replaces its graph even when it refuses the new one */
 	forget_graph(c);
@@ -648,15 +439,11 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 	if (r)
 		return r;
 	if (cmd.status) {
-		memset(&x, 0, sizeof(x));
-		x.dev = dev->name;
-		x.opcode = IPU_CMD_LOAD;
-		x.length = size;
 		x.load_msg = msg;
 		return ipu__card_status_err(err, &x, cmd.status, cmd.detail,
 					    cmd.detail2);
 	}
-	r = ipu__graph_table_parse(image, size, &t, why, sizeof(why));
+	r = ipu__graph_table_read(&gc, &t, why, sizeof(why));
 	if (r == -ENOMEM)
 		return ipu__err(err, r, "load on %s: out of memory", dev->name);
 	if (r)

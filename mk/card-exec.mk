@@ -1,18 +1,21 @@
 # Card execution path of libipudev (libipudev/card_exec.c, card_buf.c):
 # host unit tests that need no card (status messages, the graph-table
 # parser against builder-made binaries, ranged/async/buffer calls on the
-# model device) -> $(B)/results/card-exec.ktap. Built with ASan/UBSan.
+# model device, the engine loader's and the card pre-check's verdicts on
+# corrupted binaries) -> $(B)/results/card-exec.ktap. Built with ASan/UBSan.
 
 CARD_EXEC_TEST := $(B)/tests/card-exec/test_card_exec
-CARD_EXEC_SRCS := tests/host/card-exec/test_card_exec.c
+CARD_EXEC_SRCS := tests/host/card-exec/test_card_exec.c tests/host/card-exec/container_verdicts.c
 
 ALL_TARGETS += $(CARD_EXEC_TEST)
 HOST_CHECKS += card-exec-check
 
 # (mk/engine.mk and mk/libipudev.mk are read after this file: their inputs
 # and outputs are named literally here.)
-$(CARD_EXEC_TEST): $(CARD_EXEC_SRCS) $(wildcard libipudev/*.c) libipudev/card.h \
-		libipudev/internal.h libipudev/ipudev.h $(B)/engine/libipuengine.a
+$(CARD_EXEC_TEST): $(CARD_EXEC_SRCS) tests/host/card-exec/check.h $(wildcard libipudev/*.c) \
+		libipudev/card.h libipudev/internal.h libipudev/ipudev.h \
+		qemu-device/engine/graph_container.h include/ipu/graph_format.h \
+		$(B)/engine/libipuengine.a
 	@mkdir -p $(dir $@)
 	@echo "card-exec: $@"
 	@$(CC) $(filter-out -O2,$(IPUDEV_CFLAGS)) -O1 -fsanitize=address,undefined \

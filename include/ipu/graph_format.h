@@ -31,6 +31,7 @@
 #define IPU_GRAPH_NONE		0xffffffffu	/* "no string / no node / no id" */
 #define IPU_GRAPH_MAX_RANK	6
 #define IPU_GRAPH_ALIGN		8		/* every section starts 8-aligned */
+#define IPU_GRAPH_MAX_SECTIONS	64		/* section_count limit of readers */
 
 /* ---- element types ---- */
 #define IPU_DTYPE_F32		1
@@ -282,6 +283,39 @@ struct ipu_graph_init {
 	uint32_t data_offset;	/* into the DATA blob */
 };
 _Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
+
+/*
+ * Record size a version-1 reader knows for section type @type: the struct
+ * (or uint32_t) of the table in docs/graph-format.md, 1 for blob sections,
+ * 0 for a type it does not know. Writers use it as the entsize they write;
+ * readers refuse a smaller entsize and read this prefix of larger ones.
+ */
+static inline uint32_t ipu_graph_record_size(uint32_t type)
+{
+	static const uint32_t size[IPU_GRAPH_SEC_COUNT_] = {
+		[IPU_GRAPH_SEC_STRINGS] = 1,
+		[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
+		[IPU_GRAPH_SEC_INTERVALS] = sizeof(struct ipu_graph_interval),
+		[IPU_GRAPH_SEC_TILE_PLANS] = sizeof(struct ipu_graph_tile_plan),
+		[IPU_GRAPH_SEC_VERTICES] = sizeof(struct ipu_graph_vertex),
+		[IPU_GRAPH_SEC_FIELDS] = sizeof(struct ipu_graph_field),
+		[IPU_GRAPH_SEC_PARAMS] = sizeof(uint32_t),
+		[IPU_GRAPH_SEC_COMPUTE_SETS] = sizeof(struct ipu_graph_compute_set),
+		[IPU_GRAPH_SEC_CS_VERTICES] = sizeof(uint32_t),
+		[IPU_GRAPH_SEC_EXCHANGES] = sizeof(struct ipu_graph_exchange),
+		[IPU_GRAPH_SEC_COPIES] = sizeof(struct ipu_graph_copy),
+		[IPU_GRAPH_SEC_PROGRAM_NODES] = sizeof(struct ipu_graph_prog_node),
+		[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = sizeof(uint32_t),
+		[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
+		[IPU_GRAPH_SEC_STREAMS] = sizeof(struct ipu_graph_stream),
+		[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
+		[IPU_GRAPH_SEC_METADATA] = sizeof(struct ipu_graph_kv),
+		[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
+		[IPU_GRAPH_SEC_DATA] = 1,
+	};
+
+	return type < IPU_GRAPH_SEC_COUNT_ ? size[type] : 0;
+}
 
 /* Name of section type @type for messages ("unknown" for types not known). */
 static inline const char *ipu_graph_section_name(uint32_t type)

@@ -21,7 +21,6 @@
 #endif
 
 /* loader limits (docs/graph-format.md "Limits") */
-#define IPUE_MAX_SECTIONS	64
 #define IPUE_MAX_PROGRAM_DEPTH	64
 #define IPUE_MAX_PROGRAM_NODES	(1u << 20)
 #define IPUE_TILE_ALIGN		64	/* each tile's base in the arena */

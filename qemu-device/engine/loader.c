@@ -9,6 +9,7 @@
  * Rules and limits: docs/graph-format.md.
  */
 #include "engine_internal.h"
+#include "graph_container.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,43 +24,15 @@
 #define POOL_MIN_COPY_BYTES	(256u * 1024u)
 #define MAX_VERTEX_CYCLES	(1ull << 40)
 
-struct sec {
-	const uint8_t *p;
-	uint64_t size;
-	uint32_t entsize, count;
-};
-
 struct loader {
 	struct ipue_engine *e;
 	struct ipue_graph *g;
 	struct ipue_load_error *err;
 	const uint8_t *bin;
 	size_t len;
-	struct sec s[IPU_GRAPH_SEC_COUNT_];
+	struct ipue_container c;	/* header and sections (graph_container.c) */
+	const struct ipue_section *s;	/* c.s, by section type */
 	uint64_t *vcycles;		/* modeled cycles per vertex */
-};
-
-/* record sizes a version-1 reader needs (entsize may be larger) */
-static const uint32_t rec_size[IPU_GRAPH_SEC_COUNT_] = {
-	[IPU_GRAPH_SEC_STRINGS] = 1,
-	[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
-	[IPU_GRAPH_SEC_INTERVALS] = sizeof(struct ipu_graph_interval),
-	[IPU_GRAPH_SEC_TILE_PLANS] = sizeof(struct ipu_graph_tile_plan),
-	[IPU_GRAPH_SEC_VERTICES] = sizeof(struct ipu_graph_vertex),
-	[IPU_GRAPH_SEC_FIELDS] = sizeof(struct ipu_graph_field),
-	[IPU_GRAPH_SEC_PARAMS] = sizeof(uint32_t),
-	[IPU_GRAPH_SEC_COMPUTE_SETS] = sizeof(struct ipu_graph_compute_set),
-	[IPU_GRAPH_SEC_CS_VERTICES] = sizeof(uint32_t),
-	[IPU_GRAPH_SEC_EXCHANGES] = sizeof(struct ipu_graph_exchange),
-	[IPU_GRAPH_SEC_COPIES] = sizeof(struct ipu_graph_copy),
-	[IPU_GRAPH_SEC_PROGRAM_NODES] = sizeof(struct ipu_graph_prog_node),
-	[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = sizeof(uint32_t),
-	[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
-	[IPU_GRAPH_SEC_STREAMS] = sizeof(struct ipu_graph_stream),
-	[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
-	[IPU_GRAPH_SEC_METADATA] = sizeof(struct ipu_graph_kv),
-	[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
-	[IPU_GRAPH_SEC_DATA] = 1,
 };
 
 #if defined(__GNUC__)
@@ -67,18 +40,10 @@ __attribute__((format(printf, 4, 5)))
 #endif
 static int fail(struct loader *L, uint32_t sec, uint32_t rec, const char *fmt, ...)
 {
-	struct ipue_load_error *err = L->err;
 	va_list ap;
 
-	if (!err)
-		return IPUE_EFORMAT;
-	err->status = IPUE_EFORMAT;
-	err->section = sec;
-	err->record = rec;
-	snprintf(err->section_name, sizeof(err->section_name), "%s",
-		 ipu_graph_section_name(sec));
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	ipue_load_verrorf(L->err, sec, rec, fmt, ap);
 	va_end(ap);
 	return IPUE_EFORMAT;
 }
@@ -101,9 +66,7 @@ static void *gcalloc(struct ipue_graph *g, uint64_t n, size_t size)
 /* copy record i of section type into out (a version-1 sized struct) */
 static void rec(const struct loader *L, unsigned type, uint32_t i, void *out)
 {
-	const struct sec *s = &L->s[type];
-
-	memcpy(out, s->p + (uint64_t)i * s->entsize, rec_size[type]);
+	ipue_container_rec(&L->c, type, i, out);
 }
 
 static uint32_t rec_u32(const struct loader *L, unsigned type, uint32_t i)
@@ -134,105 +97,26 @@ static int range_ok(uint64_t first, uint64_t n, uint64_t total)
 
 /* ---------------------------------------------------------------- header */
 
+/* the container (graph_container.c), then what only the engine can judge */
 static int load_container(struct loader *L)
 {
-	struct ipu_graph_header h;
+	const struct ipu_graph_header *h = &L->c.h;
 	const struct ipue_model_figures *m = &L->e->m;
-	uint64_t table_end;
-	struct { uint64_t off, end; uint32_t idx; } span[IPUE_MAX_SECTIONS + 1];
-	unsigned nspan = 0;
+	int rc = ipue_container_read(L->bin, L->len, &L->c, L->err);
 
-	if (L->len < sizeof(h))
-		return fail(L, 0, IPU_GRAPH_NONE, "truncated: %zu bytes, header needs %zu",
-			    L->len, sizeof(h));
-	memcpy(&h, L->bin, sizeof(h));
-	if (h.magic != IPU_GRAPH_MAGIC)
-		return fail(L, 0, IPU_GRAPH_NONE, "bad magic 0x%08x", h.magic);
-	if (h.version_major != IPU_GRAPH_VERSION_MAJOR)
-		return fail(L, 0, IPU_GRAPH_NONE, "format version %u.%u not supported (need %u.x)",
-			    h.version_major, h.version_minor, IPU_GRAPH_VERSION_MAJOR);
-	if (h.total_size != L->len)
-		return fail(L, 0, IPU_GRAPH_NONE, "size mismatch: header says %llu bytes, got %zu%s",
-			    (unsigned long long)h.total_size, L->len,
-			    h.total_size > L->len ? " (truncated)" : "");
-	if (h.header_size < sizeof(h) || h.header_size > L->len)
-		return fail(L, 0, IPU_GRAPH_NONE, "bad header_size %u", h.header_size);
-	if (ipu_graph_checksum(L->bin, L->len) != h.checksum)
-		return fail(L, 0, IPU_GRAPH_NONE, "checksum mismatch: header 0x%08x, computed 0x%08x",
-			    h.checksum, ipu_graph_checksum(L->bin, L->len));
-	if (h.flags)
-		return fail(L, 0, IPU_GRAPH_NONE, "unknown header flags 0x%x", h.flags);
-	if (h.model != m->model) {
+	if (rc)
+		return rc;
+	L->s = L->c.s;
+	if (h->model != m->model) {
 		fail(L, 0, IPU_GRAPH_NONE, "graph targets model %u, engine is model %u",
-		     h.model, m->model);
+		     h->model, m->model);
 		if (L->err)
 			L->err->status = IPUE_EMODEL;
 		return IPUE_EMODEL;
 	}
-	if (h.codelet_version > IPUE_CODELET_LIBRARY_VERSION)
+	if (h->codelet_version > IPUE_CODELET_LIBRARY_VERSION)
 		return fail(L, 0, IPU_GRAPH_NONE, "graph needs codelet library %u, have %u",
-			    h.codelet_version, IPUE_CODELET_LIBRARY_VERSION);
-	if (h.section_count > IPUE_MAX_SECTIONS)
-		return fail(L, 0, IPU_GRAPH_NONE, "%u sections, limit %u",
-			    h.section_count, IPUE_MAX_SECTIONS);
-	if (h.section_entsize < sizeof(struct ipu_graph_section) || h.section_entsize > 4096)
-		return fail(L, 0, IPU_GRAPH_NONE, "bad section_entsize %u", h.section_entsize);
-	if (h.section_table % IPU_GRAPH_ALIGN || h.section_table < h.header_size ||
-	    !range_ok(h.section_table, (uint64_t)h.section_count * h.section_entsize, L->len))
-		return fail(L, 0, IPU_GRAPH_NONE, "section table at %llu (%u x %u bytes) outside the binary",
-			    (unsigned long long)h.section_table, h.section_count, h.section_entsize);
-	table_end = h.section_table + (uint64_t)h.section_count * h.section_entsize;
-	span[nspan].off = 0;
-	span[nspan].end = h.header_size;
-	span[nspan++].idx = IPU_GRAPH_NONE;
-
-	for (uint32_t i = 0; i < h.section_count; i++) {
-		struct ipu_graph_section sh;
-		uint32_t t;
-
-		memcpy(&sh, L->bin + h.section_table + (uint64_t)i * h.section_entsize, sizeof(sh));
-		t = sh.type;
-		if (sh.offset % IPU_GRAPH_ALIGN)
-			return fail(L, 0, i, "section %u (type %u): offset %llu not %u-aligned",
-				    i, t, (unsigned long long)sh.offset, IPU_GRAPH_ALIGN);
-		if (!range_ok(sh.offset, sh.size, L->len))
-			return fail(L, 0, i, "section %u (type %u): [%llu, +%llu) outside the binary",
-				    i, t, (unsigned long long)sh.offset, (unsigned long long)sh.size);
-		if (sh.entsize == 0 || sh.size != (uint64_t)sh.entsize * sh.count)
-			return fail(L, 0, i, "section %u (type %u): size %llu != entsize %u x count %u",
-				    i, t, (unsigned long long)sh.size, sh.entsize, sh.count);
-		if (sh.size && sh.offset < table_end && sh.offset + sh.size > h.section_table)
-			return fail(L, 0, i, "section %u overlaps the section table", i);
-		if (sh.size) {
-			span[nspan].off = sh.offset;
-			span[nspan].end = sh.offset + sh.size;
-			span[nspan++].idx = i;
-		}
-		if (t == 0 || t >= IPU_GRAPH_SEC_COUNT_) {
-			if (sh.flags & IPU_GRAPH_SECF_REQUIRED)
-				return fail(L, 0, i, "section %u: unknown required type %u", i, t);
-			continue;	/* a later format's section: skipped */
-		}
-		if (L->s[t].p)
-			return fail(L, t, IPU_GRAPH_NONE, "duplicate %s section", ipu_graph_section_name(t));
-		if (sh.entsize < rec_size[t] || (rec_size[t] == 1 && sh.entsize != 1))
-			return fail(L, t, IPU_GRAPH_NONE, "entsize %u, need %s%u", sh.entsize,
-				    rec_size[t] == 1 ? "" : ">= ", rec_size[t]);
-		L->s[t].p = L->bin + sh.offset;
-		L->s[t].size = sh.size;
-		L->s[t].entsize = sh.entsize;
-		L->s[t].count = sh.count;
-	}
-	/* sections must not overlap the header or each other */
-	for (unsigned i = 1; i < nspan; i++) {
-		for (unsigned j = 0; j < i; j++) {
-			if (span[i].off < span[j].end && span[j].off < span[i].end)
-				return fail(L, 0, span[i].idx, "section %u overlaps %s%u",
-					    span[i].idx, span[j].idx == IPU_GRAPH_NONE ?
-					    "the header" : "section ",
-					    span[j].idx == IPU_GRAPH_NONE ? 0 : span[j].idx);
-		}
-	}
+			    h->codelet_version, IPUE_CODELET_LIBRARY_VERSION);
 	return 0;
 }
 
@@ -241,7 +125,7 @@ static int load_container(struct loader *L)
 static int load_strings(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_STRINGS];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_STRINGS];
 	char *p = gcalloc(g, s->size + 1, 1);
 
 	if (!p)
@@ -257,7 +141,7 @@ static int load_tiles(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
 	const struct ipue_model_figures *m = &L->e->m;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_TILE_PLANS];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_TILE_PLANS];
 	uint64_t off = 0;
 	int rc;
 
@@ -313,7 +197,7 @@ static int tile_range_ok(const struct loader *L, uint32_t tile, uint64_t off, ui
 static int load_tensors(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *ts = &L->s[IPU_GRAPH_SEC_TENSORS];
+	const struct ipue_section *ts = &L->s[IPU_GRAPH_SEC_TENSORS];
 	uint32_t niv = L->s[IPU_GRAPH_SEC_INTERVALS].count, next_iv = 0;
 
 	g->ntensors = ts->count;
@@ -591,7 +475,7 @@ static int check_cs_conflicts(struct loader *L, uint32_t cs, const uint32_t *vid
 static int load_compute_sets(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_COMPUTE_SETS];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_COMPUTE_SETS];
 	uint32_t ncsv = L->s[IPU_GRAPH_SEC_CS_VERTICES].count, next = 0;
 	uint32_t tiles = L->e->m.tiles;
 	unsigned parts = L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1;
@@ -765,7 +649,7 @@ static int check_copy_overlaps(struct loader *L, uint32_t xi, struct span *d,
 static int load_exchanges(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_EXCHANGES];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_EXCHANGES];
 	uint32_t ncp = L->s[IPU_GRAPH_SEC_COPIES].count, next = 0;
 	uint32_t tiles = L->e->m.tiles;
 	struct span *d = NULL, *sr = NULL;
@@ -877,7 +761,7 @@ out:
 static int load_streams(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_STREAMS];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_STREAMS];
 	uint64_t total_mem = (uint64_t)L->e->m.tiles * L->e->m.tile_mem;
 
 	g->nstreams = s->count;
@@ -1061,9 +945,9 @@ static int node_height(struct loader *L, uint32_t i, unsigned level, uint8_t *st
 static int load_programs(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *ns = &L->s[IPU_GRAPH_SEC_PROGRAM_NODES];
-	const struct sec *cs = &L->s[IPU_GRAPH_SEC_PROGRAM_CHILDREN];
-	const struct sec *es = &L->s[IPU_GRAPH_SEC_ENTRIES];
+	const struct ipue_section *ns = &L->s[IPU_GRAPH_SEC_PROGRAM_NODES];
+	const struct ipue_section *cs = &L->s[IPU_GRAPH_SEC_PROGRAM_CHILDREN];
+	const struct ipue_section *es = &L->s[IPU_GRAPH_SEC_ENTRIES];
 	uint8_t *state, *height;
 	int rc = 0;
 
@@ -1137,7 +1021,7 @@ static int named_cmp(const void *a, const void *b)
 static int load_handles(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_HOST_HANDLES];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_HOST_HANDLES];
 	struct named *nm;
 	int rc = 0;
 
@@ -1181,7 +1065,7 @@ static int load_handles(struct loader *L)
 static int load_metadata(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_METADATA];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_METADATA];
 
 	g->nmeta = s->count;
 	g->meta = gcalloc(g, (uint64_t)s->count * 2, sizeof(*g->meta));
@@ -1203,8 +1087,8 @@ static int load_metadata(struct loader *L)
 static int load_init(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
-	const struct sec *s = &L->s[IPU_GRAPH_SEC_INIT];
-	const struct sec *data = &L->s[IPU_GRAPH_SEC_DATA];
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_INIT];
+	const struct ipue_section *data = &L->s[IPU_GRAPH_SEC_DATA];
 
 	for (uint32_t i = 0; i < s->count; i++) {
 		struct ipu_graph_init in;

@@ -6,6 +6,12 @@
  * neither crash, hang nor allocate without bound. Codelets: the test set
  * (ids 0x7000+, what the seeds use) and the real library for every other id.
  *
+ * The loader starts with the container reader (graph_container.c), which
+ * libipudev also runs before a card LOAD; the target also runs the reader
+ * alone and checks its contract: every section it hands out lies inside the
+ * input with size == entsize x count >= the record size, and when it
+ * refuses, the loader refuses with the same words.
+ *
  * The input's header checksum and total_size are fixed up before loading:
  * otherwise nearly every mutation dies at the checksum and the fuzzer never
  * reaches the sections (checksum rejection has its own unit test).
@@ -14,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph_container.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_models.h"
 #include "tcodelets.h"
@@ -48,8 +55,30 @@ static int push(void *user, unsigned s, const void *src, size_t len)
 	return 0;
 }
 
+/* the reader's output: sections inside the input, sizes as the doc says */
+static void check_container(const uint8_t *bin, size_t size, const struct ipue_container *c)
+{
+	for (unsigned t = 1; t < IPU_GRAPH_SEC_COUNT_; t++) {
+		const struct ipue_section *s = &c->s[t];
+
+		if (!s->p) {
+			if (s->size || s->count)
+				abort();
+			continue;
+		}
+		if (s->p < bin || s->size > size || (size_t)(s->p - bin) > size - s->size ||
+		    (size_t)(s->p - bin) % IPU_GRAPH_ALIGN ||
+		    s->size != (uint64_t)s->entsize * s->count ||
+		    s->entsize < ipu_graph_record_size(t))
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct ipue_container c;
+	struct ipue_load_error cerr;
+	int cont_rc;
 	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
 	struct ipue_engine *e;
 	struct ipue_load_error err;
@@ -69,7 +98,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(bin + offsetof(struct ipu_graph_header, checksum), &crc, 4);
 	}
 	ipue_set_codelet_lookup(e, lookup);
+	cont_rc = ipue_container_read(bin, size, &c, &cerr);
+	if (!cont_rc)
+		check_container(bin, size, &c);
+	else if (cont_rc != IPUE_EFORMAT || !cerr.message[0])
+		abort();
 	if (ipue_load(e, bin, size, &err) == 0) {
+		if (cont_rc)
+			abort();	/* the loader took what its reader refused */
 		for (int h = 0; h < ipue_handle_count(e); h++) {
 			struct ipue_tensor_info ti;
 
@@ -89,6 +125,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	} else if (err.message[0] == 0) {
 		abort();	/* every rejection names its fault */
+	} else if (cont_rc && (strcmp(err.message, cerr.message) || err.section != cerr.section ||
+			      err.record != cerr.record)) {
+		abort();	/* a container refusal reads the same on both paths */
 	}
 	ipue_engine_destroy(e);
 	free(bin);

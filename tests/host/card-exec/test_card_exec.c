@@ -2,8 +2,10 @@
 /*
  * Host unit tests of the card execution path that need no card: the
  * completion-status messages, the graph-table parser against builder-made
- * binaries (and against every truncation and many corruptions of them), and
- * the ranged / asynchronous / buffer calls on the model device. KTAP.
+ * binaries (and against every truncation and many corruptions of them), the
+ * ranged / asynchronous / buffer calls on the model device, and the verdicts
+ * of the engine's loader and the card path's pre-check on corrupted
+ * binaries (container_verdicts.c). KTAP.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,23 +15,11 @@
 #include <linux/ipu.h>
 
 #include "card.h"
+#include "check.h"
 #include "ipu/graph_format.h"
 #include "ipu/ipu_models.h"
 
-static int ntest, nfail;
-
-#define CHECK(name, cond, ...)						\
-	do {								\
-		ntest++;						\
-		if (cond) {						\
-			printf("ok %d %s\n", ntest, name);		\
-		} else {						\
-			nfail++;					\
-			printf("not ok %d %s # ", ntest, name);		\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-		}							\
-	} while (0)
+int ntest, nfail;
 
 /* ---- status messages ---- */
 
@@ -101,11 +91,17 @@ static void t_status(void)
 
 /* ---- graph tables ---- */
 
-static int build(uint32_t model, void **bin, size_t *len, struct ipu_error *err)
+/*
+ * Three host handles, two entry programs, and (for container_verdicts.c) a
+ * non-empty section of every type but the vertex ones: a constant with
+ * initial data, a stream, metadata.
+ */
+int build(uint32_t model, void **bin, size_t *len, struct ipu_error *err)
 {
 	struct ipu_graph *g;
-	uint32_t s1[2] = { 3, 5 }, s2[1] = { 7 }, s3[3] = { 2, 3, 4 };
-	int a, b, c, seq, r;
+	uint32_t s1[2] = { 3, 5 }, s2[1] = { 7 }, s3[3] = { 2, 3, 4 }, s4[1] = { 4 };
+	float k[4] = { 1, 2, 3, 4 };
+	int a, b, c, kt, st, seq, r;
 
 	r = ipu_graph_create(model, &g, err);
 	if (r)
@@ -118,7 +114,14 @@ static int build(uint32_t model, void **bin, size_t *len, struct ipu_error *err)
 	    ipu_graph_expose(g, a, NULL, IPU_HANDLE_RW, err) < 0 ||
 	    ipu_graph_expose(g, b, "beta_in", IPU_HANDLE_WRITE, err) < 0 ||
 	    ipu_graph_expose(g, c, NULL, IPU_HANDLE_READ, err) < 0 ||
+	    (kt = ipu_graph_add_tensor(g, "k", IPU_DTYPE_F32, 1, s4, err)) < 0 ||
+	    ipu_graph_map_tile(g, kt, 3, err) < 0 ||
+	    ipu_graph_set_initial(g, kt, k, sizeof(k), err) < 0 ||
+	    (st = ipu_graph_add_stream(g, "feed", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32,
+				       15, 2, err)) < 0 ||
+	    ipu_graph_set_metadata(g, "origin", "test_card_exec", err) < 0 ||
 	    (seq = ipu_prog_sequence(g, err)) < 0 ||
+	    ipu_prog_append(g, seq, ipu_prog_stream_copy(g, st, a, err), err) < 0 ||
 	    ipu_graph_add_program(g, "first", seq, err) < 0 ||
 	    ipu_graph_add_program(g, "second", seq, err) < 0) {
 		ipu_graph_free(g);
@@ -294,6 +297,7 @@ int main(void)
 	t_status();
 	t_table();
 	t_model_api();
+	t_container_verdicts();
 	printf("1..%d\n", ntest);
 	return nfail ? 1 : 0;
 }

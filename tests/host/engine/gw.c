@@ -23,28 +23,6 @@ struct gw {
 	unsigned nraw;
 };
 
-static const uint32_t entsz[IPU_GRAPH_SEC_COUNT_] = {
-	[IPU_GRAPH_SEC_STRINGS] = 1,
-	[IPU_GRAPH_SEC_TENSORS] = sizeof(struct ipu_graph_tensor),
-	[IPU_GRAPH_SEC_INTERVALS] = sizeof(struct ipu_graph_interval),
-	[IPU_GRAPH_SEC_TILE_PLANS] = sizeof(struct ipu_graph_tile_plan),
-	[IPU_GRAPH_SEC_VERTICES] = sizeof(struct ipu_graph_vertex),
-	[IPU_GRAPH_SEC_FIELDS] = sizeof(struct ipu_graph_field),
-	[IPU_GRAPH_SEC_PARAMS] = 4,
-	[IPU_GRAPH_SEC_COMPUTE_SETS] = sizeof(struct ipu_graph_compute_set),
-	[IPU_GRAPH_SEC_CS_VERTICES] = 4,
-	[IPU_GRAPH_SEC_EXCHANGES] = sizeof(struct ipu_graph_exchange),
-	[IPU_GRAPH_SEC_COPIES] = sizeof(struct ipu_graph_copy),
-	[IPU_GRAPH_SEC_PROGRAM_NODES] = sizeof(struct ipu_graph_prog_node),
-	[IPU_GRAPH_SEC_PROGRAM_CHILDREN] = 4,
-	[IPU_GRAPH_SEC_ENTRIES] = sizeof(struct ipu_graph_entry),
-	[IPU_GRAPH_SEC_STREAMS] = sizeof(struct ipu_graph_stream),
-	[IPU_GRAPH_SEC_HOST_HANDLES] = sizeof(struct ipu_graph_host_handle),
-	[IPU_GRAPH_SEC_METADATA] = sizeof(struct ipu_graph_kv),
-	[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
-	[IPU_GRAPH_SEC_DATA] = 1,
-};
-
 static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
@@ -65,12 +43,18 @@ static void put(struct buf *b, const void *d, size_t n)
 	b->len += n;
 }
 
+/* records written so far in section type */
+static uint32_t nrec(const struct gw *w, uint32_t type)
+{
+	return (uint32_t)(w->s[type].len / ipu_graph_record_size(type));
+}
+
 /* append one record; returns its index */
 static uint32_t add(struct gw *w, uint32_t type, const void *r)
 {
-	uint32_t idx = (uint32_t)(w->s[type].len / entsz[type]);
+	uint32_t idx = nrec(w, type);
 
-	put(&w->s[type], r, entsz[type]);
+	put(&w->s[type], r, ipu_graph_record_size(type));
 	return idx;
 }
 
@@ -127,7 +111,7 @@ uint32_t gw_tensor(struct gw *w, const char *name, uint8_t dtype, uint8_t rank,
 		prod *= shape[d];
 	}
 	t.elements = prod;
-	t.first_interval = (uint32_t)(w->s[IPU_GRAPH_SEC_INTERVALS].len / entsz[IPU_GRAPH_SEC_INTERVALS]);
+	t.first_interval = nrec(w, IPU_GRAPH_SEC_INTERVALS);
 	t.interval_count = n;
 	for (uint32_t i = 0; i < n; i++) {
 		struct ipu_graph_interval iv = { .begin = begin, .count = counts[i],
@@ -150,7 +134,7 @@ uint32_t gw_vertex(struct gw *w, uint16_t codelet, uint32_t tile, uint8_t nfield
 {
 	struct ipu_graph_vertex v = {
 		.codelet = codelet, .nfields = nfields, .nparams = nparams, .tile = tile,
-		.first_field = (uint32_t)(w->s[IPU_GRAPH_SEC_FIELDS].len / entsz[IPU_GRAPH_SEC_FIELDS]),
+		.first_field = nrec(w, IPU_GRAPH_SEC_FIELDS),
 		.first_param = (uint32_t)(w->s[IPU_GRAPH_SEC_PARAMS].len / 4),
 	};
 
@@ -177,7 +161,7 @@ uint32_t gw_exchange(struct gw *w, const char *name, uint32_t n, const struct ip
 {
 	struct ipu_graph_exchange x = {
 		.name = gw_str(w, name), .copy_count = n,
-		.first_copy = (uint32_t)(w->s[IPU_GRAPH_SEC_COPIES].len / entsz[IPU_GRAPH_SEC_COPIES]),
+		.first_copy = nrec(w, IPU_GRAPH_SEC_COPIES),
 	};
 
 	for (uint32_t i = 0; i < n; i++)
@@ -254,7 +238,7 @@ void gw_raw_section(struct gw *w, uint32_t type, uint32_t flags, uint32_t entsiz
 
 void *gw_rec(struct gw *w, uint32_t type, uint32_t index)
 {
-	return w->s[type].p + (size_t)index * entsz[type];
+	return w->s[type].p + (size_t)index * ipu_graph_record_size(type);
 }
 
 void gw_fix_checksum(uint8_t *bin, size_t len)
@@ -284,8 +268,8 @@ uint8_t *gw_finish(struct gw *w, size_t *len)
 			continue;
 		sec[ns].type = t;
 		sec[ns].size = w->s[t].len;
-		sec[ns].entsize = entsz[t];
-		sec[ns].count = (uint32_t)(w->s[t].len / entsz[t]);
+		sec[ns].entsize = ipu_graph_record_size(t);
+		sec[ns].count = (uint32_t)(w->s[t].len / sec[ns].entsize);
 		ns++;
 	}
 	for (unsigned i = 0; i < w->nraw; i++) {

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The two readers of a graph binary's container must agree: the engine's
+ * loader (ipue_load(), what the card runs on LOAD) and the card path's
+ * pre-check in libipudev (ipu__graph_precheck(), run before the LOAD is
+ * sent). Each case corrupts a builder-made graph (header, section table,
+ * record sizes), feeds it to both, and checks the verdict the format doc
+ * gives, and that both give it with the same section, record and message.
+ * Then every truncation and random corruptions of the header and table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "card.h"
+#include "check.h"
+#include "ipu/graph_format.h"
+#include "ipu/ipu_models.h"
+
+struct bin {
+	uint8_t *p;
+	size_t n;
+};
+
+/* ---- editing a binary: header, table entries, appended bytes ---- */
+
+static struct ipu_graph_header hdr(const struct bin *b)
+{
+	struct ipu_graph_header h;
+
+	memcpy(&h, b->p, sizeof(h));
+	return h;
+}
+
+static void set_hdr(struct bin *b, const struct ipu_graph_header *h)
+{
+	memcpy(b->p, h, sizeof(*h));
+}
+
+/* total_size and checksum made right again (a writer's mistake, not noise) */
+static void reseal(struct bin *b)
+{
+	struct ipu_graph_header h = hdr(b);
+
+	h.total_size = b->n;
+	set_hdr(b, &h);
+	h.checksum = ipu_graph_checksum(b->p, b->n);
+	set_hdr(b, &h);
+}
+
+static uint8_t *entry_at(const struct bin *b, uint32_t i)
+{
+	struct ipu_graph_header h = hdr(b);
+
+	return b->p + h.section_table + (uint64_t)i * h.section_entsize;
+}
+
+/* table index of section type t (the builder writes each type once) */
+static uint32_t index_of(const struct bin *b, uint32_t t)
+{
+	struct ipu_graph_header h = hdr(b);
+
+	for (uint32_t i = 0; i < h.section_count; i++) {
+		struct ipu_graph_section e;
+
+		memcpy(&e, entry_at(b, i), sizeof(e));
+		if (e.type == t)
+			return i;
+	}
+	abort();	/* the base graph has every type */
+}
+
+static struct ipu_graph_section sec(const struct bin *b, uint32_t t)
+{
+	struct ipu_graph_section e;
+
+	memcpy(&e, entry_at(b, index_of(b, t)), sizeof(e));
+	return e;
+}
+
+static void set_sec(struct bin *b, uint32_t t, const struct ipu_graph_section *e)
+{
+	memcpy(entry_at(b, index_of(b, t)), e, sizeof(*e));
+}
+
+/* append n bytes (8-aligned start) and return their offset */
+static uint64_t append(struct bin *b, const void *src, size_t n)
+{
+	size_t off = (b->n + 7) & ~(size_t)7;
+	uint8_t *p = realloc(b->p, off + n);
+
+	if (!p)
+		abort();
+	memset(p + b->n, 0, off - b->n);
+	memcpy(p + off, src, n);
+	b->p = p;
+	b->n = off + n;
+	return off;
+}
+
+/* ---- the cases ---- */
+
+#define HDR(field, expr) do { struct ipu_graph_header h = hdr(b); h.field = (expr); \
+	set_hdr(b, &h); } while (0)
+#define SEC(type, stmt) do { struct ipu_graph_section e = sec(b, type); stmt; \
+	set_sec(b, type, &e); } while (0)
+
+static void c_none(struct bin *b) { (void)b; }
+static void c_trunc(struct bin *b) { b->n -= 8; }
+static void c_trunc_sealed(struct bin *b) { b->n -= 8; reseal(b); }
+static void c_total_up(struct bin *b) { HDR(total_size, b->n + 8); }
+static void c_total_down(struct bin *b) { HDR(total_size, b->n - 8); }
+static void c_trailing(struct bin *b) { append(b, "\0\0\0\0\0\0\0\0", 8); reseal(b); }
+static void c_magic(struct bin *b) { b->p[1] ^= 0x20; }
+static void c_major(struct bin *b) { HDR(version_major, 2); }
+static void c_minor(struct bin *b) { HDR(version_minor, 9); }
+static void c_hsize_small(struct bin *b) { HDR(header_size, 32); }
+static void c_hsize_big(struct bin *b) { HDR(header_size, (uint32_t)b->n + 64); }
+static void c_flags(struct bin *b) { HDR(flags, 1); }
+static void c_crc_body(struct bin *b) { b->p[b->n / 2] ^= 0x40; }
+static void c_crc_field(struct bin *b) { HDR(checksum, hdr(b).checksum + 1); }
+static void c_nsec_65(struct bin *b) { HDR(section_count, IPU_GRAPH_MAX_SECTIONS + 1); }
+static void c_nsec_4096(struct bin *b) { HDR(section_count, 4096); }
+static void c_entsz_small(struct bin *b) { HDR(section_entsize, 16); }
+static void c_entsz_33(struct bin *b) { HDR(section_entsize, 33); }
+static void c_table_misaligned(struct bin *b) { HDR(section_table, hdr(b).section_table + 4); }
+static void c_table_in_header(struct bin *b) { HDR(section_table, 0); }
+static void c_table_outside(struct bin *b) { HDR(section_table, (b->n + 7) & ~(size_t)7); }
+static void c_sec_misaligned(struct bin *b) { SEC(IPU_GRAPH_SEC_TENSORS, e.offset += 4); }
+static void c_sec_outside(struct bin *b) { SEC(IPU_GRAPH_SEC_TENSORS, e.offset = b->n - 8); }
+static void c_sec_huge(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_DATA, (e.count += 1u << 31, e.size = (uint64_t)e.count * e.entsize));
+}
+static void c_overlap(struct bin *b)
+{
+	uint64_t off = sec(b, IPU_GRAPH_SEC_TENSORS).offset;
+
+	SEC(IPU_GRAPH_SEC_INTERVALS, e.offset = off);
+}
+static void c_overlap_header(struct bin *b) { SEC(IPU_GRAPH_SEC_STRINGS, e.offset = 0); }
+static void c_overlap_table(struct bin *b)
+{
+	uint64_t off = hdr(b).section_table;
+
+	SEC(IPU_GRAPH_SEC_DATA, e.offset = off);
+}
+static void c_duplicate(struct bin *b) { SEC(IPU_GRAPH_SEC_INTERVALS, e.type = IPU_GRAPH_SEC_TENSORS); }
+static void c_count(struct bin *b) { SEC(IPU_GRAPH_SEC_VERTICES, e.count += 1); }
+static void c_rec_small(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_TENSORS, (e.entsize /= 2, e.count *= 2));
+}
+static void c_blob_entsize(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_STRINGS, (e.entsize = 2, e.count /= 2, e.size = (uint64_t)e.count * 2));
+}
+static void c_entsize_zero(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_ENTRIES, (e.entsize = 0, e.count = 0, e.size = 0));
+}
+static void c_unknown_optional(struct bin *b) { SEC(IPU_GRAPH_SEC_METADATA, (e.type = 1000, e.flags = 0)); }
+static void c_unknown_required(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_METADATA, (e.type = 1000, e.flags = IPU_GRAPH_SECF_REQUIRED));
+}
+static void c_type0_required(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_METADATA, (e.type = 0, e.flags = IPU_GRAPH_SECF_REQUIRED));
+}
+static void c_unknown_empty(struct bin *b)
+{
+	SEC(IPU_GRAPH_SEC_METADATA, (e.type = 1000, e.flags = 0, e.entsize = 0, e.count = 0,
+				     e.size = 0));
+}
+static void c_model(struct bin *b) { HDR(model, IPU_MODEL_GC200); }
+/* a later minor version: 40-byte table entries, at the end */
+static void c_grown_table(struct bin *b)
+{
+	struct ipu_graph_header h = hdr(b);
+	uint8_t *t = calloc(h.section_count, 40);
+
+	if (!t)
+		abort();
+	for (uint32_t i = 0; i < h.section_count; i++)
+		memcpy(t + i * 40, entry_at(b, i), sizeof(struct ipu_graph_section));
+	h.section_table = append(b, t, (size_t)h.section_count * 40);
+	h.section_entsize = 40;
+	set_hdr(b, &h);
+	free(t);
+}
+/* a later minor version: 24-byte host handle records, at the end */
+static void c_grown_records(struct bin *b)
+{
+	struct ipu_graph_section e = sec(b, IPU_GRAPH_SEC_HOST_HANDLES);
+	uint8_t *r = calloc(e.count, 24);
+
+	if (!r)
+		abort();
+	for (uint32_t i = 0; i < e.count; i++)
+		memcpy(r + i * 24, b->p + e.offset + i * e.entsize, e.entsize);
+	e.offset = append(b, r, (size_t)e.count * 24);
+	e.entsize = 24;
+	e.size = (uint64_t)e.count * 24;
+	set_sec(b, IPU_GRAPH_SEC_HOST_HANDLES, &e);
+	free(r);
+}
+
+struct vcase {
+	const char *name;
+	void (*mut)(struct bin *b);
+	int seal;		/* fix total_size and checksum after mut */
+	int status;		/* the doc's verdict: 0, IPUE_EFORMAT, IPUE_EMODEL */
+	const char *word;	/* in the message when refused */
+};
+
+static const struct vcase cases[] = {
+	{ "valid graph", c_none, 0, 0, NULL },
+	{ "truncated by 8 bytes", c_trunc, 0, IPUE_EFORMAT, "truncated" },
+	{ "truncated, total_size and checksum fixed", c_trunc_sealed, 0, IPUE_EFORMAT, "outside" },
+	{ "total_size beyond the buffer", c_total_up, 0, IPUE_EFORMAT, "size mismatch" },
+	{ "total_size smaller than the buffer", c_total_down, 0, IPUE_EFORMAT, "size mismatch" },
+	{ "unreferenced trailing bytes", c_trailing, 0, 0, NULL },
+	{ "bad magic", c_magic, 1, IPUE_EFORMAT, "magic" },
+	{ "major version 2", c_major, 1, IPUE_EFORMAT, "version" },
+	{ "minor version 9", c_minor, 1, 0, NULL },
+	{ "header_size below 64", c_hsize_small, 1, IPUE_EFORMAT, "header_size" },
+	{ "header_size beyond the binary", c_hsize_big, 1, IPUE_EFORMAT, "header_size" },
+	{ "header flags", c_flags, 1, IPUE_EFORMAT, "flags" },
+	{ "a flipped byte: bad checksum", c_crc_body, 0, IPUE_EFORMAT, "checksum" },
+	{ "checksum field off by one", c_crc_field, 0, IPUE_EFORMAT, "checksum" },
+	{ "65 sections", c_nsec_65, 1, IPUE_EFORMAT, "limit 64" },
+	{ "4096 sections", c_nsec_4096, 1, IPUE_EFORMAT, "limit 64" },
+	{ "table entries of 16 bytes", c_entsz_small, 1, IPUE_EFORMAT, "section_entsize" },
+	{ "table entries of 33 bytes: table past the end", c_entsz_33, 1, IPUE_EFORMAT, "outside" },
+	{ "table misaligned", c_table_misaligned, 1, IPUE_EFORMAT, "section table" },
+	{ "table inside the header", c_table_in_header, 1, IPUE_EFORMAT, "section table" },
+	{ "table past the end", c_table_outside, 1, IPUE_EFORMAT, "section table" },
+	{ "40-byte table entries (later minor)", c_grown_table, 1, 0, NULL },
+	{ "section misaligned", c_sec_misaligned, 1, IPUE_EFORMAT, "aligned" },
+	{ "section past the end", c_sec_outside, 1, IPUE_EFORMAT, "outside" },
+	{ "section of 2^31 more records", c_sec_huge, 1, IPUE_EFORMAT, "outside" },
+	{ "two sections overlap", c_overlap, 1, IPUE_EFORMAT, "overlaps section" },
+	{ "a section overlaps the header", c_overlap_header, 1, IPUE_EFORMAT, "overlaps the header" },
+	{ "a section overlaps the table", c_overlap_table, 1, IPUE_EFORMAT, "section table" },
+	{ "duplicate section", c_duplicate, 1, IPUE_EFORMAT, "duplicate tensors" },
+	{ "size != entsize x count", c_count, 1, IPUE_EFORMAT, "entsize" },
+	{ "records smaller than version 1's", c_rec_small, 1, IPUE_EFORMAT, "entsize 24, need >= 48" },
+	{ "blob with entsize 2", c_blob_entsize, 1, IPUE_EFORMAT, "entsize 2, need 1" },
+	{ "known section with entsize 0", c_entsize_zero, 1, IPUE_EFORMAT, "entsize 0" },
+	{ "24-byte host handles (later minor)", c_grown_records, 1, 0, NULL },
+	{ "unknown optional section skipped", c_unknown_optional, 1, 0, NULL },
+	{ "unknown required section", c_unknown_required, 1, IPUE_EFORMAT, "unknown required" },
+	{ "type 0 required", c_type0_required, 1, IPUE_EFORMAT, "unknown required" },
+	{ "empty unknown section of entsize 0", c_unknown_empty, 1, 0, NULL },
+	{ "another model", c_model, 1, IPUE_EMODEL, "model" },
+};
+
+/* ---- the two paths ---- */
+
+struct verdict {
+	int eng;			/* ipue_load() status */
+	struct ipue_load_error ee;
+	int lib;			/* ipu__graph_precheck() status: le.status or 0 */
+	struct ipue_load_error le;
+	struct ipue_container c;
+};
+
+static void judge(struct ipue_engine *e, const struct bin *b, struct verdict *v)
+{
+	v->eng = ipue_load(e, b->p, b->n, &v->ee);
+	v->lib = ipu__graph_precheck(b->p, b->n, IPU_MODEL_TEST, &v->c, &v->le) ?
+		 v->le.status : 0;
+}
+
+/* both refuse with one section, record and message, or both accept */
+static int same(const struct verdict *v)
+{
+	if (v->eng != v->lib)
+		return 0;
+	if (v->eng != IPUE_EFORMAT)
+		return 1;
+	return v->ee.section == v->le.section && v->ee.record == v->le.record &&
+	       !strcmp(v->ee.message, v->le.message);
+}
+
+/* an accepted graph: the library's table matches the engine's handles */
+static int same_handles(struct ipue_engine *e, const struct verdict *v)
+{
+	struct ipu__graph_table t;
+	char why[160];
+	int ok;
+
+	if (ipu__graph_table_read(&v->c, &t, why, sizeof(why)))
+		return 0;
+	ok = (int)t.nhandles == ipue_handle_count(e) && t.nhandles > 0;
+	for (unsigned i = 0; ok && i < t.nhandles; i++) {
+		struct ipue_tensor_info ti;
+
+		ok = !ipue_handle_info(e, i, &ti) && !strcmp(ti.name, t.handles[i].name) &&
+		     ti.bytes == t.handles[i].bytes;
+	}
+	ipu__graph_table_free(&t);
+	return ok;
+}
+
+static void run_case(struct ipue_engine *e, const struct bin *base, const struct vcase *k)
+{
+	struct bin b = { malloc(base->n), base->n };
+	struct verdict v;
+	char name[160];
+	const char *msg;
+
+	if (!b.p)
+		abort();
+	memcpy(b.p, base->p, base->n);
+	k->mut(&b);
+	if (k->seal)
+		reseal(&b);
+	judge(e, &b, &v);
+	msg = v.le.message;
+	snprintf(name, sizeof(name), "verdict: %s: loader and pre-check %s", k->name,
+		 k->status ? "refuse alike" : "accept");
+	CHECK(name, same(&v) && v.eng == k->status &&
+	      (!k->status || (k->word && strstr(msg, k->word))) &&
+	      (k->status || same_handles(e, &v)),
+	      "engine %d %s rec %u '%s', pre-check %d %s rec %u '%s'", v.eng,
+	      v.ee.section_name, v.ee.record, v.ee.message, v.lib, v.le.section_name,
+	      v.le.record, v.le.message);
+	free(b.p);
+}
+
+/* every truncation; random flips in the header and table, resealed */
+static void run_noise(struct ipue_engine *e, const struct bin *base)
+{
+	struct ipu_graph_header h = hdr(base);
+	struct bin b = { malloc(base->n), 0 };
+	struct verdict v;
+	size_t table_end = h.section_table + (size_t)h.section_count * h.section_entsize;
+	unsigned seed = 9, bad = 0, refused = 0;
+
+	if (!b.p)
+		abort();
+	for (size_t l = 0; l < base->n && bad < 3; l++) {
+		memcpy(b.p, base->p, l);
+		b.n = l;
+		judge(e, &b, &v);
+		if (!same(&v) || !v.eng)
+			printf("# truncation to %zu: engine %d '%s', pre-check %d '%s'\n", l,
+			       v.eng, v.ee.message, v.lib, v.le.message), bad++;
+	}
+	CHECK("verdict: every truncation refused alike", !bad, "see above");
+	bad = 0;
+	for (int round = 0; round < 3000 && bad < 3; round++) {
+		memcpy(b.p, base->p, base->n);
+		b.n = base->n;
+		for (int k = 0; k < 1 + round % 3; k++) {
+			size_t at;
+
+			seed = seed * 1103515245u + 12345u;
+			/* half in the header, half in the table */
+			at = (seed >> 9) & 1 ? (seed >> 10) % sizeof(h) :
+			     h.section_table + (seed >> 10) % (table_end - h.section_table);
+			b.p[at] ^= (uint8_t)(1u << ((seed >> 3) & 7));
+		}
+		if (round & 1)
+			reseal(&b);
+		judge(e, &b, &v);
+		refused += v.lib != 0;
+		/* the pre-check refuses exactly as the loader; what it passes the loader may refuse */
+		if ((v.lib && !same(&v)) || (!v.eng && v.lib))
+			printf("# round %d: engine %d '%s', pre-check %d '%s'\n", round, v.eng,
+			       v.ee.message, v.lib, v.le.message), bad++;
+	}
+	CHECK("verdict: 3000 header/table corruptions: every pre-check refusal is the loader's",
+	      !bad && refused > 1000, "%u disagree, %u refused", bad, refused);
+	free(b.p);
+}
+
+void t_container_verdicts(void)
+{
+	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
+	struct ipue_engine *e = NULL;
+	struct ipu_error err;
+	struct bin base = { NULL, 0 };
+	int r;
+
+	memset(&err, 0, sizeof(err));
+	r = build(IPU_MODEL_TEST, (void **)&base.p, &base.n, &err);
+	if (!r)
+		r = ipue_engine_create(&cfg, &e);
+	CHECK("verdict: a builder-made graph and a test-model engine", r == 0, "%d %s", r,
+	      err.msg);
+	if (!r) {
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			run_case(e, &base, &cases[i]);
+		run_noise(e, &base);
+	}
+	if (e)
+		ipue_engine_destroy(e);
+	free(base.p);
+}
