@@ -260,10 +260,14 @@ static int ipu_kcmd_finish(struct ipu_ctx *ctx, struct ipu_kcmd *cmd)
 	return ipu_kcmd_copy_msg(cmd);
 }
 
+/*
+ * The fields an opcode does not use must be zero: the card's rule
+ * (ipu_sqe_uses()) for the SQE field each uAPI field fills; then what the
+ * driver needs of the ones it uses.
+ */
 static int ipu_cmd_check(const struct ipu_cmd *c)
 {
-	bool data = c->opcode == IPU_CMD_LOAD || c->opcode == IPU_CMD_WRITE ||
-		    c->opcode == IPU_CMD_READ;
+	u32 uses = ipu_sqe_uses(c->opcode);
 
 	if (c->flags & ~IPU_CMD_FLAGS_ALL)
 		return -EINVAL;
@@ -271,35 +275,30 @@ static int ipu_cmd_check(const struct ipu_cmd *c)
 		return -EINVAL;
 	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_STREAM_BIND)
 		return -EINVAL;
-	if (c->msg_ptr && c->opcode != IPU_CMD_LOAD)
+	if ((c->handle && !(uses & IPU_SQE_USES_HANDLE)) ||
+	    (c->offset && !(uses & IPU_SQE_USES_OFFSET)) ||
+	    (c->length && !(uses & IPU_SQE_USES_LENGTH)) ||
+	    ((c->user_ptr || c->buf || c->buf_offset) &&
+	     !(uses & IPU_SQE_USES_DATA)) ||
+	    (c->count && !(uses & IPU_SQE_USES_COUNT)) ||
+	    (c->msg_ptr && !(uses & IPU_SQE_USES_ARG)))
 		return -EINVAL;
 	if (c->opcode == IPU_CMD_STREAM_BIND) {
 		/* The ring outlives the command: a buffer, never user_ptr. */
-		if (c->user_ptr || c->offset || c->count)
+		if (c->user_ptr)
 			return -EINVAL;
 		if (!c->length)		/* unbind */
 			return c->buf || c->buf_offset ? -EINVAL : 0;
-		if (!c->buf || c->length > IPU_MAX_LENGTH)
-			return -EINVAL;
-		return 0;
+		return !c->buf || c->length > IPU_MAX_LENGTH ? -EINVAL : 0;
 	}
-	if (data) {
+	if (uses & IPU_SQE_USES_DATA) {		/* LOAD, WRITE, READ */
 		if (!c->length || c->length > IPU_MAX_LENGTH)
 			return -EINVAL;
 		if (!!c->user_ptr == !!c->buf)
 			return -EINVAL;
 		if (c->user_ptr && c->buf_offset)
 			return -EINVAL;
-		if (c->count)
-			return -EINVAL;
-		if (c->opcode == IPU_CMD_LOAD && (c->handle || c->offset))
-			return -EINVAL;
-		return 0;
 	}
-	if (c->length || c->user_ptr || c->buf || c->buf_offset || c->offset)
-		return -EINVAL;
-	if (c->opcode != IPU_CMD_RUN && (c->handle || c->count))
-		return -EINVAL;
 	return 0;
 }
 

@@ -735,35 +735,37 @@ static int ipu_cmd_unload(IpuCmd *c)
 }
 
 /*
- * Checks the fields an opcode does not use are zero; IPU_CS_*. UNLOAD, FENCE
- * and ABORT use none.
+ * Checks that the fields the opcode does not use (ipu_sqe_uses()) are zero;
+ * IPU_CS_*. The first such field, in this order, is the one reported.
  */
 static int ipu_cmd_check(IpuCmd *c)
 {
     const struct ipu_sqe *e = &c->sqe;
-    bool xfer = e->opcode == IPU_SQE_WRITE || e->opcode == IPU_SQE_READ;
-    bool bind = e->opcode == IPU_SQE_STREAM_BIND;
-    bool data = xfer || bind || e->opcode == IPU_SQE_LOAD;
+    uint32_t uses = ipu_sqe_uses(e->opcode);
+    const struct {
+        bool set;
+        uint32_t needs;     /* 0: never allowed */
+        size_t at;
+    } fields[] = {
+        { e->flags, 0, offsetof(struct ipu_sqe, flags) },
+        { e->reserved[0] || e->reserved[1], 0,
+          offsetof(struct ipu_sqe, reserved) },
+        { e->arg, IPU_SQE_USES_ARG, offsetof(struct ipu_sqe, arg) },
+        { e->handle, IPU_SQE_USES_HANDLE, offsetof(struct ipu_sqe, handle) },
+        { e->offset, IPU_SQE_USES_OFFSET, offsetof(struct ipu_sqe, offset) },
+        { e->length, IPU_SQE_USES_LENGTH, offsetof(struct ipu_sqe, length) },
+        { e->data, IPU_SQE_USES_DATA, offsetof(struct ipu_sqe, data) },
+        { e->sgl_count, IPU_SQE_USES_DATA,
+          offsetof(struct ipu_sqe, sgl_count) },
+        { e->count, IPU_SQE_USES_COUNT, offsetof(struct ipu_sqe, count) },
+    };
     size_t bad = SIZE_MAX;
 
-    if (e->flags) {
-        bad = offsetof(struct ipu_sqe, flags);
-    } else if (e->reserved[0] || e->reserved[1]) {
-        bad = offsetof(struct ipu_sqe, reserved);
-    } else if (e->arg && e->opcode != IPU_SQE_LOAD) {
-        bad = offsetof(struct ipu_sqe, arg);
-    } else if (e->handle && !xfer && !bind && e->opcode != IPU_SQE_RUN) {
-        bad = offsetof(struct ipu_sqe, handle);
-    } else if (e->offset && !xfer) {
-        bad = offsetof(struct ipu_sqe, offset);
-    } else if (!data && e->length) {
-        bad = offsetof(struct ipu_sqe, length);
-    } else if (!data && e->data) {
-        bad = offsetof(struct ipu_sqe, data);
-    } else if (!data && e->sgl_count) {
-        bad = offsetof(struct ipu_sqe, sgl_count);
-    } else if (e->count && e->opcode != IPU_SQE_RUN) {
-        bad = offsetof(struct ipu_sqe, count);
+    for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+        if (fields[i].set && !(uses & fields[i].needs)) {
+            bad = fields[i].at;
+            break;
+        }
     }
     if (bad != SIZE_MAX) {
         qemu_log_mask(LOG_GUEST_ERROR,

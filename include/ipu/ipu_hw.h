@@ -219,6 +219,39 @@ struct ipu_run_record {
 #define IPU_SQE_STREAM_BIND		0x07
 #define IPU_SQE_UNLOAD			0x08	/* 1.2: drop the graph and its data */
 
+/*
+ * The SQE fields each opcode uses (docs/hw-interface.md "Commands"); every
+ * other field, flags and reserved must be 0. The card refuses a set field
+ * with INVALID_FIELD (detail: its byte offset); the driver refuses the
+ * uAPI field that would fill it with -EINVAL.
+ */
+#define IPU_SQE_USES_HANDLE		(1u << 0)
+#define IPU_SQE_USES_OFFSET		(1u << 1)
+#define IPU_SQE_USES_LENGTH		(1u << 2)
+#define IPU_SQE_USES_DATA		(1u << 3)	/* data and sgl_count */
+#define IPU_SQE_USES_COUNT		(1u << 4)
+#define IPU_SQE_USES_ARG		(1u << 5)
+
+static inline uint32_t ipu_sqe_uses(uint8_t opcode)
+{
+	switch (opcode) {
+	case IPU_SQE_LOAD:
+		return IPU_SQE_USES_LENGTH | IPU_SQE_USES_DATA |
+		       IPU_SQE_USES_ARG;
+	case IPU_SQE_WRITE:
+	case IPU_SQE_READ:
+		return IPU_SQE_USES_HANDLE | IPU_SQE_USES_OFFSET |
+		       IPU_SQE_USES_LENGTH | IPU_SQE_USES_DATA;
+	case IPU_SQE_RUN:
+		return IPU_SQE_USES_HANDLE | IPU_SQE_USES_COUNT;
+	case IPU_SQE_STREAM_BIND:
+		return IPU_SQE_USES_HANDLE | IPU_SQE_USES_LENGTH |
+		       IPU_SQE_USES_DATA;
+	default:		/* FENCE, ABORT, UNLOAD */
+		return 0;
+	}
+}
+
 #define IPU_CQE_PHASE			1u
 #define IPU_CQE_CODE(status)		((status) >> 1)
 #define IPU_CS_SUCCESS			0
