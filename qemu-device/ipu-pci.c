@@ -1,7 +1,8 @@
 /*
  * Emulated IPU PCIe card: the PCI function, its register file (BAR0), the
  * doorbell pages (BAR4), the ready handshake, soft reset and interrupts.
- * Command queues: ipu-queue.c.
+ * Command queues: ipu-queue.c (registers, doorbells), ipu-worker.c (the
+ * worker thread), ipu-cmd.c (commands).
  *
  * The register interface is specified in docs/hw-interface.md and mirrored
  * by include/ipu/ipu_hw.h. Every guest access is validated here: anything
@@ -511,7 +512,7 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
     s->poll_ns = (int64_t)s->poll_us * SCALE_US;
     s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
     ipu_dma_init(s);
-    ipu_queues_init(s);
+    ipu_worker_start(s);
     return;
 
 fail_msix:
@@ -525,11 +526,11 @@ fail_pcie:
     pcie_cap_exit(pdev);
 }
 
-static void ipu_exit(PCIDevice *pdev)
+static void ipu_pci_exit(PCIDevice *pdev)
 {
     IpuState *s = IPU_PCI(pdev);
 
-    ipu_queues_exit(s);
+    ipu_worker_stop(s);
     timer_free(s->ready_timer);
     s->ready_timer = NULL;
     if (s->msix) {
@@ -576,7 +577,7 @@ static void ipu_class_init(ObjectClass *klass, void *data)
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
 
     k->realize = ipu_realize;
-    k->exit = ipu_exit;
+    k->exit = ipu_pci_exit;
     k->config_write = ipu_config_write;
     k->vendor_id = IPU_PCI_VENDOR_ID;
     k->device_id = IPU_PCI_DEVICE_ID;

@@ -1,6 +1,8 @@
 /*
  * Emulated IPU card: state shared by the register file (ipu-pci.c), the
- * command queues (ipu-queue.c) and the DMA helpers (ipu-dma.c).
+ * queue registers and doorbells (ipu-queue.c), the worker thread
+ * (ipu-worker.c), command execution (ipu-cmd.c) and the DMA helpers
+ * (ipu-dma.c).
  *
  * Threads and locks:
  * - vCPU and main-loop code runs with the BQL: register accesses and the
@@ -11,7 +13,7 @@
  *   every DMA translation (ipu-dma.c: the IOMMU reports a fault by raising
  *   an interrupt, which needs the BQL), never while holding IpuState.lock.
  *   So BQL holders may wait on IpuState.lock but must never wait for the
- *   worker or its DMA while holding the BQL (ipu_queues_exit() drops it to
+ *   worker or its DMA while holding the BQL (ipu_worker_stop() drops it to
  *   join the worker).
  * - IpuState.lock protects the queues, the worker's flags and the engine
  *   pointer. Lock order: BQL, then IpuState.lock. No DMA is done with the
@@ -38,6 +40,7 @@
 #include "qemu/thread.h"
 #include "hw/pci/pci.h"
 #include "ipu/ipu_hw.h"
+#include "ipu_engine.h"
 
 struct ipue_engine;
 typedef struct IpuState IpuState;
@@ -140,16 +143,40 @@ OBJECT_DECLARE_SIMPLE_TYPE(IpuState, IPU_PCI)
 bool ipu_msix_on(IpuState *s);
 void ipu_raise(IpuState *s, uint32_t causes);
 
-/* ipu-queue.c */
-void ipu_queues_init(IpuState *s);
-void ipu_queues_exit(IpuState *s);
-void ipu_queues_reset(IpuState *s);
-bool ipu_queues_idle(IpuState *s);
+/* ipu-queue.c: queue registers and doorbells */
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);
 void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val);
 bool ipu_queue_reg_read_only(hwaddr addr);
 /* Queue @qi's SQ_TAIL (@cq false) or CQ_HEAD doorbell: BQL, not the lock. */
 void ipu_doorbell_write(IpuState *s, unsigned qi, bool cq, uint32_t val);
+/* Lock held: stop queue @qi (ENABLED reads 1 until the worker let go). */
+void ipu_q_disable_locked(IpuState *s, unsigned qi);
+
+/* ipu-worker.c: the worker thread and the queues' life cycle */
+void ipu_worker_start(IpuState *s);
+void ipu_worker_stop(IpuState *s);
+void ipu_queues_reset(IpuState *s);
+bool ipu_queues_idle(IpuState *s);
+/* Lock held: the command in progress stops at its next DMA chunk or step. */
+void ipu_cancel_locked(IpuState *s);
+
+/* ipu-cmd.c: one command, executed by the worker without the lock */
+typedef struct IpuCmd {
+    IpuState *s;
+    unsigned qi;            /* the queue it came from */
+    bool user;              /* a user queue's: RUN, FENCE and ABORT only */
+    struct ipu_sqe sqe;
+    struct ipu_cqe cqe;
+    /* RUN: what it did, for its run record (zero if it did not start) */
+    struct ipue_run_stats stats;
+    uint8_t *buf;           /* LOAD: the gathered binary */
+    unsigned handle;
+} IpuCmd;
+
+/* Executes @c (its SQE in host order); IPU_CS_*, details in c->cqe. */
+int ipu_cmd_execute(IpuCmd *c);
+/* Worker: drops every stream binding (reset, UNLOAD, a new LOAD). */
+void ipu_streams_unbind_all(IpuState *s);
 
 /*
  * ipu-dma.c: DMA to and from guest RAM only; IPU_CS_* results. Any thread,
