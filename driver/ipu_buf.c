@@ -390,16 +390,6 @@ static int ipu_buf_args(struct ipu_buf *ab, void __user *uarg, u32 *usize)
 	return 0;
 }
 
-/* ctx->mutex held: the context must be attached to a card still there. */
-static int ipu_ctx_usable(struct ipu_ctx *ctx)
-{
-	if (READ_ONCE(ctx->idev->gone))
-		return -ENODEV;
-	if (!ctx->attached)
-		return -ENOTCONN;
-	return 0;
-}
-
 static long ipu_buf_create(struct ipu_ctx *ctx, void __user *uarg, bool pin)
 {
 	struct ipu_device *idev = ctx->idev;
@@ -424,10 +414,11 @@ static long ipu_buf_create(struct ipu_ctx *ctx, void __user *uarg, bool pin)
 	atomic_set(&buf->busy, 0);
 	buf->alloc = !pin;
 
-	mutex_lock(&ctx->mutex);
-	ret = ipu_ctx_usable(ctx);
-	if (ret)
-		goto err_unlock;
+	ret = ipu_ctx_enter(ctx);
+	if (ret) {
+		kfree(buf);
+		return ret;
+	}
 	if (pin)
 		ret = ipu_dmamem_pin(idev, &buf->mem, ab.user_addr, ab.size,
 				     true, true, true);
@@ -481,10 +472,9 @@ long ipu_ioctl_buf_free(struct ipu_ctx *ctx, void __user *uarg)
 	if (ab.size || ab.user_addr || ab.mmap_offset)
 		return -EINVAL;
 
-	mutex_lock(&ctx->mutex);
-	ret = ipu_ctx_usable(ctx);
+	ret = ipu_ctx_enter(ctx);
 	if (ret)
-		goto out;
+		return ret;
 	buf = ab.handle ? xa_load(&ctx->bufs, ab.handle) : NULL;
 	if (!buf) {
 		ret = -ENOENT;

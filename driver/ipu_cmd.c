@@ -528,17 +528,114 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 	return ipu_args_out(uarg, c, sizeof(*c), usize);
 }
 
+/* A new command for @ctx, holding the list's reference; NULL: -ENOMEM. */
+static struct ipu_kcmd *ipu_kcmd_new(struct ipu_ctx *ctx, u32 opcode)
+{
+	struct ipu_kcmd *cmd = ipu_kcmd_alloc(ctx);
+
+	if (!cmd)
+		return NULL;
+	kref_init(&cmd->ref);			/* the list's reference */
+	INIT_LIST_HEAD(&cmd->stale);
+	cmd->opcode = opcode;
+	cmd->state = IPU_KCMD_QUEUED;
+	atomic_inc(&ctx->idev->ncmds);
+	return cmd;
+}
+
+/*
+ * ctx->mutex held: the SQE of @c, with its data, stream ring and message
+ * buffer mapped for the card (released with the command). 0 or -errno.
+ */
+static int ipu_cmd_build_sqe(struct ipu_ctx *ctx, const struct ipu_cmd *c,
+			     struct ipu_kcmd *cmd, struct ipu_sqe *sqe)
+{
+	struct ipu_device *idev = ctx->idev;
+	int ret = 0;
+
+	sqe->opcode = c->opcode;	/* IPU_CMD_* == IPU_SQE_* (top) */
+	sqe->handle = c->handle;
+	sqe->offset = c->offset;
+	sqe->count = c->count;
+	if (c->opcode == IPU_CMD_LOAD || c->opcode == IPU_CMD_WRITE ||
+	    c->opcode == IPU_CMD_READ)
+		ret = ipu_cmd_map_data(ctx, c, cmd, sqe);
+	else if (c->opcode == IPU_CMD_STREAM_BIND)
+		ret = ipu_cmd_map_bind(ctx, c, cmd, sqe);
+	if (ret || !c->msg_ptr)
+		return ret;
+	cmd->msg = dma_alloc_coherent(&idev->pdev->dev, IPU_LOAD_MSG_LEN,
+				      &cmd->msg_dma, GFP_KERNEL);
+	if (!cmd->msg)
+		return -ENOMEM;
+	cmd->msg_ptr = c->msg_ptr;
+	sqe->arg = cmd->msg_dma;
+	return 0;
+}
+
+/*
+ * ctx->mutex held: @cmd gets its seq, goes on ctx->cmds and its SQE onto
+ * queue @q. A sync submitter takes a reference of its own. 0 with *@seq
+ * set, or -errno with @cmd off the list (the caller releases it).
+ */
+static int ipu_cmd_enqueue(struct ipu_ctx *ctx, struct ipu_queue *q,
+			   struct ipu_kcmd *cmd, struct ipu_sqe *sqe,
+			   bool sync, u64 *seq)
+{
+	struct ipu_device *idev = ctx->idev;
+	unsigned long flags;
+	int ret;
+
+	down_read(&idev->hw_rwsem);
+	if (READ_ONCE(idev->gone)) {
+		up_read(&idev->hw_rwsem);
+		return -ENODEV;
+	}
+	spin_lock_irqsave(&q->lock, flags);
+	cmd->seq = ++ctx->next_seq;
+	/*
+	 * An ASYNC command is the list's once q->lock goes: another thread's
+	 * WAIT or DETACH may collect and free it.
+	 */
+	*seq = cmd->seq;
+	cmd->owned = sync;
+	if (sync)
+		kref_get(&cmd->ref);	/* ours, while we wait */
+	list_add_tail(&cmd->node, &ctx->cmds);
+	cmd->in_list = true;
+	ctx->ncmds++;
+	/* Completion may come at once: cmd is complete here first. */
+	ret = ipu_queue_push_locked(q, sqe, cmd);
+	if (ret) {
+		ipu_kcmd_unlink_locked(ctx, cmd);
+		if (sync)
+			kref_put(&cmd->ref, ipu_kcmd_free);
+	} else {
+		trace_ipu_cmd_submit(idev->minor, q->index, cmd->cid, *seq,
+				     cmd->opcode, sync);
+		dev_dbg(&idev->dev, "submit: queue %u cid %u seq %llu opcode %u%s\n",
+			q->index, cmd->cid, *seq, cmd->opcode,
+			sync ? "" : " async");
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	up_read(&idev->hw_rwsem);
+	return ret;
+}
+
+/*
+ * SUBMIT: check the argument, build the command and its SQE under the
+ * entry guard, queue it; an ASYNC one returns its seq, a sync one waits.
+ */
 long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 {
 	struct ipu_device *idev = ctx->idev;
 	struct ipu_sqe sqe = { 0 };
 	struct ipu_kcmd *cmd;
 	struct ipu_queue *q;
-	bool sync;
 	struct ipu_cmd c;
-	unsigned long flags;
 	u64 seq = 0;
 	u32 usize;
+	bool sync;
 	int ret;
 
 	ret = ipu_args_in(&c, sizeof(c), IPU_CMD_SIZE_V1, uarg, &usize);
@@ -552,86 +649,22 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 		return -EFAULT;
 	sync = !(c.flags & IPU_CMD_FLAG_ASYNC);
 
-	cmd = ipu_kcmd_alloc(ctx);
+	cmd = ipu_kcmd_new(ctx, c.opcode);
 	if (!cmd)
 		return -ENOMEM;
-	kref_init(&cmd->ref);			/* the list's reference */
-	INIT_LIST_HEAD(&cmd->stale);
-	cmd->opcode = c.opcode;
-	cmd->state = IPU_KCMD_QUEUED;
-	atomic_inc(&idev->ncmds);
-
-	mutex_lock(&ctx->mutex);
-	if (READ_ONCE(idev->gone))
-		ret = -ENODEV;
-	else if (!ctx->attached)
-		ret = -ENOTCONN;
-	else if (ctx->ncmds >= IPU_MAX_INFLIGHT)
-		ret = -EAGAIN;
+	ret = ipu_ctx_enter(ctx);
 	if (ret)
-		goto err_unlock;
+		goto err_new;
+	if (ctx->ncmds >= IPU_MAX_INFLIGHT) {
+		ret = -EAGAIN;
+		mutex_unlock(&ctx->mutex);
+		goto err_new;
+	}
 	q = ctx->q;
 	ipu_binds_free_stale(ctx);
-
-	sqe.opcode = c.opcode;		/* IPU_CMD_* == IPU_SQE_* (top) */
-	sqe.handle = c.handle;
-	sqe.offset = c.offset;
-	sqe.count = c.count;
-	if (c.opcode == IPU_CMD_LOAD || c.opcode == IPU_CMD_WRITE ||
-	    c.opcode == IPU_CMD_READ) {
-		ret = ipu_cmd_map_data(ctx, &c, cmd, &sqe);
-		if (ret)
-			goto err_res;
-	} else if (c.opcode == IPU_CMD_STREAM_BIND) {
-		ret = ipu_cmd_map_bind(ctx, &c, cmd, &sqe);
-		if (ret)
-			goto err_res;
-	}
-	if (c.msg_ptr) {
-		cmd->msg = dma_alloc_coherent(&idev->pdev->dev,
-					      IPU_LOAD_MSG_LEN, &cmd->msg_dma,
-					      GFP_KERNEL);
-		if (!cmd->msg) {
-			ret = -ENOMEM;
-			goto err_res;
-		}
-		cmd->msg_ptr = c.msg_ptr;
-		sqe.arg = cmd->msg_dma;
-	}
-
-	down_read(&idev->hw_rwsem);
-	if (READ_ONCE(idev->gone)) {
-		ret = -ENODEV;
-	} else {
-		spin_lock_irqsave(&q->lock, flags);
-		cmd->seq = ++ctx->next_seq;
-		/*
-		 * An ASYNC command is the list's once q->lock goes: another
-		 * thread's WAIT or DETACH may collect and free it.
-		 */
-		seq = cmd->seq;
-		cmd->owned = sync;
-		if (sync)
-			kref_get(&cmd->ref);	/* ours, while we wait */
-		list_add_tail(&cmd->node, &ctx->cmds);
-		cmd->in_list = true;
-		ctx->ncmds++;
-		/* Completion may come at once: cmd is complete here first. */
-		ret = ipu_queue_push_locked(q, &sqe, cmd);
-		if (ret) {
-			ipu_kcmd_unlink_locked(ctx, cmd);
-			if (sync)
-				kref_put(&cmd->ref, ipu_kcmd_free);
-		} else {
-			trace_ipu_cmd_submit(idev->minor, q->index, cmd->cid,
-					     seq, c.opcode, sync);
-			dev_dbg(&idev->dev, "submit: queue %u cid %u seq %llu opcode %u%s\n",
-				q->index, cmd->cid, seq, c.opcode,
-				sync ? "" : " async");
-		}
-		spin_unlock_irqrestore(&q->lock, flags);
-	}
-	up_read(&idev->hw_rwsem);
+	ret = ipu_cmd_build_sqe(ctx, &c, cmd, &sqe);
+	if (!ret)
+		ret = ipu_cmd_enqueue(ctx, q, cmd, &sqe, sync, &seq);
 	if (ret)
 		goto err_res;
 	mutex_unlock(&ctx->mutex);
@@ -656,8 +689,7 @@ err_res:
 	mutex_unlock(&ctx->mutex);
 	ipu_kcmd_free(&cmd->ref);
 	return ret;
-err_unlock:
-	mutex_unlock(&ctx->mutex);
+err_new:
 	atomic_dec(&idev->ncmds);
 	ipu_kcmd_free(&cmd->ref);
 	return ret;
@@ -732,16 +764,12 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 		return -EINVAL;
 	ws.w = &w;
 
-	mutex_lock(&ctx->mutex);
-	if (READ_ONCE(idev->gone))
-		ret = -ENODEV;
-	else if (!ctx->attached)
-		ret = -ENOTCONN;
+	ret = ipu_ctx_enter(ctx);
+	if (ret)
+		return ret;
 	ws.q = ctx->q;
 	ws.gen = ctx->attach_gen;
 	mutex_unlock(&ctx->mutex);
-	if (ret)
-		return ret;
 	/* + 1: the current jiffy is partly gone; never return early. */
 	if (w.timeout_ms != U32_MAX)
 		deadline = jiffies + msecs_to_jiffies(w.timeout_ms) +
@@ -849,13 +877,8 @@ long ipu_ioctl_set_eventfd(struct ipu_ctx *ctx, void __user *uarg)
 			return PTR_ERR(efd);
 	}
 
-	mutex_lock(&ctx->mutex);
-	if (READ_ONCE(ctx->idev->gone))
-		ret = -ENODEV;
-	else if (!ctx->attached)
-		ret = -ENOTCONN;
+	ret = ipu_ctx_enter(ctx);
 	if (ret) {
-		mutex_unlock(&ctx->mutex);
 		if (efd)
 			eventfd_ctx_put(efd);
 		return ret;

@@ -85,6 +85,26 @@ static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 	wake_up_all(&idev->attach_wq);
 }
 
+/*
+ * The entry guard of every ioctl that needs an attached context: takes
+ * ctx->mutex and checks, once for all of them, that the card is still
+ * there and @ctx attached to it. 0 with ctx->mutex held (the caller drops
+ * it), or -ENODEV / -ENOTCONN without it.
+ */
+int ipu_ctx_enter(struct ipu_ctx *ctx)
+{
+	int ret = 0;
+
+	mutex_lock(&ctx->mutex);
+	if (READ_ONCE(ctx->idev->gone))
+		ret = -ENODEV;
+	else if (!ctx->attached)
+		ret = -ENOTCONN;
+	if (ret)
+		mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
 void ipu_ctx_release(struct ipu_ctx *ctx)
 {
 	struct ipu_device *idev = ctx->idev;
@@ -224,14 +244,11 @@ long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg)
 		return -EINVAL;
 
 	mutex_lock(&idev->attach_lock);
-	mutex_lock(&ctx->mutex);
-	if (READ_ONCE(idev->gone))
-		ret = -ENODEV;
-	else if (!ctx->attached)
-		ret = -ENOTCONN;
-	else
+	ret = ipu_ctx_enter(ctx);
+	if (!ret) {
 		ipu_ctx_detach_locked(ctx);
-	mutex_unlock(&ctx->mutex);
+		mutex_unlock(&ctx->mutex);
+	}
 	mutex_unlock(&idev->attach_lock);
 	return ret;
 }

@@ -423,6 +423,7 @@ int ipu_args_out(void __user *uarg, void *karg, size_t ksize, u32 usize);
 /* ipu_ctx.c */
 int ipu_ctx_open(struct ipu_device *idev, struct file *filp);
 void ipu_ctx_release(struct ipu_ctx *ctx);
+int ipu_ctx_enter(struct ipu_ctx *ctx);
 long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 		      void __user *uarg);
 long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg);

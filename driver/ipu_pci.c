@@ -250,12 +250,13 @@ static int ipu_check_card(struct pci_dev *pdev, void __iomem *regs)
 	return 0;
 }
 
-static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+/*
+ * Probe, steps 1-3 and 6 (docs/driver.md "Probe"): the function enabled,
+ * BAR0 mapped into *@regs (devres releases both), the card checked, bus
+ * mastering and DMA set up. 0 or -errno.
+ */
+static int ipu_probe_function(struct pci_dev *pdev, void __iomem **regs)
 {
-	unsigned int timeout_ms = READ_ONCE(ready_timeout_ms);
-	struct ipu_device *idev;
-	void __iomem *regs;
-	u32 hw_state;
 	int ret;
 
 	ret = pcim_enable_device(pdev);
@@ -273,9 +274,9 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_err(&pdev->dev, "cannot map BAR%d: %d\n", IPU_BAR_REGS, ret);
 		return ret;
 	}
-	regs = pcim_iomap_table(pdev)[IPU_BAR_REGS];
+	*regs = pcim_iomap_table(pdev)[IPU_BAR_REGS];
 
-	ret = ipu_check_card(pdev, regs);
+	ret = ipu_check_card(pdev, *regs);
 	if (ret)
 		return ret;
 
@@ -288,10 +289,20 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	/* The card takes SG entries up to 4 GiB - 1: let mappings merge. */
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX & PAGE_MASK);
+	return 0;
+}
 
-	idev = kzalloc(sizeof(*idev), GFP_KERNEL);
+/*
+ * Probe, step 4: a new ipu_device for @pdev, its locks and queues set up,
+ * device_initialize()d (the last put_device() frees it); NULL: -ENOMEM.
+ */
+static struct ipu_device *ipu_device_new(struct pci_dev *pdev,
+					 void __iomem *regs)
+{
+	struct ipu_device *idev = kzalloc(sizeof(*idev), GFP_KERNEL);
+
 	if (!idev)
-		return -ENOMEM;
+		return NULL;
 	/* Commands may release DMA memory after remove: keep pdev. */
 	idev->pdev = pci_dev_get(pdev);
 	idev->regs = regs;
@@ -311,6 +322,23 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	idev->dev.class = &ipu_class;
 	idev->dev.parent = &pdev->dev;
 	idev->dev.release = ipu_dev_release;
+	return idev;
+}
+
+static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	unsigned int timeout_ms = READ_ONCE(ready_timeout_ms);
+	struct ipu_device *idev;
+	void __iomem *regs;
+	u32 hw_state;
+	int ret;
+
+	ret = ipu_probe_function(pdev, &regs);
+	if (ret)
+		return ret;
+	idev = ipu_device_new(pdev, regs);
+	if (!idev)
+		return -ENOMEM;
 	/* From here on the last put_device() frees idev. */
 
 	idev->minor = ipu_minor_alloc();

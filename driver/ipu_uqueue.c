@@ -201,15 +201,9 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	if (!idev->feat.user_queues)
 		return -EOPNOTSUPP;
 
-	mutex_lock(&ctx->mutex);
-	if (READ_ONCE(idev->gone)) {
-		ret = -ENODEV;
-		goto out;
-	}
-	if (!ctx->attached) {
-		ret = -ENOTCONN;
-		goto out;
-	}
+	ret = ipu_ctx_enter(ctx);
+	if (ret)
+		return ret;
 	ret = ipu_uq_alloc(ctx, filp);
 	if (!ret && !ctx->uq_mem.mapped)
 		ret = -ENODEV;		/* unmapped by remove */
