@@ -531,3 +531,45 @@ int tool_bad_option(const char *prog, int c, char **argv)
 		return tool_usage_error(prog, "unknown option '-%c'", optopt);
 	return tool_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
 }
+
+int tool_parse_card_id(const char *prog, const char *arg, unsigned *id)
+{
+	if (tool_parse_uint(arg, 0xffffffu, id)) {
+		fprintf(stderr, "%s: invalid card id '%s'\n", prog, arg);
+		return EXIT_USAGE;
+	}
+	return TOOL_CONTINUE;
+}
+
+void tool_print_version(const char *prog)
+{
+	printf("%s (libipudev) %s\n", prog, ipu_version());
+}
+
+const struct ipu_card *tool_find_card(const struct ipu_card *cards, size_t n,
+				      unsigned id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cards[i].id == id)
+			return &cards[i];
+	return NULL;
+}
+
+int tool_no_such_card(const char *prog, unsigned id,
+		      const struct ipu_card *cards, size_t n)
+{
+	fprintf(stderr, "%s: no IPU with id %u (found:", prog, id);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, " %u", cards[i].id);
+	fprintf(stderr, ")\n");
+	return EXIT_NODEV;
+}
+
+int tool_finish_stdout(const char *prog, int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return ret;
+}

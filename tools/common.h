@@ -43,6 +43,42 @@ int tool_usage_error(const char *prog, const char *fmt, ...)
 int tool_bad_option(const char *prog, int c, char **argv);
 
 /*
+ * What a tool's parse_args() returns when the tool is to go on; any other
+ * value is the exit code to leave with (--help, --version, a usage error).
+ */
+#define TOOL_CONTINUE	(-1)
+
+/*
+ * tool_parse_card_id() - parse the N of "-d N" (0 to 0xffffff) into @id.
+ * Returns TOOL_CONTINUE, or EXIT_USAGE after "PROG: invalid card id 'ARG'"
+ * on stderr.
+ */
+int tool_parse_card_id(const char *prog, const char *arg, unsigned *id);
+
+/* tool_print_version() - "PROG (libipudev) VERSION" on stdout. */
+void tool_print_version(const char *prog);
+
+/*
+ * tool_find_card() - the card with id @id among @cards (@n of them), or
+ * NULL. The card stays owned by @cards.
+ */
+const struct ipu_card *tool_find_card(const struct ipu_card *cards, size_t n,
+				      unsigned id);
+
+/*
+ * tool_no_such_card() - "PROG: no IPU with id ID (found: 0 1 ...)" on
+ * stderr, naming the ids of @cards; returns EXIT_NODEV.
+ */
+int tool_no_such_card(const char *prog, unsigned id,
+		      const struct ipu_card *cards, size_t n);
+
+/*
+ * tool_finish_stdout() - flush stdout; returns @ret, or EXIT_RUNTIME after
+ * "PROG: write error: ..." on stderr when stdout could not be written.
+ */
+int tool_finish_stdout(const char *prog, int ret);
+
+/*
  * tool_no_cards() - report a failed ipu_enumerate() on stderr with the hint
  * that fits, and return the exit code for it (EXIT_NODEV for -ENODEV,
  * EXIT_RUNTIME otherwise).
