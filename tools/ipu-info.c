@@ -2,11 +2,9 @@
 /*
  * ipu-info: list IPU cards, or show one in detail.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common.h"
 
@@ -54,7 +52,18 @@ static int show_detail(const struct ipu_card *c, struct jw *w)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct info_config {
+	enum { INFO_LIST, INFO_ONE, INFO_ALL } mode;
+	unsigned id;		/* INFO_ONE: the card */
+	bool json;
+};
+
+/*
+ * Fill @cfg from the command line. Returns TOOL_CONTINUE, or the exit code
+ * after --help, --version or a usage error (reported on stderr).
+ */
+static int parse_args(int argc, char **argv, struct info_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
@@ -65,39 +74,32 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum { LIST, ONE, ALL } mode = LIST;
-	bool json = false;
-	unsigned id = 0;
-	struct ipu_card *cards;
-	size_t n;
-	struct ipu_error e;
-	int opt, ret = EXIT_OK;
+	int opt;
 
+	*cfg = (struct info_config){ .mode = INFO_LIST };
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":ld:ajhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
-			mode = LIST;
+			cfg->mode = INFO_LIST;
 			break;
 		case 'd':
-			if (tool_parse_uint(optarg, 0xffffffu, &id)) {
-				fprintf(stderr, "%s: invalid card id '%s'\n",
-					prog, optarg);
+			if (tool_parse_card_id(prog, optarg, &cfg->id) !=
+			    TOOL_CONTINUE)
 				return EXIT_USAGE;
-			}
-			mode = ONE;
+			cfg->mode = INFO_ONE;
 			break;
 		case 'a':
-			mode = ALL;
+			cfg->mode = INFO_ALL;
 			break;
 		case 'j':
-			json = true;
+			cfg->json = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s (libipudev) %s\n", prog, ipu_version());
+			tool_print_version(prog);
 			return EXIT_OK;
 		default:
 			return tool_bad_option(prog, opt, argv);
@@ -106,73 +108,103 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return tool_usage_error(prog, "unexpected argument '%s'",
 					argv[optind]);
+	return TOOL_CONTINUE;
+}
 
+/* Open the JSON document of several cards: {"ipus": [ ... */
+static void ipus_begin(struct jw *w)
+{
+	jw_init(w, stdout);
+	jw_obj_begin(w, NULL);
+	jw_arr_begin(w, "ipus");
+}
+
+/* ... ]} */
+static void ipus_end(struct jw *w)
+{
+	jw_arr_end(w);
+	jw_obj_end(w);
+	jw_end(w);
+}
+
+/* The list of @cards (@n): a table, or {"ipus": [...]} with @json. */
+static int show_list(const struct ipu_card *cards, size_t n, bool json)
+{
+	struct jw w;
+
+	if (!json) {
+		print_cards_table(stdout, cards, n);
+		return EXIT_OK;
+	}
+	ipus_begin(&w);
+	for (size_t i = 0; i < n; i++) {
+		jw_obj_begin(&w, NULL);
+		print_card_json_members(&w, &cards[i]);
+		jw_obj_end(&w);
+	}
+	ipus_end(&w);
+	return EXIT_OK;
+}
+
+/* Card @id of @cards in detail; EXIT_NODEV (reported) when it is absent. */
+static int show_one(const struct ipu_card *cards, size_t n, unsigned id,
+		    bool json)
+{
+	const struct ipu_card *c = tool_find_card(cards, n, id);
+	struct jw w;
+	int ret;
+
+	if (!c)
+		return tool_no_such_card(prog, id, cards, n);
+	if (!json)
+		return show_detail(c, NULL);
+	jw_init(&w, stdout);
+	ret = show_detail(c, &w);
+	jw_end(&w);
+	return ret;
+}
+
+/* Every card in detail: blank-line separated, or {"ipus": [...]}. */
+static int show_all(const struct ipu_card *cards, size_t n, bool json)
+{
+	struct jw w;
+	int ret = EXIT_OK;
+
+	if (json)
+		ipus_begin(&w);
+	for (size_t i = 0; i < n && ret == EXIT_OK; i++) {
+		if (!json && i)
+			putchar('\n');
+		ret = show_detail(&cards[i], json ? &w : NULL);
+	}
+	if (json)
+		ipus_end(&w);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct info_config cfg;
+	struct ipu_card *cards;
+	size_t n;
+	struct ipu_error e;
+	int ret = parse_args(argc, argv, &cfg);
+
+	if (ret != TOOL_CONTINUE)
+		return ret;
 	if (ipu_enumerate(&cards, &n, &e))
 		return tool_no_cards(prog, &e);
-
-	if (mode == LIST) {
-		if (json) {
-			struct jw w;
-
-			jw_init(&w, stdout);
-			jw_obj_begin(&w, NULL);
-			jw_arr_begin(&w, "ipus");
-			for (size_t i = 0; i < n; i++) {
-				jw_obj_begin(&w, NULL);
-				print_card_json_members(&w, &cards[i]);
-				jw_obj_end(&w);
-			}
-			jw_arr_end(&w);
-			jw_obj_end(&w);
-			jw_end(&w);
-		} else {
-			print_cards_table(stdout, cards, n);
-		}
-	} else if (mode == ONE) {
-		const struct ipu_card *c = NULL;
-
-		for (size_t i = 0; i < n; i++)
-			if (cards[i].id == id)
-				c = &cards[i];
-		if (!c) {
-			fprintf(stderr, "%s: no IPU with id %u (found:", prog,
-				id);
-			for (size_t i = 0; i < n; i++)
-				fprintf(stderr, " %u", cards[i].id);
-			fprintf(stderr, ")\n");
-			ret = EXIT_NODEV;
-		} else if (json) {
-			struct jw w;
-
-			jw_init(&w, stdout);
-			ret = show_detail(c, &w);
-			jw_end(&w);
-		} else {
-			ret = show_detail(c, NULL);
-		}
-	} else {
-		struct jw w;
-
-		if (json) {
-			jw_init(&w, stdout);
-			jw_obj_begin(&w, NULL);
-			jw_arr_begin(&w, "ipus");
-		}
-		for (size_t i = 0; i < n && ret == EXIT_OK; i++) {
-			if (!json && i)
-				putchar('\n');
-			ret = show_detail(&cards[i], json ? &w : NULL);
-		}
-		if (json) {
-			jw_arr_end(&w);
-			jw_obj_end(&w);
-			jw_end(&w);
-		}
+	switch (cfg.mode) {
+	case INFO_LIST:
+		ret = show_list(cards, n, cfg.json);
+		break;
+	case INFO_ONE:
+		ret = show_one(cards, n, cfg.id, cfg.json);
+		break;
+	default:
+		ret = show_all(cards, n, cfg.json);
+		break;
 	}
 	ipu_cards_free(cards);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	return ret;
+	return tool_finish_stdout(prog, ret);
 }
