@@ -91,7 +91,21 @@ static void reset_one(unsigned id, unsigned timeout_ms, unsigned flags,
 	ipu_device_close(dev);
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct reset_config {
+	unsigned ids[MAX_IDS];	/* the cards, in order (all of them: --all) */
+	unsigned nids;
+	bool all;
+	unsigned timeout_ms;	/* 0: the driver's */
+	unsigned flags;		/* IPU_RESET_NOWAIT, IPU_RESET_FORCE */
+	bool json;
+};
+
+/*
+ * Fill @cfg from the command line. Returns TOOL_CONTINUE, or the exit code
+ * after --help, --version or a usage error (reported on stderr).
+ */
+static int parse_args(int argc, char **argv, struct reset_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -104,36 +118,30 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned ids[MAX_IDS], nids = 0, timeout = 0, flags = 0;
-	bool all = false, json = false;
-	struct ipu_card *cards;
-	struct result *res;
-	size_t n, nres;
-	struct ipu_error e;
-	int opt, ret = EXIT_OK;
+	int opt;
 
+	memset(cfg, 0, sizeof(*cfg));
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":d:at:nfjhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
-			if (nids == MAX_IDS) {
+			if (cfg->nids == MAX_IDS) {
 				fprintf(stderr, "%s: too many -d options\n",
 					prog);
 				return EXIT_USAGE;
 			}
-			if (tool_parse_uint(optarg, 0xffffffu, &ids[nids])) {
-				fprintf(stderr, "%s: invalid card id '%s'\n",
-					prog, optarg);
+			if (tool_parse_card_id(prog, optarg,
+					       &cfg->ids[cfg->nids]) !=
+			    TOOL_CONTINUE)
 				return EXIT_USAGE;
-			}
-			nids++;
+			cfg->nids++;
 			break;
 		case 'a':
-			all = true;
+			cfg->all = true;
 			break;
 		case 't':
 			if (tool_parse_uint(optarg, IPU_RESET_TIMEOUT_MAX,
-					    &timeout)) {
+					    &cfg->timeout_ms)) {
 				fprintf(stderr,
 					"%s: invalid timeout '%s' (milliseconds, 0 to %u)\n",
 					prog, optarg, IPU_RESET_TIMEOUT_MAX);
@@ -141,19 +149,19 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'n':
-			flags |= IPU_RESET_NOWAIT;
+			cfg->flags |= IPU_RESET_NOWAIT;
 			break;
 		case 'f':
-			flags |= IPU_RESET_FORCE;
+			cfg->flags |= IPU_RESET_FORCE;
 			break;
 		case 'j':
-			json = true;
+			cfg->json = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s (libipudev) %s\n", prog, ipu_version());
+			tool_print_version(prog);
 			return EXIT_OK;
 		default:
 			return tool_bad_option(prog, opt, argv);
@@ -162,44 +170,51 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return tool_usage_error(prog, "unexpected argument '%s'",
 					argv[optind]);
-	if (all == (nids > 0))
+	if (cfg->all == (cfg->nids > 0))
 		return tool_usage_error(prog, "give either -d N or --all");
+	return TOOL_CONTINUE;
+}
+
+/*
+ * Settle which cards to reset: with --all every card present goes into
+ * @cfg->ids; otherwise each id given must be present. Returns
+ * TOOL_CONTINUE, or the exit code after the failure was reported.
+ */
+static int resolve_cards(struct reset_config *cfg)
+{
+	struct ipu_card *cards;
+	size_t n;
+	struct ipu_error e;
+	int ret = TOOL_CONTINUE;
 
 	if (ipu_enumerate(&cards, &n, &e))
 		return tool_no_cards(prog, &e);
-
-	if (all) {
-		nids = 0;
-		for (size_t i = 0; i < n && nids < MAX_IDS; i++)
-			ids[nids++] = cards[i].id;
+	if (cfg->all) {
+		cfg->nids = 0;
+		for (size_t i = 0; i < n && cfg->nids < MAX_IDS; i++)
+			cfg->ids[cfg->nids++] = cards[i].id;
 	} else {
-		for (unsigned k = 0; k < nids; k++) {
-			bool found = false;
-
-			for (size_t i = 0; i < n; i++)
-				found |= cards[i].id == ids[k];
-			if (!found) {
-				fprintf(stderr,
-					"%s: no IPU with id %u (found:", prog,
-					ids[k]);
-				for (size_t i = 0; i < n; i++)
-					fprintf(stderr, " %u", cards[i].id);
-				fprintf(stderr, ")\n");
-				ipu_cards_free(cards);
-				return EXIT_NODEV;
-			}
-		}
+		for (unsigned k = 0; k < cfg->nids && ret == TOOL_CONTINUE; k++)
+			if (!tool_find_card(cards, n, cfg->ids[k]))
+				ret = tool_no_such_card(prog, cfg->ids[k],
+							cards, n);
 	}
 	ipu_cards_free(cards);
+	return ret;
+}
 
-	res = calloc(nids, sizeof(*res));
-	if (!res) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_RUNTIME;
-	}
-	nres = nids;
-	for (size_t i = 0; i < nres; i++) {
-		reset_one(ids[i], timeout, flags, &res[i]);
+/*
+ * Reset the cards of @cfg one after the other into @res (@cfg->nids
+ * entries, the caller's); a failure is reported on stderr and does not stop
+ * the others. Returns the exit code: EXIT_RUNTIME for any failure but a
+ * held card, else EXIT_BUSY for a held card, else EXIT_OK.
+ */
+static int reset_cards(const struct reset_config *cfg, struct result *res)
+{
+	int ret = EXIT_OK;
+
+	for (size_t i = 0; i < cfg->nids; i++) {
+		reset_one(cfg->ids[i], cfg->timeout_ms, cfg->flags, &res[i]);
 		if (res[i].ok)
 			continue;
 		fprintf(stderr, "%s: %s\n", prog, res[i].err.msg);
@@ -214,92 +229,127 @@ int main(int argc, char **argv)
 			ret = EXIT_RUNTIME;
 		}
 	}
+	return ret;
+}
 
-	/* Where a failed card could not be asked (e.g. no permission to open
-	 * it), report what sysfs says now. */
-	for (size_t i = 0; i < nres; i++) {
+/*
+ * Where a failed card could not be asked (e.g. no permission to open it),
+ * fill in the state and reset count sysfs shows now (one enumeration for
+ * all of @res, @n entries). Nothing is reported if that fails too.
+ */
+static void fill_from_sysfs(struct result *res, size_t n)
+{
+	struct ipu_card *cards;
+	size_t ncards;
+	bool missing = false;
+
+	for (size_t i = 0; i < n; i++)
+		missing |= !res[i].have_count;
+	if (!missing || ipu_enumerate(&cards, &ncards, NULL))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct ipu_card *c;
+
 		if (res[i].have_count)
 			continue;
-		if (ipu_enumerate(&cards, &n, &e) == 0) {
-			for (size_t k = 0; k < nres; k++)
-				for (size_t j = 0; j < n; j++)
-					if (!res[k].have_count &&
-					    cards[j].id == res[k].id) {
-						res[k].state = cards[j].state;
-						res[k].reset_count =
-							cards[j].reset_count;
-						res[k].have_count = true;
-					}
-			ipu_cards_free(cards);
+		c = tool_find_card(cards, ncards, res[i].id);
+		if (c) {
+			res[i].state = c->state;
+			res[i].reset_count = c->reset_count;
+			res[i].have_count = true;
 		}
-		break;
 	}
+	ipu_cards_free(cards);
+}
 
-	if (json) {
-		struct jw w;
+/* The results as {"resets": [...]} on stdout. */
+static void print_json(const struct result *res, size_t n)
+{
+	struct jw w;
 
-		jw_init(&w, stdout);
+	jw_init(&w, stdout);
+	jw_obj_begin(&w, NULL);
+	jw_arr_begin(&w, "resets");
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+		char name[24];
+
+		snprintf(name, sizeof(name), "ipu%u", r->id);
 		jw_obj_begin(&w, NULL);
-		jw_arr_begin(&w, "resets");
-		for (size_t i = 0; i < nres; i++) {
-			struct result *r = &res[i];
-			char name[24];
-
-			snprintf(name, sizeof(name), "ipu%u", r->id);
-			jw_obj_begin(&w, NULL);
-			jw_u64(&w, "id", r->id);
-			jw_str(&w, "name", name);
-			jw_bool(&w, "ok", r->ok);
-			jw_bool(&w, "reset_attempted", r->ok || r->tried);
-			if (r->code == -EBUSY) {
-				jw_u64(&w, "holder_pid", (uint64_t)r->holder_pid);
-				jw_str(&w, "holder_comm", r->holder_comm);
-			} else {
-				jw_null(&w, "holder_pid");
-				jw_null(&w, "holder_comm");
-			}
-			jw_str(&w, "state", ipu_state_name(r->state));
-			if (r->have_count)
-				jw_u64(&w, "reset_count", r->reset_count);
-			else
-				jw_null(&w, "reset_count");
-			jw_double(&w, "elapsed_ms", r->elapsed_ms);
-			jw_str(&w, "error", r->ok ? NULL : r->err.msg);
-			jw_obj_end(&w);
+		jw_u64(&w, "id", r->id);
+		jw_str(&w, "name", name);
+		jw_bool(&w, "ok", r->ok);
+		jw_bool(&w, "reset_attempted", r->ok || r->tried);
+		if (r->code == -EBUSY) {
+			jw_u64(&w, "holder_pid", (uint64_t)r->holder_pid);
+			jw_str(&w, "holder_comm", r->holder_comm);
+		} else {
+			jw_null(&w, "holder_pid");
+			jw_null(&w, "holder_comm");
 		}
-		jw_arr_end(&w);
+		jw_str(&w, "state", ipu_state_name(r->state));
+		if (r->have_count)
+			jw_u64(&w, "reset_count", r->reset_count);
+		else
+			jw_null(&w, "reset_count");
+		jw_double(&w, "elapsed_ms", r->elapsed_ms);
+		jw_str(&w, "error", r->ok ? NULL : r->err.msg);
 		jw_obj_end(&w);
-		jw_end(&w);
-	} else {
-		for (size_t i = 0; i < nres; i++) {
-			struct result *r = &res[i];
-
-			if (r->ok)
-				printf("ipu%u: reset", r->id);
-			else if (r->code == -EBUSY)
-				printf("ipu%u: not reset (held by process %d, %s)",
-				       r->id, r->holder_pid,
-				       r->holder_comm[0] ? r->holder_comm : "?");
-			else if (!r->tried)
-				printf("ipu%u: not reset (%s)", r->id,
-				       strerror(-r->code));
-			else
-				printf("ipu%u: reset FAILED", r->id);
-			printf(", state %s, reset count ",
-			       ipu_state_name(r->state));
-			if (r->have_count)
-				printf("%u", r->reset_count);
-			else
-				printf("n/a");
-			if (r->ok)
-				printf(" (%.1f ms)", r->elapsed_ms);
-			putchar('\n');
-		}
 	}
-	free(res);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_end(&w);
+}
+
+/* The results on stdout, a line a card. */
+static void print_text(const struct result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+
+		if (r->ok)
+			printf("ipu%u: reset", r->id);
+		else if (r->code == -EBUSY)
+			printf("ipu%u: not reset (held by process %d, %s)",
+			       r->id, r->holder_pid,
+			       r->holder_comm[0] ? r->holder_comm : "?");
+		else if (!r->tried)
+			printf("ipu%u: not reset (%s)", r->id,
+			       strerror(-r->code));
+		else
+			printf("ipu%u: reset FAILED", r->id);
+		printf(", state %s, reset count ", ipu_state_name(r->state));
+		if (r->have_count)
+			printf("%u", r->reset_count);
+		else
+			printf("n/a");
+		if (r->ok)
+			printf(" (%.1f ms)", r->elapsed_ms);
+		putchar('\n');
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct reset_config cfg;
+	struct result *res;
+	int ret = parse_args(argc, argv, &cfg);
+
+	if (ret == TOOL_CONTINUE)
+		ret = resolve_cards(&cfg);
+	if (ret != TOOL_CONTINUE)
+		return ret;
+	res = calloc(cfg.nids, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUNTIME;
 	}
-	return ret;
+	ret = reset_cards(&cfg, res);
+	fill_from_sysfs(res, cfg.nids);
+	if (cfg.json)
+		print_json(res, cfg.nids);
+	else
+		print_text(res, cfg.nids);
+	free(res);
+	return tool_finish_stdout(prog, ret);
 }
