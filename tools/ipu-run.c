@@ -102,7 +102,53 @@ static int list(struct ipu_device *d, struct ipu_error *err)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * What the command line asks for. The names of @in and @out are owned
+ * (strndup), freed by run_config_free(); the paths point into argv.
+ */
+struct run_config {
+	const char *model;	/* the model device's chip; NULL with a card */
+	bool use_dev;
+	unsigned devid;		/* use_dev: the card */
+	const char *graph;
+	const char *program;	/* --program K|NAME, NULL: program 0 */
+	unsigned count, threads;
+	bool json, list;
+	struct io in[MAX_IO], out[MAX_IO];
+	unsigned nin, nout;
+};
+
+static void run_config_free(struct run_config *cfg)
+{
+	for (unsigned i = 0; i < cfg->nin; i++)
+		free((void *)cfg->in[i].name);
+	for (unsigned i = 0; i < cfg->nout; i++)
+		free((void *)cfg->out[i].name);
+	cfg->nin = cfg->nout = 0;
+}
+
+/* Add NAME=FILE of --in (@c 'i') or --out to @cfg; EXIT_USAGE if malformed. */
+static int add_io(struct run_config *cfg, int c, const char *arg)
+{
+	unsigned *n = c == 'i' ? &cfg->nin : &cfg->nout;
+	struct io *io = c == 'i' ? cfg->in : cfg->out;
+
+	if (*n >= MAX_IO || split_io(arg, &io[*n])) {
+		fprintf(stderr, "ipu-run: --%s: expected NAME=FILE.npy, got '%s'\n",
+			c == 'i' ? "in" : "out", arg);
+		return EXIT_USAGE;
+	}
+	(*n)++;
+	return TOOL_CONTINUE;
+}
+
+/*
+ * Fill @cfg from the command line (getopt_long reports unknown options
+ * itself). Returns TOOL_CONTINUE, or the exit code after --help or a usage
+ * error (reported on stderr). @cfg is to be freed with run_config_free()
+ * in either case.
+ */
+static int parse_args(int argc, char **argv, struct run_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
@@ -117,62 +163,48 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *model = NULL, *graph, *progarg = NULL;
-	unsigned devid = 0, count = 1, threads = 0, program = 0;
-	int use_dev = 0, json = 0, do_list = 0, c, rc = EXIT_RUNTIME;
-	struct io in[MAX_IO], out[MAX_IO];
-	unsigned nin = 0, nout = 0;
-	struct ipu_error err = { 0, "" };
-	struct ipu_device *d = NULL;
-	struct ipu_run_stats st;
-	char pname[256] = "";
+	int c;
 
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->count = 1;
 	while ((c = getopt_long(argc, argv, "m:d:i:o:p:c:t:jlh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			model = optarg;
+			cfg->model = optarg;
 			break;
 		case 'd':
-			if (tool_parse_uint(optarg, 1u << 20, &devid)) {
+			if (tool_parse_uint(optarg, 1u << 20, &cfg->devid)) {
 				fprintf(stderr, "ipu-run: --device: '%s' is not a device number\n", optarg);
 				return EXIT_USAGE;
 			}
-			use_dev = 1;
+			cfg->use_dev = true;
 			break;
 		case 'i':
 		case 'o':
-			if ((c == 'i' ? nin : nout) >= MAX_IO ||
-			    split_io(optarg, c == 'i' ? &in[nin] : &out[nout])) {
-				fprintf(stderr, "ipu-run: --%s: expected NAME=FILE.npy, got '%s'\n",
-					c == 'i' ? "in" : "out", optarg);
+			if (add_io(cfg, c, optarg) != TOOL_CONTINUE)
 				return EXIT_USAGE;
-			}
-			if (c == 'i')
-				nin++;
-			else
-				nout++;
 			break;
 		case 'p':
-			progarg = optarg;
+			cfg->program = optarg;
 			break;
 		case 'c':
-			if (tool_parse_uint(optarg, 1u << 30, &count) || !count) {
+			if (tool_parse_uint(optarg, 1u << 30, &cfg->count) || !cfg->count) {
 				fprintf(stderr, "ipu-run: --count: '%s' is not a count >= 1\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 't':
-			if (tool_parse_uint(optarg, 64, &threads)) {
+			if (tool_parse_uint(optarg, 64, &cfg->threads)) {
 				fprintf(stderr, "ipu-run: --threads: '%s' is not a number of threads (0-64)\n",
 					optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'j':
-			json = 1;
+			cfg->json = true;
 			break;
 		case 'l':
-			do_list = 1;
+			cfg->list = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -187,190 +219,295 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (use_dev && model) {
+	if (cfg->use_dev && cfg->model) {
 		fprintf(stderr, "ipu-run: --model and --device exclude each other\n");
 		return EXIT_USAGE;
 	}
-	graph = argv[optind];
-	if (!use_dev && !model)
-		model = "gc200";
+	cfg->graph = argv[optind];
+	if (!cfg->use_dev && !cfg->model)
+		cfg->model = "gc200";
+	return TOOL_CONTINUE;
+}
 
-	if (use_dev ? ipu_device_open(devid, 0, &d, &err) : ipu_model_open(model, threads, &d, &err)) {
-		fprintf(stderr, "ipu-run: %s\n", err.msg);
-		return use_dev && err.code == -ENODEV ? EXIT_NODEV : (err.code == -EINVAL && !use_dev ? EXIT_USAGE : EXIT_RUNTIME);
-	}
-	if (ipu_load_file(d, graph, &err)) {
-		fprintf(stderr, "ipu-run: %s\n", err.msg);
-		goto out;
-	}
-	if (do_list) {
-		if (list(d, &err)) {
-			fprintf(stderr, "ipu-run: %s\n", err.msg);
-			goto out;
-		}
-		rc = EXIT_OK;
-		goto out;
-	}
-	if (progarg) {
-		if (tool_parse_uint(progarg, 1u << 30, &program)) {
-			int k = ipu_program_find(d, progarg, &err);
+/*
+ * Open the card or the model device of @cfg into @d (the caller's, to
+ * close) and load the graph. Returns TOOL_CONTINUE, or the exit code after
+ * the failure was reported: EXIT_NODEV for an absent card, EXIT_USAGE for
+ * an unknown model, else EXIT_RUNTIME.
+ */
+static int open_and_load(const struct run_config *cfg, struct ipu_device **d)
+{
+	struct ipu_error err = { 0, "" };
 
-			if (k < 0) {
-				fprintf(stderr, "ipu-run: --program: %s\n", err.msg);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			program = (unsigned)k;
-		}
+	if (cfg->use_dev ? ipu_device_open(cfg->devid, 0, d, &err)
+			 : ipu_model_open(cfg->model, cfg->threads, d, &err)) {
+		fprintf(stderr, "ipu-run: %s\n", err.msg);
+		if (cfg->use_dev && err.code == -ENODEV)
+			return EXIT_NODEV;
+		return err.code == -EINVAL && !cfg->use_dev ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	if (ipu_program_name(d, program, pname, sizeof(pname), &err)) {
+	if (ipu_load_file(*d, cfg->graph, &err)) {
+		fprintf(stderr, "ipu-run: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	return TOOL_CONTINUE;
+}
+
+/*
+ * The entry program of --program (an index, else a name; 0 without it)
+ * into @program and its name into @pname (@size bytes). Returns
+ * TOOL_CONTINUE, or EXIT_USAGE after "--program: ..." on stderr.
+ */
+static int find_program(struct ipu_device *d, const char *arg,
+			unsigned *program, char *pname, size_t size)
+{
+	struct ipu_error err = { 0, "" };
+
+	*program = 0;
+	if (arg && tool_parse_uint(arg, 1u << 30, program)) {
+		int k = ipu_program_find(d, arg, &err);
+
+		if (k < 0) {
+			fprintf(stderr, "ipu-run: --program: %s\n", err.msg);
+			return EXIT_USAGE;
+		}
+		*program = (unsigned)k;
+	}
+	if (ipu_program_name(d, *program, pname, size, &err)) {
 		fprintf(stderr, "ipu-run: --program: %s\n", err.msg);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	/* inputs: dtype and shape must match */
-	for (unsigned i = 0; i < nin; i++) {
-		struct ipu_tensor_info ti;
-		struct ipu_npy a;
-		uint64_t s[6];
-		char sa[128], st_[128];
-		int bad = 0;
+	return TOOL_CONTINUE;
+}
 
-		if (ipu_tensor_lookup(d, in[i].name, &ti, &err)) {
-			fprintf(stderr, "ipu-run: --in %s: %s\n", in[i].name, err.msg);
-			goto out;
-		}
-		if (ipu_npy_read(in[i].path, &a, &err)) {
-			fprintf(stderr, "ipu-run: --in %s: %s\n", in[i].name, err.msg);
-			goto out;
-		}
-		tensor_shape(&ti, s);
-		shape_str(sa, sizeof(sa), a.ndim, a.shape);
-		shape_str(st_, sizeof(st_), ti.rank, s);
-		if (a.dtype != ti.dtype) {
-			fprintf(stderr, "ipu-run: --in %s=%s: dtype %s (%s) does not match tensor '%s' (%s, %s)\n",
-				in[i].name, in[i].path, ipu_npy_descr((int)a.dtype), ipu_dtype_name(a.dtype),
-				ti.name, ipu_dtype_name(ti.dtype), ipu_npy_descr((int)ti.dtype));
-			bad = 1;
-		} else if (a.ndim != ti.rank || memcmp(a.shape, s, sizeof(uint64_t) * ti.rank)) {
-			fprintf(stderr, "ipu-run: --in %s=%s: shape %s does not match tensor '%s' shape %s\n",
-				in[i].name, in[i].path, sa, ti.name, st_);
-			bad = 1;
-		}
-		if (!bad && ipu_tensor_write(d, in[i].name, a.data, a.bytes, &err)) {
-			fprintf(stderr, "ipu-run: --in %s: %s\n", in[i].name, err.msg);
-			bad = 1;
-		}
-		ipu_npy_free(&a);
-		if (bad)
-			goto out;
-	}
-	/* outputs must exist and be readable before the run */
-	for (unsigned i = 0; i < nout; i++) {
-		struct ipu_tensor_info ti;
+/*
+ * Write .npy file @io->path into tensor @io->name, whose dtype and shape it
+ * must have. Returns 0, or -1 after the reason was reported on stderr.
+ */
+static int write_input(struct ipu_device *d, const struct io *io)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_tensor_info ti;
+	struct ipu_npy a;
+	uint64_t s[6];
+	char sa[128], st[128];
+	int bad = 0;
 
-		if (ipu_tensor_lookup(d, out[i].name, &ti, &err)) {
-			fprintf(stderr, "ipu-run: --out %s: %s\n", out[i].name, err.msg);
-			goto out;
-		}
-		if (!(ti.access & IPU_HANDLE_READ)) {
-			fprintf(stderr, "ipu-run: --out %s: tensor '%s' is not readable by the host\n",
-				out[i].name, ti.name);
-			goto out;
-		}
+	if (ipu_tensor_lookup(d, io->name, &ti, &err) ||
+	    ipu_npy_read(io->path, &a, &err)) {
+		fprintf(stderr, "ipu-run: --in %s: %s\n", io->name, err.msg);
+		return -1;
 	}
-	if (ipu_run(d, program, count, &st, &err)) {
+	tensor_shape(&ti, s);
+	shape_str(sa, sizeof(sa), a.ndim, a.shape);
+	shape_str(st, sizeof(st), ti.rank, s);
+	if (a.dtype != ti.dtype) {
+		fprintf(stderr, "ipu-run: --in %s=%s: dtype %s (%s) does not match tensor '%s' (%s, %s)\n",
+			io->name, io->path, ipu_npy_descr((int)a.dtype), ipu_dtype_name(a.dtype),
+			ti.name, ipu_dtype_name(ti.dtype), ipu_npy_descr((int)ti.dtype));
+		bad = 1;
+	} else if (a.ndim != ti.rank || memcmp(a.shape, s, sizeof(uint64_t) * ti.rank)) {
+		fprintf(stderr, "ipu-run: --in %s=%s: shape %s does not match tensor '%s' shape %s\n",
+			io->name, io->path, sa, ti.name, st);
+		bad = 1;
+	}
+	if (!bad && ipu_tensor_write(d, io->name, a.data, a.bytes, &err)) {
+		fprintf(stderr, "ipu-run: --in %s: %s\n", io->name, err.msg);
+		bad = 1;
+	}
+	ipu_npy_free(&a);
+	return bad ? -1 : 0;
+}
+
+/*
+ * Before the run: tensor @io->name of --out exists and the host may read
+ * it. Returns 0, or -1 after the reason was reported on stderr.
+ */
+static int check_output(struct ipu_device *d, const struct io *io)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_tensor_info ti;
+
+	if (ipu_tensor_lookup(d, io->name, &ti, &err)) {
+		fprintf(stderr, "ipu-run: --out %s: %s\n", io->name, err.msg);
+		return -1;
+	}
+	if (!(ti.access & IPU_HANDLE_READ)) {
+		fprintf(stderr, "ipu-run: --out %s: tensor '%s' is not readable by the host\n",
+			io->name, ti.name);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * After the run: save tensor @io->name as .npy file @io->path. Returns 0,
+ * or -1 (reported on stderr, except a tensor gone since check_output()).
+ */
+static int save_output(struct ipu_device *d, const struct io *io)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_tensor_info ti;
+	uint64_t s[6];
+	void *buf;
+	int ret = 0;
+
+	if (ipu_tensor_lookup(d, io->name, &ti, &err))
+		return -1;
+	buf = malloc(ti.bytes ? ti.bytes : 1);
+	if (!buf) {
+		fprintf(stderr, "ipu-run: --out %s: out of memory\n", io->name);
+		return -1;
+	}
+	tensor_shape(&ti, s);
+	if (ipu_tensor_read(d, io->name, buf, ti.bytes, &err) ||
+	    ipu_npy_write(io->path, (int)ti.dtype, ti.rank, s, buf, &err)) {
+		fprintf(stderr, "ipu-run: --out %s: %s\n", io->name, err.msg);
+		ret = -1;
+	}
+	free(buf);
+	return ret;
+}
+
+/* Modelled time of @st in microseconds (0 without a clock). */
+static double modelled_us(const struct ipu_run_stats *st)
+{
+	return st->clock_khz ? (double)st->cycles / st->clock_khz * 1e3 : 0;
+}
+
+/* The run's cost as one JSON object on stdout. */
+static void print_json(const struct run_config *cfg, struct ipu_device *d,
+		       unsigned program, const char *pname,
+		       const struct ipu_run_stats *st)
+{
+	struct jw w;
+
+	jw_init(&w, stdout);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "graph", cfg->graph);
+	jw_str(&w, "device", ipu_device_name(d));
+	jw_u64(&w, "program", program);
+	jw_str(&w, "program_name", pname);
+	jw_u64(&w, "count", cfg->count);
+	jw_u64(&w, "host_ns", st->host_ns);
+	jw_u64(&w, "cycles", st->cycles);
+	jw_u64(&w, "cycles_compute", st->cycles_compute);
+	jw_u64(&w, "cycles_exchange", st->cycles_exchange);
+	jw_u64(&w, "cycles_sync", st->cycles_sync);
+	jw_u64(&w, "cycles_stream", st->cycles_stream);
+	jw_u64(&w, "clock_khz", st->clock_khz);
+	jw_double(&w, "modelled_us", modelled_us(st));
+	jw_u64(&w, "steps", st->steps);
+	jw_u64(&w, "compute_sets", st->compute_sets);
+	jw_u64(&w, "exchanges", st->exchanges);
+	jw_u64(&w, "syncs", st->syncs);
+	jw_u64(&w, "exchange_bytes", st->exchange_bytes);
+	jw_u64(&w, "stream_bytes_h2d", st->stream_bytes_h2d);
+	jw_u64(&w, "stream_bytes_d2h", st->stream_bytes_d2h);
+	jw_obj_end(&w);
+	jw_end(&w);
+}
+
+/* "    LABEL  N" of one phase's cycles */
+static void print_phase(const char *label, uint64_t cycles)
+{
+	printf("    %-15s%llu\n", label, (unsigned long long)cycles);
+}
+
+/* The run's cost as text on stdout. */
+static void print_text(const struct run_config *cfg, struct ipu_device *d,
+		       unsigned program, const char *pname,
+		       const struct ipu_run_stats *st)
+{
+	printf("program %u (%s) x%u on %s\n", program, pname, cfg->count, ipu_device_name(d));
+	printf("  host time        %.3f ms\n", st->host_ns * 1e-6);
+	printf("  modelled cycles  %llu (%.2f us at %.0f MHz)\n", (unsigned long long)st->cycles,
+	       modelled_us(st), st->clock_khz / 1e3);
+	/*
+	 * A card reports the phases from its run records (interface and
+	 * uAPI 1.2); an older card or driver gives the total only: cycles,
+	 * every phase 0.
+	 */
+	if (st->cycles && !st->cycles_compute && !st->cycles_exchange &&
+	    !st->cycles_sync && !st->cycles_stream) {
+		printf("  (this device reports no per-phase breakdown)\n");
+		return;
+	}
+	print_phase("compute", st->cycles_compute);
+	print_phase("exchange", st->cycles_exchange);
+	print_phase("sync", st->cycles_sync);
+	print_phase("stream", st->cycles_stream);
+	printf("  phases           %llu compute sets, %llu exchanges, %llu syncs\n",
+	       (unsigned long long)st->compute_sets,
+	       (unsigned long long)st->exchanges,
+	       (unsigned long long)st->syncs);
+	printf("  exchanged        %llu bytes\n",
+	       (unsigned long long)st->exchange_bytes);
+	if (st->stream_bytes_h2d || st->stream_bytes_d2h)
+		printf("  streamed         %llu bytes to the device, %llu to the host\n",
+		       (unsigned long long)st->stream_bytes_h2d,
+		       (unsigned long long)st->stream_bytes_d2h);
+}
+
+/*
+ * On the loaded graph: pick the program, write the inputs, check the
+ * outputs, run, save the outputs and print the cost. Returns the exit code
+ * (failures reported on stderr).
+ */
+static int run_graph(const struct run_config *cfg, struct ipu_device *d)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_run_stats st;
+	char pname[256] = "";
+	unsigned program;
+	int ret;
+
+	ret = find_program(d, cfg->program, &program, pname, sizeof(pname));
+	if (ret != TOOL_CONTINUE)
+		return ret;
+	for (unsigned i = 0; i < cfg->nin; i++)
+		if (write_input(d, &cfg->in[i]))
+			return EXIT_RUNTIME;
+	for (unsigned i = 0; i < cfg->nout; i++)
+		if (check_output(d, &cfg->out[i]))
+			return EXIT_RUNTIME;
+	if (ipu_run(d, program, cfg->count, &st, &err)) {
 		fprintf(stderr, "ipu-run: %s\n", err.msg);
-		goto out;
+		return EXIT_RUNTIME;
 	}
-	for (unsigned i = 0; i < nout; i++) {
-		struct ipu_tensor_info ti;
-		uint64_t s[6];
-		void *buf;
+	for (unsigned i = 0; i < cfg->nout; i++)
+		if (save_output(d, &cfg->out[i]))
+			return EXIT_RUNTIME;
+	if (cfg->json)
+		print_json(cfg, d, program, pname, &st);
+	else
+		print_text(cfg, d, program, pname, &st);
+	return EXIT_OK;
+}
 
-		if (ipu_tensor_lookup(d, out[i].name, &ti, &err))
-			goto out;
-		buf = malloc(ti.bytes ? ti.bytes : 1);
-		if (!buf) {
-			fprintf(stderr, "ipu-run: --out %s: out of memory\n", out[i].name);
-			goto out;
-		}
-		tensor_shape(&ti, s);
-		if (ipu_tensor_read(d, out[i].name, buf, ti.bytes, &err) ||
-		    ipu_npy_write(out[i].path, (int)ti.dtype, ti.rank, s, buf, &err)) {
-			fprintf(stderr, "ipu-run: --out %s: %s\n", out[i].name, err.msg);
-			free(buf);
-			goto out;
-		}
-		free(buf);
+/* --list: the graph's tensors and programs; the exit code. */
+static int list_graph(struct ipu_device *d)
+{
+	struct ipu_error err = { 0, "" };
+
+	if (list(d, &err)) {
+		fprintf(stderr, "ipu-run: %s\n", err.msg);
+		return EXIT_RUNTIME;
 	}
-	{
-		double us = st.clock_khz ? (double)st.cycles / st.clock_khz * 1e3 : 0;
+	return EXIT_OK;
+}
 
-		if (json) {
-			struct jw w;
+int main(int argc, char **argv)
+{
+	struct run_config cfg;
+	struct ipu_device *d = NULL;
+	int rc = parse_args(argc, argv, &cfg);
 
-			jw_init(&w, stdout);
-			jw_obj_begin(&w, NULL);
-			jw_str(&w, "graph", graph);
-			jw_str(&w, "device", ipu_device_name(d));
-			jw_u64(&w, "program", program);
-			jw_str(&w, "program_name", pname);
-			jw_u64(&w, "count", count);
-			jw_u64(&w, "host_ns", st.host_ns);
-			jw_u64(&w, "cycles", st.cycles);
-			jw_u64(&w, "cycles_compute", st.cycles_compute);
-			jw_u64(&w, "cycles_exchange", st.cycles_exchange);
-			jw_u64(&w, "cycles_sync", st.cycles_sync);
-			jw_u64(&w, "cycles_stream", st.cycles_stream);
-			jw_u64(&w, "clock_khz", st.clock_khz);
-			jw_double(&w, "modelled_us", us);
-			jw_u64(&w, "steps", st.steps);
-			jw_u64(&w, "compute_sets", st.compute_sets);
-			jw_u64(&w, "exchanges", st.exchanges);
-			jw_u64(&w, "syncs", st.syncs);
-			jw_u64(&w, "exchange_bytes", st.exchange_bytes);
-			jw_u64(&w, "stream_bytes_h2d", st.stream_bytes_h2d);
-			jw_u64(&w, "stream_bytes_d2h", st.stream_bytes_d2h);
-			jw_obj_end(&w);
-			jw_end(&w);
-		} else {
-			printf("program %u (%s) x%u on %s\n", program, pname, count, ipu_device_name(d));
-			printf("  host time        %.3f ms\n", st.host_ns * 1e-6);
-			printf("  modelled cycles  %llu (%.2f us at %.0f MHz)\n", (unsigned long long)st.cycles,
-			       us, st.clock_khz / 1e3);
-			/*
-			 * A card reports the phases from its run records
-			 * (interface and uAPI 1.2); an older card or driver
-			 * gives the total only: cycles, every phase 0.
-			 */
-			if (st.cycles && !st.cycles_compute && !st.cycles_exchange &&
-			    !st.cycles_sync && !st.cycles_stream) {
-				printf("  (this device reports no per-phase breakdown)\n");
-			} else {
-				printf("    compute        %llu\n", (unsigned long long)st.cycles_compute);
-				printf("    exchange       %llu\n", (unsigned long long)st.cycles_exchange);
-				printf("    sync           %llu\n", (unsigned long long)st.cycles_sync);
-				printf("    stream         %llu\n", (unsigned long long)st.cycles_stream);
-				printf("  phases           %llu compute sets, %llu exchanges, %llu syncs\n",
-				       (unsigned long long)st.compute_sets,
-				       (unsigned long long)st.exchanges,
-				       (unsigned long long)st.syncs);
-				printf("  exchanged        %llu bytes\n",
-				       (unsigned long long)st.exchange_bytes);
-				if (st.stream_bytes_h2d || st.stream_bytes_d2h)
-					printf("  streamed         %llu bytes to the device, %llu to the host\n",
-					       (unsigned long long)st.stream_bytes_h2d,
-					       (unsigned long long)st.stream_bytes_d2h);
-			}
-		}
-	}
-	rc = EXIT_OK;
-out:
+	if (rc == TOOL_CONTINUE)
+		rc = open_and_load(&cfg, &d);
+	if (rc == TOOL_CONTINUE)
+		rc = cfg.list ? list_graph(d) : run_graph(&cfg, d);
 	ipu_device_close(d);
-	for (unsigned i = 0; i < nin; i++)
-		free((void *)in[i].name);
-	for (unsigned i = 0; i < nout; i++)
-		free((void *)out[i].name);
+	run_config_free(&cfg);
 	return rc;
 }
