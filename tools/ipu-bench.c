@@ -249,7 +249,53 @@ static double memcpy_gbps(uint64_t size, double min_s)
 	return (double)size * n / t / 1e9;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct bench_config {
+	unsigned devid;
+	uint64_t minsz, maxsz;	/* as given; the card's memory may cap them */
+	bool kinds[KINDS];	/* the buffer kinds to measure */
+	unsigned time_ms;	/* per bandwidth measurement */
+	unsigned lat_iters;	/* round trips per latency figure */
+	bool json;
+};
+
+/*
+ * --kinds LIST into @kinds. Returns TOOL_CONTINUE, or EXIT_USAGE for an
+ * unknown kind (EXIT_RUNTIME without memory), reported on stderr.
+ */
+static int parse_kinds(const char *arg, bool *kinds)
+{
+	char *s = strdup(arg), *tok, *save = NULL;
+	int ret = TOOL_CONTINUE;
+
+	if (!s) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	memset(kinds, 0, KINDS * sizeof(*kinds));
+	for (tok = strtok_r(s, ",", &save); tok && ret == TOOL_CONTINUE;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < KINDS && strcmp(tok, kind_names[k]); k++)
+			;
+		if (k == KINDS) {
+			fprintf(stderr, PROG ": --kinds: unknown kind '%s' (mapped, pinned, user)\n", tok);
+			ret = EXIT_USAGE;
+		} else {
+			kinds[k] = true;
+		}
+	}
+	free(s);
+	return ret;
+}
+
+/*
+ * Fill @cfg from the command line (getopt_long reports unknown options
+ * itself). Returns TOOL_CONTINUE, or the exit code after --help, --version
+ * or a usage error (reported on stderr).
+ */
+static int parse_args(int argc, char **argv, struct bench_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -263,72 +309,46 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned devid = 0, time_ms = 250, lat_iters = 2000;
-	uint64_t minsz = 4096, maxsz = 256ull << 20, cap;
-	int json = 0, kinds[KINDS] = { 1, 1, 1 }, rc = EXIT_RUNTIME, c, nnull = 0;
-	struct ipu_device *d = NULL;
-	struct ipu_device_info info;
-	struct ipu_buffer *buf[KINDS] = { NULL, NULL, NULL };
-	uint8_t *mem[KINDS] = { NULL, NULL, NULL };
-	struct ipu_error e;
-	struct bw *res = NULL;
-	size_t nres = 0;
-	struct lat lrun = { 0 }, lnull = { 0 }, lsubmit = { 0 };
-	double *v = NULL, mcpy = 0;
-	void *bin = NULL;
-	size_t binlen;
-	char devnode[64];
-	int prog;
+	int c, r;
 
+	*cfg = (struct bench_config){ .minsz = 4096, .maxsz = 256ull << 20,
+				      .kinds = { true, true, true },
+				      .time_ms = 250, .lat_iters = 2000 };
 	while ((c = getopt_long(argc, argv, "d:k:t:n:jhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (tool_parse_uint(optarg, 1u << 20, &devid)) {
+			if (tool_parse_uint(optarg, 1u << 20, &cfg->devid)) {
 				fprintf(stderr, PROG ": --device: '%s' is not a card number\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 1:
 		case 2:
-			if (parse_size(optarg, c == 1 ? &minsz : &maxsz)) {
+			if (parse_size(optarg, c == 1 ? &cfg->minsz : &cfg->maxsz)) {
 				fprintf(stderr, PROG ": --%s: '%s' is not a size\n",
 					c == 1 ? "min" : "max", optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'k': {
-			char *s = strdup(optarg), *tok, *save = NULL;
-
-			memset(kinds, 0, sizeof(kinds));
-			for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				int k;
-
-				for (k = 0; k < KINDS && strcmp(tok, kind_names[k]); k++)
-					;
-				if (k == KINDS) {
-					fprintf(stderr, PROG ": --kinds: unknown kind '%s' (mapped, pinned, user)\n", tok);
-					free(s);
-					return EXIT_USAGE;
-				}
-				kinds[k] = 1;
-			}
-			free(s);
+		case 'k':
+			r = parse_kinds(optarg, cfg->kinds);
+			if (r != TOOL_CONTINUE)
+				return r;
 			break;
-		}
 		case 't':
-			if (tool_parse_uint(optarg, 600000, &time_ms) || !time_ms) {
+			if (tool_parse_uint(optarg, 600000, &cfg->time_ms) || !cfg->time_ms) {
 				fprintf(stderr, PROG ": --time: '%s' is not a time in ms\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'n':
-			if (tool_parse_uint(optarg, 10000000, &lat_iters) || !lat_iters) {
+			if (tool_parse_uint(optarg, 10000000, &cfg->lat_iters) || !cfg->lat_iters) {
 				fprintf(stderr, PROG ": --latency-iters: '%s' is not a count\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'j':
-			json = 1;
+			cfg->json = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -346,223 +366,354 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (minsz > maxsz || (minsz & 3) || (maxsz & 3)) {
+	if (cfg->minsz > cfg->maxsz || (cfg->minsz & 3) || (cfg->maxsz & 3)) {
 		fprintf(stderr, PROG ": --min must not exceed --max; sizes are multiples of 4\n");
 		return EXIT_USAGE;
 	}
+	return TOOL_CONTINUE;
+}
 
-	if (ipu_device_open(devid, IPU_OPEN_ATTACH, &d, &e)) {
-		fprintf(stderr, PROG ": %s\n", e.msg);
-		if (e.code == -ENODEV && !strstr(e.msg, "not open"))
-			fprintf(stderr, PROG ": " TOOL_HINT_NO_DRIVER "\n");
-		return e.code == -ENODEV ? EXIT_NODEV : EXIT_RUNTIME;
+/*
+ * One run of the benchmark: the card, its graph and buffers (owned, freed
+ * by bench_free()) and the figures measured.
+ */
+struct bench {
+	struct ipu_device *d;
+	struct ipu_device_info info;
+	uint64_t minsz, maxsz;		/* the sizes measured */
+	int prog;			/* the empty program */
+	void *bin;			/* the graph binary */
+	struct ipu_buffer *buf[KINDS];	/* mapped, pinned: the library's */
+	uint8_t *mem[KINDS];		/* pinned, user: ours; mapped: buf's */
+	struct bw *res;			/* bandwidth figures */
+	size_t nres;
+	double *v;			/* lat_iters samples (seconds) */
+	struct lat lrun, lnull, lsubmit;
+	unsigned nnull;			/* null ioctls that succeeded */
+	char devnode[64];		/* where the null ioctls went */
+	uint64_t mcpy_bytes;
+	double mcpy;			/* memcpy GB/s */
+};
+
+static void bench_free(struct bench *b)
+{
+	for (int k = 0; k < KINDS; k++) {
+		ipu_buffer_free(b->buf[k]);
+		if (k)
+			free(b->mem[k]);
 	}
-	if (ipu_device_info(d, &info, &e))
-		goto fail;
-	/* the tensor may take at most half of the card's memory */
-	cap = 4096;
-	while (cap * 2 <= info.total_memory / 2)
+	ipu_device_close(b->d);
+	free(b->bin);
+	free(b->res);
+	free(b->v);
+}
+
+/* Report @e on stderr; returns EXIT_RUNTIME. */
+static int fail(const struct ipu_error *e)
+{
+	fprintf(stderr, PROG ": %s\n", e->msg);
+	return EXIT_RUNTIME;
+}
+
+/*
+ * Attach card @cfg->devid into @b->d. Returns TOOL_CONTINUE, or the exit
+ * code after the failure was reported (EXIT_NODEV for an absent card or
+ * driver, with the hint when the driver is missing).
+ */
+static int open_card(const struct bench_config *cfg, struct bench *b)
+{
+	struct ipu_error e;
+
+	if (ipu_device_open(cfg->devid, IPU_OPEN_ATTACH, &b->d, &e) == 0)
+		return TOOL_CONTINUE;
+	fprintf(stderr, PROG ": %s\n", e.msg);
+	if (e.code == -ENODEV && !strstr(e.msg, "not open"))
+		fprintf(stderr, PROG ": " TOOL_HINT_NO_DRIVER "\n");
+	return e.code == -ENODEV ? EXIT_NODEV : EXIT_RUNTIME;
+}
+
+/*
+ * Cap the sizes by the card's memory (the tensor takes at most half of it)
+ * and load the graph with a tensor of the largest. Returns 0 or
+ * EXIT_RUNTIME (reported).
+ */
+static int load_graph(const struct bench_config *cfg, struct bench *b)
+{
+	struct ipu_error e;
+	uint64_t cap = 4096;
+	size_t binlen;
+
+	if (ipu_device_info(b->d, &b->info, &e))
+		return fail(&e);
+	while (cap * 2 <= b->info.total_memory / 2)
 		cap *= 2;
-	if (maxsz > cap)
-		maxsz = cap;
-	if (minsz > maxsz)
-		minsz = maxsz;
-	if (build_graph(info.model, maxsz, &bin, &binlen, &e) || ipu_load(d, bin, binlen, &e))
-		goto fail;
-	prog = ipu_program_find(d, "empty", &e);
-	if (prog < 0)
-		goto fail;
+	b->maxsz = cfg->maxsz > cap ? cap : cfg->maxsz;
+	b->minsz = cfg->minsz > b->maxsz ? b->maxsz : cfg->minsz;
+	if (build_graph(b->info.model, b->maxsz, &b->bin, &binlen, &e) ||
+	    ipu_load(b->d, b->bin, binlen, &e))
+		return fail(&e);
+	b->prog = ipu_program_find(b->d, "empty", &e);
+	return b->prog < 0 ? fail(&e) : EXIT_OK;
+}
+
+/*
+ * The buffers of each kind asked for (@b->maxsz bytes), the bandwidth
+ * figures and the latency samples. Returns 0 or EXIT_RUNTIME (reported).
+ */
+static int alloc_memory(const struct bench_config *cfg, struct bench *b)
+{
+	struct ipu_error e;
+	size_t nres = 0;
 
 	for (int k = 0; k < KINDS; k++) {
-		if (!kinds[k])
+		if (!cfg->kinds[k])
 			continue;
 		if (k == 0) {
-			if (ipu_buffer_alloc(d, maxsz, &buf[k], &e))
-				goto fail;
-			mem[k] = ipu_buffer_ptr(buf[k]);
-		} else {
-			if (posix_memalign((void **)&mem[k], 4096, maxsz)) {
-				fprintf(stderr, PROG ": out of memory\n");
-				goto out;
-			}
-			memset(mem[k], 0x5a, maxsz);
-			if (k == 1 && ipu_buffer_pin(d, mem[k], maxsz, &buf[k], &e))
-				goto fail;
+			if (ipu_buffer_alloc(b->d, b->maxsz, &b->buf[k], &e))
+				return fail(&e);
+			b->mem[k] = ipu_buffer_ptr(b->buf[k]);
+			continue;
 		}
+		if (posix_memalign((void **)&b->mem[k], 4096, b->maxsz)) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		memset(b->mem[k], 0x5a, b->maxsz);
+		if (k == 1 && ipu_buffer_pin(b->d, b->mem[k], b->maxsz, &b->buf[k], &e))
+			return fail(&e);
 	}
-	for (uint64_t s = minsz; s <= maxsz; s = s * 2 > s ? s * 2 : maxsz + 1)
-		nres += 2 * (size_t)(kinds[0] + kinds[1] + kinds[2]);
-	res = calloc(nres ? nres : 1, sizeof(*res));
-	v = calloc(lat_iters, sizeof(*v));
-	if (!res || !v) {
+	for (uint64_t s = b->minsz; s <= b->maxsz; s = s * 2 > s ? s * 2 : b->maxsz + 1)
+		nres += 2 * (size_t)(cfg->kinds[0] + cfg->kinds[1] + cfg->kinds[2]);
+	b->res = calloc(nres ? nres : 1, sizeof(*b->res));
+	b->v = calloc(cfg->lat_iters, sizeof(*b->v));
+	if (!b->res || !b->v) {
 		fprintf(stderr, PROG ": out of memory\n");
-		goto out;
+		return EXIT_RUNTIME;
 	}
-	nres = 0;
-	for (uint64_t s = minsz; s <= maxsz; s *= 2) {
+	return EXIT_OK;
+}
+
+/*
+ * Write then read each size (doubling) through each kind into @b->res, a
+ * line each on stderr unless JSON. Returns 0 or EXIT_RUNTIME (reported).
+ */
+static int measure_bandwidth(const struct bench_config *cfg, struct bench *b)
+{
+	struct ipu_error e;
+
+	for (uint64_t s = b->minsz; s <= b->maxsz; s *= 2) {
 		for (int k = 0; k < KINDS; k++) {
-			if (!kinds[k])
+			if (!cfg->kinds[k])
 				continue;
 			for (int w = 1; w >= 0; w--) {
-				res[nres].kind = k;
-				if (measure(d, mem[k], s, w, time_ms / 1000.0, &res[nres], &e))
-					goto fail;
-				if (!json)
+				struct bw *r = &b->res[b->nres];
+
+				r->kind = k;
+				if (measure(b->d, b->mem[k], s, w, cfg->time_ms / 1000.0, r, &e))
+					return fail(&e);
+				if (!cfg->json)
 					fprintf(stderr, "%s %-6s %10llu bytes: %8.3f GB/s\n",
 						w ? "h2d" : "d2h", kind_names[k],
-						(unsigned long long)s, res[nres].gbps);
-				nres++;
+						(unsigned long long)s, r->gbps);
+				b->nres++;
 			}
 		}
 		if (s > UINT64_MAX / 2)
 			break;
 	}
+	return EXIT_OK;
+}
 
-	/* latency: empty program round trip, null ioctl */
-	if (run_latency(d, (unsigned)prog, lat_iters, v, &lrun, &e))
-		goto fail;
-	snprintf(devnode, sizeof(devnode), "/dev/ipu%u", devid);
-	{
-		struct ipu_card *cards;
-		size_t n;
+/*
+ * Round trips of IPU_IOCTL_NULL on the card's node (found by enumeration,
+ * else /dev/ipuN) into @b->lnull; none when it cannot be opened or the
+ * ioctl fails.
+ */
+static void null_ioctl_latency(const struct bench_config *cfg, struct bench *b)
+{
+	struct ipu_card *cards;
+	size_t n;
+	int fd;
 
-		if (!ipu_enumerate(&cards, &n, NULL)) {
-			for (size_t i = 0; i < n; i++)
-				if (cards[i].id == devid)
-					snprintf(devnode, sizeof(devnode), "%s", cards[i].devnode);
-			ipu_cards_free(cards);
-		}
+	snprintf(b->devnode, sizeof(b->devnode), "/dev/ipu%u", cfg->devid);
+	if (!ipu_enumerate(&cards, &n, NULL)) {
+		const struct ipu_card *c = tool_find_card(cards, n, cfg->devid);
+
+		if (c)
+			snprintf(b->devnode, sizeof(b->devnode), "%s", c->devnode);
+		ipu_cards_free(cards);
 	}
-	{
-		int fd = open(devnode, O_RDONLY | O_CLOEXEC);
+	fd = open(b->devnode, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		for (unsigned i = 0; i < cfg->lat_iters; i++) {
+			double t0 = now_s();
 
-		if (fd >= 0) {
-			for (unsigned i = 0; i < lat_iters; i++) {
-				double t0 = now_s();
-
-				if (ioctl(fd, IPU_IOCTL_NULL, NULL) < 0)
-					break;
-				v[i] = now_s() - t0;
-				nnull++;
-			}
-			close(fd);
+			if (ioctl(fd, IPU_IOCTL_NULL, NULL) < 0)
+				break;
+			b->v[i] = now_s() - t0;
+			b->nnull++;
 		}
-		if (nnull)
-			lat_of(v, (unsigned)nnull, &lnull);
+		close(fd);
 	}
-	mcpy = memcpy_gbps(maxsz < (64ull << 20) ? maxsz : 64ull << 20, time_ms / 1000.0);
+	if (b->nnull)
+		lat_of(b->v, b->nnull, &b->lnull);
+}
 
-	/* informational: the empty-program round trip through SUBMIT, on the
-	 * device opened again with IPUDEV_RUNQ=kernel (its buffers go first) */
+/*
+ * The round trips: the empty program as ipu_run() does it, the null
+ * ioctl, memcpy in this process, then the empty program through SUBMIT on
+ * the card opened again (its buffers go first). Returns 0 or EXIT_RUNTIME
+ * (reported).
+ */
+static int measure_latency(const struct bench_config *cfg, struct bench *b)
+{
+	struct ipu_error e;
+
+	if (run_latency(b->d, (unsigned)b->prog, cfg->lat_iters, b->v, &b->lrun, &e))
+		return fail(&e);
+	null_ioctl_latency(cfg, b);
+	b->mcpy_bytes = b->maxsz < (64ull << 20) ? b->maxsz : 64ull << 20;
+	b->mcpy = memcpy_gbps(b->mcpy_bytes, cfg->time_ms / 1000.0);
+
+	/* informational: through SUBMIT, IPUDEV_RUNQ=kernel */
 	for (int k = 0; k < KINDS; k++) {
-		ipu_buffer_free(buf[k]);
-		buf[k] = NULL;
+		ipu_buffer_free(b->buf[k]);
+		b->buf[k] = NULL;
 	}
-	mem[0] = NULL;
-	prog = reopen_submit(devid, info.model, &d, &e);
-	if (prog < 0 || run_latency(d, (unsigned)prog, lat_iters, v, &lsubmit, &e))
-		goto fail;
+	b->mem[0] = NULL;
+	b->prog = reopen_submit(cfg->devid, b->info.model, &b->d, &e);
+	if (b->prog < 0 ||
+	    run_latency(b->d, (unsigned)b->prog, cfg->lat_iters, b->v, &b->lsubmit, &e))
+		return fail(&e);
+	return EXIT_OK;
+}
 
-	if (json) {
-		struct jw w;
+/* Member @key: one latency figure. */
+static void lat_json(struct jw *w, const char *key, const struct lat *l)
+{
+	jw_obj_begin(w, key);
+	jw_u64(w, "iterations", l->iters);
+	jw_double(w, "mean_us", l->mean_us);
+	jw_double(w, "median_us", l->median_us);
+	jw_double(w, "min_us", l->min_us);
+	jw_obj_end(w);
+}
 
-		jw_init(&w, stdout);
+/* The figures as one JSON object on stdout. */
+static void print_json(const struct bench *b)
+{
+	const char *xfer = getenv("IPUDEV_XFER"), *runq = getenv("IPUDEV_RUNQ");
+	struct jw w;
+
+	jw_init(&w, stdout);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "device", ipu_device_name(b->d));
+	jw_str(&w, "model", ipu_model_name(b->info.model));
+	jw_str(&w, "transfer_mode", xfer ? xfer : "auto");
+	jw_str(&w, "run_queue", runq ? runq : "auto");
+	jw_arr_begin(&w, "bandwidth");
+	for (size_t i = 0; i < b->nres; i++) {
+		const struct bw *r = &b->res[i];
+
 		jw_obj_begin(&w, NULL);
-		jw_str(&w, "device", ipu_device_name(d));
-		jw_str(&w, "model", ipu_model_name(info.model));
-		jw_str(&w, "transfer_mode", getenv("IPUDEV_XFER") ? getenv("IPUDEV_XFER") : "auto");
-		jw_str(&w, "run_queue", getenv("IPUDEV_RUNQ") ? getenv("IPUDEV_RUNQ") : "auto");
-		jw_arr_begin(&w, "bandwidth");
-		for (size_t i = 0; i < nres; i++) {
-			jw_obj_begin(&w, NULL);
-			jw_str(&w, "kind", kind_names[res[i].kind]);
-			jw_str(&w, "direction", res[i].write ? "host-to-card" : "card-to-host");
-			jw_u64(&w, "bytes", res[i].bytes);
-			jw_u64(&w, "iterations", res[i].iters);
-			jw_double(&w, "seconds", res[i].seconds);
-			jw_double(&w, "gbps", res[i].gbps);
-			jw_obj_end(&w);
-		}
-		jw_arr_end(&w);
-		jw_obj_begin(&w, "latency");
-		jw_obj_begin(&w, "empty_program");
-		jw_u64(&w, "iterations", lrun.iters);
-		jw_double(&w, "mean_us", lrun.mean_us);
-		jw_double(&w, "median_us", lrun.median_us);
-		jw_double(&w, "min_us", lrun.min_us);
+		jw_str(&w, "kind", kind_names[r->kind]);
+		jw_str(&w, "direction", r->write ? "host-to-card" : "card-to-host");
+		jw_u64(&w, "bytes", r->bytes);
+		jw_u64(&w, "iterations", r->iters);
+		jw_double(&w, "seconds", r->seconds);
+		jw_double(&w, "gbps", r->gbps);
 		jw_obj_end(&w);
-		jw_obj_begin(&w, "empty_program_submit");
-		jw_u64(&w, "iterations", lsubmit.iters);
-		jw_double(&w, "mean_us", lsubmit.mean_us);
-		jw_double(&w, "median_us", lsubmit.median_us);
-		jw_double(&w, "min_us", lsubmit.min_us);
-		jw_obj_end(&w);
-		jw_obj_begin(&w, "null_ioctl");
-		jw_u64(&w, "iterations", lnull.iters);
-		jw_double(&w, "mean_us", lnull.mean_us);
-		jw_double(&w, "median_us", lnull.median_us);
-		jw_double(&w, "min_us", lnull.min_us);
-		jw_obj_end(&w);
-		jw_obj_end(&w);
-		jw_obj_begin(&w, "baseline");
-		jw_u64(&w, "memcpy_bytes", maxsz < (64ull << 20) ? maxsz : 64ull << 20);
-		jw_double(&w, "memcpy_gbps", mcpy);
-		jw_obj_end(&w);
-		jw_obj_end(&w);
-		jw_end(&w);
-	} else {
-		printf("%s (%s): host <-> card bandwidth, GB/s\n", ipu_device_name(d),
-		       ipu_model_name(info.model));
-		printf("%-10s", "SIZE");
-		for (int k = 0; k < KINDS; k++)
-			if (kinds[k])
-				printf("  %-8s%-8s", "H2D", kind_names[k]);
-		for (int k = 0; k < KINDS; k++)
-			if (kinds[k])
-				printf("  %-8s%-8s", "D2H", kind_names[k]);
-		printf("\n");
-		for (size_t i = 0; i < nres;) {
-			char sz[32];
-			size_t j;
+	}
+	jw_arr_end(&w);
+	jw_obj_begin(&w, "latency");
+	lat_json(&w, "empty_program", &b->lrun);
+	lat_json(&w, "empty_program_submit", &b->lsubmit);
+	lat_json(&w, "null_ioctl", &b->lnull);
+	jw_obj_end(&w);
+	jw_obj_begin(&w, "baseline");
+	jw_u64(&w, "memcpy_bytes", b->mcpy_bytes);
+	jw_double(&w, "memcpy_gbps", b->mcpy);
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	jw_end(&w);
+}
 
-			tool_format_bytes(res[i].bytes, sz, sizeof(sz));
-			printf("%-10s", sz);
-			for (int w = 1; w >= 0; w--)
-				for (j = i; j < nres && res[j].bytes == res[i].bytes; j++)
-					if (res[j].write == w)
-						printf("  %-16.3f", res[j].gbps);
-			printf("\n");
-			for (j = i; j < nres && res[j].bytes == res[i].bytes; j++)
-				;
-			i = j;
-		}
-		printf("\n%-23s %9s %9s %9s\n", "latency (us)", "mean", "median", "min");
-		printf("%-23s %9.2f %9.2f %9.2f  (%u round trips, ipu_run)\n", "empty program",
-		       lrun.mean_us, lrun.median_us, lrun.min_us, lrun.iters);
-		printf("%-23s %9.2f %9.2f %9.2f  (%u round trips, IPUDEV_RUNQ=kernel)\n",
-		       "empty program (SUBMIT)", lsubmit.mean_us, lsubmit.median_us,
-		       lsubmit.min_us, lsubmit.iters);
-		if (nnull)
-			printf("%-23s %9.2f %9.2f %9.2f  (%u calls)\n", "null ioctl", lnull.mean_us,
-			       lnull.median_us, lnull.min_us, lnull.iters);
-		else
-			printf("%-23s n/a (IPU_IOCTL_NULL failed on %s)\n", "null ioctl", devnode);
-		printf("\nmemcpy in this process: %.3f GB/s\n", mcpy);
+/* The bandwidth table: a row a size, H2D then D2H columns of each kind. */
+static void print_bw_table(const struct bench_config *cfg, const struct bench *b)
+{
+	const struct bw *res = b->res;
+
+	printf("%-10s", "SIZE");
+	for (int k = 0; k < KINDS; k++)
+		if (cfg->kinds[k])
+			printf("  %-8s%-8s", "H2D", kind_names[k]);
+	for (int k = 0; k < KINDS; k++)
+		if (cfg->kinds[k])
+			printf("  %-8s%-8s", "D2H", kind_names[k]);
+	printf("\n");
+	for (size_t i = 0; i < b->nres;) {
+		char sz[32];
+		size_t j;
+
+		tool_format_bytes(res[i].bytes, sz, sizeof(sz));
+		printf("%-10s", sz);
+		for (int w = 1; w >= 0; w--)
+			for (j = i; j < b->nres && res[j].bytes == res[i].bytes; j++)
+				if (res[j].write == w)
+					printf("  %-16.3f", res[j].gbps);
+		printf("\n");
+		for (j = i; j < b->nres && res[j].bytes == res[i].bytes; j++)
+			;
+		i = j;
 	}
-	rc = EXIT_OK;
-	goto out;
-fail:
-	fprintf(stderr, PROG ": %s\n", e.msg);
-	rc = EXIT_RUNTIME;
-out:
-	for (int k = 0; k < KINDS; k++) {
-		ipu_buffer_free(buf[k]);
-		if (k)
-			free(mem[k]);
-	}
-	ipu_device_close(d);
-	free(bin);
-	free(res);
-	free(v);
+}
+
+/* A row of the latency table: LABEL mean median min (N WHAT). */
+static void print_lat_row(const char *label, const struct lat *l, const char *what)
+{
+	printf("%-23s %9.2f %9.2f %9.2f  (%u %s)\n", label, l->mean_us,
+	       l->median_us, l->min_us, l->iters, what);
+}
+
+/* The figures as tables on stdout. */
+static void print_text(const struct bench_config *cfg, const struct bench *b)
+{
+	printf("%s (%s): host <-> card bandwidth, GB/s\n", ipu_device_name(b->d),
+	       ipu_model_name(b->info.model));
+	print_bw_table(cfg, b);
+	printf("\n%-23s %9s %9s %9s\n", "latency (us)", "mean", "median", "min");
+	print_lat_row("empty program", &b->lrun, "round trips, ipu_run");
+	print_lat_row("empty program (SUBMIT)", &b->lsubmit,
+		      "round trips, IPUDEV_RUNQ=kernel");
+	if (b->nnull)
+		print_lat_row("null ioctl", &b->lnull, "calls");
+	else
+		printf("%-23s n/a (IPU_IOCTL_NULL failed on %s)\n", "null ioctl",
+		       b->devnode);
+	printf("\nmemcpy in this process: %.3f GB/s\n", b->mcpy);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_config cfg;
+	struct bench b = { 0 };
+	int rc = parse_args(argc, argv, &cfg);
+
+	if (rc == TOOL_CONTINUE)
+		rc = open_card(&cfg, &b);
+	if (rc != TOOL_CONTINUE)
+		return rc;
+	rc = load_graph(&cfg, &b);
+	if (!rc)
+		rc = alloc_memory(&cfg, &b);
+	if (!rc)
+		rc = measure_bandwidth(&cfg, &b);
+	if (!rc)
+		rc = measure_latency(&cfg, &b);
+	if (!rc && cfg.json)
+		print_json(&b);
+	else if (!rc)
+		print_text(&cfg, &b);
+	bench_free(&b);
 	return rc;
 }
