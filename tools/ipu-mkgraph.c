@@ -159,7 +159,55 @@ static int build(struct ipu_graph *g, const char *kind, const uint32_t *sz,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct mkgraph_config {
+	uint32_t model;		/* chip model id */
+	const char *dir;	/* --inputs DIR, NULL: no .npy files */
+	const char *kind;	/* matmul, mlp, add (checked by build()) */
+	const char *path;	/* the graph binary to write */
+	uint32_t sz[3];		/* --size, defaults filled in */
+	unsigned seed;
+};
+
+/* --size LIST (up to 3 numbers, 1 to 2^26) into @sz; EXIT_USAGE if bad. */
+static int parse_sizes(const char *arg, uint32_t *sz)
+{
+	const char *p = arg;
+	char *end;
+
+	for (int i = 0; i < 3 && *p; i++) {
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p || !v || v > (1ul << 26) || (*end && *end != ','))
+			return tool_usage_error(prog, "bad --size '%s'", arg);
+		sz[i] = v;
+		p = *end ? end + 1 : end;
+	}
+	return TOOL_CONTINUE;
+}
+
+/* Sizes not given: the kind's defaults, or the last size given repeated. */
+static void default_sizes(const char *kind, uint32_t *sz)
+{
+	if (!sz[0]) {
+		uint32_t d[3] = { 256, 512, 128 };
+
+		if (!strcmp(kind, "mlp"))
+			d[0] = 64, d[1] = 256, d[2] = 128;
+		else if (!strcmp(kind, "add"))
+			d[0] = 1u << 20;
+		memcpy(sz, d, sizeof(d));
+	}
+	for (int i = 1; i < 3; i++)
+		if (!sz[i])
+			sz[i] = sz[i - 1];
+}
+
+/*
+ * Fill @cfg from the command line. Returns TOOL_CONTINUE, or the exit code
+ * after --help or a usage error (reported on stderr).
+ */
+static int parse_args(int argc, char **argv, struct mkgraph_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
@@ -169,41 +217,24 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *model = "gc200", *dir = NULL, *kind, *path;
-	uint32_t sz[3] = { 0, 0, 0 };
-	struct ipu_error err = { 0, "" };
-	struct input in[8];
-	struct ipu_graph *g;
-	unsigned nin = 0, seed = 1;
-	uint32_t m;
-	uint64_t s;
-	int opt, ret;
+	const char *model = "gc200";
+	int opt;
 
+	*cfg = (struct mkgraph_config){ .seed = 1 };
 	while ((opt = getopt_long(argc, argv, ":m:s:i:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			model = optarg;
 			break;
-		case 's': {
-			char *p = optarg, *end;
-
-			for (int i = 0; i < 3 && *p; i++) {
-				unsigned long v = strtoul(p, &end, 10);
-
-				if (end == p || !v || v > (1ul << 26) ||
-				    (*end && *end != ','))
-					return tool_usage_error(prog,
-						"bad --size '%s'", optarg);
-				sz[i] = v;
-				p = *end ? end + 1 : end;
-			}
+		case 's':
+			if (parse_sizes(optarg, cfg->sz) != TOOL_CONTINUE)
+				return EXIT_USAGE;
 			break;
-		}
 		case 'i':
-			dir = optarg;
+			cfg->dir = optarg;
 			break;
 		case 'S':
-			if (tool_parse_uint(optarg, UINT_MAX, &seed))
+			if (tool_parse_uint(optarg, UINT_MAX, &cfg->seed))
 				return tool_usage_error(prog, "bad --seed '%s'",
 							optarg);
 			break;
@@ -216,42 +247,57 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return tool_usage_error(prog, "give KIND and OUT.ipug");
-	kind = argv[optind];
-	path = argv[optind + 1];
-	if (!sz[0]) {
-		uint32_t d[3] = { 256, 512, 128 };
-
-		if (!strcmp(kind, "mlp"))
-			d[0] = 64, d[1] = 256, d[2] = 128;
-		else if (!strcmp(kind, "add"))
-			d[0] = 1u << 20;
-		memcpy(sz, d, sizeof(sz));
-	}
-	for (int i = 0; i < 3; i++)
-		if (!sz[i])
-			sz[i] = sz[i - 1];
-	if (ipu_model_from_name(model, &m))
+	cfg->kind = argv[optind];
+	cfg->path = argv[optind + 1];
+	default_sizes(cfg->kind, cfg->sz);
+	if (ipu_model_from_name(model, &cfg->model))
 		return tool_usage_error(prog, "unknown model '%s'", model);
+	return TOOL_CONTINUE;
+}
 
-	if (ipu_graph_create(m, &g, &err)) {
+/*
+ * Build the graph of @cfg, write it and its inputs. Returns the exit code:
+ * EXIT_USAGE for an unknown kind, EXIT_RUNTIME for anything else that
+ * failed (reported on stderr).
+ */
+static int make_graph(const struct mkgraph_config *cfg)
+{
+	struct ipu_error err = { 0, "" };
+	struct input in[8];
+	struct ipu_graph *g;
+	unsigned nin = 0;
+	uint64_t s;
+	int ret;
+
+	if (ipu_graph_create(cfg->model, &g, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return EXIT_RUNTIME;
 	}
-	ret = build(g, kind, sz, in, &nin, &err);
+	ret = build(g, cfg->kind, cfg->sz, in, &nin, &err);
 	if (ret == -EDOM) {
 		ipu_graph_free(g);
 		return EXIT_USAGE;
 	}
 	if (!ret)
-		ret = ipu_graph_write_file(g, path, &err);
-	s = 0x9e3779b97f4a7c15ull * (seed + 1);
-	for (unsigned i = 0; !ret && dir && i < nin; i++)
-		ret = write_input(g, dir, &in[i], &s, &err);
+		ret = ipu_graph_write_file(g, cfg->path, &err);
+	s = 0x9e3779b97f4a7c15ull * (cfg->seed + 1);
+	for (unsigned i = 0; !ret && cfg->dir && i < nin; i++)
+		ret = write_input(g, cfg->dir, &in[i], &s, &err);
 	ipu_graph_free(g);
 	if (ret) {
-		fprintf(stderr, "%s: %s %s: %s\n", prog, kind, path,
+		fprintf(stderr, "%s: %s %s: %s\n", prog, cfg->kind, cfg->path,
 			err.msg[0] ? err.msg : strerror(-ret));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct mkgraph_config cfg;
+	int ret = parse_args(argc, argv, &cfg);
+
+	if (ret != TOOL_CONTINUE)
+		return ret;
+	return make_graph(&cfg);
 }
