@@ -546,6 +546,29 @@ void tool_print_version(const char *prog)
 	printf("%s (libipudev) %s\n", prog, ipu_version());
 }
 
+int tool_other_option(const char *prog, int opt, char **argv,
+		      void (*usage)(FILE *f))
+{
+	switch (opt) {
+	case 'h':
+		usage(stdout);
+		return EXIT_OK;
+	case 'V':
+		tool_print_version(prog);
+		return EXIT_OK;
+	default:
+		return tool_bad_option(prog, opt, argv);
+	}
+}
+
+int tool_no_operands(const char *prog, int argc, char **argv)
+{
+	if (optind < argc)
+		return tool_usage_error(prog, "unexpected argument '%s'",
+					argv[optind]);
+	return TOOL_CONTINUE;
+}
+
 const struct ipu_card *tool_find_card(const struct ipu_card *cards, size_t n,
 				      unsigned id)
 {

@@ -59,6 +59,21 @@ int tool_parse_card_id(const char *prog, const char *arg, unsigned *id);
 void tool_print_version(const char *prog);
 
 /*
+ * tool_other_option() - what a tool with -h and -V does with getopt_long()'s
+ * @opt that is none of its own: -h writes @usage to stdout and -V the
+ * version (EXIT_OK); anything else is reported as tool_bad_option() does
+ * (EXIT_USAGE). Returns the exit code.
+ */
+int tool_other_option(const char *prog, int opt, char **argv,
+		      void (*usage)(FILE *f));
+
+/*
+ * tool_no_operands() - after the options: TOOL_CONTINUE when none are
+ * left, else EXIT_USAGE after "unexpected argument 'ARG'".
+ */
+int tool_no_operands(const char *prog, int argc, char **argv);
+
+/*
  * tool_find_card() - the card with id @id among @cards (@n of them), or
  * NULL. The card stays owned by @cards.
  */

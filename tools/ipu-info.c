@@ -95,20 +95,11 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 		case 'j':
 			cfg->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		case 'V':
-			tool_print_version(prog);
-			return EXIT_OK;
-		default:
-			return tool_bad_option(prog, opt, argv);
+		default:	/* -h, -V, or refused */
+			return tool_other_option(prog, opt, argv, usage);
 		}
 	}
-	if (optind < argc)
-		return tool_usage_error(prog, "unexpected argument '%s'",
-					argv[optind]);
-	return TOOL_CONTINUE;
+	return tool_no_operands(prog, argc, argv);
 }
 
 /* Open the JSON document of several cards: {"ipus": [ ... */

@@ -157,19 +157,12 @@ static int parse_args(int argc, char **argv, struct reset_config *cfg)
 		case 'j':
 			cfg->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		case 'V':
-			tool_print_version(prog);
-			return EXIT_OK;
-		default:
-			return tool_bad_option(prog, opt, argv);
+		default:	/* -h, -V, or refused */
+			return tool_other_option(prog, opt, argv, usage);
 		}
 	}
-	if (optind < argc)
-		return tool_usage_error(prog, "unexpected argument '%s'",
-					argv[optind]);
+	if (tool_no_operands(prog, argc, argv) != TOOL_CONTINUE)
+		return EXIT_USAGE;
 	if (cfg->all == (cfg->nids > 0))
 		return tool_usage_error(prog, "give either -d N or --all");
 	return TOOL_CONTINUE;
