@@ -55,13 +55,61 @@ static char *nm(char *buf, size_t n, const char *base, const char *suffix)
 	return buf;
 }
 
-/* output tensor shaped like `like` */
-static int new_like(struct ipu_graph *g, const char *name, unsigned dtype, int like,
-		    struct ipu_error *err)
+/*
+ * The output of an elementwise op: like itself when name is NULL (in place),
+ * else a new tensor name with like's dtype, shape and layout. Id or
+ * negative errno.
+ */
+static int output_like(struct ipu_graph *g, const char *name, int like, struct ipu_error *err)
 {
 	const struct ipu__tensor *t = ipu__graph_tensor(g, like);
+	int out, r;
 
-	return ipu_graph_add_tensor(g, name, dtype, t->rank, t->shape, err);
+	if (!name)
+		return like;
+	out = ipu_graph_add_tensor(g, name, t->dtype, t->rank, t->shape, err);
+	if (out < 0)
+		return out;
+	if ((r = ipu_graph_map_like(g, out, like, err)))
+		return r;
+	return out;
+}
+
+/*
+ * Offset on their tile of elements [begin, begin + count) of t, which the
+ * caller laid out as one piece; -EINVAL "OP: internal layout error" if
+ * they are not.
+ */
+static long piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count,
+		      const char *op, struct ipu_error *err)
+{
+	struct ipu__piece *pc;
+	long np = ipu__slice_pieces(g, t, begin, count, &pc, NULL), off;
+
+	if (np != 1) {
+		free(np > 0 ? pc : NULL);
+		return ipu__err(err, -EINVAL, "%s: internal layout error", op);
+	}
+	off = pc[0].off;
+	free(pc);
+	return off;
+}
+
+/* room in *arr (n of *cap elements of elsz bytes used) for one more; 0 or -ENOMEM (*arr kept) */
+static int grow_array(void **arr, size_t n, size_t *cap, size_t elsz)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? 2 * *cap : 256;
+	p = realloc(*arr, ncap * elsz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
 }
 
 static int check_mapped(const struct ipu_graph *g, int t, const char *op, struct ipu_error *err)
@@ -149,15 +197,9 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 		return r;
 	if (op < IPU_OP_NEG || op > IPU_OP_RELU)
 		return ipu__err(err, -EINVAL, "ipu_unary: unknown op %u", op);
-	x = ipu__graph_tensor(g, in);
-	out = in;
-	if (name) {
-		out = new_like(g, name, x->dtype, in, err);
-		if (out < 0)
-			return out;
-		if ((r = ipu_graph_map_like(g, out, in, err)))
-			return r;
-	}
+	out = output_like(g, name, in, err);
+	if (out < 0)
+		return out;
 	x = ipu__graph_tensor(g, in);
 	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name ? name : x->name, "unary"), err);
 	if (cs < 0)
@@ -170,21 +212,16 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 		for (unsigned c = 0; c < nc; c++) {
 			uint64_t b = c * csz, n = v.count - b < csz ? v.count - b : csz;
 			struct ipu__rawfield f[2];
+			long oo;
 
 			f[0] = rf(v.off + (uint32_t)(b * es), n, x->dtype, in);
 			if (out == in) {
 				r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_UNARY_INPLACE(op), v.tile, f, 1,
 							NULL, 0, err);
 			} else {
-				struct ipu__piece *pc;
-				long np = ipu__slice_pieces(g, out, v.begin + b, n, &pc, NULL);
-
-				if (np != 1) {
-					free(np > 0 ? pc : NULL);
-					return ipu__err(err, -EINVAL, "ipu_unary: internal layout error");
-				}
-				f[1] = rf(pc[0].off, n, x->dtype, out);
-				free(pc);
+				if ((oo = piece_off(g, out, v.begin + b, n, "ipu_unary", err)) < 0)
+					return (int)oo;
+				f[1] = rf((uint32_t)oo, n, x->dtype, out);
 				r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_UNARY(op), v.tile, f, 2, NULL, 0, err);
 			}
 			if (r < 0)
@@ -197,18 +234,195 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 	return out;
 }
 
+/* how b meets a in a binary op */
+enum { BC_SAME, BC_ROW, BC_SCALAR };
+
+/* a binary op being built: its vertices are planned first, so the exchange can precede the compute set */
+struct binop {
+	int a, b, out;
+	int mode;		/* BC_* */
+	uint64_t row;		/* elements of a row of a (BC_ROW) */
+	uint64_t es;		/* bytes of an element */
+	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; long boff; } *vp;
+	size_t nvp, cvp;
+	int64_t *lo, *hi;	/* BC_ROW/BC_SCALAR, per tile: the part [lo, hi) of b it needs */
+	long *boff;		/* BC_ROW/BC_SCALAR, per tile: where that part is on it */
+	int ex;			/* the operand exchange, -1 until one is needed */
+	char exname[200];
+};
+
+/* x->mode and x->row from the element counts of a and b; 0 or -EINVAL naming both */
+static int binary_broadcast(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+{
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a), *tb = ipu__graph_tensor(g, x->b);
+
+	if (ta->dtype != tb->dtype)
+		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
+				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
+	x->es = ipu_dtype_size(ta->dtype);
+	if (tb->elements == ta->elements) {
+		x->mode = BC_SAME;
+	} else if (tb->elements == 1) {
+		x->mode = BC_SCALAR;
+	} else if (ta->rank >= 1 && tb->elements == ta->shape[ta->rank - 1]) {
+		x->mode = BC_ROW;
+		x->row = tb->elements;
+	} else {
+		return ipu__err(err, -EINVAL,
+				"ipu_binary: tensor '%s' (%llu elements) does not broadcast to tensor '%s' "
+				"(%llu elements): needs the same count, its last dimension, or 1",
+				tb->name, (unsigned long long)tb->elements, ta->name,
+				(unsigned long long)ta->elements);
+	}
+	return 0;
+}
+
+/* one vertex on tile for elements [e, e + n) of a (at aoff there); widens the tile's part of b */
+static int binary_plan_add(struct binop *x, uint32_t tile, uint64_t e, uint64_t n, uint32_t aoff,
+			   struct ipu_error *err)
+{
+	if (grow_array((void **)&x->vp, x->nvp, &x->cvp, sizeof(*x->vp)))
+		return oom(err);
+	x->vp[x->nvp++] = (struct vplan){ tile, e, n, aoff, -1 };
+	if (x->mode == BC_ROW) {
+		int64_t c0 = (int64_t)(e % x->row), c1 = c0 + (int64_t)n;
+
+		if (c0 < x->lo[tile])
+			x->lo[tile] = c0;
+		if (c1 > x->hi[tile])
+			x->hi[tile] = c1;
+	} else if (x->mode == BC_SCALAR) {
+		x->lo[tile] = 0;
+		x->hi[tile] = 1;
+	}
+	return 0;
+}
+
+/*
+ * The vertex plan: each interval of a cut in segments (within one row when
+ * b is a row), each segment in up to WORKERS chunks. Allocates x's arrays
+ * (freed by binary_free). 0 or -ENOMEM.
+ */
+static int binary_plan(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+{
+	unsigned tiles = ipu_graph_tiles(g);
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a);
+
+	if (x->mode != BC_SAME) {
+		x->lo = malloc(tiles * sizeof(*x->lo));
+		x->hi = malloc(tiles * sizeof(*x->hi));
+		x->boff = malloc(tiles * sizeof(*x->boff));
+		if (!x->lo || !x->hi || !x->boff)
+			return oom(err);
+		for (unsigned t = 0; t < tiles; t++) {
+			x->lo[t] = INT64_MAX;
+			x->hi[t] = -1;
+		}
+	}
+	for (size_t i = 0; i < ta->niv; i++) {
+		struct ipu__iv v = ta->iv[i];
+
+		for (uint64_t e = v.begin, end = v.begin + v.count, seg; e < end; e += seg) {
+			uint64_t csz;
+			unsigned nc;
+
+			seg = end - e;
+			if (x->mode == BC_ROW && seg > x->row - e % x->row)
+				seg = x->row - e % x->row;	/* stay within one row */
+			nc = chunks(seg, &csz);
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b0 = e + c * csz, n = seg - c * csz < csz ? seg - c * csz : csz;
+
+				if (binary_plan_add(x, v.tile, b0, n, v.off + (uint32_t)((b0 - v.begin) * x->es),
+						    err))
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The part of b each vertex reads, on its tile (vp[].boff): per tile one
+ * copy of the part it needs when b is a row or a scalar, else per vertex
+ * its own elements; copies go to exchange x->ex. 0 or negative errno.
+ */
+static int binary_operand(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+{
+	unsigned tiles = ipu_graph_tiles(g);
+
+	if (x->mode == BC_SAME) {
+		for (size_t i = 0; i < x->nvp; i++) {
+			x->vp[i].boff = local_copy(g, &x->ex, x->exname, x->b, x->vp[i].e, x->vp[i].n,
+						   x->vp[i].tile, err);
+			if (x->vp[i].boff < 0)
+				return (int)x->vp[i].boff;
+		}
+		return 0;
+	}
+	for (unsigned t = 0; t < tiles; t++) {
+		if (x->hi[t] < 0)
+			continue;
+		x->boff[t] = local_copy(g, &x->ex, x->exname, x->b, (uint64_t)x->lo[t],
+					(uint64_t)(x->hi[t] - x->lo[t]), t, err);
+		if (x->boff[t] < 0)
+			return (int)x->boff[t];
+	}
+	for (size_t i = 0; i < x->nvp; i++) {
+		struct vplan *v = &x->vp[i];
+
+		v->boff = x->boff[v->tile] +
+			  (long)((x->mode == BC_ROW ? v->e % x->row - (uint64_t)x->lo[v->tile] : 0) * x->es);
+	}
+	return 0;
+}
+
+/* the planned vertices in compute set cs (in place into a when out == a); 0 or negative errno */
+static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigned op,
+			   struct ipu_error *err)
+{
+	unsigned dtype = ipu__graph_tensor(g, x->a)->dtype;
+
+	for (size_t i = 0; i < x->nvp; i++) {
+		const struct vplan *v = &x->vp[i];
+		struct ipu__rawfield f[3];
+		int r;
+
+		f[0] = rf(v->aoff, v->n, dtype, x->a);
+		f[1] = rf((uint32_t)v->boff, x->mode == BC_SCALAR ? 1 : v->n, dtype, x->b);
+		if (x->out == x->a) {
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), v->tile, f, 2,
+						NULL, 0, err);
+		} else {
+			long oo = piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
+
+			if (oo < 0)
+				return (int)oo;
+			f[2] = rf((uint32_t)oo, v->n, dtype, x->out);
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), v->tile, f, 3, NULL, 0, err);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* frees what binary_plan allocated */
+static void binary_free(struct binop *x)
+{
+	free(x->vp);
+	free(x->lo);
+	free(x->hi);
+	free(x->boff);
+}
+
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
 		       struct ipu_error *err)
 {
-	const struct ipu__tensor *ta, *tb;
-	char buf[200], exname[200];
-	uint64_t row = 0, es, na;
-	int out, cs, ex = -1, r, mode;
-	int64_t *lo = NULL, *hi = NULL;
-	long *boff = NULL;
-	/* vertex plan, built first so the exchange can precede the compute set */
-	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; long boff; } *vp = NULL;
-	size_t nvp = 0, cvp = 0;
+	struct binop x = { .a = a, .b = b, .ex = -1 };
+	char buf[200];
+	const char *base;
+	int cs, r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_binary: graph is NULL");
@@ -216,154 +430,22 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 		return r;
 	if (op < IPU_OP_ADD || op > IPU_OP_MIN)
 		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
-	ta = ipu__graph_tensor(g, a);
-	tb = ipu__graph_tensor(g, b);
-	if (ta->dtype != tb->dtype)
-		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
-				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
-	na = ta->elements;
-	if (tb->elements == na)
-		mode = 0;			/* elementwise */
-	else if (tb->elements == 1)
-		mode = 2;			/* scalar */
-	else if (ta->rank >= 1 && tb->elements == ta->shape[ta->rank - 1]) {
-		mode = 1;			/* row broadcast */
-		row = tb->elements;
-	} else
-		return ipu__err(err, -EINVAL,
-				"ipu_binary: tensor '%s' (%llu elements) does not broadcast to tensor '%s' "
-				"(%llu elements): needs the same count, its last dimension, or 1",
-				tb->name, (unsigned long long)tb->elements, ta->name,
-				(unsigned long long)na);
-	es = ipu_dtype_size(ta->dtype);
-	out = a;
-	if (name) {
-		out = new_like(g, name, ta->dtype, a, err);
-		if (out < 0)
-			return out;
-		if ((r = ipu_graph_map_like(g, out, a, err)))
-			return r;
+	if ((r = binary_broadcast(g, &x, err)))
+		return r;
+	x.out = output_like(g, name, a, err);
+	if (x.out < 0)
+		return x.out;
+	base = name ? name : ipu__graph_tensor(g, a)->name;
+	snprintf(x.exname, sizeof(x.exname), "%s/operand", base);
+	if (!(r = binary_plan(g, &x, err)) && !(r = binary_operand(g, &x, err)) &&
+	    !(x.ex >= 0 && (r = add_exch(g, seq, x.ex, err)))) {
+		cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), base, "binary"), err);
+		r = cs < 0 ? cs : binary_vertices(g, &x, cs, op, err);
+		if (!r)
+			r = add_exec(g, seq, cs, err);
 	}
-	snprintf(exname, sizeof(exname), "%s/operand", name ? name : ipu__graph_tensor(g, a)->name);
-	/* row/scalar modes: one buffer per tile with the part of b it needs */
-	if (mode) {
-		lo = malloc(ipu_graph_tiles(g) * sizeof(*lo));
-		hi = malloc(ipu_graph_tiles(g) * sizeof(*hi));
-		boff = malloc(ipu_graph_tiles(g) * sizeof(*boff));
-		if (!lo || !hi || !boff) {
-			r = oom(err);
-			goto out;
-		}
-		for (unsigned t = 0; t < ipu_graph_tiles(g); t++) {
-			lo[t] = INT64_MAX;
-			hi[t] = -1;
-		}
-	}
-	ta = ipu__graph_tensor(g, a);
-	for (size_t i = 0; i < ta->niv; i++) {
-		struct ipu__iv v = ta->iv[i];
-		uint64_t e = v.begin, end = v.begin + v.count;
-
-		while (e < end) {
-			uint64_t seg = end - e, csz;
-			unsigned nc;
-
-			if (mode == 1 && seg > row - e % row)
-				seg = row - e % row;	/* stay within one row */
-			nc = chunks(seg, &csz);
-			for (unsigned c = 0; c < nc; c++) {
-				uint64_t b0 = e + c * csz, n = seg - c * csz < csz ? seg - c * csz : csz;
-
-				if (nvp == cvp) {
-					size_t ncap = cvp ? 2 * cvp : 256;
-					void *p = realloc(vp, ncap * sizeof(*vp));
-
-					if (!p) {
-						r = oom(err);
-						goto out;
-					}
-					vp = p;
-					cvp = ncap;
-				}
-				vp[nvp++] = (struct vplan){ v.tile, b0, n,
-							    v.off + (uint32_t)((b0 - v.begin) * es), -1 };
-				if (mode == 1) {
-					int64_t c0 = (int64_t)(b0 % row), c1 = c0 + (int64_t)n;
-
-					if (c0 < lo[v.tile])
-						lo[v.tile] = c0;
-					if (c1 > hi[v.tile])
-						hi[v.tile] = c1;
-				} else if (mode == 2) {
-					lo[v.tile] = 0;
-					hi[v.tile] = 1;
-				}
-			}
-			e += seg;
-		}
-	}
-	if (mode) {
-		for (unsigned t = 0; t < ipu_graph_tiles(g); t++) {
-			if (hi[t] < 0)
-				continue;
-			boff[t] = local_copy(g, &ex, exname, b, (uint64_t)lo[t], (uint64_t)(hi[t] - lo[t]), t, err);
-			if (boff[t] < 0) {
-				r = (int)boff[t];
-				goto out;
-			}
-		}
-		for (size_t i = 0; i < nvp; i++)
-			vp[i].boff = boff[vp[i].tile] +
-				     (long)((mode == 1 ? vp[i].e % row - (uint64_t)lo[vp[i].tile] : 0) * es);
-	} else {
-		for (size_t i = 0; i < nvp; i++) {
-			vp[i].boff = local_copy(g, &ex, exname, b, vp[i].e, vp[i].n, vp[i].tile, err);
-			if (vp[i].boff < 0) {
-				r = (int)vp[i].boff;
-				goto out;
-			}
-		}
-	}
-	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
-		goto out;
-	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name ? name : ipu__graph_tensor(g, a)->name,
-					    "binary"), err);
-	if (cs < 0) {
-		r = cs;
-		goto out;
-	}
-	for (size_t i = 0; i < nvp; i++) {
-		struct ipu__rawfield f[3];
-		uint64_t bn = mode == 2 ? 1 : vp[i].n;
-
-		f[0] = rf(vp[i].aoff, vp[i].n, ipu__graph_tensor(g, a)->dtype, a);
-		f[1] = rf((uint32_t)vp[i].boff, bn, ipu__graph_tensor(g, a)->dtype, b);
-		if (out == a) {
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), vp[i].tile, f, 2,
-						NULL, 0, err);
-		} else {
-			struct ipu__piece *pc;
-			long np = ipu__slice_pieces(g, out, vp[i].e, vp[i].n, &pc, NULL);
-
-			if (np != 1) {
-				free(np > 0 ? pc : NULL);
-				r = ipu__err(err, -EINVAL, "ipu_binary: internal layout error");
-				goto out;
-			}
-			f[2] = rf(pc[0].off, vp[i].n, ipu__graph_tensor(g, a)->dtype, out);
-			free(pc);
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), vp[i].tile, f, 3, NULL, 0, err);
-		}
-		if (r < 0)
-			goto out;
-	}
-	r = add_exec(g, seq, cs, err);
-out:
-	free(vp);
-	free(lo);
-	free(hi);
-	free(boff);
-	return r < 0 ? r : out;
+	binary_free(&x);
+	return r < 0 ? r : x.out;
 }
 
 /* ------------------------------------------------------------------------ */
