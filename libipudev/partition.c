@@ -451,20 +451,212 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 /* ------------------------------------------------------------------------ */
 /* reductions                                                               */
 
+/*
+ * A reduction being built: R rows of L elements of in, each cut into
+ * stage-1 chunks; a row of several chunks reduces them into partials
+ * (one slot each) that stage 2 gathers on the row's home tile.
+ */
+struct reduction {
+	int in, out, part;	/* part: the partials tensor, -1 if no row needs one */
+	unsigned codelet, odt;	/* odt: the output dtype (f32 for f16 input) */
+	uint64_t L, R;
+	struct chunk { uint32_t tile; uint32_t off; uint64_t n; uint64_t row; uint64_t slot; } *ch;
+	size_t nch, cch;
+	uint64_t *first;	/* per row: index of its first chunk; first[R] = nch */
+	uint32_t *home;		/* per row: the tile of its first chunk */
+	const char *name;
+};
+
+/* the number of stage-1 chunks of row rr */
+static uint64_t row_chunks(const struct reduction *x, uint64_t rr)
+{
+	return x->first[rr + 1] - x->first[rr];
+}
+
+/*
+ * The output tensor: a scalar, or (rows_mode) in's shape without its last
+ * dimension; sets L, R and odt. 0 or negative errno (rank 0 in rows_mode).
+ */
+static int reduce_output(struct ipu_graph *g, struct reduction *x, int rows_mode, struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, x->in);
+
+	x->odt = t->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : t->dtype;
+	if (rows_mode) {
+		if (t->rank < 1)
+			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", t->name);
+		x->L = t->shape[t->rank - 1];
+		x->R = t->elements / x->L;
+		x->out = ipu_graph_add_tensor(g, x->name, x->odt, t->rank - 1u, t->shape, err);
+	} else {
+		x->L = t->elements;
+		x->R = 1;
+		x->out = ipu_graph_add_tensor(g, x->name, x->odt, 0, NULL, err);
+	}
+	return x->out < 0 ? x->out : 0;
+}
+
+/*
+ * Stage-1 chunks, row by row (each piece of a row in up to WORKERS), each
+ * row's home tile, and the output's element rr mapped there. Allocates x's
+ * arrays (freed by reduce_free). 0 or negative errno.
+ */
+static int reduce_chunks(struct ipu_graph *g, struct reduction *x, struct ipu_error *err)
+{
+	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, x->in)->dtype);
+	int r;
+
+	x->first = calloc(x->R + 1, sizeof(*x->first));
+	x->home = calloc(x->R, sizeof(*x->home));
+	if (!x->first || !x->home)
+		return oom(err);
+	for (uint64_t rr = 0; rr < x->R; rr++) {
+		struct ipu__piece *pc;
+		long np = ipu__slice_pieces(g, x->in, rr * x->L, x->L, &pc, NULL);
+
+		if (np < 0)
+			return oom(err);
+		x->first[rr] = x->nch;
+		for (long i = 0; i < np; i++) {
+			uint64_t csz;
+			unsigned nc = chunks(pc[i].count, &csz);
+
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b = c * csz, n = pc[i].count - b < csz ? pc[i].count - b : csz;
+
+				if (grow_array((void **)&x->ch, x->nch, &x->cch, sizeof(*x->ch))) {
+					free(pc);
+					return oom(err);
+				}
+				x->ch[x->nch++] = (struct chunk){ pc[i].tile, pc[i].off + (uint32_t)(b * es), n,
+								  rr, 0 };
+			}
+		}
+		x->home[rr] = x->ch[x->first[rr]].tile;
+		free(pc);
+	}
+	x->first[x->R] = x->nch;
+	for (uint64_t rr = 0; rr < x->R; rr++)
+		if ((r = ipu_graph_map(g, x->out, rr, 1, x->home[rr], err)))
+			return r;
+	return 0;
+}
+
+/*
+ * The partials tensor NAME/partials, when some row has several chunks: a
+ * slot per chunk of such rows, each on its chunk's tile. 0 or negative errno.
+ */
+static int reduce_partials(struct ipu_graph *g, struct reduction *x, struct ipu_error *err)
+{
+	uint64_t nslots = 0;
+	uint32_t sh[1];
+	char buf[200];
+	int r;
+
+	for (uint64_t rr = 0; rr < x->R; rr++)
+		if (row_chunks(x, rr) > 1)
+			for (uint64_t c = x->first[rr]; c < x->first[rr + 1]; c++)
+				x->ch[c].slot = nslots++;
+	if (!nslots)
+		return 0;
+	sh[0] = (uint32_t)nslots;
+	x->part = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), x->name, "partials"), x->odt, 1, sh, err);
+	if (x->part < 0)
+		return x->part;
+	for (size_t c = 0; c < x->nch; c++)
+		if (row_chunks(x, x->ch[c].row) > 1 &&
+		    (r = ipu_graph_map(g, x->part, x->ch[c].slot, 1, x->ch[c].tile, err)))
+			return r;
+	return 0;
+}
+
+/*
+ * Stage 1, compute set NAME/reduce: a vertex per chunk, into the output
+ * when it is its row's only chunk, else into its partial slot. 0 or
+ * negative errno.
+ */
+static int reduce_stage1(struct ipu_graph *g, int seq, struct reduction *x, struct ipu_error *err)
+{
+	const uint32_t zero = 0;
+	char buf[200];
+	int cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce"), err);
+
+	if (cs < 0)
+		return cs;
+	for (uint64_t rr = 0; rr < x->R; rr++) {
+		int single = row_chunks(x, rr) == 1;
+
+		for (uint64_t c = x->first[rr]; c < x->first[rr + 1]; c++) {
+			const struct chunk *k = &x->ch[c];
+			struct ipu__rawfield f[2];
+			int t = single ? x->out : x->part, r;
+			long oo = piece_off(g, t, single ? rr : k->slot, 1, "ipu_reduce", err);
+
+			if (oo < 0)
+				return (int)oo;
+			f[0] = rf(k->off, k->n, ipu__graph_tensor(g, x->in)->dtype, x->in);
+			f[1] = rf((uint32_t)oo, 1, x->odt, t);
+			r = ipu__add_vertex_raw(g, cs, x->codelet, k->tile, f, 2, &zero, 1, err);
+			if (r < 0)
+				return r;
+		}
+	}
+	return add_exec(g, seq, cs, err);
+}
+
+/*
+ * Stage 2: exchange NAME/gather brings each row's partials together on its
+ * home tile, compute set NAME/reduce2 reduces them into the output. 0 or
+ * negative errno.
+ */
+static int reduce_stage2(struct ipu_graph *g, int seq, struct reduction *x, struct ipu_error *err)
+{
+	const uint32_t zero = 0;
+	char buf[200];
+	int cs = -1, ex = -1, r;
+
+	for (uint64_t rr = 0; rr < x->R && x->part >= 0; rr++) {
+		uint64_t n = row_chunks(x, rr);
+		struct ipu__rawfield f[2];
+		long goff, oo;
+
+		if (n < 2)
+			continue;
+		goff = local_copy(g, &ex, nm(buf, sizeof(buf), x->name, "gather"), x->part,
+				  x->ch[x->first[rr]].slot, n, x->home[rr], err);
+		if (goff < 0)
+			return (int)goff;
+		if (cs < 0 && (cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce2"),
+							      err)) < 0)
+			return cs;
+		if ((oo = piece_off(g, x->out, rr, 1, "ipu_reduce", err)) < 0)
+			return (int)oo;
+		f[0] = rf((uint32_t)goff, n, x->odt, x->part);
+		f[1] = rf((uint32_t)oo, 1, x->odt, x->out);
+		r = ipu__add_vertex_raw(g, cs, x->codelet, x->home[rr], f, 2, &zero, 1, err);
+		if (r < 0)
+			return r;
+	}
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	if (cs >= 0 && (r = add_exec(g, seq, cs, err)))
+		return r;
+	return 0;
+}
+
+/* frees what reduce_chunks allocated */
+static void reduce_free(struct reduction *x)
+{
+	free(x->ch);
+	free(x->first);
+	free(x->home);
+}
+
 static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
 		       int rows_mode, struct ipu_error *err)
 {
-	const struct ipu__tensor *x;
-	unsigned odt, codelet, tiles = ipu_graph_tiles(g);
-	uint64_t L, R, es, oes;
-	char buf[200];
-	int out, part = -1, cs1, cs2 = -1, ex = -1, r = 0;
-	uint32_t zero = 0;
-	/* stage-1 chunks */
-	struct chunk { uint32_t tile; uint32_t off; uint64_t n; uint64_t row; uint64_t slot; } *ch = NULL;
-	size_t nch = 0, cch = 0;
-	uint64_t *first = NULL;	/* per row: index of its first chunk; first[R] = nch */
-	uint32_t *home = NULL;
+	struct reduction x = { .in = in, .part = -1, .name = name };
+	int r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_reduce: graph is NULL");
@@ -474,172 +666,15 @@ static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const 
 		return ipu__err(err, -EINVAL, "ipu_reduce: unknown op %u", op);
 	if (!name || !*name)
 		return ipu__err(err, -EINVAL, "ipu_reduce: the output needs a name");
-	codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
-		  op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
-	x = ipu__graph_tensor(g, in);
-	odt = x->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : x->dtype;
-	es = ipu_dtype_size(x->dtype);
-	oes = ipu_dtype_size(odt);
-	if (rows_mode) {
-		if (x->rank < 1)
-			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", x->name);
-		L = x->shape[x->rank - 1];
-		R = x->elements / L;
-		out = ipu_graph_add_tensor(g, name, odt, x->rank - 1u, x->shape, err);
-	} else {
-		L = x->elements;
-		R = 1;
-		out = ipu_graph_add_tensor(g, name, odt, 0, NULL, err);
-	}
-	if (out < 0)
-		return out;
-	first = calloc(R + 1, sizeof(*first));
-	home = calloc(R, sizeof(*home));
-	if (!first || !home) {
-		r = oom(err);
-		goto done;
-	}
-	/* stage-1 chunks, row by row */
-	for (uint64_t rr = 0; rr < R; rr++) {
-		struct ipu__piece *pc;
-		long np = ipu__slice_pieces(g, in, rr * L, L, &pc, NULL);
-
-		if (np < 0) {
-			r = oom(err);
-			goto done;
-		}
-		first[rr] = nch;
-		for (long i = 0; i < np; i++) {
-			uint64_t csz;
-			unsigned nc = chunks(pc[i].count, &csz);
-
-			for (unsigned c = 0; c < nc; c++) {
-				uint64_t b = c * csz, n = pc[i].count - b < csz ? pc[i].count - b : csz;
-
-				if (nch == cch) {
-					size_t ncap = cch ? 2 * cch : 256;
-					void *p = realloc(ch, ncap * sizeof(*ch));
-
-					if (!p) {
-						free(pc);
-						r = oom(err);
-						goto done;
-					}
-					ch = p;
-					cch = ncap;
-				}
-				ch[nch++] = (struct chunk){ pc[i].tile, pc[i].off + (uint32_t)(b * es), n, rr, 0 };
-			}
-		}
-		home[rr] = ch[first[rr]].tile;
-		free(pc);
-	}
-	first[R] = nch;
-	/* the output: element r on its row's home tile */
-	for (uint64_t rr = 0; rr < R; rr++)
-		if ((r = ipu_graph_map(g, out, rr, 1, home[rr], err)))
-			goto done;
-	/* partial slots for rows with several chunks */
-	{
-		uint64_t nslots = 0;
-
-		for (uint64_t rr = 0; rr < R; rr++)
-			if (first[rr + 1] - first[rr] > 1)
-				for (uint64_t c = first[rr]; c < first[rr + 1]; c++)
-					ch[c].slot = nslots++;
-		if (nslots) {
-			uint32_t sh[1] = { (uint32_t)nslots };
-
-			part = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), name, "partials"), odt, 1, sh, err);
-			if (part < 0) {
-				r = part;
-				goto done;
-			}
-			for (size_t c = 0; c < nch; c++) {
-				uint64_t rr = ch[c].row;
-
-				if (first[rr + 1] - first[rr] > 1 &&
-				    (r = ipu_graph_map(g, part, ch[c].slot, 1, ch[c].tile, err)))
-					goto done;
-			}
-		}
-	}
-	cs1 = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
-	if (cs1 < 0) {
-		r = cs1;
-		goto done;
-	}
-	for (uint64_t rr = 0; rr < R; rr++) {
-		int single = first[rr + 1] - first[rr] == 1;
-
-		for (uint64_t c = first[rr]; c < first[rr + 1]; c++) {
-			struct ipu__rawfield f[2];
-			int t = single ? out : part;
-			uint64_t idx = single ? rr : ch[c].slot;
-			struct ipu__piece *pc;
-			long np = ipu__slice_pieces(g, t, idx, 1, &pc, NULL);
-
-			if (np != 1) {
-				free(np > 0 ? pc : NULL);
-				r = ipu__err(err, -EINVAL, "ipu_reduce: internal layout error");
-				goto done;
-			}
-			f[0] = rf(ch[c].off, ch[c].n, ipu__graph_tensor(g, in)->dtype, in);
-			f[1] = rf(pc[0].off, 1, odt, t);
-			free(pc);
-			r = ipu__add_vertex_raw(g, cs1, codelet, ch[c].tile, f, 2, &zero, 1, err);
-			if (r < 0)
-				goto done;
-		}
-	}
-	if ((r = add_exec(g, seq, cs1, err)))
-		goto done;
-	/* stage 2: gather the partials of each row on its home tile and reduce them */
-	for (uint64_t rr = 0; rr < R && part >= 0; rr++) {
-		uint64_t n = first[rr + 1] - first[rr];
-		long goff;
-		struct ipu__piece *pc;
-		struct ipu__rawfield f[2];
-		long np;
-
-		if (n < 2)
-			continue;
-		goff = local_copy(g, &ex, nm(buf, sizeof(buf), name, "gather"), part,
-				  ch[first[rr]].slot, n, home[rr], err);
-		if (goff < 0) {
-			r = (int)goff;
-			goto done;
-		}
-		if (cs2 < 0 && (cs2 = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce2"),
-								err)) < 0) {
-			r = cs2;
-			goto done;
-		}
-		np = ipu__slice_pieces(g, out, rr, 1, &pc, NULL);
-		if (np != 1) {
-			free(np > 0 ? pc : NULL);
-			r = ipu__err(err, -EINVAL, "ipu_reduce: internal layout error");
-			goto done;
-		}
-		f[0] = rf((uint32_t)goff, n, odt, part);
-		f[1] = rf(pc[0].off, 1, odt, out);
-		free(pc);
-		r = ipu__add_vertex_raw(g, cs2, codelet, home[rr], f, 2, &zero, 1, err);
-		if (r < 0)
-			goto done;
-	}
-	r = 0;
-	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
-		goto done;
-	if (cs2 >= 0 && (r = add_exec(g, seq, cs2, err)))
-		goto done;
-	(void)tiles;
-	(void)oes;
-done:
-	free(ch);
-	free(first);
-	free(home);
-	return r < 0 ? r : out;
+	x.codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
+		    op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
+	if ((r = reduce_output(g, &x, rows_mode, err)))
+		return r;
+	if (!(r = reduce_chunks(g, &x, err)) && !(r = reduce_partials(g, &x, err)) &&
+	    !(r = reduce_stage1(g, seq, &x, err)))
+		r = reduce_stage2(g, seq, &x, err);
+	reduce_free(&x);
+	return r < 0 ? r : x.out;
 }
 
 IPU_API int ipu_reduce(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
