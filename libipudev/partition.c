@@ -961,18 +961,390 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 	return off;
 }
 
+/* a matmul being built */
+struct mm {
+	struct ipu_matmul_plan p;
+	int a, b, c;		/* c: the result, -1 until created */
+	const char *name;
+	size_t ntile;		/* pm * pn * pk */
+	long *poff;		/* per tile: its partial C block, -1 when its C block is empty */
+	long *abuf, *bbuf;	/* per tile: its A and B operand buffers, -1 until needed */
+	unsigned char *inited;	/* per tile: some step has written its partials */
+};
+
+/* C block (i, j): rows [m0, m1), columns [n0, n1) */
+struct mm_blk {
+	uint32_t m0, m1, n0, n1;
+};
+
+static struct mm_blk mm_cblock(const struct ipu_matmul_plan *p, uint32_t i, uint32_t j)
+{
+	struct mm_blk b;
+
+	blk(p->m, p->bm, i, &b.m0, &b.m1);
+	blk(p->n, p->bn, j, &b.n0, &b.n1);
+	return b;
+}
+
+/* the C block of grid tile `tile` */
+static struct mm_blk mm_tile_cblock(const struct ipu_matmul_plan *p, size_t tile)
+{
+	return mm_cblock(p, (uint32_t)(tile / p->pn % p->pm), (uint32_t)(tile % p->pn));
+}
+
+/* rows [q0, q1) of C block b that tile l of the pk sharing it owns (sums) */
+static void mm_own_rows(const struct ipu_matmul_plan *p, const struct mm_blk *b, uint32_t l,
+			uint32_t *q0, uint32_t *q1)
+{
+	blk(b->m1 - b->m0, cdiv(b->m1 - b->m0, p->pk), l, q0, q1);
+}
+
+/*
+ * x->p: a copy of plan when it fits the operands (shapes and dtype), else
+ * planned now; checks that a is [m][k], b [k][n], both f32 or both f16.
+ * 0 or -EINVAL/-ENOSPC with a message naming the matmul.
+ */
+static int mm_plan_for(const struct ipu_graph *g, struct mm *x, const struct ipu_matmul_plan *plan,
+		       struct ipu_error *err)
+{
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a), *tb = ipu__graph_tensor(g, x->b);
+	uint32_t m, n, k;
+
+	if (ta->rank != 2 || tb->rank != 2 || ta->shape[1] != tb->shape[0])
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': shapes do not match: '%s' must be [m][k] and "
+				"'%s' [k][n]", x->name, ta->name, tb->name);
+	if (ta->dtype != tb->dtype || (ta->dtype != IPU_DTYPE_F32 && ta->dtype != IPU_DTYPE_F16))
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16",
+				x->name, ta->name, ipu_dtype_name(ta->dtype), tb->name,
+				ipu_dtype_name(tb->dtype));
+	m = ta->shape[0];
+	k = ta->shape[1];
+	n = tb->shape[1];
+	if (!plan)
+		return ipu_matmul_plan(g, m, n, k, ta->dtype, &x->p, err);
+	x->p = *plan;
+	if (x->p.m != m || x->p.n != n || x->p.k != k || x->p.dtype != ta->dtype)
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': the plan is for %ux%ux%u %s, the operands "
+				"are %ux%ux%u %s", x->name, x->p.m, x->p.n, x->p.k, ipu_dtype_name(x->p.dtype),
+				m, n, k, ipu_dtype_name(ta->dtype));
+	return bad_plan(g, &x->p, err);
+}
+
+/*
+ * The per-tile arrays (freed by mm_free) and each tile's partial C block,
+ * f32, on it (written by the tile's first MatMulPartial, OVERWRITE). 0 or
+ * negative errno.
+ */
+static int mm_partials(struct ipu_graph *g, struct mm *x, struct ipu_error *err)
+{
+	x->ntile = (size_t)x->p.pm * x->p.pn * x->p.pk;
+	x->poff = malloc(x->ntile * sizeof(*x->poff));
+	x->abuf = malloc(x->ntile * sizeof(*x->abuf));
+	x->bbuf = malloc(x->ntile * sizeof(*x->bbuf));
+	x->inited = malloc(x->ntile);
+	if (!x->poff || !x->abuf || !x->bbuf || !x->inited)
+		return oom(err);
+	for (size_t tile = 0; tile < x->ntile; tile++) {
+		struct mm_blk cb = mm_tile_cblock(&x->p, tile);
+
+		x->abuf[tile] = x->bbuf[tile] = -1;
+		x->inited[tile] = 0;
+		x->poff[tile] = -1;
+		if (cb.m0 == cb.m1 || cb.n0 == cb.n1)
+			continue;
+		x->poff[tile] = ipu__tile_alloc(g, (unsigned)tile, (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0) * 4,
+						64, x->name, err);
+		if (x->poff[tile] < 0)
+			return (int)x->poff[tile];
+	}
+	return 0;
+}
+
+/*
+ * Tile (i, j, l)'s part of serial step s: its A block (i, l * ks + s) and
+ * B block (l * ks + s, j) brought to it (copies into exchange *ex, created
+ * on first use) and one MatMulPartial adding their product to its
+ * partials in compute set cs. 0 or negative errno.
+ */
+static int mm_step_tile(struct ipu_graph *g, struct mm *x, uint32_t s, uint32_t i, uint32_t j,
+			uint32_t l, int cs, int *ex, const char *exname, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	unsigned tile = mm_tile(p, i, j, l), es = ipu_dtype_size(p->dtype);
+	struct mm_blk cb = mm_cblock(p, i, j);
+	uint32_t k0, k1, prm[4];
+	struct ipu__rawfield f[3];
+	long ao, bo;
+	int r;
+
+	blk(p->k, p->bk, l * p->ks + s, &k0, &k1);
+	if (x->poff[tile] < 0 || k0 == k1)
+		return 0;
+	ao = block_on_tile(g, ex, exname, x->a, p->k, cb.m0, cb.m1, k0, k1, tile, &x->abuf[tile],
+			   (uint64_t)p->bm * p->bk * es, err);
+	if (ao < 0)
+		return (int)ao;
+	bo = block_on_tile(g, ex, exname, x->b, p->n, k0, k1, cb.n0, cb.n1, tile, &x->bbuf[tile],
+			   (uint64_t)p->bk * p->bn * es, err);
+	if (bo < 0)
+		return (int)bo;
+	f[0] = rf((uint32_t)ao, (uint64_t)(cb.m1 - cb.m0) * (k1 - k0), p->dtype, x->a);
+	f[1] = rf((uint32_t)bo, (uint64_t)(k1 - k0) * (cb.n1 - cb.n0), p->dtype, x->b);
+	f[2] = rf((uint32_t)x->poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
+	prm[0] = cb.m1 - cb.m0;
+	prm[1] = cb.n1 - cb.n0;
+	prm[2] = k1 - k0;
+	prm[3] = x->inited[tile] ? 0 : IPUE_MATMUL_OVERWRITE;
+	x->inited[tile] = 1;
+	r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Serial step s: exchange NAME/operands[.s] with the operand blocks, then
+ * compute set NAME/matmul[.s] with every tile's partial product. 0 or
+ * negative errno.
+ */
+static int mm_step(struct ipu_graph *g, int seq, struct mm *x, uint32_t s, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	char sfx[32], buf[200], exname[200];
+	int cs, ex = -1, r;
+
+	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "matmul.%u" : "matmul", s);
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, sfx), err);
+	if (cs < 0)
+		return cs;
+	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "operands.%u" : "operands", s);
+	nm(exname, sizeof(exname), x->name, sfx);
+	for (uint32_t l = 0; l < p->pk; l++)
+		for (uint32_t i = 0; i < p->pm; i++)
+			for (uint32_t j = 0; j < p->pn; j++)
+				if ((r = mm_step_tile(g, x, s, i, j, l, cs, &ex, exname, err)))
+					return r;
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	return add_exec(g, seq, cs, err);
+}
+
+/*
+ * Partials no step wrote (only with a plan whose K blocks can be empty):
+ * zeroed by compute set NAME/zero. 0 or negative errno.
+ */
+static int mm_zero_unwritten(struct ipu_graph *g, int seq, struct mm *x, struct ipu_error *err)
+{
+	const uint32_t zero = 0;
+	char buf[200];
+	int cs = -1, r;
+
+	for (size_t tile = 0; tile < x->ntile; tile++) {
+		struct mm_blk cb = mm_tile_cblock(&x->p, tile);
+		struct ipu__rawfield f[1];
+
+		if (x->poff[tile] < 0 || x->inited[tile])
+			continue;
+		if (cs < 0 && (cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "zero"), err)) < 0)
+			return cs;
+		f[0] = rf((uint32_t)x->poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
+		r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
+		if (r < 0)
+			return r;
+	}
+	return cs >= 0 ? add_exec(g, seq, cs, err) : 0;
+}
+
+/*
+ * The tensor NAME/ones: pk - 1 ones for each owner of some rows (load-time
+ * data, mapped later next to each owner's gathered rows). Id or negative
+ * errno.
+ */
+static int mm_ones(struct ipu_graph *g, const struct mm *x, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	uint64_t nown = 0;
+	uint32_t n1;
+	float *one;
+	int ones, r;
+
+	for (uint32_t i = 0; i < p->pm; i++)
+		for (uint32_t j = 0; j < p->pn; j++)
+			for (uint32_t l = 0; l < p->pk; l++) {
+				struct mm_blk cb = mm_cblock(p, i, j);
+				uint32_t q0, q1;
+
+				mm_own_rows(p, &cb, l, &q0, &q1);
+				if (x->poff[mm_tile(p, i, j, l)] >= 0 && q1 > q0)
+					nown++;
+			}
+	n1 = (uint32_t)(nown * (p->pk - 1));
+	ones = ipu_graph_add_tensor(g, ipu__graph_uname(g, x->name, "/ones"), IPU_DTYPE_F32, 1, &n1, err);
+	if (ones < 0)
+		return ones;
+	one = malloc((size_t)n1 * sizeof(*one));
+	if (!one)
+		return oom(err);
+	for (uint32_t q = 0; q < n1; q++)
+		one[q] = 1.0f;
+	r = ipu_graph_set_initial(g, ones, one, (size_t)n1 * sizeof(*one), err);
+	free(one);
+	return r ? r : ones;
+}
+
+/* the reduction's state: the ones tensor and how much of it is mapped, its exchange and compute set */
+struct mm_red {
+	int ones, ex, cs;
+	uint64_t o1;
+	char exname[200];
+};
+
+/*
+ * Owner tile (i, j, l) of its rows of C block (i, j): those rows of the
+ * other pk - 1 partials gathered next to each other on it (ascending l,
+ * into exchange rd->ex), and one MatMulPartial [1 x pk-1] x [pk-1 x
+ * rows*bn] by its pk - 1 ones adding them to its own rows. 0 or negative
+ * errno.
+ */
+static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd, uint32_t i,
+			   uint32_t j, uint32_t l, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	unsigned tile = mm_tile(p, i, j, l), slot = 0;
+	struct mm_blk cb = mm_cblock(p, i, j);
+	uint32_t q0, q1, bn = cb.n1 - cb.n0, prm[4];
+	struct ipu__rawfield f[3];
+	uint64_t nel;
+	long go, oo;
+	int r;
+
+	if (x->poff[tile] < 0)
+		return 0;
+	mm_own_rows(p, &cb, l, &q0, &q1);
+	if (q1 == q0)
+		return 0;
+	nel = (uint64_t)(q1 - q0) * bn;
+	go = ipu__tile_alloc(g, tile, nel * 4 * (p->pk - 1), 64, rd->exname, err);
+	if (go < 0)
+		return (int)go;
+	oo = ipu__tile_alloc(g, tile, 4 * (p->pk - 1), 4, rd->exname, err);
+	if (oo < 0)
+		return (int)oo;
+	if ((r = ipu__map_at(g, rd->ones, rd->o1, p->pk - 1, tile, (uint32_t)oo, err)))
+		return r;
+	if (rd->ex < 0 && (rd->ex = ipu_graph_add_exchange(g, rd->exname, err)) < 0)
+		return rd->ex;
+	for (uint32_t l2 = 0; l2 < p->pk; l2++) {
+		unsigned src = mm_tile(p, i, j, l2);
+
+		if (l2 == l)
+			continue;
+		r = ipu__exchange_raw(g, rd->ex, src, (uint32_t)(x->poff[src] + (uint64_t)q0 * bn * 4),
+				      tile, (uint32_t)(go + slot * nel * 4), (uint32_t)(nel * 4), -1, -1, err);
+		if (r)
+			return r;
+		slot++;
+	}
+	/* own rows (the result) += ones[1][pk-1] x gathered[pk-1][nel] */
+	f[0] = rf((uint32_t)oo, p->pk - 1, IPU_DTYPE_F32, rd->ones);
+	f[0].begin = rd->o1;
+	f[1] = rf((uint32_t)go, nel * (p->pk - 1), IPU_DTYPE_F32, -1);
+	f[2] = rf((uint32_t)(x->poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, x->c);
+	prm[0] = 1;
+	prm[1] = (uint32_t)nel;
+	prm[2] = p->pk - 1;
+	prm[3] = 0;
+	r = ipu__add_vertex_raw(g, rd->cs, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+	if (r < 0)
+		return r;
+	rd->o1 += p->pk - 1;
+	return 0;
+}
+
+/*
+ * Reduction of the K partials (pk > 1): the pk tiles of a C block each own
+ * some of its rows and add the others' partials of them to their own, in
+ * exchange NAME/partials and compute set NAME/reduce; each sum in fixed
+ * order (own + (p1 + p2 + ...)). 0 or negative errno.
+ */
+static int mm_reduce(struct ipu_graph *g, int seq, struct mm *x, struct ipu_error *err)
+{
+	struct mm_red rd = { .ex = -1 };
+	char buf[200];
+	int r;
+
+	if ((rd.ones = mm_ones(g, x, err)) < 0)
+		return rd.ones;
+	rd.cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce"), err);
+	if (rd.cs < 0)
+		return rd.cs;
+	snprintf(rd.exname, sizeof(rd.exname), "%s/partials", x->name);
+	for (uint32_t i = 0; i < x->p.pm; i++)
+		for (uint32_t j = 0; j < x->p.pn; j++)
+			for (uint32_t l = 0; l < x->p.pk; l++)
+				if ((r = mm_reduce_owner(g, x, &rd, i, j, l, err)))
+					return r;
+	if (rd.ex >= 0 && (r = add_exch(g, seq, rd.ex, err)))
+		return r;
+	if (rd.ex >= 0 && (r = add_exec(g, seq, rd.cs, err)))
+		return r;
+	return 0;
+}
+
+/*
+ * C's elements: the rows of each C block on the tile that holds their
+ * final sum (its owner, or with pk == 1 the block's only tile), in its
+ * partials (no copy). 0 or negative errno.
+ */
+static int mm_map_result(struct ipu_graph *g, struct mm *x, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+
+	for (uint32_t i = 0; i < p->pm; i++)
+		for (uint32_t j = 0; j < p->pn; j++)
+			for (uint32_t l = 0; l < p->pk; l++) {
+				unsigned tile = mm_tile(p, i, j, l);
+				struct mm_blk cb = mm_cblock(p, i, j);
+				uint32_t q0, q1;
+
+				if (cb.m0 == cb.m1 || cb.n0 == cb.n1)
+					continue;
+				if (p->pk > 1) {
+					mm_own_rows(p, &cb, l, &q0, &q1);
+				} else if (l == 0) {
+					q0 = 0;
+					q1 = cb.m1 - cb.m0;
+				} else {
+					continue;
+				}
+				if (x->poff[tile] < 0)
+					continue;
+				for (uint32_t q = q0; q < q1; q++) {
+					int r = ipu__map_at(g, x->c, (uint64_t)(cb.m0 + q) * p->n + cb.n0,
+							    cb.n1 - cb.n0, tile,
+							    (uint32_t)(x->poff[tile] + (uint64_t)q * (cb.n1 - cb.n0) * 4),
+							    err);
+
+					if (r)
+						return r;
+				}
+			}
+	return 0;
+}
+
+/* frees what mm_partials allocated */
+static void mm_free(struct mm *x)
+{
+	free(x->poff);
+	free(x->abuf);
+	free(x->bbuf);
+	free(x->inited);
+}
+
 IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *name,
 		       const struct ipu_matmul_plan *plan, struct ipu_error *err)
 {
-	const struct ipu__tensor *ta, *tb;
-	struct ipu_matmul_plan p;
-	uint32_t m, n, k, shape[2];
-	char buf[200], exname[200];
-	int c, cs_zero = -1, cs_mm, ex = -1, ex2 = -1, r;
-	long *poff = NULL, *abuf = NULL, *bbuf = NULL;
-	unsigned char *inited = NULL;
-	uint32_t zero = 0;
-	size_t ntile;
+	struct mm x = { .a = a, .b = b, .c = -1, .name = name };
+	uint32_t shape[2];
+	int r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_matmul: graph is NULL");
@@ -980,283 +1352,22 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 		return ipu__err(err, -EINVAL, "ipu_matmul: the output needs a name");
 	if ((r = check_mapped(g, a, "ipu_matmul", err)) || (r = check_mapped(g, b, "ipu_matmul", err)))
 		return r;
-	ta = ipu__graph_tensor(g, a);
-	tb = ipu__graph_tensor(g, b);
-	if (ta->rank != 2 || tb->rank != 2 || ta->shape[1] != tb->shape[0])
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': shapes do not match: '%s' must be [m][k] and "
-				"'%s' [k][n]", name, ta->name, tb->name);
-	if (ta->dtype != tb->dtype || (ta->dtype != IPU_DTYPE_F32 && ta->dtype != IPU_DTYPE_F16))
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16",
-				name, ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
-	m = ta->shape[0];
-	k = ta->shape[1];
-	n = tb->shape[1];
-	if (plan) {
-		p = *plan;
-		if (p.m != m || p.n != n || p.k != k || p.dtype != ta->dtype)
-			return ipu__err(err, -EINVAL, "ipu_matmul '%s': the plan is for %ux%ux%u %s, the operands "
-					"are %ux%ux%u %s", name, p.m, p.n, p.k, ipu_dtype_name(p.dtype),
-					m, n, k, ipu_dtype_name(ta->dtype));
-		if ((r = bad_plan(g, &p, err)))
-			return r;
-	} else if ((r = ipu_matmul_plan(g, m, n, k, ta->dtype, &p, err))) {
+	if ((r = mm_plan_for(g, &x, plan, err)))
 		return r;
-	}
-	shape[0] = m;
-	shape[1] = n;
-	c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
-	if (c < 0)
-		return c;
-	ntile = (size_t)p.pm * p.pn * p.pk;
-	poff = malloc(ntile * sizeof(*poff));
-	abuf = malloc(ntile * sizeof(*abuf));
-	bbuf = malloc(ntile * sizeof(*bbuf));
-	inited = malloc(ntile);
-	if (!poff || !abuf || !bbuf || !inited) {
-		r = oom(err);
-		goto out;
-	}
-	/* per tile: partials, written by the tile's first MatMulPartial (OVERWRITE) */
-	for (size_t tile = 0; tile < ntile; tile++) {
-		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
-
-		abuf[tile] = bbuf[tile] = -1;
-		inited[tile] = 0;
-		blk(m, p.bm, i, &m0, &m1);
-		blk(n, p.bn, j, &n0, &n1);
-		poff[tile] = -1;
-		if (m0 == m1 || n0 == n1)
-			continue;
-		poff[tile] = ipu__tile_alloc(g, (unsigned)tile, (uint64_t)(m1 - m0) * (n1 - n0) * 4, 64,
-					     name, err);
-		if (poff[tile] < 0) {
-			r = (int)poff[tile];
-			goto out;
-		}
-	}
-	/* serial steps: operands exchange, partial products */
-	for (uint32_t s = 0; s < p.ks; s++) {
-		char sfx[32];
-
-		ex = -1;
-		snprintf(sfx, sizeof(sfx), p.ks > 1 ? "matmul.%u" : "matmul", s);
-		cs_mm = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, sfx), err);
-		if (cs_mm < 0) {
-			r = cs_mm;
-			goto out;
-		}
-		snprintf(sfx, sizeof(sfx), p.ks > 1 ? "operands.%u" : "operands", s);
-		nm(exname, sizeof(exname), name, sfx);
-		for (uint32_t l = 0; l < p.pk; l++)
-			for (uint32_t i = 0; i < p.pm; i++)
-				for (uint32_t j = 0; j < p.pn; j++) {
-					unsigned tile = mm_tile(&p, i, j, l);
-					uint32_t m0, m1, n0, n1, k0, k1, prm[4];
-					long ao, bo;
-					struct ipu__rawfield f[3];
-
-					blk(m, p.bm, i, &m0, &m1);
-					blk(n, p.bn, j, &n0, &n1);
-					blk(k, p.bk, l * p.ks + s, &k0, &k1);
-					if (poff[tile] < 0 || k0 == k1)
-						continue;
-					ao = block_on_tile(g, &ex, exname, a, k, m0, m1, k0, k1, tile, &abuf[tile],
-							   (uint64_t)p.bm * p.bk * ipu_dtype_size(p.dtype), err);
-					if (ao < 0) {
-						r = (int)ao;
-						goto out;
-					}
-					bo = block_on_tile(g, &ex, exname, b, n, k0, k1, n0, n1, tile, &bbuf[tile],
-							   (uint64_t)p.bk * p.bn * ipu_dtype_size(p.dtype), err);
-					if (bo < 0) {
-						r = (int)bo;
-						goto out;
-					}
-					f[0] = rf((uint32_t)ao, (uint64_t)(m1 - m0) * (k1 - k0), p.dtype, a);
-					f[1] = rf((uint32_t)bo, (uint64_t)(k1 - k0) * (n1 - n0), p.dtype, b);
-					f[2] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
-					prm[0] = m1 - m0;
-					prm[1] = n1 - n0;
-					prm[2] = k1 - k0;
-					prm[3] = inited[tile] ? 0 : IPUE_MATMUL_OVERWRITE;
-					inited[tile] = 1;
-					r = ipu__add_vertex_raw(g, cs_mm, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
-					if (r < 0)
-						goto out;
-				}
-		if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
-			goto out;
-		if ((r = add_exec(g, seq, cs_mm, err)))
-			goto out;
-	}
-	/* partials no step wrote (only with a plan whose K blocks can be empty): zero them */
-	for (size_t tile = 0; tile < ntile; tile++) {
-		struct ipu__rawfield f[1];
-		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
-
-		if (poff[tile] < 0 || inited[tile])
-			continue;
-		if (cs_zero < 0 &&
-		    (cs_zero = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "zero"), err)) < 0) {
-			r = cs_zero;
-			goto out;
-		}
-		blk(m, p.bm, i, &m0, &m1);
-		blk(n, p.bn, j, &n0, &n1);
-		f[0] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
-		r = ipu__add_vertex_raw(g, cs_zero, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
-		if (r < 0)
-			goto out;
-	}
-	if (cs_zero >= 0 && (r = add_exec(g, seq, cs_zero, err)))
-		goto out;
-	/*
-	 * Reduction of the K partials: the pk tiles of a C block each own some
-	 * of its rows; an owner gathers those rows of the other pk - 1 partials
-	 * (contiguous, [pk-1][rows*bn]) and adds them to its own with one
-	 * MatMulPartial [1 x pk-1] x [pk-1 x rows*bn] by a constant row of ones:
-	 * one compute set, each sum in fixed order (own + (p1 + p2 + ...)).
-	 */
-	if (p.pk > 1) {
-		int cs_red, ones;
-		uint64_t nown = 0, o1 = 0;
-		uint32_t sh1;
-		float *one;
-
-		for (uint32_t i = 0; i < p.pm; i++)
-			for (uint32_t j = 0; j < p.pn; j++)
-				for (uint32_t l = 0; l < p.pk; l++) {
-					uint32_t m0, m1, q0, q1;
-
-					blk(p.m, p.bm, i, &m0, &m1);
-					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
-					if (poff[mm_tile(&p, i, j, l)] >= 0 && q1 > q0)
-						nown++;
-				}
-		sh1 = (uint32_t)(nown * (p.pk - 1));
-		ones = ipu_graph_add_tensor(g, ipu__graph_uname(g, name, "/ones"), IPU_DTYPE_F32, 1, &sh1, err);
-		if (ones < 0) {
-			r = ones;
-			goto out;
-		}
-		one = malloc((size_t)sh1 * sizeof(*one));
-		if (!one) {
-			r = oom(err);
-			goto out;
-		}
-		for (uint32_t q = 0; q < sh1; q++)
-			one[q] = 1.0f;
-		r = ipu_graph_set_initial(g, ones, one, (size_t)sh1 * sizeof(*one), err);
-		free(one);
-		if (r)
-			goto out;
-		cs_red = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
-		if (cs_red < 0) {
-			r = cs_red;
-			goto out;
-		}
-		snprintf(exname, sizeof(exname), "%s/partials", name);
-		for (uint32_t i = 0; i < p.pm; i++)
-			for (uint32_t j = 0; j < p.pn; j++)
-				for (uint32_t l = 0; l < p.pk; l++) {
-					unsigned tile = mm_tile(&p, i, j, l);
-					uint32_t m0, m1, n0, n1, q0, q1, rows, bn, prm[4];
-					uint64_t nel;
-					long go, oo;
-					unsigned slot = 0;
-					struct ipu__rawfield f[3];
-
-					blk(p.m, p.bm, i, &m0, &m1);
-					blk(p.n, p.bn, j, &n0, &n1);
-					if (poff[tile] < 0)
-						continue;
-					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
-					rows = q1 - q0;
-					bn = n1 - n0;
-					if (!rows)
-						continue;
-					nel = (uint64_t)rows * bn;
-					go = ipu__tile_alloc(g, tile, nel * 4 * (p.pk - 1), 64, exname, err);
-					if (go < 0) {
-						r = (int)go;
-						goto out;
-					}
-					oo = ipu__tile_alloc(g, tile, 4 * (p.pk - 1), 4, exname, err);
-					if (oo < 0) {
-						r = (int)oo;
-						goto out;
-					}
-					if ((r = ipu__map_at(g, ones, o1, p.pk - 1, tile, (uint32_t)oo, err)))
-						goto out;
-					if (ex2 < 0 && (ex2 = ipu_graph_add_exchange(g, exname, err)) < 0) {
-						r = ex2;
-						goto out;
-					}
-					/* the others' rows, in ascending l */
-					for (uint32_t l2 = 0; l2 < p.pk; l2++) {
-						unsigned src = mm_tile(&p, i, j, l2);
-
-						if (l2 == l)
-							continue;
-						r = ipu__exchange_raw(g, ex2, src,
-								      (uint32_t)(poff[src] + (uint64_t)q0 * bn * 4),
-								      tile, (uint32_t)(go + slot * nel * 4),
-								      (uint32_t)(nel * 4), -1, -1, err);
-						if (r)
-							goto out;
-						slot++;
-					}
-					/* own rows (the result) += ones[1][pk-1] x gathered[pk-1][nel] */
-					f[0] = rf((uint32_t)oo, p.pk - 1, IPU_DTYPE_F32, ones);
-					f[0].begin = o1;
-					f[1] = rf((uint32_t)go, nel * (p.pk - 1), IPU_DTYPE_F32, -1);
-					f[2] = rf((uint32_t)(poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, c);
-					prm[0] = 1;
-					prm[1] = (uint32_t)nel;
-					prm[2] = p.pk - 1;
-					prm[3] = 0;
-					r = ipu__add_vertex_raw(g, cs_red, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
-					if (r < 0)
-						goto out;
-					o1 += p.pk - 1;
-				}
-		if (ex2 >= 0 && (r = add_exch(g, seq, ex2, err)))
-			goto out;
-		if (ex2 >= 0 && (r = add_exec(g, seq, cs_red, err)))
-			goto out;
-	}
-	/* C: row segments of each block on the tile that holds their final sum */
-	for (uint32_t i = 0; i < p.pm; i++)
-		for (uint32_t j = 0; j < p.pn; j++)
-			for (uint32_t l = 0; l < p.pk; l++) {
-				unsigned tile = mm_tile(&p, i, j, l);
-				uint32_t m0, m1, n0, n1, q0, q1;
-
-				blk(p.m, p.bm, i, &m0, &m1);
-				blk(p.n, p.bn, j, &n0, &n1);
-				if (m0 == m1 || n0 == n1)
-					continue;
-				if (p.pk > 1)
-					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
-				else if (l == 0) {
-					q0 = 0;
-					q1 = m1 - m0;
-				} else
-					continue;
-				if (poff[tile] < 0)
-					continue;
-				for (uint32_t q = q0; q < q1; q++) {
-					r = ipu__map_at(g, c, (uint64_t)(m0 + q) * n + n0, n1 - n0, tile,
-							(uint32_t)(poff[tile] + (uint64_t)q * (n1 - n0) * 4), err);
-					if (r)
-						goto out;
-				}
-			}
-	r = 0;
-out:
-	free(poff);
-	free(abuf);
-	free(bbuf);
-	free(inited);
-	return r < 0 ? r : c;
+	shape[0] = x.p.m;
+	shape[1] = x.p.n;
+	x.c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
+	if (x.c < 0)
+		return x.c;
+	r = mm_partials(g, &x, err);
+	for (uint32_t s = 0; !r && s < x.p.ks; s++)
+		r = mm_step(g, seq, &x, s, err);
+	if (!r)
+		r = mm_zero_unwritten(g, seq, &x, err);
+	if (!r && x.p.pk > 1)
+		r = mm_reduce(g, seq, &x, err);
+	if (!r)
+		r = mm_map_result(g, &x, err);
+	mm_free(&x);
+	return r < 0 ? r : x.c;
 }
