@@ -407,6 +407,26 @@ static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigne
 	return 0;
 }
 
+/*
+ * Appended to seq: the operand exchange, if any copy was needed, then
+ * compute set BASE/binary with the planned vertices. 0 or negative errno.
+ */
+static int binary_program(struct ipu_graph *g, int seq, struct binop *x, unsigned op,
+			  const char *base, struct ipu_error *err)
+{
+	char buf[200];
+	int cs, r;
+
+	if (x->ex >= 0 && (r = add_exch(g, seq, x->ex, err)))
+		return r;
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), base, "binary"), err);
+	if (cs < 0)
+		return cs;
+	if ((r = binary_vertices(g, x, cs, op, err)))
+		return r;
+	return add_exec(g, seq, cs, err);
+}
+
 /* frees what binary_plan allocated */
 static void binary_free(struct binop *x)
 {
@@ -420,9 +440,8 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 		       struct ipu_error *err)
 {
 	struct binop x = { .a = a, .b = b, .ex = -1 };
-	char buf[200];
 	const char *base;
-	int cs, r;
+	int r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_binary: graph is NULL");
@@ -437,13 +456,11 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 		return x.out;
 	base = name ? name : ipu__graph_tensor(g, a)->name;
 	snprintf(x.exname, sizeof(x.exname), "%s/operand", base);
-	if (!(r = binary_plan(g, &x, err)) && !(r = binary_operand(g, &x, err)) &&
-	    !(x.ex >= 0 && (r = add_exch(g, seq, x.ex, err)))) {
-		cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), base, "binary"), err);
-		r = cs < 0 ? cs : binary_vertices(g, &x, cs, op, err);
-		if (!r)
-			r = add_exec(g, seq, cs, err);
-	}
+	r = binary_plan(g, &x, err);
+	if (!r)
+		r = binary_operand(g, &x, err);
+	if (!r)
+		r = binary_program(g, seq, &x, op, base, err);
 	binary_free(&x);
 	return r < 0 ? r : x.out;
 }
@@ -652,6 +669,11 @@ static void reduce_free(struct reduction *x)
 	free(x->home);
 }
 
+/*
+ * ipu_reduce() (rows_mode 0: to a scalar) and ipu_reduce_rows() (1: over
+ * the last dimension): stage 1 per chunk, stage 2 per row of several.
+ * The output's id or negative errno.
+ */
 static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
 		       int rows_mode, struct ipu_error *err)
 {
@@ -670,8 +692,12 @@ static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const 
 		    op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
 	if ((r = reduce_output(g, &x, rows_mode, err)))
 		return r;
-	if (!(r = reduce_chunks(g, &x, err)) && !(r = reduce_partials(g, &x, err)) &&
-	    !(r = reduce_stage1(g, seq, &x, err)))
+	r = reduce_chunks(g, &x, err);
+	if (!r)
+		r = reduce_partials(g, &x, err);
+	if (!r)
+		r = reduce_stage1(g, seq, &x, err);
+	if (!r)
 		r = reduce_stage2(g, seq, &x, err);
 	reduce_free(&x);
 	return r < 0 ? r : x.out;
@@ -1303,7 +1329,8 @@ static int mm_map_result(struct ipu_graph *g, struct mm *x, struct ipu_error *er
 			for (uint32_t l = 0; l < p->pk; l++) {
 				unsigned tile = mm_tile(p, i, j, l);
 				struct mm_blk cb = mm_cblock(p, i, j);
-				uint32_t q0, q1;
+				uint32_t q0, q1, cols = cb.n1 - cb.n0;
+				int r;
 
 				if (cb.m0 == cb.m1 || cb.n0 == cb.n1)
 					continue;
@@ -1317,15 +1344,10 @@ static int mm_map_result(struct ipu_graph *g, struct mm *x, struct ipu_error *er
 				}
 				if (x->poff[tile] < 0)
 					continue;
-				for (uint32_t q = q0; q < q1; q++) {
-					int r = ipu__map_at(g, x->c, (uint64_t)(cb.m0 + q) * p->n + cb.n0,
-							    cb.n1 - cb.n0, tile,
-							    (uint32_t)(x->poff[tile] + (uint64_t)q * (cb.n1 - cb.n0) * 4),
-							    err);
-
-					if (r)
+				for (uint32_t q = q0; q < q1; q++)
+					if ((r = ipu__map_at(g, x->c, (uint64_t)(cb.m0 + q) * p->n + cb.n0, cols, tile,
+							     (uint32_t)(x->poff[tile] + (uint64_t)q * cols * 4), err)))
 						return r;
-				}
 			}
 	return 0;
 }
