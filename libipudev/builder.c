@@ -1480,9 +1480,9 @@ static int sec_rec(struct sec *s, const void *rec)
 enum { S_STR, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
        S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_N };
 
-IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, struct ipu_error *err)
+/* s[S_N] empty, in file order, each with the record size the format gives its type */
+static void sections_init(struct sec *s)
 {
-	struct sec s[S_N];
 	static const uint32_t types[S_N] = {
 		IPU_GRAPH_SEC_STRINGS, IPU_GRAPH_SEC_TENSORS, IPU_GRAPH_SEC_INTERVALS,
 		IPU_GRAPH_SEC_TILE_PLANS, IPU_GRAPH_SEC_VERTICES, IPU_GRAPH_SEC_FIELDS,
@@ -1492,48 +1492,87 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		IPU_GRAPH_SEC_HOST_HANDLES, IPU_GRAPH_SEC_METADATA, IPU_GRAPH_SEC_INIT,
 		IPU_GRAPH_SEC_DATA,
 	};
-	struct ipu_graph_header h;
-	struct buf outb = { 0 };
-	uint32_t tiles_used = 0, ncopies = 0, ncsv = 0, nch = 0;
-	int r = -ENOMEM;
 
-	if (!g || !out || !outlen)
-		return ipu__err(err, -EINVAL, "ipu_graph_write: NULL argument");
-	*out = NULL;
-	*outlen = 0;
-	memset(s, 0, sizeof(s));
+	memset(s, 0, S_N * sizeof(*s));
 	for (int i = 0; i < S_N; i++) {
 		s[i].type = types[i];
 		s[i].entsize = ipu_graph_record_size(types[i]);
 	}
-	/* checks that need the whole graph */
+}
+
+/* free the buffers of all sections (s itself is the caller's) */
+static void sections_free(struct sec *s)
+{
+	for (int i = 0; i < S_N; i++)
+		free(s[i].b.p);
+}
+
+/*
+ * The checks that need the whole graph: every element mapped (the message
+ * names the first unmapped one), at least one entry program. 0 or -EINVAL.
+ */
+static int check_complete(const struct ipu_graph *g, struct ipu_error *err)
+{
 	for (size_t i = 0; i < g->nt; i++) {
 		const struct ipu__tensor *t = &g->t[i];
+		uint64_t e = 0;
 
-		if (t->mapped != t->elements) {
-			uint64_t e = 0;
+		if (t->mapped == t->elements)
+			continue;
+		for (size_t k = 0; k < t->niv && t->iv[k].begin == e; k++)
+			e += t->iv[k].count;
+		return ipu__err(err, -EINVAL, "tensor '%s': element %llu is not mapped to a tile "
+				"(%llu of %llu elements mapped)", t->name, (unsigned long long)e,
+				(unsigned long long)t->mapped, (unsigned long long)t->elements);
+	}
+	if (!g->ne)
+		return ipu__err(err, -EINVAL, "graph has no entry program (ipu_graph_add_program)");
+	return 0;
+}
 
-			for (size_t k = 0; k < t->niv && t->iv[k].begin == e; k++)
-				e += t->iv[k].count;
-			r = ipu__err(err, -EINVAL, "tensor '%s': element %llu is not mapped to a tile "
-				     "(%llu of %llu elements mapped)", t->name, (unsigned long long)e,
-				     (unsigned long long)t->mapped, (unsigned long long)t->elements);
-			goto fail;
+/*
+ * INTERVALS records of tensor t (intervals longer than a record's 31-bit
+ * count are cut), and for a tensor with initial contents the INIT record
+ * and DATA bytes of each. 0 or -ENOMEM.
+ */
+static int put_intervals(const struct ipu__tensor *t, struct sec *s)
+{
+	unsigned es = ipu_dtype_size(t->dtype);
+
+	for (size_t k = 0; k < t->niv; k++) {
+		for (uint64_t done = 0; done < t->iv[k].count;) {
+			struct ipu_graph_interval iv;
+			uint64_t c = t->iv[k].count - done;
+
+			if (c > 0x7fffffffu)
+				c = 0x7fffffffu;
+			memset(&iv, 0, sizeof(iv));
+			iv.begin = t->iv[k].begin + done;
+			iv.count = (uint32_t)c;
+			iv.tile = t->iv[k].tile;
+			iv.tile_offset = t->iv[k].off + (uint32_t)(done * es);
+			if (sec_rec(&s[S_IV], &iv))
+				return -ENOMEM;
+			if (t->init) {
+				struct ipu_graph_init in = { iv.tile, iv.tile_offset,
+							     (uint32_t)(c * es), (uint32_t)s[S_DATA].b.n };
+
+				if (buf_put(&s[S_DATA].b, (const unsigned char *)t->init + iv.begin * es,
+					    c * es) || buf_align(&s[S_DATA].b) || sec_rec(&s[S_INIT], &in))
+					return -ENOMEM;
+			}
+			done += c;
 		}
 	}
-	if (!g->ne) {
-		r = ipu__err(err, -EINVAL, "graph has no entry program (ipu_graph_add_program)");
-		goto fail;
-	}
-	r = -ENOMEM;
-	/* strings: offset 0 must not be a real string's start, so start with a NUL */
-	if (buf_put(&s[S_STR].b, "", 1))
-		goto fail;
-	/* tensors, intervals, init */
+	return 0;
+}
+
+/* TENSORS with their intervals, INIT and DATA (whose count is its size). 0 or -ENOMEM. */
+static int put_tensors(const struct ipu_graph *g, struct sec *s)
+{
 	for (size_t i = 0; i < g->nt; i++) {
 		const struct ipu__tensor *t = &g->t[i];
 		struct ipu_graph_tensor rec;
-		unsigned es = ipu_dtype_size(t->dtype);
 
 		memset(&rec, 0, sizeof(rec));
 		rec.name = str_add(&s[S_STR].b, t->name);
@@ -1543,40 +1582,24 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		for (unsigned d = 0; d < t->rank; d++)
 			rec.shape[d] = t->shape[d];
 		rec.first_interval = s[S_IV].count;
-		for (size_t k = 0; k < t->niv; k++) {
-			uint64_t done = 0;
-
-			while (done < t->iv[k].count) {
-				struct ipu_graph_interval iv;
-				uint64_t c = t->iv[k].count - done;
-
-				if (c > 0x7fffffffu)
-					c = 0x7fffffffu;
-				memset(&iv, 0, sizeof(iv));
-				iv.begin = t->iv[k].begin + done;
-				iv.count = (uint32_t)c;
-				iv.tile = t->iv[k].tile;
-				iv.tile_offset = t->iv[k].off + (uint32_t)(done * es);
-				if (sec_rec(&s[S_IV], &iv))
-					goto fail;
-				if (t->init) {
-					struct ipu_graph_init in = { iv.tile, iv.tile_offset,
-								     (uint32_t)(c * es), (uint32_t)s[S_DATA].b.n };
-
-					if (buf_put(&s[S_DATA].b, (const unsigned char *)t->init + iv.begin * es,
-						    c * es) || buf_align(&s[S_DATA].b) ||
-					    sec_rec(&s[S_INIT], &in))
-						goto fail;
-				}
-				done += c;
-			}
-		}
+		if (put_intervals(t, s))
+			return -ENOMEM;
 		rec.interval_count = s[S_IV].count - rec.first_interval;
 		rec.elements = t->elements;
 		if (sec_rec(&s[S_TEN], &rec))
-			goto fail;
+			return -ENOMEM;
 	}
 	s[S_DATA].count = (uint32_t)s[S_DATA].b.n;
+	return 0;
+}
+
+/*
+ * TILE_PLANS: one per tile with memory, rounded up to 8 bytes when that
+ * still fits; *tiles_used = the highest such tile + 1. 0 or -ENOMEM.
+ */
+static int put_tile_plans(const struct ipu_graph *g, struct sec *s, uint32_t *tiles_used)
+{
+	*tiles_used = 0;
 	for (uint32_t tile = 0; tile < g->tiles; tile++) {
 		struct ipu_graph_tile_plan pl = { tile, g->top[tile], { 0, 0 } };
 
@@ -1585,61 +1608,90 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		pl.bytes = (g->top[tile] + 7u) & ~7u;
 		if (pl.bytes > g->tile_mem)
 			pl.bytes = g->top[tile];
-		tiles_used = tile + 1;
+		*tiles_used = tile + 1;
 		if (sec_rec(&s[S_PLAN], &pl))
-			goto fail;
+			return -ENOMEM;
 	}
-	for (size_t i = 0; i < g->nv; i++)
-		if (sec_rec(&s[S_VTX], &g->v[i]))
-			goto fail;
-	for (size_t i = 0; i < g->nf; i++)
-		if (sec_rec(&s[S_FLD], &g->f[i]))
-			goto fail;
-	for (size_t i = 0; i < g->np; i++)
-		if (sec_rec(&s[S_PAR], &g->p[i]))
-			goto fail;
+	return 0;
+}
+
+/* n records kept as the format has them (stride bytes apart), copied as they are. 0 or -ENOMEM. */
+static int put_records(struct sec *sec, const void *recs, size_t n, size_t stride)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sec_rec(sec, (const unsigned char *)recs + i * stride))
+			return -ENOMEM;
+	return 0;
+}
+
+#define PUT_RECORDS(sec, arr, n) put_records((sec), (arr), (n), sizeof(*(arr)))
+
+/* COMPUTE_SETS, each with its run of CS_VERTICES. 0 or -ENOMEM. */
+static int put_compute_sets(const struct ipu_graph *g, struct sec *s)
+{
+	uint32_t ncsv = 0;
+
 	for (size_t i = 0; i < g->ncs; i++) {
 		struct ipu_graph_compute_set c = { str_add(&s[S_STR].b, g->cs[i].name), ncsv,
 						   (uint32_t)g->cs[i].n, 0 };
 
-		for (size_t k = 0; k < g->cs[i].n; k++)
-			if (sec_rec(&s[S_CSV], &g->cs[i].v[k]))
-				goto fail;
+		if (PUT_RECORDS(&s[S_CSV], g->cs[i].v, g->cs[i].n))
+			return -ENOMEM;
 		ncsv += (uint32_t)g->cs[i].n;
 		if (sec_rec(&s[S_CS], &c))
-			goto fail;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* EXCHANGES, each with its run of COPIES. 0 or -ENOMEM. */
+static int put_exchanges(const struct ipu_graph *g, struct sec *s)
+{
+	uint32_t ncopies = 0;
+
 	for (size_t i = 0; i < g->nex; i++) {
 		struct ipu_graph_exchange x = { str_add(&s[S_STR].b, g->ex[i].name), ncopies,
 						(uint32_t)g->ex[i].n, 0 };
 
-		for (size_t k = 0; k < g->ex[i].n; k++)
-			if (sec_rec(&s[S_CP], &g->ex[i].c[k]))
-				goto fail;
+		if (PUT_RECORDS(&s[S_CP], g->ex[i].c, g->ex[i].n))
+			return -ENOMEM;
 		ncopies += (uint32_t)g->ex[i].n;
 		if (sec_rec(&s[S_EX], &x))
-			goto fail;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* PROGRAM_NODES (a sequence points at its run of PROGRAM_CHILDREN) and ENTRIES. 0 or -ENOMEM. */
+static int put_programs(const struct ipu_graph *g, struct sec *s)
+{
+	uint32_t nch = 0;
+
 	for (size_t i = 0; i < g->nn; i++) {
 		struct ipu_graph_prog_node n = g->nodes[i].n;
 
 		if (n.kind == IPU_PROG_SEQUENCE) {
 			n.a = nch;
 			n.b = (uint32_t)g->nodes[i].nch;
-			for (size_t k = 0; k < g->nodes[i].nch; k++)
-				if (sec_rec(&s[S_CH], &g->nodes[i].ch[k]))
-					goto fail;
+			if (PUT_RECORDS(&s[S_CH], g->nodes[i].ch, g->nodes[i].nch))
+				return -ENOMEM;
 			nch += n.b;
 		}
 		if (sec_rec(&s[S_NODE], &n))
-			goto fail;
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < g->ne; i++) {
 		struct ipu_graph_entry e = { str_add(&s[S_STR].b, g->ent[i].name), g->ent[i].node };
 
 		if (sec_rec(&s[S_ENT], &e))
-			goto fail;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* STREAMS, HOST_HANDLES and METADATA. 0 or -ENOMEM. */
+static int put_host_objects(const struct ipu_graph *g, struct sec *s)
+{
 	for (size_t i = 0; i < g->ns; i++) {
 		struct ipu_graph_stream st;
 
@@ -1650,14 +1702,14 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		st.depth = g->st[i].depth;
 		st.elements = g->st[i].elements;
 		if (sec_rec(&s[S_STRM], &st))
-			goto fail;
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < g->nh; i++) {
 		struct ipu_graph_host_handle hh = { str_add(&s[S_STR].b, g->h[i].name), g->h[i].tensor,
 						    g->h[i].access, 0 };
 
 		if (sec_rec(&s[S_HND], &hh))
-			goto fail;
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < g->nkv; i++) {
 		struct ipu_graph_kv kv = { str_add(&s[S_STR].b, g->kv[i].k), str_add(&s[S_STR].b, g->kv[i].v) };
@@ -1665,64 +1717,104 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		if (!*g->kv[i].v)
 			kv.value = 0;	/* the leading NUL: "" */
 		if (sec_rec(&s[S_META], &kv))
-			goto fail;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * Every section's records, in the order that fills the string table as the
+ * format's readers expect it (names of tensors, compute sets, exchanges,
+ * entries, streams, handles, metadata). 0 or -ENOMEM.
+ */
+static int put_sections(const struct ipu_graph *g, struct sec *s, uint32_t *tiles_used)
+{
+	/* strings: offset 0 must not be a real string's start, so start with a NUL */
+	if (buf_put(&s[S_STR].b, "", 1) || put_tensors(g, s) || put_tile_plans(g, s, tiles_used) ||
+	    PUT_RECORDS(&s[S_VTX], g->v, g->nv) || PUT_RECORDS(&s[S_FLD], g->f, g->nf) ||
+	    PUT_RECORDS(&s[S_PAR], g->p, g->np) || put_compute_sets(g, s) || put_exchanges(g, s) ||
+	    put_programs(g, s) || put_host_objects(g, s))
+		return -ENOMEM;
 	s[S_STR].count = (uint32_t)s[S_STR].b.n;
 	/* every str_add failure shows as IPU_GRAPH_NONE - 1 only on OOM; recheck size */
 	if (s[S_STR].b.n > 0xfffffff0u)
-		goto fail;
+		return -ENOMEM;
+	return 0;
+}
 
-	/* assemble: header, sections, section table */
+/*
+ * The file into *out: header, the sections (each aligned), the section
+ * table, then the header filled in with the checksum over it all. *out is
+ * the caller's on success and on failure (free() it). 0 or -ENOMEM.
+ */
+static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t tiles_used,
+		    struct buf *out)
+{
+	struct ipu_graph_section tab[S_N];
+	struct ipu_graph_header h;
+
 	memset(&h, 0, sizeof(h));
-	if (buf_put(&outb, &h, sizeof(h)))
-		goto fail;
-	{
-		struct ipu_graph_section tab[S_N];
-
-		for (int i = 0; i < S_N; i++) {
-			if (buf_align(&outb))
-				goto fail;
-			memset(&tab[i], 0, sizeof(tab[i]));
-			tab[i].type = s[i].type;
-			tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ? 0 : IPU_GRAPH_SECF_REQUIRED;
-			tab[i].offset = outb.n;
-			tab[i].size = s[i].b.n;
-			tab[i].entsize = s[i].entsize;
-			tab[i].count = s[i].count;
-			if (buf_put(&outb, s[i].b.p, s[i].b.n))
-				goto fail;
-		}
-		if (buf_align(&outb))
-			goto fail;
-		h.section_table = outb.n;
-		if (buf_put(&outb, tab, sizeof(tab)))
-			goto fail;
+	if (buf_put(out, &h, sizeof(h)))
+		return -ENOMEM;
+	for (int i = 0; i < S_N; i++) {
+		if (buf_align(out))
+			return -ENOMEM;
+		memset(&tab[i], 0, sizeof(tab[i]));
+		tab[i].type = s[i].type;
+		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ? 0 : IPU_GRAPH_SECF_REQUIRED;
+		tab[i].offset = out->n;
+		tab[i].size = s[i].b.n;
+		tab[i].entsize = s[i].entsize;
+		tab[i].count = s[i].count;
+		if (buf_put(out, s[i].b.p, s[i].b.n))
+			return -ENOMEM;
 	}
+	if (buf_align(out))
+		return -ENOMEM;
+	h.section_table = out->n;
+	if (buf_put(out, tab, sizeof(tab)))
+		return -ENOMEM;
 	h.magic = IPU_GRAPH_MAGIC;
 	h.version_major = IPU_GRAPH_VERSION_MAJOR;
 	h.version_minor = IPU_GRAPH_VERSION_MINOR;
 	h.header_size = sizeof(h);
 	h.model = g->model;
-	h.total_size = outb.n;
+	h.total_size = out->n;
 	h.section_count = S_N;
 	h.section_entsize = sizeof(struct ipu_graph_section);
 	h.tiles_used = tiles_used;
 	h.codelet_version = IPUE_CODELET_LIBRARY_VERSION;
-	memcpy(outb.p, &h, sizeof(h));
-	h.checksum = ipu_graph_checksum(outb.p, outb.n);
-	memcpy(outb.p, &h, sizeof(h));
-	for (int i = 0; i < S_N; i++)
-		free(s[i].b.p);
+	memcpy(out->p, &h, sizeof(h));
+	h.checksum = ipu_graph_checksum(out->p, out->n);
+	memcpy(out->p, &h, sizeof(h));
+	return 0;
+}
+
+IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, struct ipu_error *err)
+{
+	struct sec s[S_N];
+	struct buf outb = { 0 };
+	uint32_t tiles_used;
+	int r;
+
+	if (!g || !out || !outlen)
+		return ipu__err(err, -EINVAL, "ipu_graph_write: NULL argument");
+	*out = NULL;
+	*outlen = 0;
+	if ((r = check_complete(g, err)))
+		return r;
+	sections_init(s);
+	r = put_sections(g, s, &tiles_used);
+	if (!r)
+		r = assemble(g, s, tiles_used, &outb);
+	sections_free(s);
+	if (r) {
+		free(outb.p);
+		return oom(err);
+	}
 	*out = outb.p;
 	*outlen = outb.n;
 	return 0;
-fail:
-	for (int i = 0; i < S_N; i++)
-		free(s[i].b.p);
-	free(outb.p);
-	if (r == -ENOMEM)
-		return oom(err);
-	return r;
 }
 
 IPU_API int ipu_graph_write_file(struct ipu_graph *g, const char *path, struct ipu_error *err)

@@ -55,13 +55,61 @@ static char *nm(char *buf, size_t n, const char *base, const char *suffix)
 	return buf;
 }
 
-/* output tensor shaped like `like` */
-static int new_like(struct ipu_graph *g, const char *name, unsigned dtype, int like,
-		    struct ipu_error *err)
+/*
+ * The output of an elementwise op: like itself when name is NULL (in place),
+ * else a new tensor name with like's dtype, shape and layout. Id or
+ * negative errno.
+ */
+static int output_like(struct ipu_graph *g, const char *name, int like, struct ipu_error *err)
 {
 	const struct ipu__tensor *t = ipu__graph_tensor(g, like);
+	int out, r;
 
-	return ipu_graph_add_tensor(g, name, dtype, t->rank, t->shape, err);
+	if (!name)
+		return like;
+	out = ipu_graph_add_tensor(g, name, t->dtype, t->rank, t->shape, err);
+	if (out < 0)
+		return out;
+	if ((r = ipu_graph_map_like(g, out, like, err)))
+		return r;
+	return out;
+}
+
+/*
+ * Offset on their tile of elements [begin, begin + count) of t, which the
+ * caller laid out as one piece; -EINVAL "OP: internal layout error" if
+ * they are not.
+ */
+static long piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count,
+		      const char *op, struct ipu_error *err)
+{
+	struct ipu__piece *pc;
+	long np = ipu__slice_pieces(g, t, begin, count, &pc, NULL), off;
+
+	if (np != 1) {
+		free(np > 0 ? pc : NULL);
+		return ipu__err(err, -EINVAL, "%s: internal layout error", op);
+	}
+	off = pc[0].off;
+	free(pc);
+	return off;
+}
+
+/* room in *arr (n of *cap elements of elsz bytes used) for one more; 0 or -ENOMEM (*arr kept) */
+static int grow_array(void **arr, size_t n, size_t *cap, size_t elsz)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? 2 * *cap : 256;
+	p = realloc(*arr, ncap * elsz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
 }
 
 static int check_mapped(const struct ipu_graph *g, int t, const char *op, struct ipu_error *err)
@@ -149,15 +197,9 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 		return r;
 	if (op < IPU_OP_NEG || op > IPU_OP_RELU)
 		return ipu__err(err, -EINVAL, "ipu_unary: unknown op %u", op);
-	x = ipu__graph_tensor(g, in);
-	out = in;
-	if (name) {
-		out = new_like(g, name, x->dtype, in, err);
-		if (out < 0)
-			return out;
-		if ((r = ipu_graph_map_like(g, out, in, err)))
-			return r;
-	}
+	out = output_like(g, name, in, err);
+	if (out < 0)
+		return out;
 	x = ipu__graph_tensor(g, in);
 	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name ? name : x->name, "unary"), err);
 	if (cs < 0)
@@ -170,21 +212,16 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 		for (unsigned c = 0; c < nc; c++) {
 			uint64_t b = c * csz, n = v.count - b < csz ? v.count - b : csz;
 			struct ipu__rawfield f[2];
+			long oo;
 
 			f[0] = rf(v.off + (uint32_t)(b * es), n, x->dtype, in);
 			if (out == in) {
 				r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_UNARY_INPLACE(op), v.tile, f, 1,
 							NULL, 0, err);
 			} else {
-				struct ipu__piece *pc;
-				long np = ipu__slice_pieces(g, out, v.begin + b, n, &pc, NULL);
-
-				if (np != 1) {
-					free(np > 0 ? pc : NULL);
-					return ipu__err(err, -EINVAL, "ipu_unary: internal layout error");
-				}
-				f[1] = rf(pc[0].off, n, x->dtype, out);
-				free(pc);
+				if ((oo = piece_off(g, out, v.begin + b, n, "ipu_unary", err)) < 0)
+					return (int)oo;
+				f[1] = rf((uint32_t)oo, n, x->dtype, out);
 				r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_UNARY(op), v.tile, f, 2, NULL, 0, err);
 			}
 			if (r < 0)
@@ -197,18 +234,214 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 	return out;
 }
 
+/* how b meets a in a binary op */
+enum { BC_SAME, BC_ROW, BC_SCALAR };
+
+/* a binary op being built: its vertices are planned first, so the exchange can precede the compute set */
+struct binop {
+	int a, b, out;
+	int mode;		/* BC_* */
+	uint64_t row;		/* elements of a row of a (BC_ROW) */
+	uint64_t es;		/* bytes of an element */
+	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; long boff; } *vp;
+	size_t nvp, cvp;
+	int64_t *lo, *hi;	/* BC_ROW/BC_SCALAR, per tile: the part [lo, hi) of b it needs */
+	long *boff;		/* BC_ROW/BC_SCALAR, per tile: where that part is on it */
+	int ex;			/* the operand exchange, -1 until one is needed */
+	char exname[200];
+};
+
+/* x->mode and x->row from the element counts of a and b; 0 or -EINVAL naming both */
+static int binary_broadcast(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+{
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a), *tb = ipu__graph_tensor(g, x->b);
+
+	if (ta->dtype != tb->dtype)
+		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
+				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
+	x->es = ipu_dtype_size(ta->dtype);
+	if (tb->elements == ta->elements) {
+		x->mode = BC_SAME;
+	} else if (tb->elements == 1) {
+		x->mode = BC_SCALAR;
+	} else if (ta->rank >= 1 && tb->elements == ta->shape[ta->rank - 1]) {
+		x->mode = BC_ROW;
+		x->row = tb->elements;
+	} else {
+		return ipu__err(err, -EINVAL,
+				"ipu_binary: tensor '%s' (%llu elements) does not broadcast to tensor '%s' "
+				"(%llu elements): needs the same count, its last dimension, or 1",
+				tb->name, (unsigned long long)tb->elements, ta->name,
+				(unsigned long long)ta->elements);
+	}
+	return 0;
+}
+
+/* one vertex on tile for elements [e, e + n) of a (at aoff there); widens the tile's part of b */
+static int binary_plan_add(struct binop *x, uint32_t tile, uint64_t e, uint64_t n, uint32_t aoff,
+			   struct ipu_error *err)
+{
+	if (grow_array((void **)&x->vp, x->nvp, &x->cvp, sizeof(*x->vp)))
+		return oom(err);
+	x->vp[x->nvp++] = (struct vplan){ tile, e, n, aoff, -1 };
+	if (x->mode == BC_ROW) {
+		int64_t c0 = (int64_t)(e % x->row), c1 = c0 + (int64_t)n;
+
+		if (c0 < x->lo[tile])
+			x->lo[tile] = c0;
+		if (c1 > x->hi[tile])
+			x->hi[tile] = c1;
+	} else if (x->mode == BC_SCALAR) {
+		x->lo[tile] = 0;
+		x->hi[tile] = 1;
+	}
+	return 0;
+}
+
+/*
+ * The vertex plan: each interval of a cut in segments (within one row when
+ * b is a row), each segment in up to WORKERS chunks. Allocates x's arrays
+ * (freed by binary_free). 0 or -ENOMEM.
+ */
+static int binary_plan(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+{
+	unsigned tiles = ipu_graph_tiles(g);
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a);
+
+	if (x->mode != BC_SAME) {
+		x->lo = malloc(tiles * sizeof(*x->lo));
+		x->hi = malloc(tiles * sizeof(*x->hi));
+		x->boff = malloc(tiles * sizeof(*x->boff));
+		if (!x->lo || !x->hi || !x->boff)
+			return oom(err);
+		for (unsigned t = 0; t < tiles; t++) {
+			x->lo[t] = INT64_MAX;
+			x->hi[t] = -1;
+		}
+	}
+	for (size_t i = 0; i < ta->niv; i++) {
+		struct ipu__iv v = ta->iv[i];
+
+		for (uint64_t e = v.begin, end = v.begin + v.count, seg; e < end; e += seg) {
+			uint64_t csz;
+			unsigned nc;
+
+			seg = end - e;
+			if (x->mode == BC_ROW && seg > x->row - e % x->row)
+				seg = x->row - e % x->row;	/* stay within one row */
+			nc = chunks(seg, &csz);
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b0 = e + c * csz, n = seg - c * csz < csz ? seg - c * csz : csz;
+
+				if (binary_plan_add(x, v.tile, b0, n, v.off + (uint32_t)((b0 - v.begin) * x->es),
+						    err))
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The part of b each vertex reads, on its tile (vp[].boff): per tile one
+ * copy of the part it needs when b is a row or a scalar, else per vertex
+ * its own elements; copies go to exchange x->ex. 0 or negative errno.
+ */
+static int binary_operand(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+{
+	unsigned tiles = ipu_graph_tiles(g);
+
+	if (x->mode == BC_SAME) {
+		for (size_t i = 0; i < x->nvp; i++) {
+			x->vp[i].boff = local_copy(g, &x->ex, x->exname, x->b, x->vp[i].e, x->vp[i].n,
+						   x->vp[i].tile, err);
+			if (x->vp[i].boff < 0)
+				return (int)x->vp[i].boff;
+		}
+		return 0;
+	}
+	for (unsigned t = 0; t < tiles; t++) {
+		if (x->hi[t] < 0)
+			continue;
+		x->boff[t] = local_copy(g, &x->ex, x->exname, x->b, (uint64_t)x->lo[t],
+					(uint64_t)(x->hi[t] - x->lo[t]), t, err);
+		if (x->boff[t] < 0)
+			return (int)x->boff[t];
+	}
+	for (size_t i = 0; i < x->nvp; i++) {
+		struct vplan *v = &x->vp[i];
+
+		v->boff = x->boff[v->tile] +
+			  (long)((x->mode == BC_ROW ? v->e % x->row - (uint64_t)x->lo[v->tile] : 0) * x->es);
+	}
+	return 0;
+}
+
+/* the planned vertices in compute set cs (in place into a when out == a); 0 or negative errno */
+static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigned op,
+			   struct ipu_error *err)
+{
+	unsigned dtype = ipu__graph_tensor(g, x->a)->dtype;
+
+	for (size_t i = 0; i < x->nvp; i++) {
+		const struct vplan *v = &x->vp[i];
+		struct ipu__rawfield f[3];
+		int r;
+
+		f[0] = rf(v->aoff, v->n, dtype, x->a);
+		f[1] = rf((uint32_t)v->boff, x->mode == BC_SCALAR ? 1 : v->n, dtype, x->b);
+		if (x->out == x->a) {
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), v->tile, f, 2,
+						NULL, 0, err);
+		} else {
+			long oo = piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
+
+			if (oo < 0)
+				return (int)oo;
+			f[2] = rf((uint32_t)oo, v->n, dtype, x->out);
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), v->tile, f, 3, NULL, 0, err);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * Appended to seq: the operand exchange, if any copy was needed, then
+ * compute set BASE/binary with the planned vertices. 0 or negative errno.
+ */
+static int binary_program(struct ipu_graph *g, int seq, struct binop *x, unsigned op,
+			  const char *base, struct ipu_error *err)
+{
+	char buf[200];
+	int cs, r;
+
+	if (x->ex >= 0 && (r = add_exch(g, seq, x->ex, err)))
+		return r;
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), base, "binary"), err);
+	if (cs < 0)
+		return cs;
+	if ((r = binary_vertices(g, x, cs, op, err)))
+		return r;
+	return add_exec(g, seq, cs, err);
+}
+
+/* frees what binary_plan allocated */
+static void binary_free(struct binop *x)
+{
+	free(x->vp);
+	free(x->lo);
+	free(x->hi);
+	free(x->boff);
+}
+
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
 		       struct ipu_error *err)
 {
-	const struct ipu__tensor *ta, *tb;
-	char buf[200], exname[200];
-	uint64_t row = 0, es, na;
-	int out, cs, ex = -1, r, mode;
-	int64_t *lo = NULL, *hi = NULL;
-	long *boff = NULL;
-	/* vertex plan, built first so the exchange can precede the compute set */
-	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; long boff; } *vp = NULL;
-	size_t nvp = 0, cvp = 0;
+	struct binop x = { .a = a, .b = b, .ex = -1 };
+	const char *base;
+	int r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_binary: graph is NULL");
@@ -216,173 +449,236 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 		return r;
 	if (op < IPU_OP_ADD || op > IPU_OP_MIN)
 		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
-	ta = ipu__graph_tensor(g, a);
-	tb = ipu__graph_tensor(g, b);
-	if (ta->dtype != tb->dtype)
-		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
-				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
-	na = ta->elements;
-	if (tb->elements == na)
-		mode = 0;			/* elementwise */
-	else if (tb->elements == 1)
-		mode = 2;			/* scalar */
-	else if (ta->rank >= 1 && tb->elements == ta->shape[ta->rank - 1]) {
-		mode = 1;			/* row broadcast */
-		row = tb->elements;
-	} else
-		return ipu__err(err, -EINVAL,
-				"ipu_binary: tensor '%s' (%llu elements) does not broadcast to tensor '%s' "
-				"(%llu elements): needs the same count, its last dimension, or 1",
-				tb->name, (unsigned long long)tb->elements, ta->name,
-				(unsigned long long)na);
-	es = ipu_dtype_size(ta->dtype);
-	out = a;
-	if (name) {
-		out = new_like(g, name, ta->dtype, a, err);
-		if (out < 0)
-			return out;
-		if ((r = ipu_graph_map_like(g, out, a, err)))
-			return r;
-	}
-	snprintf(exname, sizeof(exname), "%s/operand", name ? name : ipu__graph_tensor(g, a)->name);
-	/* row/scalar modes: one buffer per tile with the part of b it needs */
-	if (mode) {
-		lo = malloc(ipu_graph_tiles(g) * sizeof(*lo));
-		hi = malloc(ipu_graph_tiles(g) * sizeof(*hi));
-		boff = malloc(ipu_graph_tiles(g) * sizeof(*boff));
-		if (!lo || !hi || !boff) {
-			r = oom(err);
-			goto out;
-		}
-		for (unsigned t = 0; t < ipu_graph_tiles(g); t++) {
-			lo[t] = INT64_MAX;
-			hi[t] = -1;
-		}
-	}
-	ta = ipu__graph_tensor(g, a);
-	for (size_t i = 0; i < ta->niv; i++) {
-		struct ipu__iv v = ta->iv[i];
-		uint64_t e = v.begin, end = v.begin + v.count;
-
-		while (e < end) {
-			uint64_t seg = end - e, csz;
-			unsigned nc;
-
-			if (mode == 1 && seg > row - e % row)
-				seg = row - e % row;	/* stay within one row */
-			nc = chunks(seg, &csz);
-			for (unsigned c = 0; c < nc; c++) {
-				uint64_t b0 = e + c * csz, n = seg - c * csz < csz ? seg - c * csz : csz;
-
-				if (nvp == cvp) {
-					size_t ncap = cvp ? 2 * cvp : 256;
-					void *p = realloc(vp, ncap * sizeof(*vp));
-
-					if (!p) {
-						r = oom(err);
-						goto out;
-					}
-					vp = p;
-					cvp = ncap;
-				}
-				vp[nvp++] = (struct vplan){ v.tile, b0, n,
-							    v.off + (uint32_t)((b0 - v.begin) * es), -1 };
-				if (mode == 1) {
-					int64_t c0 = (int64_t)(b0 % row), c1 = c0 + (int64_t)n;
-
-					if (c0 < lo[v.tile])
-						lo[v.tile] = c0;
-					if (c1 > hi[v.tile])
-						hi[v.tile] = c1;
-				} else if (mode == 2) {
-					lo[v.tile] = 0;
-					hi[v.tile] = 1;
-				}
-			}
-			e += seg;
-		}
-	}
-	if (mode) {
-		for (unsigned t = 0; t < ipu_graph_tiles(g); t++) {
-			if (hi[t] < 0)
-				continue;
-			boff[t] = local_copy(g, &ex, exname, b, (uint64_t)lo[t], (uint64_t)(hi[t] - lo[t]), t, err);
-			if (boff[t] < 0) {
-				r = (int)boff[t];
-				goto out;
-			}
-		}
-		for (size_t i = 0; i < nvp; i++)
-			vp[i].boff = boff[vp[i].tile] +
-				     (long)((mode == 1 ? vp[i].e % row - (uint64_t)lo[vp[i].tile] : 0) * es);
-	} else {
-		for (size_t i = 0; i < nvp; i++) {
-			vp[i].boff = local_copy(g, &ex, exname, b, vp[i].e, vp[i].n, vp[i].tile, err);
-			if (vp[i].boff < 0) {
-				r = (int)vp[i].boff;
-				goto out;
-			}
-		}
-	}
-	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
-		goto out;
-	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name ? name : ipu__graph_tensor(g, a)->name,
-					    "binary"), err);
-	if (cs < 0) {
-		r = cs;
-		goto out;
-	}
-	for (size_t i = 0; i < nvp; i++) {
-		struct ipu__rawfield f[3];
-		uint64_t bn = mode == 2 ? 1 : vp[i].n;
-
-		f[0] = rf(vp[i].aoff, vp[i].n, ipu__graph_tensor(g, a)->dtype, a);
-		f[1] = rf((uint32_t)vp[i].boff, bn, ipu__graph_tensor(g, a)->dtype, b);
-		if (out == a) {
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), vp[i].tile, f, 2,
-						NULL, 0, err);
-		} else {
-			struct ipu__piece *pc;
-			long np = ipu__slice_pieces(g, out, vp[i].e, vp[i].n, &pc, NULL);
-
-			if (np != 1) {
-				free(np > 0 ? pc : NULL);
-				r = ipu__err(err, -EINVAL, "ipu_binary: internal layout error");
-				goto out;
-			}
-			f[2] = rf(pc[0].off, vp[i].n, ipu__graph_tensor(g, a)->dtype, out);
-			free(pc);
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), vp[i].tile, f, 3, NULL, 0, err);
-		}
-		if (r < 0)
-			goto out;
-	}
-	r = add_exec(g, seq, cs, err);
-out:
-	free(vp);
-	free(lo);
-	free(hi);
-	free(boff);
-	return r < 0 ? r : out;
+	if ((r = binary_broadcast(g, &x, err)))
+		return r;
+	x.out = output_like(g, name, a, err);
+	if (x.out < 0)
+		return x.out;
+	base = name ? name : ipu__graph_tensor(g, a)->name;
+	snprintf(x.exname, sizeof(x.exname), "%s/operand", base);
+	r = binary_plan(g, &x, err);
+	if (!r)
+		r = binary_operand(g, &x, err);
+	if (!r)
+		r = binary_program(g, seq, &x, op, base, err);
+	binary_free(&x);
+	return r < 0 ? r : x.out;
 }
 
 /* ------------------------------------------------------------------------ */
 /* reductions                                                               */
 
+/*
+ * A reduction being built: R rows of L elements of in, each cut into
+ * stage-1 chunks; a row of several chunks reduces them into partials
+ * (one slot each) that stage 2 gathers on the row's home tile.
+ */
+struct reduction {
+	int in, out, part;	/* part: the partials tensor, -1 if no row needs one */
+	unsigned codelet, odt;	/* odt: the output dtype (f32 for f16 input) */
+	uint64_t L, R;
+	struct chunk { uint32_t tile; uint32_t off; uint64_t n; uint64_t row; uint64_t slot; } *ch;
+	size_t nch, cch;
+	uint64_t *first;	/* per row: index of its first chunk; first[R] = nch */
+	uint32_t *home;		/* per row: the tile of its first chunk */
+	const char *name;
+};
+
+/* the number of stage-1 chunks of row rr */
+static uint64_t row_chunks(const struct reduction *x, uint64_t rr)
+{
+	return x->first[rr + 1] - x->first[rr];
+}
+
+/*
+ * The output tensor: a scalar, or (rows_mode) in's shape without its last
+ * dimension; sets L, R and odt. 0 or negative errno (rank 0 in rows_mode).
+ */
+static int reduce_output(struct ipu_graph *g, struct reduction *x, int rows_mode, struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, x->in);
+
+	x->odt = t->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : t->dtype;
+	if (rows_mode) {
+		if (t->rank < 1)
+			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", t->name);
+		x->L = t->shape[t->rank - 1];
+		x->R = t->elements / x->L;
+		x->out = ipu_graph_add_tensor(g, x->name, x->odt, t->rank - 1u, t->shape, err);
+	} else {
+		x->L = t->elements;
+		x->R = 1;
+		x->out = ipu_graph_add_tensor(g, x->name, x->odt, 0, NULL, err);
+	}
+	return x->out < 0 ? x->out : 0;
+}
+
+/*
+ * Stage-1 chunks, row by row (each piece of a row in up to WORKERS), each
+ * row's home tile, and the output's element rr mapped there. Allocates x's
+ * arrays (freed by reduce_free). 0 or negative errno.
+ */
+static int reduce_chunks(struct ipu_graph *g, struct reduction *x, struct ipu_error *err)
+{
+	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, x->in)->dtype);
+	int r;
+
+	x->first = calloc(x->R + 1, sizeof(*x->first));
+	x->home = calloc(x->R, sizeof(*x->home));
+	if (!x->first || !x->home)
+		return oom(err);
+	for (uint64_t rr = 0; rr < x->R; rr++) {
+		struct ipu__piece *pc;
+		long np = ipu__slice_pieces(g, x->in, rr * x->L, x->L, &pc, NULL);
+
+		if (np < 0)
+			return oom(err);
+		x->first[rr] = x->nch;
+		for (long i = 0; i < np; i++) {
+			uint64_t csz;
+			unsigned nc = chunks(pc[i].count, &csz);
+
+			for (unsigned c = 0; c < nc; c++) {
+				uint64_t b = c * csz, n = pc[i].count - b < csz ? pc[i].count - b : csz;
+
+				if (grow_array((void **)&x->ch, x->nch, &x->cch, sizeof(*x->ch))) {
+					free(pc);
+					return oom(err);
+				}
+				x->ch[x->nch++] = (struct chunk){ pc[i].tile, pc[i].off + (uint32_t)(b * es), n,
+								  rr, 0 };
+			}
+		}
+		x->home[rr] = x->ch[x->first[rr]].tile;
+		free(pc);
+	}
+	x->first[x->R] = x->nch;
+	for (uint64_t rr = 0; rr < x->R; rr++)
+		if ((r = ipu_graph_map(g, x->out, rr, 1, x->home[rr], err)))
+			return r;
+	return 0;
+}
+
+/*
+ * The partials tensor NAME/partials, when some row has several chunks: a
+ * slot per chunk of such rows, each on its chunk's tile. 0 or negative errno.
+ */
+static int reduce_partials(struct ipu_graph *g, struct reduction *x, struct ipu_error *err)
+{
+	uint64_t nslots = 0;
+	uint32_t sh[1];
+	char buf[200];
+	int r;
+
+	for (uint64_t rr = 0; rr < x->R; rr++)
+		if (row_chunks(x, rr) > 1)
+			for (uint64_t c = x->first[rr]; c < x->first[rr + 1]; c++)
+				x->ch[c].slot = nslots++;
+	if (!nslots)
+		return 0;
+	sh[0] = (uint32_t)nslots;
+	x->part = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), x->name, "partials"), x->odt, 1, sh, err);
+	if (x->part < 0)
+		return x->part;
+	for (size_t c = 0; c < x->nch; c++)
+		if (row_chunks(x, x->ch[c].row) > 1 &&
+		    (r = ipu_graph_map(g, x->part, x->ch[c].slot, 1, x->ch[c].tile, err)))
+			return r;
+	return 0;
+}
+
+/*
+ * Stage 1, compute set NAME/reduce: a vertex per chunk, into the output
+ * when it is its row's only chunk, else into its partial slot. 0 or
+ * negative errno.
+ */
+static int reduce_stage1(struct ipu_graph *g, int seq, struct reduction *x, struct ipu_error *err)
+{
+	const uint32_t zero = 0;
+	char buf[200];
+	int cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce"), err);
+
+	if (cs < 0)
+		return cs;
+	for (uint64_t rr = 0; rr < x->R; rr++) {
+		int single = row_chunks(x, rr) == 1;
+
+		for (uint64_t c = x->first[rr]; c < x->first[rr + 1]; c++) {
+			const struct chunk *k = &x->ch[c];
+			struct ipu__rawfield f[2];
+			int t = single ? x->out : x->part, r;
+			long oo = piece_off(g, t, single ? rr : k->slot, 1, "ipu_reduce", err);
+
+			if (oo < 0)
+				return (int)oo;
+			f[0] = rf(k->off, k->n, ipu__graph_tensor(g, x->in)->dtype, x->in);
+			f[1] = rf((uint32_t)oo, 1, x->odt, t);
+			r = ipu__add_vertex_raw(g, cs, x->codelet, k->tile, f, 2, &zero, 1, err);
+			if (r < 0)
+				return r;
+		}
+	}
+	return add_exec(g, seq, cs, err);
+}
+
+/*
+ * Stage 2: exchange NAME/gather brings each row's partials together on its
+ * home tile, compute set NAME/reduce2 reduces them into the output. 0 or
+ * negative errno.
+ */
+static int reduce_stage2(struct ipu_graph *g, int seq, struct reduction *x, struct ipu_error *err)
+{
+	const uint32_t zero = 0;
+	char buf[200];
+	int cs = -1, ex = -1, r;
+
+	for (uint64_t rr = 0; rr < x->R && x->part >= 0; rr++) {
+		uint64_t n = row_chunks(x, rr);
+		struct ipu__rawfield f[2];
+		long goff, oo;
+
+		if (n < 2)
+			continue;
+		goff = local_copy(g, &ex, nm(buf, sizeof(buf), x->name, "gather"), x->part,
+				  x->ch[x->first[rr]].slot, n, x->home[rr], err);
+		if (goff < 0)
+			return (int)goff;
+		if (cs < 0 && (cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce2"),
+							      err)) < 0)
+			return cs;
+		if ((oo = piece_off(g, x->out, rr, 1, "ipu_reduce", err)) < 0)
+			return (int)oo;
+		f[0] = rf((uint32_t)goff, n, x->odt, x->part);
+		f[1] = rf((uint32_t)oo, 1, x->odt, x->out);
+		r = ipu__add_vertex_raw(g, cs, x->codelet, x->home[rr], f, 2, &zero, 1, err);
+		if (r < 0)
+			return r;
+	}
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	if (cs >= 0 && (r = add_exec(g, seq, cs, err)))
+		return r;
+	return 0;
+}
+
+/* frees what reduce_chunks allocated */
+static void reduce_free(struct reduction *x)
+{
+	free(x->ch);
+	free(x->first);
+	free(x->home);
+}
+
+/*
+ * ipu_reduce() (rows_mode 0: to a scalar) and ipu_reduce_rows() (1: over
+ * the last dimension): stage 1 per chunk, stage 2 per row of several.
+ * The output's id or negative errno.
+ */
 static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
 		       int rows_mode, struct ipu_error *err)
 {
-	const struct ipu__tensor *x;
-	unsigned odt, codelet, tiles = ipu_graph_tiles(g);
-	uint64_t L, R, es, oes;
-	char buf[200];
-	int out, part = -1, cs1, cs2 = -1, ex = -1, r = 0;
-	uint32_t zero = 0;
-	/* stage-1 chunks */
-	struct chunk { uint32_t tile; uint32_t off; uint64_t n; uint64_t row; uint64_t slot; } *ch = NULL;
-	size_t nch = 0, cch = 0;
-	uint64_t *first = NULL;	/* per row: index of its first chunk; first[R] = nch */
-	uint32_t *home = NULL;
+	struct reduction x = { .in = in, .part = -1, .name = name };
+	int r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_reduce: graph is NULL");
@@ -392,172 +688,19 @@ static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const 
 		return ipu__err(err, -EINVAL, "ipu_reduce: unknown op %u", op);
 	if (!name || !*name)
 		return ipu__err(err, -EINVAL, "ipu_reduce: the output needs a name");
-	codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
-		  op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
-	x = ipu__graph_tensor(g, in);
-	odt = x->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : x->dtype;
-	es = ipu_dtype_size(x->dtype);
-	oes = ipu_dtype_size(odt);
-	if (rows_mode) {
-		if (x->rank < 1)
-			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", x->name);
-		L = x->shape[x->rank - 1];
-		R = x->elements / L;
-		out = ipu_graph_add_tensor(g, name, odt, x->rank - 1u, x->shape, err);
-	} else {
-		L = x->elements;
-		R = 1;
-		out = ipu_graph_add_tensor(g, name, odt, 0, NULL, err);
-	}
-	if (out < 0)
-		return out;
-	first = calloc(R + 1, sizeof(*first));
-	home = calloc(R, sizeof(*home));
-	if (!first || !home) {
-		r = oom(err);
-		goto done;
-	}
-	/* stage-1 chunks, row by row */
-	for (uint64_t rr = 0; rr < R; rr++) {
-		struct ipu__piece *pc;
-		long np = ipu__slice_pieces(g, in, rr * L, L, &pc, NULL);
-
-		if (np < 0) {
-			r = oom(err);
-			goto done;
-		}
-		first[rr] = nch;
-		for (long i = 0; i < np; i++) {
-			uint64_t csz;
-			unsigned nc = chunks(pc[i].count, &csz);
-
-			for (unsigned c = 0; c < nc; c++) {
-				uint64_t b = c * csz, n = pc[i].count - b < csz ? pc[i].count - b : csz;
-
-				if (nch == cch) {
-					size_t ncap = cch ? 2 * cch : 256;
-					void *p = realloc(ch, ncap * sizeof(*ch));
-
-					if (!p) {
-						free(pc);
-						r = oom(err);
-						goto done;
-					}
-					ch = p;
-					cch = ncap;
-				}
-				ch[nch++] = (struct chunk){ pc[i].tile, pc[i].off + (uint32_t)(b * es), n, rr, 0 };
-			}
-		}
-		home[rr] = ch[first[rr]].tile;
-		free(pc);
-	}
-	first[R] = nch;
-	/* the output: element r on its row's home tile */
-	for (uint64_t rr = 0; rr < R; rr++)
-		if ((r = ipu_graph_map(g, out, rr, 1, home[rr], err)))
-			goto done;
-	/* partial slots for rows with several chunks */
-	{
-		uint64_t nslots = 0;
-
-		for (uint64_t rr = 0; rr < R; rr++)
-			if (first[rr + 1] - first[rr] > 1)
-				for (uint64_t c = first[rr]; c < first[rr + 1]; c++)
-					ch[c].slot = nslots++;
-		if (nslots) {
-			uint32_t sh[1] = { (uint32_t)nslots };
-
-			part = ipu_graph_add_tensor(g, nm(buf, sizeof(buf), name, "partials"), odt, 1, sh, err);
-			if (part < 0) {
-				r = part;
-				goto done;
-			}
-			for (size_t c = 0; c < nch; c++) {
-				uint64_t rr = ch[c].row;
-
-				if (first[rr + 1] - first[rr] > 1 &&
-				    (r = ipu_graph_map(g, part, ch[c].slot, 1, ch[c].tile, err)))
-					goto done;
-			}
-		}
-	}
-	cs1 = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
-	if (cs1 < 0) {
-		r = cs1;
-		goto done;
-	}
-	for (uint64_t rr = 0; rr < R; rr++) {
-		int single = first[rr + 1] - first[rr] == 1;
-
-		for (uint64_t c = first[rr]; c < first[rr + 1]; c++) {
-			struct ipu__rawfield f[2];
-			int t = single ? out : part;
-			uint64_t idx = single ? rr : ch[c].slot;
-			struct ipu__piece *pc;
-			long np = ipu__slice_pieces(g, t, idx, 1, &pc, NULL);
-
-			if (np != 1) {
-				free(np > 0 ? pc : NULL);
-				r = ipu__err(err, -EINVAL, "ipu_reduce: internal layout error");
-				goto done;
-			}
-			f[0] = rf(ch[c].off, ch[c].n, ipu__graph_tensor(g, in)->dtype, in);
-			f[1] = rf(pc[0].off, 1, odt, t);
-			free(pc);
-			r = ipu__add_vertex_raw(g, cs1, codelet, ch[c].tile, f, 2, &zero, 1, err);
-			if (r < 0)
-				goto done;
-		}
-	}
-	if ((r = add_exec(g, seq, cs1, err)))
-		goto done;
-	/* stage 2: gather the partials of each row on its home tile and reduce them */
-	for (uint64_t rr = 0; rr < R && part >= 0; rr++) {
-		uint64_t n = first[rr + 1] - first[rr];
-		long goff;
-		struct ipu__piece *pc;
-		struct ipu__rawfield f[2];
-		long np;
-
-		if (n < 2)
-			continue;
-		goff = local_copy(g, &ex, nm(buf, sizeof(buf), name, "gather"), part,
-				  ch[first[rr]].slot, n, home[rr], err);
-		if (goff < 0) {
-			r = (int)goff;
-			goto done;
-		}
-		if (cs2 < 0 && (cs2 = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce2"),
-								err)) < 0) {
-			r = cs2;
-			goto done;
-		}
-		np = ipu__slice_pieces(g, out, rr, 1, &pc, NULL);
-		if (np != 1) {
-			free(np > 0 ? pc : NULL);
-			r = ipu__err(err, -EINVAL, "ipu_reduce: internal layout error");
-			goto done;
-		}
-		f[0] = rf((uint32_t)goff, n, odt, part);
-		f[1] = rf(pc[0].off, 1, odt, out);
-		free(pc);
-		r = ipu__add_vertex_raw(g, cs2, codelet, home[rr], f, 2, &zero, 1, err);
-		if (r < 0)
-			goto done;
-	}
-	r = 0;
-	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
-		goto done;
-	if (cs2 >= 0 && (r = add_exec(g, seq, cs2, err)))
-		goto done;
-	(void)tiles;
-	(void)oes;
-done:
-	free(ch);
-	free(first);
-	free(home);
-	return r < 0 ? r : out;
+	x.codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
+		    op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
+	if ((r = reduce_output(g, &x, rows_mode, err)))
+		return r;
+	r = reduce_chunks(g, &x, err);
+	if (!r)
+		r = reduce_partials(g, &x, err);
+	if (!r)
+		r = reduce_stage1(g, seq, &x, err);
+	if (!r)
+		r = reduce_stage2(g, seq, &x, err);
+	reduce_free(&x);
+	return r < 0 ? r : x.out;
 }
 
 IPU_API int ipu_reduce(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
@@ -844,18 +987,386 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 	return off;
 }
 
+/* a matmul being built */
+struct mm {
+	struct ipu_matmul_plan p;
+	int a, b, c;		/* c: the result, -1 until created */
+	const char *name;
+	size_t ntile;		/* pm * pn * pk */
+	long *poff;		/* per tile: its partial C block, -1 when its C block is empty */
+	long *abuf, *bbuf;	/* per tile: its A and B operand buffers, -1 until needed */
+	unsigned char *inited;	/* per tile: some step has written its partials */
+};
+
+/* C block (i, j): rows [m0, m1), columns [n0, n1) */
+struct mm_blk {
+	uint32_t m0, m1, n0, n1;
+};
+
+static struct mm_blk mm_cblock(const struct ipu_matmul_plan *p, uint32_t i, uint32_t j)
+{
+	struct mm_blk b;
+
+	blk(p->m, p->bm, i, &b.m0, &b.m1);
+	blk(p->n, p->bn, j, &b.n0, &b.n1);
+	return b;
+}
+
+/* the C block of grid tile `tile` */
+static struct mm_blk mm_tile_cblock(const struct ipu_matmul_plan *p, size_t tile)
+{
+	return mm_cblock(p, (uint32_t)(tile / p->pn % p->pm), (uint32_t)(tile % p->pn));
+}
+
+/* rows [q0, q1) of C block b that tile l of the pk sharing it owns (sums) */
+static void mm_own_rows(const struct ipu_matmul_plan *p, const struct mm_blk *b, uint32_t l,
+			uint32_t *q0, uint32_t *q1)
+{
+	blk(b->m1 - b->m0, cdiv(b->m1 - b->m0, p->pk), l, q0, q1);
+}
+
+/*
+ * x->p: a copy of plan when it fits the operands (shapes and dtype), else
+ * planned now; checks that a is [m][k], b [k][n], both f32 or both f16.
+ * 0 or -EINVAL/-ENOSPC with a message naming the matmul.
+ */
+static int mm_plan_for(const struct ipu_graph *g, struct mm *x, const struct ipu_matmul_plan *plan,
+		       struct ipu_error *err)
+{
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a), *tb = ipu__graph_tensor(g, x->b);
+	uint32_t m, n, k;
+
+	if (ta->rank != 2 || tb->rank != 2 || ta->shape[1] != tb->shape[0])
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': shapes do not match: '%s' must be [m][k] and "
+				"'%s' [k][n]", x->name, ta->name, tb->name);
+	if (ta->dtype != tb->dtype || (ta->dtype != IPU_DTYPE_F32 && ta->dtype != IPU_DTYPE_F16))
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16",
+				x->name, ta->name, ipu_dtype_name(ta->dtype), tb->name,
+				ipu_dtype_name(tb->dtype));
+	m = ta->shape[0];
+	k = ta->shape[1];
+	n = tb->shape[1];
+	if (!plan)
+		return ipu_matmul_plan(g, m, n, k, ta->dtype, &x->p, err);
+	x->p = *plan;
+	if (x->p.m != m || x->p.n != n || x->p.k != k || x->p.dtype != ta->dtype)
+		return ipu__err(err, -EINVAL, "ipu_matmul '%s': the plan is for %ux%ux%u %s, the operands "
+				"are %ux%ux%u %s", x->name, x->p.m, x->p.n, x->p.k, ipu_dtype_name(x->p.dtype),
+				m, n, k, ipu_dtype_name(ta->dtype));
+	return bad_plan(g, &x->p, err);
+}
+
+/*
+ * The per-tile arrays (freed by mm_free) and each tile's partial C block,
+ * f32, on it (written by the tile's first MatMulPartial, OVERWRITE). 0 or
+ * negative errno.
+ */
+static int mm_partials(struct ipu_graph *g, struct mm *x, struct ipu_error *err)
+{
+	x->ntile = (size_t)x->p.pm * x->p.pn * x->p.pk;
+	x->poff = malloc(x->ntile * sizeof(*x->poff));
+	x->abuf = malloc(x->ntile * sizeof(*x->abuf));
+	x->bbuf = malloc(x->ntile * sizeof(*x->bbuf));
+	x->inited = malloc(x->ntile);
+	if (!x->poff || !x->abuf || !x->bbuf || !x->inited)
+		return oom(err);
+	for (size_t tile = 0; tile < x->ntile; tile++) {
+		struct mm_blk cb = mm_tile_cblock(&x->p, tile);
+
+		x->abuf[tile] = x->bbuf[tile] = -1;
+		x->inited[tile] = 0;
+		x->poff[tile] = -1;
+		if (cb.m0 == cb.m1 || cb.n0 == cb.n1)
+			continue;
+		x->poff[tile] = ipu__tile_alloc(g, (unsigned)tile, (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0) * 4,
+						64, x->name, err);
+		if (x->poff[tile] < 0)
+			return (int)x->poff[tile];
+	}
+	return 0;
+}
+
+/*
+ * Tile (i, j, l)'s part of serial step s: its A block (i, l * ks + s) and
+ * B block (l * ks + s, j) brought to it (copies into exchange *ex, created
+ * on first use) and one MatMulPartial adding their product to its
+ * partials in compute set cs. 0 or negative errno.
+ */
+static int mm_step_tile(struct ipu_graph *g, struct mm *x, uint32_t s, uint32_t i, uint32_t j,
+			uint32_t l, int cs, int *ex, const char *exname, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	unsigned tile = mm_tile(p, i, j, l), es = ipu_dtype_size(p->dtype);
+	struct mm_blk cb = mm_cblock(p, i, j);
+	uint32_t k0, k1, prm[4];
+	struct ipu__rawfield f[3];
+	long ao, bo;
+	int r;
+
+	blk(p->k, p->bk, l * p->ks + s, &k0, &k1);
+	if (x->poff[tile] < 0 || k0 == k1)
+		return 0;
+	ao = block_on_tile(g, ex, exname, x->a, p->k, cb.m0, cb.m1, k0, k1, tile, &x->abuf[tile],
+			   (uint64_t)p->bm * p->bk * es, err);
+	if (ao < 0)
+		return (int)ao;
+	bo = block_on_tile(g, ex, exname, x->b, p->n, k0, k1, cb.n0, cb.n1, tile, &x->bbuf[tile],
+			   (uint64_t)p->bk * p->bn * es, err);
+	if (bo < 0)
+		return (int)bo;
+	f[0] = rf((uint32_t)ao, (uint64_t)(cb.m1 - cb.m0) * (k1 - k0), p->dtype, x->a);
+	f[1] = rf((uint32_t)bo, (uint64_t)(k1 - k0) * (cb.n1 - cb.n0), p->dtype, x->b);
+	f[2] = rf((uint32_t)x->poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
+	prm[0] = cb.m1 - cb.m0;
+	prm[1] = cb.n1 - cb.n0;
+	prm[2] = k1 - k0;
+	prm[3] = x->inited[tile] ? 0 : IPUE_MATMUL_OVERWRITE;
+	x->inited[tile] = 1;
+	r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+	return r < 0 ? r : 0;
+}
+
+/*
+ * Serial step s: exchange NAME/operands[.s] with the operand blocks, then
+ * compute set NAME/matmul[.s] with every tile's partial product. 0 or
+ * negative errno.
+ */
+static int mm_step(struct ipu_graph *g, int seq, struct mm *x, uint32_t s, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	char sfx[32], buf[200], exname[200];
+	int cs, ex = -1, r;
+
+	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "matmul.%u" : "matmul", s);
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, sfx), err);
+	if (cs < 0)
+		return cs;
+	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "operands.%u" : "operands", s);
+	nm(exname, sizeof(exname), x->name, sfx);
+	for (uint32_t l = 0; l < p->pk; l++)
+		for (uint32_t i = 0; i < p->pm; i++)
+			for (uint32_t j = 0; j < p->pn; j++)
+				if ((r = mm_step_tile(g, x, s, i, j, l, cs, &ex, exname, err)))
+					return r;
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	return add_exec(g, seq, cs, err);
+}
+
+/*
+ * Partials no step wrote (only with a plan whose K blocks can be empty):
+ * zeroed by compute set NAME/zero. 0 or negative errno.
+ */
+static int mm_zero_unwritten(struct ipu_graph *g, int seq, struct mm *x, struct ipu_error *err)
+{
+	const uint32_t zero = 0;
+	char buf[200];
+	int cs = -1, r;
+
+	for (size_t tile = 0; tile < x->ntile; tile++) {
+		struct mm_blk cb = mm_tile_cblock(&x->p, tile);
+		struct ipu__rawfield f[1];
+
+		if (x->poff[tile] < 0 || x->inited[tile])
+			continue;
+		if (cs < 0 && (cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "zero"), err)) < 0)
+			return cs;
+		f[0] = rf((uint32_t)x->poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
+		r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
+		if (r < 0)
+			return r;
+	}
+	return cs >= 0 ? add_exec(g, seq, cs, err) : 0;
+}
+
+/*
+ * The tensor NAME/ones: pk - 1 ones for each owner of some rows (load-time
+ * data, mapped later next to each owner's gathered rows). Id or negative
+ * errno.
+ */
+static int mm_ones(struct ipu_graph *g, const struct mm *x, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	uint64_t nown = 0;
+	uint32_t n1;
+	float *one;
+	int ones, r;
+
+	for (uint32_t i = 0; i < p->pm; i++)
+		for (uint32_t j = 0; j < p->pn; j++)
+			for (uint32_t l = 0; l < p->pk; l++) {
+				struct mm_blk cb = mm_cblock(p, i, j);
+				uint32_t q0, q1;
+
+				mm_own_rows(p, &cb, l, &q0, &q1);
+				if (x->poff[mm_tile(p, i, j, l)] >= 0 && q1 > q0)
+					nown++;
+			}
+	n1 = (uint32_t)(nown * (p->pk - 1));
+	ones = ipu_graph_add_tensor(g, ipu__graph_uname(g, x->name, "/ones"), IPU_DTYPE_F32, 1, &n1, err);
+	if (ones < 0)
+		return ones;
+	one = malloc((size_t)n1 * sizeof(*one));
+	if (!one)
+		return oom(err);
+	for (uint32_t q = 0; q < n1; q++)
+		one[q] = 1.0f;
+	r = ipu_graph_set_initial(g, ones, one, (size_t)n1 * sizeof(*one), err);
+	free(one);
+	return r ? r : ones;
+}
+
+/* the reduction's state: the ones tensor and how much of it is mapped, its exchange and compute set */
+struct mm_red {
+	int ones, ex, cs;
+	uint64_t o1;
+	char exname[200];
+};
+
+/*
+ * Owner tile (i, j, l) of its rows of C block (i, j): those rows of the
+ * other pk - 1 partials gathered next to each other on it (ascending l,
+ * into exchange rd->ex), and one MatMulPartial [1 x pk-1] x [pk-1 x
+ * rows*bn] by its pk - 1 ones adding them to its own rows. 0 or negative
+ * errno.
+ */
+static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd, uint32_t i,
+			   uint32_t j, uint32_t l, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	unsigned tile = mm_tile(p, i, j, l), slot = 0;
+	struct mm_blk cb = mm_cblock(p, i, j);
+	uint32_t q0, q1, bn = cb.n1 - cb.n0, prm[4];
+	struct ipu__rawfield f[3];
+	uint64_t nel;
+	long go, oo;
+	int r;
+
+	if (x->poff[tile] < 0)
+		return 0;
+	mm_own_rows(p, &cb, l, &q0, &q1);
+	if (q1 == q0)
+		return 0;
+	nel = (uint64_t)(q1 - q0) * bn;
+	go = ipu__tile_alloc(g, tile, nel * 4 * (p->pk - 1), 64, rd->exname, err);
+	if (go < 0)
+		return (int)go;
+	oo = ipu__tile_alloc(g, tile, 4 * (p->pk - 1), 4, rd->exname, err);
+	if (oo < 0)
+		return (int)oo;
+	if ((r = ipu__map_at(g, rd->ones, rd->o1, p->pk - 1, tile, (uint32_t)oo, err)))
+		return r;
+	if (rd->ex < 0 && (rd->ex = ipu_graph_add_exchange(g, rd->exname, err)) < 0)
+		return rd->ex;
+	for (uint32_t l2 = 0; l2 < p->pk; l2++) {
+		unsigned src = mm_tile(p, i, j, l2);
+
+		if (l2 == l)
+			continue;
+		r = ipu__exchange_raw(g, rd->ex, src, (uint32_t)(x->poff[src] + (uint64_t)q0 * bn * 4),
+				      tile, (uint32_t)(go + slot * nel * 4), (uint32_t)(nel * 4), -1, -1, err);
+		if (r)
+			return r;
+		slot++;
+	}
+	/* own rows (the result) += ones[1][pk-1] x gathered[pk-1][nel] */
+	f[0] = rf((uint32_t)oo, p->pk - 1, IPU_DTYPE_F32, rd->ones);
+	f[0].begin = rd->o1;
+	f[1] = rf((uint32_t)go, nel * (p->pk - 1), IPU_DTYPE_F32, -1);
+	f[2] = rf((uint32_t)(x->poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, x->c);
+	prm[0] = 1;
+	prm[1] = (uint32_t)nel;
+	prm[2] = p->pk - 1;
+	prm[3] = 0;
+	r = ipu__add_vertex_raw(g, rd->cs, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+	if (r < 0)
+		return r;
+	rd->o1 += p->pk - 1;
+	return 0;
+}
+
+/*
+ * Reduction of the K partials (pk > 1): the pk tiles of a C block each own
+ * some of its rows and add the others' partials of them to their own, in
+ * exchange NAME/partials and compute set NAME/reduce; each sum in fixed
+ * order (own + (p1 + p2 + ...)). 0 or negative errno.
+ */
+static int mm_reduce(struct ipu_graph *g, int seq, struct mm *x, struct ipu_error *err)
+{
+	struct mm_red rd = { .ex = -1 };
+	char buf[200];
+	int r;
+
+	if ((rd.ones = mm_ones(g, x, err)) < 0)
+		return rd.ones;
+	rd.cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce"), err);
+	if (rd.cs < 0)
+		return rd.cs;
+	snprintf(rd.exname, sizeof(rd.exname), "%s/partials", x->name);
+	for (uint32_t i = 0; i < x->p.pm; i++)
+		for (uint32_t j = 0; j < x->p.pn; j++)
+			for (uint32_t l = 0; l < x->p.pk; l++)
+				if ((r = mm_reduce_owner(g, x, &rd, i, j, l, err)))
+					return r;
+	if (rd.ex >= 0 && (r = add_exch(g, seq, rd.ex, err)))
+		return r;
+	if (rd.ex >= 0 && (r = add_exec(g, seq, rd.cs, err)))
+		return r;
+	return 0;
+}
+
+/*
+ * C's elements: the rows of each C block on the tile that holds their
+ * final sum (its owner, or with pk == 1 the block's only tile), in its
+ * partials (no copy). 0 or negative errno.
+ */
+static int mm_map_result(struct ipu_graph *g, struct mm *x, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+
+	for (uint32_t i = 0; i < p->pm; i++)
+		for (uint32_t j = 0; j < p->pn; j++)
+			for (uint32_t l = 0; l < p->pk; l++) {
+				unsigned tile = mm_tile(p, i, j, l);
+				struct mm_blk cb = mm_cblock(p, i, j);
+				uint32_t q0, q1, cols = cb.n1 - cb.n0;
+				int r;
+
+				if (cb.m0 == cb.m1 || cb.n0 == cb.n1)
+					continue;
+				if (p->pk > 1) {
+					mm_own_rows(p, &cb, l, &q0, &q1);
+				} else if (l == 0) {
+					q0 = 0;
+					q1 = cb.m1 - cb.m0;
+				} else {
+					continue;
+				}
+				if (x->poff[tile] < 0)
+					continue;
+				for (uint32_t q = q0; q < q1; q++)
+					if ((r = ipu__map_at(g, x->c, (uint64_t)(cb.m0 + q) * p->n + cb.n0, cols, tile,
+							     (uint32_t)(x->poff[tile] + (uint64_t)q * cols * 4), err)))
+						return r;
+			}
+	return 0;
+}
+
+/* frees what mm_partials allocated */
+static void mm_free(struct mm *x)
+{
+	free(x->poff);
+	free(x->abuf);
+	free(x->bbuf);
+	free(x->inited);
+}
+
 IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *name,
 		       const struct ipu_matmul_plan *plan, struct ipu_error *err)
 {
-	const struct ipu__tensor *ta, *tb;
-	struct ipu_matmul_plan p;
-	uint32_t m, n, k, shape[2];
-	char buf[200], exname[200];
-	int c, cs_zero = -1, cs_mm, ex = -1, ex2 = -1, r;
-	long *poff = NULL, *abuf = NULL, *bbuf = NULL;
-	unsigned char *inited = NULL;
-	uint32_t zero = 0;
-	size_t ntile;
+	struct mm x = { .a = a, .b = b, .c = -1, .name = name };
+	uint32_t shape[2];
+	int r;
 
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_matmul: graph is NULL");
@@ -863,283 +1374,22 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 		return ipu__err(err, -EINVAL, "ipu_matmul: the output needs a name");
 	if ((r = check_mapped(g, a, "ipu_matmul", err)) || (r = check_mapped(g, b, "ipu_matmul", err)))
 		return r;
-	ta = ipu__graph_tensor(g, a);
-	tb = ipu__graph_tensor(g, b);
-	if (ta->rank != 2 || tb->rank != 2 || ta->shape[1] != tb->shape[0])
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': shapes do not match: '%s' must be [m][k] and "
-				"'%s' [k][n]", name, ta->name, tb->name);
-	if (ta->dtype != tb->dtype || (ta->dtype != IPU_DTYPE_F32 && ta->dtype != IPU_DTYPE_F16))
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16",
-				name, ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
-	m = ta->shape[0];
-	k = ta->shape[1];
-	n = tb->shape[1];
-	if (plan) {
-		p = *plan;
-		if (p.m != m || p.n != n || p.k != k || p.dtype != ta->dtype)
-			return ipu__err(err, -EINVAL, "ipu_matmul '%s': the plan is for %ux%ux%u %s, the operands "
-					"are %ux%ux%u %s", name, p.m, p.n, p.k, ipu_dtype_name(p.dtype),
-					m, n, k, ipu_dtype_name(ta->dtype));
-		if ((r = bad_plan(g, &p, err)))
-			return r;
-	} else if ((r = ipu_matmul_plan(g, m, n, k, ta->dtype, &p, err))) {
+	if ((r = mm_plan_for(g, &x, plan, err)))
 		return r;
-	}
-	shape[0] = m;
-	shape[1] = n;
-	c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
-	if (c < 0)
-		return c;
-	ntile = (size_t)p.pm * p.pn * p.pk;
-	poff = malloc(ntile * sizeof(*poff));
-	abuf = malloc(ntile * sizeof(*abuf));
-	bbuf = malloc(ntile * sizeof(*bbuf));
-	inited = malloc(ntile);
-	if (!poff || !abuf || !bbuf || !inited) {
-		r = oom(err);
-		goto out;
-	}
-	/* per tile: partials, written by the tile's first MatMulPartial (OVERWRITE) */
-	for (size_t tile = 0; tile < ntile; tile++) {
-		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
-
-		abuf[tile] = bbuf[tile] = -1;
-		inited[tile] = 0;
-		blk(m, p.bm, i, &m0, &m1);
-		blk(n, p.bn, j, &n0, &n1);
-		poff[tile] = -1;
-		if (m0 == m1 || n0 == n1)
-			continue;
-		poff[tile] = ipu__tile_alloc(g, (unsigned)tile, (uint64_t)(m1 - m0) * (n1 - n0) * 4, 64,
-					     name, err);
-		if (poff[tile] < 0) {
-			r = (int)poff[tile];
-			goto out;
-		}
-	}
-	/* serial steps: operands exchange, partial products */
-	for (uint32_t s = 0; s < p.ks; s++) {
-		char sfx[32];
-
-		ex = -1;
-		snprintf(sfx, sizeof(sfx), p.ks > 1 ? "matmul.%u" : "matmul", s);
-		cs_mm = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, sfx), err);
-		if (cs_mm < 0) {
-			r = cs_mm;
-			goto out;
-		}
-		snprintf(sfx, sizeof(sfx), p.ks > 1 ? "operands.%u" : "operands", s);
-		nm(exname, sizeof(exname), name, sfx);
-		for (uint32_t l = 0; l < p.pk; l++)
-			for (uint32_t i = 0; i < p.pm; i++)
-				for (uint32_t j = 0; j < p.pn; j++) {
-					unsigned tile = mm_tile(&p, i, j, l);
-					uint32_t m0, m1, n0, n1, k0, k1, prm[4];
-					long ao, bo;
-					struct ipu__rawfield f[3];
-
-					blk(m, p.bm, i, &m0, &m1);
-					blk(n, p.bn, j, &n0, &n1);
-					blk(k, p.bk, l * p.ks + s, &k0, &k1);
-					if (poff[tile] < 0 || k0 == k1)
-						continue;
-					ao = block_on_tile(g, &ex, exname, a, k, m0, m1, k0, k1, tile, &abuf[tile],
-							   (uint64_t)p.bm * p.bk * ipu_dtype_size(p.dtype), err);
-					if (ao < 0) {
-						r = (int)ao;
-						goto out;
-					}
-					bo = block_on_tile(g, &ex, exname, b, n, k0, k1, n0, n1, tile, &bbuf[tile],
-							   (uint64_t)p.bk * p.bn * ipu_dtype_size(p.dtype), err);
-					if (bo < 0) {
-						r = (int)bo;
-						goto out;
-					}
-					f[0] = rf((uint32_t)ao, (uint64_t)(m1 - m0) * (k1 - k0), p.dtype, a);
-					f[1] = rf((uint32_t)bo, (uint64_t)(k1 - k0) * (n1 - n0), p.dtype, b);
-					f[2] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
-					prm[0] = m1 - m0;
-					prm[1] = n1 - n0;
-					prm[2] = k1 - k0;
-					prm[3] = inited[tile] ? 0 : IPUE_MATMUL_OVERWRITE;
-					inited[tile] = 1;
-					r = ipu__add_vertex_raw(g, cs_mm, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
-					if (r < 0)
-						goto out;
-				}
-		if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
-			goto out;
-		if ((r = add_exec(g, seq, cs_mm, err)))
-			goto out;
-	}
-	/* partials no step wrote (only with a plan whose K blocks can be empty): zero them */
-	for (size_t tile = 0; tile < ntile; tile++) {
-		struct ipu__rawfield f[1];
-		uint32_t i = (uint32_t)(tile / p.pn % p.pm), j = (uint32_t)(tile % p.pn), m0, m1, n0, n1;
-
-		if (poff[tile] < 0 || inited[tile])
-			continue;
-		if (cs_zero < 0 &&
-		    (cs_zero = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "zero"), err)) < 0) {
-			r = cs_zero;
-			goto out;
-		}
-		blk(m, p.bm, i, &m0, &m1);
-		blk(n, p.bn, j, &n0, &n1);
-		f[0] = rf((uint32_t)poff[tile], (uint64_t)(m1 - m0) * (n1 - n0), IPU_DTYPE_F32, -1);
-		r = ipu__add_vertex_raw(g, cs_zero, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
-		if (r < 0)
-			goto out;
-	}
-	if (cs_zero >= 0 && (r = add_exec(g, seq, cs_zero, err)))
-		goto out;
-	/*
-	 * Reduction of the K partials: the pk tiles of a C block each own some
-	 * of its rows; an owner gathers those rows of the other pk - 1 partials
-	 * (contiguous, [pk-1][rows*bn]) and adds them to its own with one
-	 * MatMulPartial [1 x pk-1] x [pk-1 x rows*bn] by a constant row of ones:
-	 * one compute set, each sum in fixed order (own + (p1 + p2 + ...)).
-	 */
-	if (p.pk > 1) {
-		int cs_red, ones;
-		uint64_t nown = 0, o1 = 0;
-		uint32_t sh1;
-		float *one;
-
-		for (uint32_t i = 0; i < p.pm; i++)
-			for (uint32_t j = 0; j < p.pn; j++)
-				for (uint32_t l = 0; l < p.pk; l++) {
-					uint32_t m0, m1, q0, q1;
-
-					blk(p.m, p.bm, i, &m0, &m1);
-					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
-					if (poff[mm_tile(&p, i, j, l)] >= 0 && q1 > q0)
-						nown++;
-				}
-		sh1 = (uint32_t)(nown * (p.pk - 1));
-		ones = ipu_graph_add_tensor(g, ipu__graph_uname(g, name, "/ones"), IPU_DTYPE_F32, 1, &sh1, err);
-		if (ones < 0) {
-			r = ones;
-			goto out;
-		}
-		one = malloc((size_t)sh1 * sizeof(*one));
-		if (!one) {
-			r = oom(err);
-			goto out;
-		}
-		for (uint32_t q = 0; q < sh1; q++)
-			one[q] = 1.0f;
-		r = ipu_graph_set_initial(g, ones, one, (size_t)sh1 * sizeof(*one), err);
-		free(one);
-		if (r)
-			goto out;
-		cs_red = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), name, "reduce"), err);
-		if (cs_red < 0) {
-			r = cs_red;
-			goto out;
-		}
-		snprintf(exname, sizeof(exname), "%s/partials", name);
-		for (uint32_t i = 0; i < p.pm; i++)
-			for (uint32_t j = 0; j < p.pn; j++)
-				for (uint32_t l = 0; l < p.pk; l++) {
-					unsigned tile = mm_tile(&p, i, j, l);
-					uint32_t m0, m1, n0, n1, q0, q1, rows, bn, prm[4];
-					uint64_t nel;
-					long go, oo;
-					unsigned slot = 0;
-					struct ipu__rawfield f[3];
-
-					blk(p.m, p.bm, i, &m0, &m1);
-					blk(p.n, p.bn, j, &n0, &n1);
-					if (poff[tile] < 0)
-						continue;
-					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
-					rows = q1 - q0;
-					bn = n1 - n0;
-					if (!rows)
-						continue;
-					nel = (uint64_t)rows * bn;
-					go = ipu__tile_alloc(g, tile, nel * 4 * (p.pk - 1), 64, exname, err);
-					if (go < 0) {
-						r = (int)go;
-						goto out;
-					}
-					oo = ipu__tile_alloc(g, tile, 4 * (p.pk - 1), 4, exname, err);
-					if (oo < 0) {
-						r = (int)oo;
-						goto out;
-					}
-					if ((r = ipu__map_at(g, ones, o1, p.pk - 1, tile, (uint32_t)oo, err)))
-						goto out;
-					if (ex2 < 0 && (ex2 = ipu_graph_add_exchange(g, exname, err)) < 0) {
-						r = ex2;
-						goto out;
-					}
-					/* the others' rows, in ascending l */
-					for (uint32_t l2 = 0; l2 < p.pk; l2++) {
-						unsigned src = mm_tile(&p, i, j, l2);
-
-						if (l2 == l)
-							continue;
-						r = ipu__exchange_raw(g, ex2, src,
-								      (uint32_t)(poff[src] + (uint64_t)q0 * bn * 4),
-								      tile, (uint32_t)(go + slot * nel * 4),
-								      (uint32_t)(nel * 4), -1, -1, err);
-						if (r)
-							goto out;
-						slot++;
-					}
-					/* own rows (the result) += ones[1][pk-1] x gathered[pk-1][nel] */
-					f[0] = rf((uint32_t)oo, p.pk - 1, IPU_DTYPE_F32, ones);
-					f[0].begin = o1;
-					f[1] = rf((uint32_t)go, nel * (p.pk - 1), IPU_DTYPE_F32, -1);
-					f[2] = rf((uint32_t)(poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, c);
-					prm[0] = 1;
-					prm[1] = (uint32_t)nel;
-					prm[2] = p.pk - 1;
-					prm[3] = 0;
-					r = ipu__add_vertex_raw(g, cs_red, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
-					if (r < 0)
-						goto out;
-					o1 += p.pk - 1;
-				}
-		if (ex2 >= 0 && (r = add_exch(g, seq, ex2, err)))
-			goto out;
-		if (ex2 >= 0 && (r = add_exec(g, seq, cs_red, err)))
-			goto out;
-	}
-	/* C: row segments of each block on the tile that holds their final sum */
-	for (uint32_t i = 0; i < p.pm; i++)
-		for (uint32_t j = 0; j < p.pn; j++)
-			for (uint32_t l = 0; l < p.pk; l++) {
-				unsigned tile = mm_tile(&p, i, j, l);
-				uint32_t m0, m1, n0, n1, q0, q1;
-
-				blk(p.m, p.bm, i, &m0, &m1);
-				blk(p.n, p.bn, j, &n0, &n1);
-				if (m0 == m1 || n0 == n1)
-					continue;
-				if (p.pk > 1)
-					blk(m1 - m0, cdiv(m1 - m0, p.pk), l, &q0, &q1);
-				else if (l == 0) {
-					q0 = 0;
-					q1 = m1 - m0;
-				} else
-					continue;
-				if (poff[tile] < 0)
-					continue;
-				for (uint32_t q = q0; q < q1; q++) {
-					r = ipu__map_at(g, c, (uint64_t)(m0 + q) * n + n0, n1 - n0, tile,
-							(uint32_t)(poff[tile] + (uint64_t)q * (n1 - n0) * 4), err);
-					if (r)
-						goto out;
-				}
-			}
-	r = 0;
-out:
-	free(poff);
-	free(abuf);
-	free(bbuf);
-	free(inited);
-	return r < 0 ? r : c;
+	shape[0] = x.p.m;
+	shape[1] = x.p.n;
+	x.c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
+	if (x.c < 0)
+		return x.c;
+	r = mm_partials(g, &x, err);
+	for (uint32_t s = 0; !r && s < x.p.ks; s++)
+		r = mm_step(g, seq, &x, s, err);
+	if (!r)
+		r = mm_zero_unwritten(g, seq, &x, err);
+	if (!r && x.p.pk > 1)
+		r = mm_reduce(g, seq, &x, err);
+	if (!r)
+		r = mm_map_result(g, &x, err);
+	mm_free(&x);
+	return r < 0 ? r : x.c;
 }
