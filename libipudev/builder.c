@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1433,6 +1434,7 @@ IPU_API int ipu_graph_add_program(struct ipu_graph *g, const char *name, int nod
 struct buf {
 	unsigned char *p;
 	size_t n, cap;
+	bool failed;		/* a str_add() ran out of memory */
 };
 
 static int buf_put(struct buf *b, const void *d, size_t n)
@@ -1459,8 +1461,10 @@ static uint32_t str_add(struct buf *s, const char *str)
 
 	if (!str || !*str)
 		return IPU_GRAPH_NONE;
-	if (buf_put(s, str, strlen(str) + 1))
-		return IPU_GRAPH_NONE - 1;	/* flagged below */
+	if (buf_put(s, str, strlen(str) + 1)) {
+		s->failed = true;	/* put_sections() fails the write */
+		return IPU_GRAPH_NONE;
+	}
 	return off;
 }
 
@@ -1736,8 +1740,8 @@ static int put_sections(const struct ipu_graph *g, struct sec *s, uint32_t *tile
 	    put_programs(g, s) || put_host_objects(g, s))
 		return -ENOMEM;
 	s[S_STR].count = (uint32_t)s[S_STR].b.n;
-	/* every str_add failure shows as IPU_GRAPH_NONE - 1 only on OOM; recheck size */
-	if (s[S_STR].b.n > 0xfffffff0u)
+	/* A string that could not be added, or offsets past 32 bits. */
+	if (s[S_STR].b.failed || s[S_STR].b.n > 0xfffffff0u)
 		return -ENOMEM;
 	return 0;
 }
