@@ -64,16 +64,9 @@ void ipu_minor_free(int minor)
 
 const char *ipu_model_name(u32 model)
 {
-	switch (model) {
-	case IPU_MODEL_GC2:
-		return "gc2";
-	case IPU_MODEL_GC200:
-		return "gc200";
-	case IPU_MODEL_TEST:
-		return "test";
-	default:
-		return "unknown";
-	}
+	const struct ipu_model *m = ipu_model_by_id(model);
+
+	return m ? m->name : "unknown";
 }
 
 const char *ipu_state_name(u32 state)

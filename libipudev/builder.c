@@ -145,31 +145,39 @@ IPU_API const char *ipu_dtype_name(unsigned dtype)
 	}
 }
 
+/* "1 gc2, 2 gc200, 16 test" into @buf (@size > 0), for a message; returns @buf. */
+static char *model_ids(char *buf, size_t size)
+{
+	const struct ipu_model *m;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; n < size && (m = ipu_model_at(i)); i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u %s", i ? ", " : "", m->id, m->name);
+	return buf;
+}
+
 IPU_API int ipu_graph_create(uint32_t model, struct ipu_graph **out, struct ipu_error *err)
 {
+	const struct ipu_model *m;
 	struct ipu_graph *g;
-	uint32_t tiles, mem;
+	char ids[64];
 
 	if (!out)
 		return ipu__err(err, -EINVAL, "ipu_graph_create: out is NULL");
 	*out = NULL;
-	switch (model) {
-	case IPU_MODEL_GC2: tiles = IPU_GC2_TILES; mem = IPU_GC2_TILE_MEM; break;
-	case IPU_MODEL_GC200: tiles = IPU_GC200_TILES; mem = IPU_GC200_TILE_MEM; break;
-	case IPU_MODEL_TEST: tiles = IPU_TEST_TILES; mem = IPU_TEST_TILE_MEM; break;
-	default:
-		return ipu__err(err, -EINVAL, "ipu_graph_create: unknown model id %u "
-				"(known: %u gc2, %u gc200, %u test)", model,
-				IPU_MODEL_GC2, IPU_MODEL_GC200, IPU_MODEL_TEST);
-	}
+	m = ipu_model_by_id(model);
+	if (!m)
+		return ipu__err(err, -EINVAL, "ipu_graph_create: unknown model id %u (known: %s)",
+				model, model_ids(ids, sizeof(ids)));
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return oom(err);
 	g->model = model;
-	g->tiles = tiles;
-	g->tile_mem = mem;
-	g->top = calloc(tiles, sizeof(*g->top));
-	g->scratch = aligned_alloc(64, mem);
+	g->tiles = m->tiles;
+	g->tile_mem = m->tile_mem;
+	g->top = calloc(g->tiles, sizeof(*g->top));
+	g->scratch = aligned_alloc(64, g->tile_mem);
 	if (!g->top || !g->scratch) {
 		ipu_graph_free(g);
 		return oom(err);

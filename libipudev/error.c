@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "internal.h"
+#include "ipu/ipu_models.h"
 
 void ipu__strlcpy(char *dst, const char *src, size_t size)
 {
@@ -84,43 +84,28 @@ IPU_API const char *ipu_version(void)
 	return IPUDEV_VERSION_STRING;
 }
 
-static const struct {
-	uint32_t id;
-	const char *name;
-	const char *arch;
-} models[] = {
-	{ IPU_MODEL_GC2, "gc2", "ipu1" },
-	{ IPU_MODEL_GC200, "gc200", "ipu2" },
-	{ IPU_MODEL_TEST, "test", "test" },
-};
-
 IPU_API const char *ipu_model_name(uint32_t model)
 {
-	for (size_t i = 0; i < IPU__ARRAY_SIZE(models); i++)
-		if (models[i].id == model)
-			return models[i].name;
-	return "unknown";
+	const struct ipu_model *m = ipu_model_by_id(model);
+
+	return m ? m->name : "unknown";
 }
 
 IPU_API const char *ipu_model_arch(uint32_t model)
 {
-	for (size_t i = 0; i < IPU__ARRAY_SIZE(models); i++)
-		if (models[i].id == model)
-			return models[i].arch;
-	return "unknown";
+	const struct ipu_model *m = ipu_model_by_id(model);
+
+	return m ? m->arch : "unknown";
 }
 
 IPU_API int ipu_model_from_name(const char *name, uint32_t *model)
 {
-	if (!name || !model)
+	const struct ipu_model *m = ipu_model_by_name(name);
+
+	if (!m || !model)
 		return -EINVAL;
-	for (size_t i = 0; i < IPU__ARRAY_SIZE(models); i++) {
-		if (!strcasecmp(models[i].name, name)) {
-			*model = models[i].id;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	*model = m->id;
+	return 0;
 }
 
 static const char *const state_names[] = {

@@ -64,7 +64,7 @@ static int model_info(struct ipu_device *dev, struct ipu_device_info *out, struc
 	out->total_memory = (uint64_t)md->mi.tiles * md->mi.tile_mem;
 	out->threads_per_tile = md->mi.workers;
 	out->clock_khz = md->mi.clock_khz;
-	out->link_ports = md->mi.model == IPU_MODEL_TEST ? 2 : 10;
+	out->link_ports = ipu_model_by_id(md->mi.model)->link_ports;
 	out->state = IPU_STATE_READY;
 	snprintf(out->serial, sizeof(out->serial), "MODEL-%s", ipu_model_name(md->mi.model));
 	snprintf(out->firmware_version, sizeof(out->firmware_version), "model");
@@ -459,15 +459,15 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_
 	struct ipue_config cfg;
 	struct model_dev *md;
 	uint32_t id;
-	char name[32];
+	char name[32], names[64];
 	int s, r;
 
 	if (!out)
 		return ipu__err(err, -EINVAL, "ipu_model_open: out is NULL");
 	*out = NULL;
 	if (ipu_model_from_name(model, &id))
-		return ipu__err(err, -EINVAL, "ipu_model_open: unknown model '%s' (gc200, gc2 or test)",
-				model ? model : "(null)");
+		return ipu__err(err, -EINVAL, "ipu_model_open: unknown model '%s' (%s)",
+				model ? model : "(null)", ipu_model_names(names, sizeof(names)));
 	if (host_threads > IPUE_MAX_HOST_THREADS)
 		return ipu__err(err, -EINVAL, "ipu_model_open: %u host threads, at most %d", host_threads,
 				IPUE_MAX_HOST_THREADS);

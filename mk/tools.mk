@@ -6,7 +6,8 @@
 TOOLS_SRCS := $(sort $(wildcard tools/ipu-*.c))
 TOOLS_BINS := $(patsubst tools/%.c,$(B)/tools/%,$(TOOLS_SRCS))
 TOOLS_COMMON_OBJ := $(B)/tools/common.o
-TOOLS_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/tools
+TOOLS_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/include \
+	-I$(CURDIR)/tools
 TOOLS_LDLIBS += -lm
 
 ALL_TARGETS += $(TOOLS_BINS)

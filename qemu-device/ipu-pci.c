@@ -31,15 +31,6 @@
 #define IPU_FW_VERSION      ((1 << 16) | (4 << 8) | 0)  /* 1.4.0 */
 #define IPU_PCIE_CAP_OFFSET 0x80
 
-static const IpuModel ipu_models[] = {
-    { "gc200", IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM,
-      IPU_GC200_CLOCK_KHZ, 10, 4 /* 16 GT/s */, 16 },
-    { "gc2", IPU_MODEL_GC2, IPU_GC2_TILES, IPU_GC2_TILE_MEM,
-      IPU_GC2_CLOCK_KHZ, 10, 3 /* 8 GT/s */, 8 },
-    { "test", IPU_MODEL_TEST, IPU_TEST_TILES, IPU_TEST_TILE_MEM,
-      IPU_TEST_CLOCK_KHZ, 2, 3 /* 8 GT/s */, 8 },
-};
-
 bool ipu_msix_on(IpuState *s)
 {
     return s->msix && msix_enabled(PCI_DEVICE(s));
@@ -195,7 +186,7 @@ static uint32_t ipu_reg_read(IpuState *s, hwaddr addr)
     case IPU_REG_TILE_MEM:
         return m->tile_mem;
     case IPU_REG_THREADS:
-        return IPU_WORKER_THREADS;
+        return m->threads;
     case IPU_REG_LINK_PORTS:
         return m->link_ports;
     case IPU_REG_FW_VERSION:
@@ -424,30 +415,28 @@ static void ipu_set_link(PCIDevice *pdev, const IpuModel *m)
 
     pci_long_test_and_clear_mask(exp + PCI_EXP_LNKCAP,
                                  PCI_EXP_LNKCAP_MLW | PCI_EXP_LNKCAP_SLS);
+    /* The Link Speed codes are the generations: 3 is 8 GT/s, 4 is 16. */
     pci_long_test_and_set_mask(exp + PCI_EXP_LNKCAP,
-                               (m->pcie_width << 4) | m->pcie_speed);
+                               (m->pcie_width << 4) | m->pcie_gen);
     pci_set_word(exp + PCI_EXP_LNKSTA,
-                 (m->pcie_width << 4) | m->pcie_speed);
+                 (m->pcie_width << 4) | m->pcie_gen);
     /* Speeds above 5 GT/s are read from the Supported Link Speeds vector. */
     pci_set_long(exp + PCI_EXP_LNKCAP2,
-                 ((1u << m->pcie_speed) - 1) << 1);
+                 ((1u << m->pcie_gen) - 1) << 1);
 }
 
 static void ipu_realize(PCIDevice *pdev, Error **errp)
 {
     IpuState *s = IPU_PCI(pdev);
-    const char *name = s->model_name ? s->model_name : "gc200";
     uint8_t *conf = pdev->config;
 
-    s->model = NULL;
-    for (size_t i = 0; i < ARRAY_SIZE(ipu_models); i++) {
-        if (!strcmp(ipu_models[i].name, name)) {
-            s->model = &ipu_models[i];
-        }
-    }
+    s->model = s->model_name ? ipu_model_by_name(s->model_name)
+                             : ipu_model_by_id(IPU_MODEL_GC200);
     if (!s->model) {
-        error_setg(errp, "ipu: unknown model '%s' (gc200, gc2 or test)",
-                   name);
+        char names[64];
+
+        error_setg(errp, "ipu: unknown model '%s' (%s)", s->model_name,
+                   ipu_model_names(names, sizeof(names)));
         return;
     }
 

@@ -56,16 +56,8 @@ typedef struct IpuStreamRing {
     bool to_guest;          /* device-to-host */
 } IpuStreamRing;
 
-typedef struct IpuModel {
-    const char *name;
-    uint32_t id;
-    uint32_t tiles;
-    uint32_t tile_mem;
-    uint32_t clock_khz;
-    uint32_t link_ports;
-    uint8_t pcie_speed;     /* PCI_EXP_LNKSTA_CLS_* value */
-    uint8_t pcie_width;
-} IpuModel;
+/* A chip model: a row of the table in include/ipu/ipu_models.h. */
+typedef struct ipu_model IpuModel;
 
 typedef struct IpuQueue {
     /* Registers */

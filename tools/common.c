@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "ipu/ipu_models.h"
 
 int tool_parse_uint(const char *s, unsigned max, unsigned *out)
 {
@@ -415,6 +416,7 @@ void print_card_detail(FILE *f, struct jw *w, const struct ipu_card *c,
 	struct out o = { f, w };
 	char buf[96], sz[32];
 	uint32_t model = info ? info->model : c->model;
+	const struct ipu_model *m = ipu_model_by_id(model);
 	int state = info ? info->state : c->state;
 
 	kv_u64(&o, "id", "id", c->id, true, NULL);
@@ -422,9 +424,7 @@ void print_card_detail(FILE *f, struct jw *w, const struct ipu_card *c,
 	kv_str(&o, "board serial number", "board_serial_number",
 	       info && info->serial[0] ? info->serial : c->serial);
 	snprintf(buf, sizeof(buf), "%s PCIe card (emulated)",
-		 model == IPU_MODEL_GC2 ? "C2" :
-		 model == IPU_MODEL_GC200 ? "GC200" :
-		 model == IPU_MODEL_TEST ? "test" : "unknown");
+		 m ? m->board : "unknown");
 	kv_str(&o, "board type", "board_type", buf);
 	kv_str(&o, "model", "model",
 	       model ? ipu_model_name(model) : c->model_name);

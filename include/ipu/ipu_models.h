@@ -2,28 +2,118 @@
 /*
  * IPU chip models known to the stack: the identifiers the card reports in
  * its MODEL register (docs/hw-interface.md) and that a graph binary names as
- * its target (docs/graph-format.md), with the figures that define them.
- * Plain C, shared by the card, the engine, the driver and the library.
+ * its target (docs/graph-format.md), and the one table of the figures that
+ * define them. The card, the cost model, the driver, the library and the
+ * tools all read this table; nothing else states these figures.
+ *
+ * Plain C, shared by the kernel module, QEMU, the engine and userspace: the
+ * table lives inside a static inline function, so a file that includes this
+ * header without using it gets neither a copy nor an unused-variable warning.
  */
 #ifndef IPU_MODELS_H
 #define IPU_MODELS_H
 
-#define IPU_MODEL_GC2		1	/* Mk1: 1216 tiles x 256 KiB */
-#define IPU_MODEL_GC200		2	/* Mk2: 1472 tiles x 624 KiB */
-#define IPU_MODEL_TEST		0x10	/* small model for tests: 32 x 64 KiB */
+#ifdef __KERNEL__
+#include <linux/stddef.h>
+#include <linux/types.h>
+#else
+#include <stddef.h>
+#include <stdint.h>
+#endif
 
-#define IPU_GC2_TILES		1216
-#define IPU_GC2_TILE_MEM	(256 * 1024)
-#define IPU_GC2_CLOCK_KHZ	1300000
+#define IPU_MODEL_GC2		1	/* Mk1 */
+#define IPU_MODEL_GC200		2	/* Mk2 */
+#define IPU_MODEL_TEST		0x10	/* small model for tests */
 
-#define IPU_GC200_TILES		1472
-#define IPU_GC200_TILE_MEM	(624 * 1024)
-#define IPU_GC200_CLOCK_KHZ	1330000
+/* Worker contexts per tile, the same on every model (sizes arrays). */
+#define IPU_WORKER_THREADS	6
 
-#define IPU_TEST_TILES		32
-#define IPU_TEST_TILE_MEM	(64 * 1024)
-#define IPU_TEST_CLOCK_KHZ	1330000
+struct ipu_model {
+	uint32_t id;		/* IPU_MODEL_* */
+	const char *name;	/* the card's model=, sysfs "model", libipudev */
+	const char *arch;	/* IPU architecture, as gc-info prints it */
+	const char *board;	/* board type, as ipu-info prints it */
+	uint32_t tiles;
+	uint32_t tile_mem;	/* bytes of SRAM per tile */
+	uint32_t clock_khz;
+	uint32_t threads;	/* worker contexts per tile */
+	uint32_t link_ports;	/* IPU-Link ports */
+	uint8_t pcie_gen;	/* host link generation: 3 = 8 GT/s, 4 = 16 GT/s */
+	uint8_t pcie_width;	/* host link lanes */
+};
 
-#define IPU_WORKER_THREADS	6	/* worker contexts per tile, all models */
+/*
+ * ipu_model_at() - the @i-th model of the table, or NULL past its end.
+ * Walk the table with i = 0, 1, ... until NULL. Static storage.
+ */
+static inline const struct ipu_model *ipu_model_at(size_t i)
+{
+	/* GC2 and GC200: the published figures; test: this project's own. */
+	static const struct ipu_model table[] = {
+		{ IPU_MODEL_GC2, "gc2", "ipu1", "C2", 1216, 256 * 1024,
+		  1300000, IPU_WORKER_THREADS, 10, 3, 8 },
+		{ IPU_MODEL_GC200, "gc200", "ipu2", "GC200", 1472, 624 * 1024,
+		  1330000, IPU_WORKER_THREADS, 10, 4, 16 },
+		{ IPU_MODEL_TEST, "test", "test", "test", 32, 64 * 1024,
+		  1330000, IPU_WORKER_THREADS, 2, 3, 8 },
+	};
+
+	return i < sizeof(table) / sizeof(table[0]) ? &table[i] : NULL;
+}
+
+/* ipu_model_by_id() - the model with id @id, or NULL. Static storage. */
+static inline const struct ipu_model *ipu_model_by_id(uint32_t id)
+{
+	const struct ipu_model *m;
+	size_t i;
+
+	for (i = 0; (m = ipu_model_at(i)); i++)
+		if (m->id == id)
+			return m;
+	return NULL;
+}
+
+/*
+ * ipu_model_by_name() - the model named @name (ASCII, case-insensitive:
+ * "GC200" is gc200), or NULL, also for a NULL @name. Static storage.
+ */
+static inline const struct ipu_model *ipu_model_by_name(const char *name)
+{
+	const struct ipu_model *m;
+	size_t i, k;
+	char c;
+
+	for (i = 0; name && (m = ipu_model_at(i)); i++) {
+		for (k = 0; m->name[k]; k++) {
+			c = name[k];
+			if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != m->name[k])
+				break;
+		}
+		if (!m->name[k] && !name[k])
+			return m;
+	}
+	return NULL;
+}
+
+/*
+ * ipu_model_names() - "gc2, gc200, test" into @buf (@size bytes, @size > 0),
+ * for messages that list the choices; truncated to fit, always terminated.
+ * Returns @buf.
+ */
+static inline char *ipu_model_names(char *buf, size_t size)
+{
+	const struct ipu_model *m;
+	const char *s;
+	size_t i, n = 0;
+
+	for (i = 0; (m = ipu_model_at(i)); i++) {
+		for (s = i ? ", " : ""; *s && n + 1 < size; s++)
+			buf[n++] = *s;
+		for (s = m->name; *s && n + 1 < size; s++)
+			buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return buf;
+}
 
 #endif /* IPU_MODELS_H */

@@ -9,25 +9,34 @@
 #include "ipu/ipu_models.h"
 
 /*
- * Host link bytes per 1000 tile cycles: PCIe Gen4 x16 ~31.5 GB/s at
- * 1.33 GHz ~ 23.7 B/cycle; Gen3 x8 ~7.9 GB/s at 1.3 GHz ~ 6.1 B/cycle.
+ * Host link bytes per 1000 tile cycles for a model's PCIe link: lanes x
+ * 8 GT/s (Gen3, doubling per generation) x 128/130 encoding / 8 bits, over
+ * the tile clock, to three significant figures as docs/cost-model.md gives
+ * it (Gen4 x16 at 1.33 GHz: 23.7 B/cycle; Gen3 x8 at 1.3 GHz: 6.1).
  */
-static const struct ipue_model_figures models[] = {
-	{ IPU_MODEL_GC2, IPU_GC2_TILES, IPU_GC2_TILE_MEM, IPU_GC2_CLOCK_KHZ, 6100 },
-	{ IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM, IPU_GC200_CLOCK_KHZ, 23700 },
-	{ IPU_MODEL_TEST, IPU_TEST_TILES, IPU_TEST_TILE_MEM, IPU_TEST_CLOCK_KHZ, 5900 },
-};
+static uint32_t host_bytes_per_kcycle(const struct ipu_model *m)
+{
+	uint64_t gts = m->pcie_gen >= 3 ? 8ull << (m->pcie_gen - 3) : 0;
+	uint64_t bpk = gts * 1000000000ull * 128 / 130 / 8 * m->pcie_width /
+		       m->clock_khz;
+
+	return (uint32_t)((bpk + 50) / 100 * 100);
+}
 
 /* Fill *out for model; IPUE_EMODEL if unknown. */
 int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out)
 {
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++) {
-		if (models[i].model == model) {
-			*out = models[i];
-			return 0;
-		}
-	}
-	return IPUE_EMODEL;
+	const struct ipu_model *m = ipu_model_by_id(model);
+
+	if (!m)
+		return IPUE_EMODEL;
+	out->model = m->id;
+	out->tiles = m->tiles;
+	out->tile_mem = m->tile_mem;
+	out->clock_khz = m->clock_khz;
+	out->threads = m->threads;
+	out->host_bytes_per_kcycle = host_bytes_per_kcycle(m);
+	return 0;
 }
 
 /* Exchange phase: fixed latency plus the busiest tile at 4 bytes/cycle. */

@@ -96,7 +96,7 @@ void ipue_model_info(const struct ipue_engine *e, struct ipue_model_info *out)
 	out->model = e->m.model;
 	out->tiles = e->m.tiles;
 	out->tile_mem = e->m.tile_mem;
-	out->workers = IPU_WORKER_THREADS;
+	out->workers = e->m.threads;
 	out->clock_khz = e->m.clock_khz;
 	out->host_threads = e->host_threads;
 }

@@ -32,7 +32,7 @@
 #define IPUE_COST_HOST_SYNC_CYCLES	480u	/* ~0.36 us at 1.33 GHz */
 
 struct ipue_model_figures {
-	uint32_t model, tiles, tile_mem, clock_khz;
+	uint32_t model, tiles, tile_mem, clock_khz, threads;
 	uint32_t host_bytes_per_kcycle;	/* host link bytes per 1000 tile cycles */
 };
 int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out);

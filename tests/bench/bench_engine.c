@@ -100,7 +100,7 @@ static double superstep_us(uint32_t tiles)
 
 static void bench_exchange(void)
 {
-	const uint32_t tiles = IPU_GC200_TILES, chunk = 32 * 1024, reps = 20;
+	const uint32_t tiles = ipu_model_by_id(IPU_MODEL_GC200)->tiles, chunk = 32 * 1024, reps = 20;
 	struct ipue_engine *e = mk(2);
 	struct gw *w = gw_new(IPU_MODEL_GC200);
 	struct ipu_graph_copy *c = calloc(tiles, sizeof(*c));
@@ -177,8 +177,8 @@ static long vm_kb(const char *key)
 /* in a child: bytes of peak RSS growth per planned byte */
 static void memory_child(int fd)
 {
-	const uint32_t tiles = IPU_GC200_TILES;
-	uint32_t per = IPU_GC200_TILE_MEM / 10 / 4 * 4, n = per / 4;
+	const uint32_t tiles = ipu_model_by_id(IPU_MODEL_GC200)->tiles;
+	uint32_t per = ipu_model_by_id(IPU_MODEL_GC200)->tile_mem / 10 / 4 * 4, n = per / 4;
 	uint32_t *tl = calloc(tiles, 4), *off = calloc(tiles, 4), *cnt = calloc(tiles, 4);
 	uint32_t *v = calloc(tiles, 4), shape = n * tiles, one = 1;
 	struct ipue_engine *e;

@@ -88,7 +88,7 @@ TEST_F(bar0, identity)
 {
 	IPU_RETURN_IF_SKIPPED();
 	const struct ipu_vm_card *vm = ipu_vm_card(DEV_CARD);
-	const struct ipu_model_figures *m;
+	const struct ipu_model *m;
 	char serial[IPU_SERIAL_LEN + 1] = { 0 };
 	uint32_t caps;
 
@@ -117,7 +117,7 @@ TEST_F(bar0, identity)
 	ASSERT_NE(NULL, m);
 	EXPECT_EQ((uint32_t)(m->id), rd32(self, IPU_REG_MODEL));
 	EXPECT_EQ((uint32_t)(m->tiles), rd32(self, IPU_REG_TILES));
-	EXPECT_EQ((uint32_t)(m->tile_memory), rd32(self, IPU_REG_TILE_MEM));
+	EXPECT_EQ((uint32_t)(m->tile_mem), rd32(self, IPU_REG_TILE_MEM));
 	EXPECT_EQ((uint32_t)(m->clock_khz), rd32(self, IPU_REG_CLOCK_KHZ));
 	EXPECT_EQ((uint32_t)(m->link_ports), rd32(self, IPU_REG_LINK_PORTS));
 }

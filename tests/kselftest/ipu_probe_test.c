@@ -103,7 +103,7 @@ TEST_F(card, dev_node_matches_sysfs)
 
 TEST_F(card, attributes_parse)
 {
-	const struct ipu_model_figures *m;
+	const struct ipu_model *m;
 	char buf[64], extra;
 	unsigned int a, b, c;
 	uint32_t v;
@@ -123,7 +123,7 @@ TEST_F(card, attributes_parse)
 	EXPECT_EQ(0, ipu_sysfs_u32(self->name, "tiles", &v));
 	EXPECT_EQ(m->tiles, v);
 	EXPECT_EQ(0, ipu_sysfs_u32(self->name, "tile_memory", &v));
-	EXPECT_EQ(m->tile_memory, v);
+	EXPECT_EQ(m->tile_mem, v);
 
 	ASSERT_EQ(0, ipu_sysfs_read(self->name, "firmware_version", buf, sizeof(buf)));
 	EXPECT_EQ(3, sscanf(buf, "%u.%u.%u%c", &a, &b, &c, &extra)) TH_LOG("'%s'", buf);

@@ -17,31 +17,6 @@
 
 #include "ipu_test.h"
 
-static const struct ipu_model_figures ipu_models[] = {
-	{ "gc200", IPU_MODEL_GC200, IPU_GC200_TILES, IPU_GC200_TILE_MEM,
-	  IPU_GC200_CLOCK_KHZ, 10, "16.0 GT/s PCIe", 16 },
-	{ "gc2", IPU_MODEL_GC2, IPU_GC2_TILES, IPU_GC2_TILE_MEM,
-	  IPU_GC2_CLOCK_KHZ, 10, "8.0 GT/s PCIe", 8 },
-	{ "test", IPU_MODEL_TEST, IPU_TEST_TILES, IPU_TEST_TILE_MEM,
-	  IPU_TEST_CLOCK_KHZ, 2, "8.0 GT/s PCIe", 8 },
-};
-
-const struct ipu_model_figures *ipu_model_by_name(const char *name)
-{
-	for (size_t i = 0; i < sizeof(ipu_models) / sizeof(ipu_models[0]); i++)
-		if (!strcmp(ipu_models[i].name, name))
-			return &ipu_models[i];
-	return NULL;
-}
-
-const struct ipu_model_figures *ipu_model_by_id(uint32_t id)
-{
-	for (size_t i = 0; i < sizeof(ipu_models) / sizeof(ipu_models[0]); i++)
-		if (ipu_models[i].id == id)
-			return &ipu_models[i];
-	return NULL;
-}
-
 int ipu_vm_cards(struct ipu_vm_card *cards, int max)
 {
 	const char *env = getenv("IPU_VM_CARDS");

@@ -40,25 +40,10 @@ struct ipu_vm_card {
 	char serial[IPU_SERIAL_MAX];
 };
 
-/* The figures a model must report (include/ipu/ipu_models.h, hw-interface). */
-struct ipu_model_figures {
-	const char *name;
-	uint32_t id;
-	uint32_t tiles;
-	uint32_t tile_memory;
-	uint32_t clock_khz;
-	uint32_t link_ports;
-	const char *pcie_speed;		/* max_link_speed in sysfs */
-	unsigned int pcie_width;
-};
-
 /* Parses IPU_VM_CARDS; returns the number of cards, -1 when it is unset. */
 int ipu_vm_cards(struct ipu_vm_card *cards, int max);
 /* The IPU_VM_CARDS entry of card @index, or NULL (also when unset). */
 const struct ipu_vm_card *ipu_vm_card(int index);
-
-const struct ipu_model_figures *ipu_model_by_name(const char *name);
-const struct ipu_model_figures *ipu_model_by_id(uint32_t id);
 
 /*
  * Finds the class device ("ipuN") of the card whose card_index is @index.

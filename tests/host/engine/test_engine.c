@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine_internal.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_models.h"
 #include "gw.h"
@@ -635,10 +636,35 @@ fail:
 	return 1;
 }
 
+/* The cost model's figures are the model table's; the host link rates
+ * derived from its PCIe links are those of docs/cost-model.md. */
+static int t_model_figures(void)
+{
+	static const struct { uint32_t id, bpk; } rates[] = {
+		{ IPU_MODEL_GC2, 6100 }, { IPU_MODEL_GC200, 23700 }, { IPU_MODEL_TEST, 5900 },
+	};
+	struct ipue_model_figures f;
+	const struct ipu_model *m;
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		m = ipu_model_by_id(rates[i].id);
+		CHECK(m && ipue_model_lookup(rates[i].id, &f) == 0, "lookup %u", rates[i].id);
+		CHECK(f.tiles == m->tiles && f.tile_mem == m->tile_mem && f.clock_khz == m->clock_khz &&
+		      f.threads == m->threads, "%s figures", m->name);
+		CHECK(f.host_bytes_per_kcycle == rates[i].bpk, "%s host link %u B/kcycle, want %u",
+		      m->name, f.host_bytes_per_kcycle, rates[i].bpk);
+	}
+	CHECK(ipue_model_lookup(77, &f) == IPUE_EMODEL, "unknown model");
+	return 0;
+fail:
+	return 1;
+}
+
 static int t_enumerate(void)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
+	const struct ipu_model *m = ipu_model_by_id(IPU_MODEL_TEST);
 	struct ipue_model_info mi;
 	const char *k, *v;
 
@@ -654,7 +680,8 @@ static int t_enumerate(void)
 	      !strcmp(k, "version") && !strcmp(v, "7"), "metadata");
 	CHECK(!strcmp(ipue_metadata_get(e, "builder"), "test") && !ipue_metadata_get(e, "x"), "get");
 	ipue_model_info(e, &mi);
-	CHECK(mi.tiles == IPU_TEST_TILES && mi.tile_mem == IPU_TEST_TILE_MEM && mi.workers == 6, "model");
+	CHECK(mi.tiles == m->tiles && mi.tile_mem == m->tile_mem && mi.workers == m->threads &&
+	      mi.clock_khz == m->clock_khz, "model");
 	CHECK(run(e, 1, NULL) == 0, "empty sequence");
 	ipue_engine_reset(e);
 	CHECK(!ipue_loaded(e) && run(e, 0, NULL) == IPUE_ENOGRAPH, "reset drops the graph");
@@ -685,8 +712,9 @@ static int t_lazy_memory(void)
 	struct ipue_engine *e = NULL;
 	struct gw *w = gw_new(IPU_MODEL_GC200);
 	struct ipue_mem_stats ms;
-	uint32_t per = IPU_GC200_TILE_MEM / 10 / 4 * 4;
-	uint64_t rss0, rss1, planned = (uint64_t)per * IPU_GC200_TILES;
+	const uint32_t tiles = ipu_model_by_id(IPU_MODEL_GC200)->tiles;
+	uint32_t per = ipu_model_by_id(IPU_MODEL_GC200)->tile_mem / 10 / 4 * 4;
+	uint64_t rss0, rss1, planned = (uint64_t)per * tiles;
 	uint8_t *buf = NULL;
 	int h;
 
@@ -697,13 +725,13 @@ static int t_lazy_memory(void)
 	      (unsigned long long)ipue_resident_bytes(e));
 	CHECK(rss_bytes() - rss0 < 1024 * 1024, "engine creation grew RSS by %llu",
 	      (unsigned long long)(rss_bytes() - rss0));
-	for (uint32_t t = 0; t < IPU_GC200_TILES; t++)
+	for (uint32_t t = 0; t < tiles; t++)
 		gw_plan(w, t, per);
 	gw_handle(w, "t0", gw_tensor1(w, "t0", I32, per / 4, 0, 0), RW);
 	CHECK(load(e, w, NULL) == 0, "load");
 	ipue_mem_stats(e, &ms);
 	CHECK(ms.tile_bytes_planned == planned, "planned %llu", (unsigned long long)ms.tile_bytes_planned);
-	CHECK(ms.tile_bytes_reserved <= planned + IPU_GC200_TILES * 64 + 4096,
+	CHECK(ms.tile_bytes_reserved <= planned + tiles * 64 + 4096,
 	      "reserved %llu for %llu planned", (unsigned long long)ms.tile_bytes_reserved,
 	      (unsigned long long)planned);
 	CHECK(ms.tile_bytes_resident < 1024 * 1024, "untouched tiles resident: %llu",
@@ -832,8 +860,8 @@ static void base(struct gw *w)
 #define R(type, T, i) ((T *)gw_rec(w, IPU_GRAPH_SEC_##type, i))
 
 static void m_none(struct gw *w) { (void)w; }
-static void m_plan_big(struct gw *w) { R(TILE_PLANS, struct ipu_graph_tile_plan, 0)->bytes = IPU_TEST_TILE_MEM + 4; }
-static void m_plan_tile(struct gw *w) { R(TILE_PLANS, struct ipu_graph_tile_plan, 1)->tile = IPU_TEST_TILES; }
+static void m_plan_big(struct gw *w) { R(TILE_PLANS, struct ipu_graph_tile_plan, 0)->bytes = ipu_model_by_id(IPU_MODEL_TEST)->tile_mem + 4; }
+static void m_plan_tile(struct gw *w) { R(TILE_PLANS, struct ipu_graph_tile_plan, 1)->tile = ipu_model_by_id(IPU_MODEL_TEST)->tiles; }
 static void m_plan_dup(struct gw *w) { gw_plan(w, 1, 16); }
 static void m_t_dtype(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->dtype = 9; }
 static void m_t_rank(struct gw *w) { R(TENSORS, struct ipu_graph_tensor, 0)->rank = 7; }
@@ -1174,6 +1202,7 @@ static const struct test tests[] = {
 	{ "streams: fifo depth, order, underrun, errors", t_streams },
 	{ "abort on condition", t_abort },
 	{ "cancel from another thread, step limit", t_cancel },
+	{ "cost model figures from the model table", t_model_figures },
 	{ "enumerate programs, metadata, reset", t_enumerate },
 	{ "lazy tile memory (gc200, 10% graph)", t_lazy_memory },
 	{ "parallel host copies over the engine's threads", t_parallel_copy },

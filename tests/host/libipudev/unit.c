@@ -617,6 +617,7 @@ int main(int argc, char **argv)
 	test_strerror();
 	test_error_format();
 	test_names();
+	models_tests();
 	test_args();
 	test_no_driver();
 	test_dispatch();

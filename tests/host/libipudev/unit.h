@@ -12,6 +12,9 @@
 void unit_result(bool ok, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The table of chip models and every library view of it (models.c). */
+void models_tests(void);
+
 /* The user-queue mechanics (uqueue.c). */
 void uqueue_tests(void);
 
