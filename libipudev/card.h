@@ -89,6 +89,9 @@ struct ipu__cmd_ctx {
  * ipu__card_status_err() - report a failed command: fills @err with a message
  * naming the tensor or program and the reason; returns the negative errno
  * (0 for IPU_STATUS_OK, @err untouched).
+ * A status that stands for an engine status (RUN_FAILED's detail,
+ * PROGRAM_ABORT, NO_GRAPH, ...) has that status's errno, ipu__engine_errno(),
+ * as on the model device; docs/card-exec.md lists them all.
  */
 int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 			 uint32_t status, uint32_t detail, uint32_t detail2);

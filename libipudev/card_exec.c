@@ -89,22 +89,6 @@ static void cmd_what(const struct ipu__cmd_ctx *x, char *b, size_t n)
 	}
 }
 
-static int engine_errno(int s)
-{
-	switch (s) {
-	case IPUE_ENOMEM: return -ENOMEM;
-	case IPUE_ENOGRAPH: return -ENOENT;
-	case IPUE_ERANGE: return -ERANGE;
-	case IPUE_EACCES: return -EACCES;
-	case IPUE_ESTREAM: return -EPIPE;
-	case IPUE_EABORT: return -ECONNABORTED;
-	case IPUE_ECANCELED: return -ECANCELED;
-	case IPUE_ESTEPLIMIT: return -ELOOP;
-	case IPUE_EBUSY: return -EBUSY;
-	default: return -EIO;
-	}
-}
-
 int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 			 uint32_t status, uint32_t detail, uint32_t detail2)
 {
@@ -125,56 +109,57 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 		if (!strncmp(m, sn, l) && m[l] == ':' && m[l + 1] == ' ')
 			m += l + 2;
 		if (detail2 != IPU_GRAPH_NONE)
-			return ipu__err(err, -EINVAL,
+			return ipu__err(err, ipu__engine_errno(IPUE_EFORMAT),
 					"%s: graph refused: section %s record %u: %s",
 					w, sn, detail2, m);
-		return ipu__err(err, -EINVAL, "%s: graph refused: section %s: %s",
-				w, sn, m);
+		return ipu__err(err, ipu__engine_errno(IPUE_EFORMAT),
+				"%s: graph refused: section %s: %s", w, sn, m);
 	}
 	case IPU_STATUS_OUT_OF_RANGE:
 		if (x->tensor)
-			return ipu__err(err, -ERANGE,
+			return ipu__err(err, ipu__engine_errno(IPUE_ERANGE),
 					"tensor '%s': offset %llu + %llu bytes is beyond its %llu bytes (%s on %s)",
 					x->tensor, (unsigned long long)x->offset,
 					(unsigned long long)x->length,
 					(unsigned long long)x->tensor_bytes,
 					x->opcode == IPU_CMD_WRITE ? "write" : "read",
 					x->dev);
-		return ipu__err(err, -ERANGE,
+		return ipu__err(err, ipu__engine_errno(IPUE_ERANGE),
 				"%s: offset %llu + %llu bytes is beyond the tensor",
 				w, (unsigned long long)x->offset,
 				(unsigned long long)x->length);
 	case IPU_STATUS_NO_GRAPH:
-		return ipu__err(err, -ENOENT,
+		return ipu__err(err, ipu__engine_errno(IPUE_ENOGRAPH),
 				"%s: no graph loaded on the card (ipu_load)", w);
 	case IPU_STATUS_BAD_HANDLE:
 		if (x->opcode == IPU_CMD_RUN)
-			return ipu__err(err, -ERANGE,
+			return ipu__err(err, ipu__engine_errno(IPUE_ERANGE),
 					"%s: the card's graph has no program %u", w,
 					detail);
-		return ipu__err(err, -ERANGE,
+		return ipu__err(err, ipu__engine_errno(IPUE_ERANGE),
 				"%s: the card's graph has no tensor handle %u", w,
 				detail);
 	case IPU_STATUS_ACCESS:
-		return ipu__err(err, -EACCES,
+		return ipu__err(err, ipu__engine_errno(IPUE_EACCES),
 				"%s: the card refuses: the tensor is not %s from the host",
 				w, x->opcode == IPU_CMD_WRITE ? "writable" : "readable");
 	case IPU_STATUS_ABORTED:
-		return ipu__err(err, -ECANCELED, "%s: aborted (ABORT command)", w);
+		return ipu__err(err, ipu__engine_errno(IPUE_ECANCELED),
+				"%s: aborted (ABORT command)", w);
 	case IPU_STATUS_PROGRAM_ABORT:
-		return ipu__err(err, -ECONNABORTED,
+		return ipu__err(err, ipu__engine_errno(IPUE_EABORT),
 				"%s: aborted by AbortOnCondition with code %u (program node %u)",
 				w, detail, detail2);
 	case IPU_STATUS_RUN_FAILED:
 		es = -(int)detail;
-		return ipu__err(err, engine_errno(es), "%s: run failed: %s", w,
-				ipue_strerror(es));
+		return ipu__err(err, ipu__engine_errno(es), "%s: run failed: %s",
+				w, ipue_strerror(es));
 	case IPU_STATUS_TOO_LARGE:
 		return ipu__err(err, -EFBIG,
 				"%s: the graph binary is %llu bytes; the card takes 1 byte to 256 MiB",
 				w, (unsigned long long)x->length);
 	case IPU_STATUS_INTERNAL:
-		return ipu__err(err, -ENOMEM,
+		return ipu__err(err, ipu__engine_errno(IPUE_ENOMEM),
 				"%s: the card ran out of host resources (INTERNAL)", w);
 	case IPU_STATUS_DMA_ERROR:
 		return ipu__err(err, -EFAULT,

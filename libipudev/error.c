@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ipu_engine.h"
 #include "ipu/ipu_models.h"
 
 void ipu__strlcpy(char *dst, const char *src, size_t size)
@@ -77,6 +78,34 @@ IPU_API const char *ipu_strerror(int code)
 	/* strerrordesc_np: static, untranslated, thread-safe (glibc 2.32) */
 	s = strerrordesc_np(code);
 	return s ? s : "Unknown error";
+}
+
+/* docs/libipudev.md lists this table; keep the two the same. */
+static const struct {
+	int status;	/* IPUE_* */
+	int err;	/* negative errno */
+} engine_errnos[] = {
+	{ IPUE_OK, 0 },
+	{ IPUE_EINVAL, -EINVAL },
+	{ IPUE_ENOMEM, -ENOMEM },
+	{ IPUE_EFORMAT, -EINVAL },
+	{ IPUE_ENOGRAPH, -ENOENT },
+	{ IPUE_ERANGE, -ERANGE },
+	{ IPUE_EACCES, -EACCES },
+	{ IPUE_ESTREAM, -EPIPE },
+	{ IPUE_EABORT, -ECONNABORTED },
+	{ IPUE_ECANCELED, -ECANCELED },
+	{ IPUE_ESTEPLIMIT, -ELOOP },
+	{ IPUE_EMODEL, -EINVAL },
+	{ IPUE_EBUSY, -EBUSY },
+};
+
+int ipu__engine_errno(int status)
+{
+	for (size_t i = 0; i < IPU__ARRAY_SIZE(engine_errnos); i++)
+		if (engine_errnos[i].status == status)
+			return engine_errnos[i].err;
+	return -EIO;	/* a status newer than this library: the device failed */
 }
 
 IPU_API const char *ipu_version(void)

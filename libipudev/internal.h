@@ -44,6 +44,16 @@ int ipu__verr(struct ipu_error *err, int code, const char *fmt, va_list ap)
 int ipu__err_sys(struct ipu_error *err, int code, const char *fmt, ...)
 	IPU__PRINTF(3, 4);
 
+/*
+ * ipu__engine_errno() - the negative errno of an engine status (IPUE_*,
+ * qemu-device/engine/ipu_engine.h): the one mapping of both backends, for
+ * the model device's engine and for the card's RUN_FAILED detail and the
+ * card statuses that stand for an engine status. 0 for IPUE_OK; -EIO for a
+ * status it does not know. The message that goes with it is the engine's
+ * ipue_strerror(). Table: docs/libipudev.md ("Engine status -> errno").
+ */
+int ipu__engine_errno(int status);
+
 /* Copy at most @size - 1 bytes of @src into @dst, always NUL-terminate. */
 void ipu__strlcpy(char *dst, const char *src, size_t size);
 

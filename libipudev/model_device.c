@@ -89,23 +89,6 @@ static int model_reset(struct ipu_device *dev, unsigned timeout_ms, unsigned fla
 	return 0;
 }
 
-static int map_status(int s)
-{
-	switch (s) {
-	case IPUE_OK: return 0;
-	case IPUE_ENOMEM: return -ENOMEM;
-	case IPUE_ENOGRAPH: return -ENOENT;
-	case IPUE_ERANGE: return -ERANGE;
-	case IPUE_EACCES: return -EACCES;
-	case IPUE_ESTREAM: return -EPIPE;
-	case IPUE_EABORT: return -ECONNABORTED;
-	case IPUE_ECANCELED: return -ECANCELED;
-	case IPUE_ESTEPLIMIT: return -ELOOP;
-	case IPUE_EBUSY: return -EBUSY;
-	default: return -EINVAL;
-	}
-}
-
 static int model_load(struct ipu_device *dev, const void *image, size_t size, struct ipu_error *err)
 {
 	struct model_dev *md = md_of(dev);
@@ -120,21 +103,22 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, st
 	s = ipue_load(md->e, image, size, &le);
 	if (s == IPUE_EFORMAT) {
 		if (le.record != IPU_GRAPH_NONE)
-			return ipu__err(err, -EINVAL, "load on %s: graph rejected: %s record %u: %s",
-					dev->name, le.section_name, le.record, le.message);
-		return ipu__err(err, -EINVAL, "load on %s: graph rejected: %s: %s", dev->name,
-				le.section_name, le.message);
+			return ipu__err(err, ipu__engine_errno(s),
+					"load on %s: graph rejected: %s record %u: %s", dev->name,
+					le.section_name, le.record, le.message);
+		return ipu__err(err, ipu__engine_errno(s), "load on %s: graph rejected: %s: %s",
+				dev->name, le.section_name, le.message);
 	}
 	if (s == IPUE_EMODEL) {
 		const struct ipu_graph_header *h = image;
 		uint32_t gm = size >= sizeof(*h) ? h->model : 0;
 
-		return ipu__err(err, -EINVAL, "load on %s: the graph is built for model %s, "
+		return ipu__err(err, ipu__engine_errno(s), "load on %s: the graph is built for model %s, "
 				"the device is %s", dev->name, ipu_model_name(gm),
 				ipu_model_name(md->mi.model));
 	}
 	if (s)
-		return ipu__err(err, map_status(s), "load on %s: %s", dev->name, ipue_strerror(s));
+		return ipu__err(err, ipu__engine_errno(s), "load on %s: %s", dev->name, ipue_strerror(s));
 	n = ipue_stream_count(md->e);
 	if (n > 0) {
 		md->st = calloc((size_t)n, sizeof(*md->st));
@@ -195,8 +179,8 @@ static int model_tensor_write(struct ipu_device *dev, uint32_t tensor, uint64_t 
 	int s = ipue_tensor_write(md_of(dev)->e, tensor, offset, src, len);
 
 	if (s)
-		return ipu__err(err, map_status(s), "write of tensor %u on %s: %s", tensor, dev->name,
-				ipue_strerror(s));
+		return ipu__err(err, ipu__engine_errno(s), "write of tensor %u on %s: %s", tensor,
+				dev->name, ipue_strerror(s));
 	return 0;
 }
 
@@ -206,8 +190,8 @@ static int model_tensor_read(struct ipu_device *dev, uint32_t tensor, uint64_t o
 	int s = ipue_tensor_read(md_of(dev)->e, tensor, offset, dst, len);
 
 	if (s)
-		return ipu__err(err, map_status(s), "read of tensor %u on %s: %s", tensor, dev->name,
-				ipue_strerror(s));
+		return ipu__err(err, ipu__engine_errno(s), "read of tensor %u on %s: %s", tensor,
+				dev->name, ipue_strerror(s));
 	return 0;
 }
 
@@ -289,7 +273,8 @@ static int model_stream_connect(struct ipu_device *dev, const char *name,
 		memset(&md->st[s].cb, 0, sizeof(md->st[s].cb));
 	r = ipue_stream_connect(md->e, (unsigned)s, cb ? &ecb : NULL);
 	if (r)
-		return ipu__err(err, map_status(r), "stream '%s' on %s: %s", name, dev->name, ipue_strerror(r));
+		return ipu__err(err, ipu__engine_errno(r), "stream '%s' on %s: %s", name, dev->name,
+				ipue_strerror(r));
 	return 0;
 }
 
@@ -396,7 +381,7 @@ static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, i
 	md->stats.stream_bytes_d2h = es.stream_bytes_d2h;
 	md->stats.clock_khz = md->mi.clock_khz;
 	md->started = 1;
-	md->status = map_status(s);
+	md->status = ipu__engine_errno(s);
 	md->msg[0] = 0;
 	if (s == IPUE_EABORT) {
 		uint32_t code = 0, node = 0;
@@ -405,12 +390,9 @@ static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, i
 		snprintf(md->msg, sizeof(md->msg),
 			 "program %u ('%s') on %s: aborted by AbortOnCondition with code %u (program node %u)",
 			 program, pname ? pname : "", dev->name, code, node);
-	} else if (s == IPUE_ESTREAM) {
-		snprintf(md->msg, sizeof(md->msg),
-			 "program %u ('%s') on %s: stream failure (a stream is not connected, its callback "
-			 "failed, or it ran out of data)", program, pname ? pname : "", dev->name);
 	} else if (s) {
-		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: %s", program,
+		/* as the card backend words RUN_FAILED */
+		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: run failed: %s", program,
 			 pname ? pname : "", dev->name, ipue_strerror(s));
 	}
 	return 0;
@@ -480,7 +462,7 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_
 	s = ipue_engine_create(&cfg, &md->e);
 	if (s) {
 		free(md);
-		return ipu__err(err, map_status(s), "ipu_model_open %s: %s", model, ipue_strerror(s));
+		return ipu__err(err, ipu__engine_errno(s), "ipu_model_open %s: %s", model, ipue_strerror(s));
 	}
 	ipue_model_info(md->e, &md->mi);
 	snprintf(name, sizeof(name), "model-%s", ipu_model_name(id));

@@ -16,6 +16,8 @@
 
 #include "card.h"
 #include "check.h"
+#include "internal.h"
+#include "ipu_engine.h"
 #include "ipu/graph_format.h"
 #include "ipu/ipu_models.h"
 
@@ -87,6 +89,73 @@ static void t_status(void)
 	e.code = 77;
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_OK, 0, 0);
 	CHECK("status: OK leaves err alone", r == 0 && e.code == 77, "%d", r);
+}
+
+/* ---- engine status -> errno, on both backends ---- */
+
+/* The contract of docs/libipudev.md ("Engine status -> errno"). */
+static const struct {
+	int status, err;
+} engine_errnos[] = {
+	{ IPUE_OK, 0 },			{ IPUE_EINVAL, -EINVAL },
+	{ IPUE_ENOMEM, -ENOMEM },	{ IPUE_EFORMAT, -EINVAL },
+	{ IPUE_ENOGRAPH, -ENOENT },	{ IPUE_ERANGE, -ERANGE },
+	{ IPUE_EACCES, -EACCES },	{ IPUE_ESTREAM, -EPIPE },
+	{ IPUE_EABORT, -ECONNABORTED },	{ IPUE_ECANCELED, -ECANCELED },
+	{ IPUE_ESTEPLIMIT, -ELOOP },	{ IPUE_EMODEL, -EINVAL },
+	{ IPUE_EBUSY, -EBUSY },		{ -99, -EIO },	/* newer than the library */
+};
+
+/* The card statuses that stand for an engine status (qemu-device/ipu-queue.c). */
+static const struct {
+	uint32_t card;
+	int status;
+} card_engine[] = {
+	{ IPU_STATUS_LOAD_FAILED, IPUE_EFORMAT },	{ IPU_STATUS_NO_GRAPH, IPUE_ENOGRAPH },
+	{ IPU_STATUS_OUT_OF_RANGE, IPUE_ERANGE },	{ IPU_STATUS_BAD_HANDLE, IPUE_ERANGE },
+	{ IPU_STATUS_ACCESS, IPUE_EACCES },		{ IPU_STATUS_ABORTED, IPUE_ECANCELED },
+	{ IPU_STATUS_PROGRAM_ABORT, IPUE_EABORT },	{ IPU_STATUS_INTERNAL, IPUE_ENOMEM },
+};
+
+static void t_engine_status(void)
+{
+	struct ipu__cmd_ctx x = { .dev = "ipu0", .opcode = IPU_CMD_RUN, .handle = 1,
+				  .program = "main" };
+	struct ipu_error e;
+	char want[160], why[sizeof(e.msg) + 32] = "";
+	size_t i;
+	int r, st;
+
+	for (i = 0; i < sizeof(engine_errnos) / sizeof(engine_errnos[0]) && !why[0]; i++) {
+		r = ipu__engine_errno(engine_errnos[i].status);
+		if (r != engine_errnos[i].err)
+			snprintf(why, sizeof(why), "status %d: %d, want %d",
+				 engine_errnos[i].status, r, engine_errnos[i].err);
+	}
+	CHECK("engine status: the documented errno of each status", !why[0], "%s", why);
+
+	/* the model device reports ipu__engine_errno(s) and ipue_strerror(s);
+	 * the card's RUN_FAILED with s in its detail must give the same */
+	for (i = 1; i < sizeof(engine_errnos) / sizeof(engine_errnos[0]) && !why[0]; i++) {
+		st = engine_errnos[i].status;
+		r = ipu__card_status_err(&e, &x, IPU_STATUS_RUN_FAILED, (uint32_t)-st, 0);
+		snprintf(want, sizeof(want), "program 1 ('main') on ipu0: run failed: %s",
+			 ipue_strerror(st));
+		if (r != engine_errnos[i].err || strcmp(e.msg, want))
+			snprintf(why, sizeof(why), "status %d: %d '%s'", st, r, e.msg);
+	}
+	CHECK("engine status: RUN_FAILED on the card as on the model device", !why[0], "%s", why);
+
+	for (i = 0; i < sizeof(card_engine) / sizeof(card_engine[0]) && !why[0]; i++) {
+		x.opcode = card_engine[i].card == IPU_STATUS_LOAD_FAILED ? IPU_CMD_LOAD :
+			   IPU_CMD_RUN;
+		r = ipu__card_status_err(&e, &x, card_engine[i].card, 0, IPU_GRAPH_NONE);
+		if (r != ipu__engine_errno(card_engine[i].status))
+			snprintf(why, sizeof(why), "card status %u: %d, engine's %d",
+				 card_engine[i].card, r, ipu__engine_errno(card_engine[i].status));
+	}
+	CHECK("engine status: card statuses that stand for one have its errno", !why[0], "%s",
+	      why);
 }
 
 /* ---- graph tables ---- */
@@ -295,6 +364,7 @@ int main(void)
 {
 	printf("KTAP version 1\n");
 	t_status();
+	t_engine_status();
 	t_table();
 	t_model_api();
 	t_container_verdicts();

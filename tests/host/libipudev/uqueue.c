@@ -21,6 +21,7 @@
 #include <linux/ipu.h>
 
 #include "card.h"
+#include "ipu_engine.h"
 #include "ipu/ipu_hw.h"
 #include "unit.h"
 
@@ -45,6 +46,8 @@ struct fakecard {
 	int stop, hold;		/* atomics */
 	uint16_t code;		/* atomic: IPU_CS_* to complete with */
 	uint16_t cid_skew;	/* atomic: added to the echoed command id */
+	uint32_t fail_detail;	/* atomic: the detail of a failed completion,
+				 * 0: the "steps" as for a success */
 	unsigned done;		/* atomic: completions posted */
 	struct ipu_sqe last;	/* the last entry fetched (read it after
 				 * an acquire load of @done) */
@@ -121,6 +124,9 @@ static void *card_main(void *arg)
 				   __atomic_load_n(&f->cid_skew, __ATOMIC_ACQUIRE));
 		c.sq_head = (uint16_t)f->head;
 		c.detail = f->last.handle * 1000 + f->last.count;	/* "steps" */
+		if (__atomic_load_n(&f->code, __ATOMIC_ACQUIRE) != IPU_CS_SUCCESS &&
+		    __atomic_load_n(&f->fail_detail, __ATOMIC_ACQUIRE))
+			c.detail = __atomic_load_n(&f->fail_detail, __ATOMIC_ACQUIRE);
 		c.detail2 = 0;
 		c.host_ns = 4321;
 		c.cycles = 100ull * f->last.count;
@@ -597,9 +603,85 @@ static void test_run_path(void)
 	rig_close(&g);	/* closes the pipe's read end */
 }
 
+/* ------------------------------------------------------------------------ */
+/* One engine failure on both backends                                      */
+
+/* A graph whose program "empty" reads a stream nobody connects. */
+static int stream_graph(void **bin, size_t *len, struct ipu_error *e)
+{
+	uint32_t shape[1] = { 16 };
+	struct ipu_graph *g;
+	int x, in, p, r, ok;
+
+	r = ipu_graph_create(IPU_MODEL_TEST, &g, e);
+	if (r)
+		return r;
+	ok = (x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, e)) >= 0 &&
+	     ipu_graph_map_tile(g, x, 0, e) >= 0 &&
+	     (in = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32, 16, 1,
+					e)) >= 0 &&
+	     (p = ipu_prog_stream_copy(g, in, x, e)) >= 0 &&
+	     ipu_graph_add_program(g, "empty", p, e) >= 0;
+	r = ok ? ipu_graph_write(g, bin, len, e) : -1;
+	ipu_graph_free(g);
+	return r;
+}
+
+/* the reason in "program 0 ('empty') on DEV: REASON" */
+static const char *after_dev(const char *msg)
+{
+	const char *p = strstr(msg, " on ");
+
+	p = p ? strstr(p, ": ") : NULL;
+	return p ? p + 2 : msg;
+}
+
+/*
+ * A run whose stream is not connected: the model device's engine fails it
+ * with IPUE_ESTREAM; a card reports that as RUN_FAILED with the status in
+ * the detail. Both backends give the same errno and the same reason.
+ */
+static void test_engine_failure(void)
+{
+	struct ipu_run_stats st;
+	struct ipu_error e1, e2;
+	struct ipu_device *d = NULL;
+	struct rig g;
+	void *bin = NULL;
+	size_t len = 0;
+	int r1, r2;
+
+	if (stream_graph(&bin, &len, &e1) || ipu_model_open("test", 1, &d, &e1) ||
+	    ipu_load(d, bin, len, &e1)) {
+		unit_result(0, "engine failure: the same errno on both backends", "model: %s", e1.msg);
+		ipu_device_close(d);
+		free(bin);
+		return;
+	}
+	r1 = ipu_run(d, 0, 1, &st, &e1);
+	ipu_device_close(d);
+	free(bin);
+	if (rig_open(&g, 4, 1)) {
+		unit_result(0, "engine failure: the same errno on both backends", "rig setup failed");
+		return;
+	}
+	__atomic_store_n(&g.f.fail_detail, (uint32_t)-IPUE_ESTREAM, __ATOMIC_RELEASE);
+	__atomic_store_n(&g.f.code, IPU_CS_RUN_FAILED, __ATOMIC_RELEASE);
+	r2 = ipu_run(g.dev, 0, 1, &st, &e2);
+	rig_close(&g);
+	unit_result(r1 == -EPIPE && r2 == r1 && e1.code == r1 && e2.code == r2,
+		    "engine failure: the same errno on both backends", "model %d card %d", r1, r2);
+	unit_result(!strncmp(e1.msg, e2.msg, strlen("program 0 ('empty') on ")) &&
+		    !strcmp(after_dev(e1.msg), after_dev(e2.msg)) &&
+		    strstr(e1.msg, ipue_strerror(IPUE_ESTREAM)),
+		    "engine failure: the same message on both backends", "'%s' vs '%s'", e1.msg,
+		    e2.msg);
+}
+
 void uqueue_tests(void)
 {
 	test_rings();
 	test_records();
 	test_run_path();
+	test_engine_failure();
 }
