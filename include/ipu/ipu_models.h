@@ -4,7 +4,8 @@
  * its MODEL register (docs/hw-interface.md) and that a graph binary names as
  * its target (docs/graph-format.md), and the one table of the figures that
  * define them. The card, the cost model, the driver, the library and the
- * tools all read this table; nothing else states these figures.
+ * tools all read this table; no other code states these figures (the docs
+ * quote them).
  *
  * Plain C, shared by the kernel module, QEMU, the engine and userspace: the
  * table lives inside a static inline function, so a file that includes this
