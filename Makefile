@@ -8,6 +8,10 @@ USER_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -I$(CURDIR)/include
 KABI := $(shell cat $(B)/kabi 2>/dev/null)
 KDIR := /usr/src/linux-headers-$(KABI)
 LINUX_SRC := $(B)/linux-src
+# Host unit tests use the kernel's kselftest harness: it needs GNU C, and its
+# TEST() wrappers have unused parameters by design. Append after a part's flags.
+HARNESS_CFLAGS := -std=gnu11 -Wno-unused-parameter -Wno-missing-prototypes -I$(LINUX_SRC)/tools/testing/selftests
+HARNESS_HDR := $(LINUX_SRC)/.stamp
 KERNEL_ROOT := $(B)/kernel/root
 INITRAMFS := $(B)/vm/initramfs.cpio.gz
 QEMU := $(B)/qemu/qemu-system-x86_64

@@ -36,9 +36,10 @@ $(ENG_LIB): $(ENG_OBJS)
 	@echo "engine: $@"
 	@rm -f $@ && ar rcs $@ $^
 
-$(ENG_TEST): $(ENG_TDIR)/test_engine.c $(ENG_TSUPPORT) $(wildcard $(ENG_TDIR)/*.h) $(ENG_LIB)
+$(ENG_TEST): $(ENG_TDIR)/test_engine.c $(ENG_TSUPPORT) $(wildcard $(ENG_TDIR)/*.h) $(ENG_LIB) \
+		$(HARNESS_HDR)
 	@echo "engine: $@"
-	@$(CC) $(ENG_CFLAGS) -I$(ENG_TDIR) $(ENG_TDIR)/test_engine.c $(ENG_TSUPPORT) $(ENG_LIB) -lm -o $@
+	@$(CC) $(ENG_CFLAGS) $(HARNESS_CFLAGS) -I$(ENG_TDIR) $(ENG_TDIR)/test_engine.c $(ENG_TSUPPORT) $(ENG_LIB) -lm -o $@
 
 $(ENG_GEN): $(ENG_TDIR)/gen_corpus.c $(ENG_TSUPPORT) $(wildcard $(ENG_TDIR)/*.h) $(ENG_LIB)
 	@echo "engine: $@"
@@ -58,10 +59,11 @@ $(ENG_FUZZ): tests/fuzz/fuzz_graph_loader.c $(ENG_SRCS) $(ENG_HDRS) $(ENG_TSUPPO
 
 .PHONY: engine-check fuzz-check bench-engine engine-corpus
 
-# exit 1 = some test failed (listed in the KTAP); a crash adds a not-ok line
+# exit 1 = some test failed (listed in the KTAP); a crash adds a not-ok line.
+# The harness logs why a test failed on stderr, as KTAP comments.
 engine-check: $(ENG_TEST)
 	@mkdir -p $(B)/results
-	@rc=0; $(ENG_TEST) >$(B)/results/engine.ktap || rc=$$?; \
+	@rc=0; $(ENG_TEST) >$(B)/results/engine.ktap 2>&1 || rc=$$?; \
 	if [ $$rc -gt 1 ]; then \
 		echo "not ok 999 engine tests crashed (exit $$rc)" >>$(B)/results/engine.ktap; \
 	fi; \

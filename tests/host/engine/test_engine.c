@@ -2,7 +2,8 @@
 /*
  * Engine host tests: BSP semantics, programs, streams, abort, cancel, cost
  * model, lazy tile memory and one loader negative case per validation rule.
- * Output: KTAP on stdout (mk/engine.mk writes it to results/engine.ktap).
+ * Runs on the kselftest harness: one result per TEST, one per loader case
+ * (fixture variants of `loader`); mk/engine.mk writes results/engine.ktap.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -18,26 +19,7 @@
 #include "ipu/ipu_models.h"
 #include "gw.h"
 #include "tcodelets.h"
-
-static char why[512];
-
-__attribute__((format(printf, 2, 3)))
-static void set_why(int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(why, sizeof(why), "line %d: ", line);
-
-	va_start(ap, fmt);
-	vsnprintf(why + n, sizeof(why) - (size_t)n, fmt, ap);
-	va_end(ap);
-}
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		set_why(__LINE__, __VA_ARGS__);				\
-		goto fail;						\
-	}								\
-} while (0)
+#include "kselftest_harness.h"
 
 #define I32 IPU_DTYPE_I32
 #define NONE IPU_GRAPH_NONE
@@ -111,26 +93,22 @@ static int run(struct ipue_engine *e, uint32_t prog, struct ipue_run_stats *st)
 
 /* ------------------------------------------------------------ positive */
 
-static int t_empty_graph(void)
+TEST(empty_graph)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
 	struct ipue_load_error err;
 	int rc = load(e, w, &err);
 
-	CHECK(rc == 0, "empty graph rejected: %s", err.message);
-	CHECK(ipue_program_count(e) == 0 && ipue_handle_count(e) == 0, "counts");
-	CHECK(run(e, 0, NULL) == IPUE_ERANGE, "run of missing program");
+	ASSERT_TRUE(rc == 0) TH_LOG("empty graph rejected: %s", err.message);
+	ASSERT_TRUE(ipue_program_count(e) == 0 && ipue_handle_count(e) == 0) TH_LOG("counts");
+	ASSERT_TRUE(run(e, 0, NULL) == IPUE_ERANGE) TH_LOG("run of missing program");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
-static int t_tensor_roundtrip(void)
+/* tensor write/read across intervals */
+TEST(tensor_roundtrip)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -145,29 +123,24 @@ static int t_tensor_roundtrip(void)
 	gw_plan(w, 7, 1024);
 	gw_handle(w, "m", gw_tensor(w, "m", I32, 2, shape, 3, tiles, offs, counts), RW);
 	gw_handle(w, "ro", gw_tensor1(w, "ro", I32, 4, 0, 512), IPU_HANDLE_READ);
-	CHECK(load(e, w, NULL) == 0, "load");
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
 	h = ipue_handle_find(e, "m");
-	CHECK(h >= 0 && ipue_handle_info(e, (unsigned)h, &ti) == 0, "handle");
-	CHECK(ti.rank == 2 && ti.shape[1] == 5 && ti.bytes == 80 && ti.dtype == I32, "info");
+	ASSERT_TRUE(h >= 0 && ipue_handle_info(e, (unsigned)h, &ti) == 0) TH_LOG("handle");
+	ASSERT_TRUE(ti.rank == 2 && ti.shape[1] == 5 && ti.bytes == 80 && ti.dtype == I32) TH_LOG("info");
 	for (int i = 0; i < 20; i++)
 		in[i] = i * 11 - 3;
-	CHECK(ipue_tensor_write(e, (unsigned)h, 0, in, 80) == 0, "write");
+	ASSERT_TRUE(ipue_tensor_write(e, (unsigned)h, 0, in, 80) == 0) TH_LOG("write");
 	memset(out, 0, sizeof(out));
-	CHECK(ipue_tensor_read(e, (unsigned)h, 0, out, 80) == 0, "read");
-	CHECK(!memcmp(in, out, 80), "roundtrip differs");
+	ASSERT_TRUE(ipue_tensor_read(e, (unsigned)h, 0, out, 80) == 0) TH_LOG("read");
+	ASSERT_TRUE(!memcmp(in, out, 80)) TH_LOG("roundtrip differs");
 	/* a byte range crossing two intervals */
-	CHECK(ipue_tensor_read(e, (unsigned)h, 26, out, 10) == 0, "partial read");
-	CHECK(!memcmp(out, (uint8_t *)in + 26, 10), "partial range differs");
-	CHECK(ipue_tensor_read(e, (unsigned)h, 76, out, 8) == IPUE_ERANGE, "overrun accepted");
-	CHECK(ipue_tensor_write(e, 1, 0, in, 4) == IPUE_EACCES, "write to read-only handle");
-	CHECK(ipue_tensor_read(e, 9, 0, out, 4) == IPUE_ERANGE, "bad handle");
+	ASSERT_TRUE(ipue_tensor_read(e, (unsigned)h, 26, out, 10) == 0) TH_LOG("partial read");
+	ASSERT_TRUE(!memcmp(out, (uint8_t *)in + 26, 10)) TH_LOG("partial range differs");
+	ASSERT_TRUE(ipue_tensor_read(e, (unsigned)h, 76, out, 8) == IPUE_ERANGE) TH_LOG("overrun accepted");
+	ASSERT_TRUE(ipue_tensor_write(e, 1, 0, in, 4) == IPUE_EACCES) TH_LOG("write to read-only handle");
+	ASSERT_TRUE(ipue_tensor_read(e, 9, 0, out, 4) == IPUE_ERANGE) TH_LOG("bad handle");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* ipue_parallel(): every participant once, concurrent disjoint tensor copies */
@@ -191,7 +164,8 @@ static void par_fn(void *arg, unsigned i, unsigned n)
 		c->bad = 1;
 }
 
-static int t_parallel_copy(void)
+/* parallel host copies over the engine's threads */
+TEST(parallel_copy)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 3);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -209,29 +183,25 @@ static int t_parallel_copy(void)
 			tiles[t] = t, offs[t] = 0, counts[t] = 256;
 		gw_handle(w, "x", gw_tensor(w, "x", I32, 1, shape, 16, tiles, offs, counts), RW);
 	}
-	CHECK(load(e, w, NULL) == 0, "load");
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
 	c.h = ipue_handle_find(e, "x");
 	for (int i = 0; i < 4096; i++)
 		in[i] = i * 7 + 1;
 	n = ipue_parallel(e, par_fn, &c);
-	CHECK(n == 3, "ran on %d threads, not 3", n);
-	for (int i = 0; i < n; i++)
-		CHECK(c.seen[i] == 1, "participant %d ran %u times", i, c.seen[i]);
-	CHECK(!c.bad, "a copy failed");
-	CHECK(!memcmp(in, out, sizeof(in)), "parallel round trip differs");
-	CHECK(ipue_parallel(NULL, par_fn, &c) == IPUE_EINVAL, "NULL engine accepted");
-	CHECK(ipue_parallel(e, NULL, &c) == IPUE_EINVAL, "NULL function accepted");
+	ASSERT_TRUE(n == 3) TH_LOG("ran on %d threads, not 3", n);
+	for (int i = 0; i < n; i++) {
+		ASSERT_TRUE(c.seen[i] == 1) TH_LOG("participant %d ran %u times", i, c.seen[i]);
+	}
+	ASSERT_TRUE(!c.bad) TH_LOG("a copy failed");
+	ASSERT_TRUE(!memcmp(in, out, sizeof(in))) TH_LOG("parallel round trip differs");
+	ASSERT_TRUE(ipue_parallel(NULL, par_fn, &c) == IPUE_EINVAL) TH_LOG("NULL engine accepted");
+	ASSERT_TRUE(ipue_parallel(e, NULL, &c) == IPUE_EINVAL) TH_LOG("NULL function accepted");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* tile 0 vertex writes x; y on tile 1 changes only with the exchange */
-static int t_bsp_isolation(void)
+TEST(bsp_isolation)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 2);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -249,19 +219,14 @@ static int t_bsp_isolation(void)
 	cp = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x->y", 1, &c), 0, 0);
 	gw_entry(w, "compute", ex);
 	gw_entry(w, "exchange", cp);
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(run(e, 0, NULL) == 0, "compute");
-	CHECK(rd32(e, "x", 2, &x) == 0 && x == 5, "x=%d", x);
-	CHECK(rd32(e, "y", 2, &y) == 0 && y == 0, "y visible before exchange: %d", y);
-	CHECK(run(e, 1, NULL) == 0, "exchange");
-	CHECK(rd32(e, "y", 2, &y) == 0 && y == 5, "y after exchange %d", y);
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(run(e, 0, NULL) == 0) TH_LOG("compute");
+	ASSERT_TRUE(rd32(e, "x", 2, &x) == 0 && x == 5) TH_LOG("x=%d", x);
+	ASSERT_TRUE(rd32(e, "y", 2, &y) == 0 && y == 0) TH_LOG("y visible before exchange: %d", y);
+	ASSERT_TRUE(run(e, 1, NULL) == 0) TH_LOG("exchange");
+	ASSERT_TRUE(rd32(e, "y", 2, &y) == 0 && y == 5) TH_LOG("y after exchange %d", y);
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /*
@@ -301,7 +266,8 @@ static uint8_t *ring_graph(size_t *len)
 	return bin;
 }
 
-static int t_threads_identical(void)
+/* bsp: identical results with 1, 2, 7 host threads */
+TEST(threads_identical)
 {
 	static const unsigned nth[3] = { 1, 2, 7 };
 	size_t len, bytes = (size_t)RT * RN * 4;
@@ -312,33 +278,29 @@ static int t_threads_identical(void)
 
 	for (unsigned i = 0; i < 3; i++) {
 		e = mk(IPU_MODEL_TEST, nth[i]);
-		CHECK(e && ipue_load(e, bin, len, NULL) == 0, "load");
-		CHECK(run(e, 0, &st) == 0, "run with %u threads", nth[i]);
-		CHECK(ipue_tensor_read(e, 0, 0, got, bytes) == 0 &&
-		      ipue_tensor_read(e, 1, 0, got + bytes, bytes) == 0, "read");
+		ASSERT_TRUE(e && ipue_load(e, bin, len, NULL) == 0) TH_LOG("load");
+		ASSERT_TRUE(run(e, 0, &st) == 0) TH_LOG("run with %u threads", nth[i]);
+		ASSERT_TRUE(ipue_tensor_read(e, 0, 0, got, bytes) == 0 &&
+		      ipue_tensor_read(e, 1, 0, got + bytes, bytes) == 0) TH_LOG("read");
 		if (i == 0) {
 			memcpy(ref, got, 2 * bytes);
 			st0 = st;
 			/* spot check: a of tile 3, quarter 1 gained 10 * (3*7+1+1) */
-			CHECK(((int32_t *)ref)[3 * RN + RN / 4] == 10 * 23, "value %d",
+			ASSERT_TRUE(((int32_t *)ref)[3 * RN + RN / 4] == 10 * 23) TH_LOG("value %d",
 			      ((int32_t *)ref)[3 * RN + RN / 4]);
-			CHECK(((int32_t *)(ref + bytes))[4 * RN + RN / 4] == 10 * 23, "b value");
+			ASSERT_TRUE(((int32_t *)(ref + bytes))[4 * RN + RN / 4] == 10 * 23) TH_LOG("b value");
 		} else {
-			CHECK(!memcmp(ref, got, 2 * bytes), "%u threads differ from 1", nth[i]);
-			CHECK(st.cycles == st0.cycles, "modeled cycles differ");
+			ASSERT_TRUE(!memcmp(ref, got, 2 * bytes)) TH_LOG("%u threads differ from 1", nth[i]);
+			ASSERT_TRUE(st.cycles == st0.cycles) TH_LOG("modeled cycles differ");
 		}
 		ipue_engine_destroy(e);
 		e = NULL;
 	}
 	free(bin); free(ref); free(got);
-	return 0;
-fail:
-	ipue_engine_destroy(e);
-	free(bin); free(ref); free(got);
-	return 1;
 }
 
-static int t_repeat_and_cost(void)
+/* repeat and cost model */
+TEST(repeat_and_cost)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -358,28 +320,24 @@ static int t_repeat_and_cost(void)
 	k[0] = exec_cs(w, 7, v);
 	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x", 1, &c), 0, 0);
 	gw_entry(w, "r", gw_node(w, IPU_PROG_REPEAT, 3, gw_seq(w, 2, k), 0));
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(ipue_run(e, &o, &st) == 0, "run");
-	CHECK(rd32(e, "x", 0, &x) == 0 && x == 6, "x=%d, want 6", x);
-	CHECK(st.compute_sets == 6 && st.exchanges == 6, "counts %llu %llu",
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(ipue_run(e, &o, &st) == 0) TH_LOG("run");
+	ASSERT_TRUE(rd32(e, "x", 0, &x) == 0 && x == 6) TH_LOG("x=%d, want 6", x);
+	ASSERT_TRUE(st.compute_sets == 6 && st.exchanges == 6) TH_LOG("counts %llu %llu",
 	      (unsigned long long)st.compute_sets, (unsigned long long)st.exchanges);
 	/* worker loads 100,100,100,100,100,100 then the add joins one: 111 */
-	CHECK(st.cycles_compute == 6 * 111, "compute cycles %llu", (unsigned long long)st.cycles_compute);
-	CHECK(st.cycles_sync == 6 * 500, "sync cycles %llu", (unsigned long long)st.cycles_sync);
-	CHECK(st.cycles_exchange == 6 * (30 + 100), "exchange cycles %llu",
+	ASSERT_TRUE(st.cycles_compute == 6 * 111) TH_LOG("compute cycles %llu", (unsigned long long)st.cycles_compute);
+	ASSERT_TRUE(st.cycles_sync == 6 * 500) TH_LOG("sync cycles %llu", (unsigned long long)st.cycles_sync);
+	ASSERT_TRUE(st.cycles_exchange == 6 * (30 + 100)) TH_LOG("exchange cycles %llu",
 	      (unsigned long long)st.cycles_exchange);
-	CHECK(st.cycles == st.cycles_compute + st.cycles_sync + st.cycles_exchange, "sum");
-	CHECK(st.host_ns > 0 && st.exchange_bytes == 2400, "host ns / bytes");
+	ASSERT_TRUE(st.cycles == st.cycles_compute + st.cycles_sync + st.cycles_exchange) TH_LOG("sum");
+	ASSERT_TRUE(st.host_ns > 0 && st.exchange_bytes == 2400) TH_LOG("host ns / bytes");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
-static int t_repeat_while_true(void)
+/* repeat while true */
+TEST(repeat_while_true)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -398,24 +356,19 @@ static int t_repeat_while_true(void)
 	vc = v_add(w, 0, 8, 1, 1);
 	condp = exec_cs(w, 1, &vc);
 	gw_entry(w, "while2", gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, 0, body, condp));
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(wr32(e, "c", 0, 5) == 0 && run(e, 0, NULL) == 0, "run");
-	CHECK(rd32(e, "acc", 0, &acc) == 0 && acc == 15, "acc=%d want 15", acc);
-	CHECK(rd32(e, "c", 0, &c) == 0 && c == 0, "c=%d", c);
-	CHECK(run(e, 0, NULL) == 0 && rd32(e, "acc", 0, &acc) == 0 && acc == 15,
-	      "false condition must not run the body");
-	CHECK(wr32(e, "c", 0, 2) == 0 && run(e, 1, NULL) == 0, "run2");
-	CHECK(rd32(e, "n", 0, &c) == 0 && c == 3, "condition program ran %d times, want 3", c);
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(wr32(e, "c", 0, 5) == 0 && run(e, 0, NULL) == 0) TH_LOG("run");
+	ASSERT_TRUE(rd32(e, "acc", 0, &acc) == 0 && acc == 15) TH_LOG("acc=%d want 15", acc);
+	ASSERT_TRUE(rd32(e, "c", 0, &c) == 0 && c == 0) TH_LOG("c=%d", c);
+	ASSERT_TRUE(run(e, 0, NULL) == 0 && rd32(e, "acc", 0, &acc) == 0 && acc == 15) TH_LOG("false condition must not run the body");
+	ASSERT_TRUE(wr32(e, "c", 0, 2) == 0 && run(e, 1, NULL) == 0) TH_LOG("run2");
+	ASSERT_TRUE(rd32(e, "n", 0, &c) == 0 && c == 3) TH_LOG("condition program ran %d times, want 3", c);
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
-static int t_if(void)
+/* if / else */
+TEST(if_else)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -429,19 +382,14 @@ static int t_if(void)
 	b = v_add(w, 0, 4, 1, 100);
 	gw_entry(w, "if", gw_node(w, IPU_PROG_IF, 0, exec_cs(w, 1, &a), exec_cs(w, 1, &b)));
 	gw_entry(w, "if-no-else", gw_node(w, IPU_PROG_IF, 0, exec_cs(w, 1, &a), NONE));
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(run(e, 0, NULL) == 0 && rd32(e, "x", 0, &x) == 0 && x == 100, "else branch: %d", x);
-	CHECK(wr32(e, "f", 0, -7) == 0 && run(e, 0, NULL) == 0, "run");
-	CHECK(rd32(e, "x", 0, &x) == 0 && x == 110, "then branch: %d", x);
-	CHECK(wr32(e, "f", 0, 0) == 0 && run(e, 1, NULL) == 0, "run");
-	CHECK(rd32(e, "x", 0, &x) == 0 && x == 110, "no else: %d", x);
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(run(e, 0, NULL) == 0 && rd32(e, "x", 0, &x) == 0 && x == 100) TH_LOG("else branch: %d", x);
+	ASSERT_TRUE(wr32(e, "f", 0, -7) == 0 && run(e, 0, NULL) == 0) TH_LOG("run");
+	ASSERT_TRUE(rd32(e, "x", 0, &x) == 0 && x == 110) TH_LOG("then branch: %d", x);
+	ASSERT_TRUE(wr32(e, "f", 0, 0) == 0 && run(e, 1, NULL) == 0) TH_LOG("run");
+	ASSERT_TRUE(rd32(e, "x", 0, &x) == 0 && x == 110) TH_LOG("no else: %d", x);
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 struct slog {
@@ -479,7 +427,8 @@ static int s_push(void *user, unsigned s, const void *src, size_t len)
 	return 0;
 }
 
-static int t_streams(void)
+/* streams: fifo depth, order, underrun, errors */
+TEST(streams)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -503,37 +452,33 @@ static int t_streams(void)
 	k[2] = gw_node(w, IPU_PROG_STREAM_COPY, out, t, IPU_STREAM_DEVICE_TO_HOST);
 	gw_entry(w, "loop", gw_node(w, IPU_PROG_REPEAT, 4, gw_seq(w, 3, k), 0));
 	gw_entry(w, "once", gw_seq(w, 3, k));
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(ipue_stream_count(e) == 2 && ipue_stream_info(e, 1, &si) == 0 &&
-	      si.depth == 2 && si.bytes == 16 && !strcmp(si.name, "out"), "stream info");
-	CHECK(run(e, 0, NULL) == IPUE_ESTREAM, "unconnected stream must fail");
-	CHECK(ipue_stream_connect(e, 0, &cb) == 0 && ipue_stream_connect(e, 1, &cb) == 0, "connect");
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(ipue_stream_count(e) == 2 && ipue_stream_info(e, 1, &si) == 0 &&
+	      si.depth == 2 && si.bytes == 16 && !strcmp(si.name, "out")) TH_LOG("stream info");
+	ASSERT_TRUE(run(e, 0, NULL) == IPUE_ESTREAM) TH_LOG("unconnected stream must fail");
+	ASSERT_TRUE(ipue_stream_connect(e, 0, &cb) == 0 && ipue_stream_connect(e, 1, &cb) == 0) TH_LOG("connect");
 	rc = run(e, 0, &st);
-	CHECK(rc == 0, "run: %s", ipue_strerror(rc));
+	ASSERT_TRUE(rc == 0) TH_LOG("run: %s", ipue_strerror(rc));
 	/* depth 3 prefetch, pushes in pairs of depth 2 */
-	CHECK(!strcmp(l.ev, "F0 F1 F2 P P F3 P P "), "event order '%s'", l.ev);
-	CHECK(l.npushed == 4 && l.pushed[0] == 1000 && l.pushed[3] == 1030, "pushed %d %d",
+	ASSERT_TRUE(!strcmp(l.ev, "F0 F1 F2 P P F3 P P ")) TH_LOG("event order '%s'", l.ev);
+	ASSERT_TRUE(l.npushed == 4 && l.pushed[0] == 1000 && l.pushed[3] == 1030) TH_LOG("pushed %d %d",
 	      l.pushed[0], l.pushed[3]);
-	CHECK(st.stream_bytes_h2d == 64 && st.stream_bytes_d2h == 64, "bytes");
-	CHECK(st.cycles_stream == 8 * (480 + (16 * 1000 + 5899) / 5900), "stream cycles %llu",
+	ASSERT_TRUE(st.stream_bytes_h2d == 64 && st.stream_bytes_d2h == 64) TH_LOG("bytes");
+	ASSERT_TRUE(st.cycles_stream == 8 * (480 + (16 * 1000 + 5899) / 5900)) TH_LOG("stream cycles %llu",
 	      (unsigned long long)st.cycles_stream);
 	/* no data left: underrun */
 	l.ev[0] = 0;
-	CHECK(run(e, 1, NULL) == IPUE_ESTREAM, "underrun must fail");
+	ASSERT_TRUE(run(e, 1, NULL) == IPUE_ESTREAM) TH_LOG("underrun must fail");
 	/* partial output is still flushed when the run fails later */
 	l.avail = 5;
 	l.fail_push = 1;
-	CHECK(run(e, 1, NULL) == IPUE_ESTREAM, "push failure must fail the run");
+	ASSERT_TRUE(run(e, 1, NULL) == IPUE_ESTREAM) TH_LOG("push failure must fail the run");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
-static int t_abort(void)
+/* abort on condition */
+TEST(abort_on_condition)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -548,22 +493,16 @@ static int t_abort(void)
 	k[1] = ab = gw_node(w, IPU_PROG_ABORT_ON_CONDITION, 0, 42, 0);
 	k[2] = k[0];
 	gw_entry(w, "p", gw_seq(w, 3, k));
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(run(e, 0, NULL) == 0 && ipue_abort_status(e, &code, &node) == 0, "no abort");
-	CHECK(rd32(e, "x", 0, &x) == 0 && x == 2, "x=%d", x);
-	CHECK(wr32(e, "f", 0, 1) == 0 && run(e, 0, NULL) == IPUE_EABORT, "abort expected");
-	CHECK(ipue_abort_status(e, &code, &node) == 1 && code == 42 && node == ab,
-	      "abort status code %u node %u", code, node);
-	CHECK(rd32(e, "x", 0, &x) == 0 && x == 3, "nodes after the abort ran: x=%d", x);
-	CHECK(wr32(e, "f", 0, 0) == 0 && run(e, 0, NULL) == 0 &&
-	      ipue_abort_status(e, NULL, NULL) == 0, "abort status cleared by next run");
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(run(e, 0, NULL) == 0 && ipue_abort_status(e, &code, &node) == 0) TH_LOG("no abort");
+	ASSERT_TRUE(rd32(e, "x", 0, &x) == 0 && x == 2) TH_LOG("x=%d", x);
+	ASSERT_TRUE(wr32(e, "f", 0, 1) == 0 && run(e, 0, NULL) == IPUE_EABORT) TH_LOG("abort expected");
+	ASSERT_TRUE(ipue_abort_status(e, &code, &node) == 1 && code == 42 && node == ab) TH_LOG("abort status code %u node %u", code, node);
+	ASSERT_TRUE(rd32(e, "x", 0, &x) == 0 && x == 3) TH_LOG("nodes after the abort ran: x=%d", x);
+	ASSERT_TRUE(wr32(e, "f", 0, 0) == 0 && run(e, 0, NULL) == 0 &&
+	      ipue_abort_status(e, NULL, NULL) == 0) TH_LOG("abort status cleared by next run");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* an endless RepeatWhileTrue: stopped by cancel and by the step limit */
@@ -602,7 +541,8 @@ static void *cancel_main(void *arg)
 	return NULL;
 }
 
-static int t_cancel(void)
+/* cancel from another thread, step limit */
+TEST(cancel)
 {
 	size_t len;
 	uint8_t *bin = endless_graph(&len);
@@ -612,33 +552,28 @@ static int t_cancel(void)
 	pthread_t th;
 	int rc;
 
-	CHECK(ipue_load(e, bin, len, NULL) == 0, "load");
-	CHECK(ipue_cancel(e) == 0, "cancel without a run must report 0");
+	ASSERT_TRUE(ipue_load(e, bin, len, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(ipue_cancel(e) == 0) TH_LOG("cancel without a run must report 0");
 	pthread_create(&th, NULL, cancel_main, &c);
 	rc = run(e, 0, &st);
 	pthread_join(th, NULL);
-	CHECK(rc == IPUE_ECANCELED && c.hit == 1, "rc %s hit %d", ipue_strerror(rc), c.hit);
-	CHECK(st.steps > 0, "steps");
+	ASSERT_TRUE(rc == IPUE_ECANCELED && c.hit == 1) TH_LOG("rc %s hit %d", ipue_strerror(rc), c.hit);
+	ASSERT_TRUE(st.steps > 0) TH_LOG("steps");
 	/* not sticky: the next run is not cancelled */
 	{
 		struct ipue_run_opts o = { .program = 0, .step_limit = 1001 };
 
 		rc = ipue_run(e, &o, &st);
-		CHECK(rc == IPUE_ESTEPLIMIT && st.steps == 1002, "step limit: %s steps %llu",
+		ASSERT_TRUE(rc == IPUE_ESTEPLIMIT && st.steps == 1002) TH_LOG("step limit: %s steps %llu",
 		      ipue_strerror(rc), (unsigned long long)st.steps);
 	}
 	free(bin);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	free(bin);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* The cost model's figures are the model table's; the host link rates
  * derived from its PCIe links are those of docs/cost-model.md. */
-static int t_model_figures(void)
+TEST(model_figures)
 {
 	static const struct { uint32_t id, bpk; } rates[] = {
 		{ IPU_MODEL_GC2, 6100 }, { IPU_MODEL_GC200, 23700 }, { IPU_MODEL_TEST, 5900 },
@@ -648,19 +583,17 @@ static int t_model_figures(void)
 
 	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
 		m = ipu_model_by_id(rates[i].id);
-		CHECK(m && ipue_model_lookup(rates[i].id, &f) == 0, "lookup %u", rates[i].id);
-		CHECK(f.tiles == m->tiles && f.tile_mem == m->tile_mem && f.clock_khz == m->clock_khz &&
-		      f.threads == m->threads, "%s figures", m->name);
-		CHECK(f.host_bytes_per_kcycle == rates[i].bpk, "%s host link %u B/kcycle, want %u",
+		ASSERT_TRUE(m && ipue_model_lookup(rates[i].id, &f) == 0) TH_LOG("lookup %u", rates[i].id);
+		ASSERT_TRUE(f.tiles == m->tiles && f.tile_mem == m->tile_mem && f.clock_khz == m->clock_khz &&
+		      f.threads == m->threads) TH_LOG("%s figures", m->name);
+		ASSERT_TRUE(f.host_bytes_per_kcycle == rates[i].bpk) TH_LOG("%s host link %u B/kcycle, want %u",
 		      m->name, f.host_bytes_per_kcycle, rates[i].bpk);
 	}
-	CHECK(ipue_model_lookup(77, &f) == IPUE_EMODEL, "unknown model");
-	return 0;
-fail:
-	return 1;
+	ASSERT_TRUE(ipue_model_lookup(77, &f) == IPUE_EMODEL) TH_LOG("unknown model");
 }
 
-static int t_enumerate(void)
+/* enumerate programs, metadata, reset */
+TEST(enumerate)
 {
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
@@ -673,25 +606,20 @@ static int t_enumerate(void)
 	gw_meta(w, "version", "7");
 	gw_entry(w, "first", gw_node(w, IPU_PROG_SYNC, 0, 0, 0));
 	gw_entry(w, "second", gw_seq(w, 0, NULL));
-	CHECK(load(e, w, NULL) == 0, "load");
-	CHECK(ipue_program_count(e) == 2 && !strcmp(ipue_program_name(e, 1), "second") &&
-	      ipue_program_name(e, 2) == NULL, "programs");
-	CHECK(ipue_metadata_count(e) == 2 && ipue_metadata_at(e, 1, &k, &v) == 0 &&
-	      !strcmp(k, "version") && !strcmp(v, "7"), "metadata");
-	CHECK(!strcmp(ipue_metadata_get(e, "builder"), "test") && !ipue_metadata_get(e, "x"), "get");
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(ipue_program_count(e) == 2 && !strcmp(ipue_program_name(e, 1), "second") &&
+	      ipue_program_name(e, 2) == NULL) TH_LOG("programs");
+	ASSERT_TRUE(ipue_metadata_count(e) == 2 && ipue_metadata_at(e, 1, &k, &v) == 0 &&
+	      !strcmp(k, "version") && !strcmp(v, "7")) TH_LOG("metadata");
+	ASSERT_TRUE(!strcmp(ipue_metadata_get(e, "builder"), "test") && !ipue_metadata_get(e, "x")) TH_LOG("get");
 	ipue_model_info(e, &mi);
-	CHECK(mi.tiles == m->tiles && mi.tile_mem == m->tile_mem && mi.workers == m->threads &&
-	      mi.clock_khz == m->clock_khz, "model");
-	CHECK(run(e, 1, NULL) == 0, "empty sequence");
+	ASSERT_TRUE(mi.tiles == m->tiles && mi.tile_mem == m->tile_mem && mi.workers == m->threads &&
+	      mi.clock_khz == m->clock_khz) TH_LOG("model");
+	ASSERT_TRUE(run(e, 1, NULL) == 0) TH_LOG("empty sequence");
 	ipue_engine_reset(e);
-	CHECK(!ipue_loaded(e) && run(e, 0, NULL) == IPUE_ENOGRAPH, "reset drops the graph");
+	ASSERT_TRUE(!ipue_loaded(e) && run(e, 0, NULL) == IPUE_ENOGRAPH) TH_LOG("reset drops the graph");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 static uint64_t rss_bytes(void)
@@ -707,7 +635,8 @@ static uint64_t rss_bytes(void)
 	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-static int t_lazy_memory(void)
+/* lazy tile memory (gc200, 10% graph) */
+TEST(lazy_memory)
 {
 	struct ipue_engine *e = NULL;
 	struct gw *w = gw_new(IPU_MODEL_GC200);
@@ -720,48 +649,40 @@ static int t_lazy_memory(void)
 
 	rss0 = rss_bytes();
 	e = mk(IPU_MODEL_GC200, 2);
-	CHECK(e, "create");
-	CHECK(ipue_resident_bytes(e) == 0, "empty engine reports %llu bytes",
+	ASSERT_NE(NULL, e) TH_LOG("create");
+	ASSERT_TRUE(ipue_resident_bytes(e) == 0) TH_LOG("empty engine reports %llu bytes",
 	      (unsigned long long)ipue_resident_bytes(e));
-	CHECK(rss_bytes() - rss0 < 1024 * 1024, "engine creation grew RSS by %llu",
+	ASSERT_TRUE(rss_bytes() - rss0 < 1024 * 1024) TH_LOG("engine creation grew RSS by %llu",
 	      (unsigned long long)(rss_bytes() - rss0));
 	for (uint32_t t = 0; t < tiles; t++)
 		gw_plan(w, t, per);
 	gw_handle(w, "t0", gw_tensor1(w, "t0", I32, per / 4, 0, 0), RW);
-	CHECK(load(e, w, NULL) == 0, "load");
+	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
 	ipue_mem_stats(e, &ms);
-	CHECK(ms.tile_bytes_planned == planned, "planned %llu", (unsigned long long)ms.tile_bytes_planned);
-	CHECK(ms.tile_bytes_reserved <= planned + tiles * 64 + 4096,
-	      "reserved %llu for %llu planned", (unsigned long long)ms.tile_bytes_reserved,
+	ASSERT_TRUE(ms.tile_bytes_planned == planned) TH_LOG("planned %llu", (unsigned long long)ms.tile_bytes_planned);
+	ASSERT_TRUE(ms.tile_bytes_reserved <= planned + tiles * 64 + 4096) TH_LOG("reserved %llu for %llu planned", (unsigned long long)ms.tile_bytes_reserved,
 	      (unsigned long long)planned);
-	CHECK(ms.tile_bytes_resident < 1024 * 1024, "untouched tiles resident: %llu",
+	ASSERT_TRUE(ms.tile_bytes_resident < 1024 * 1024) TH_LOG("untouched tiles resident: %llu",
 	      (unsigned long long)ms.tile_bytes_resident);
 	h = ipue_handle_find(e, "t0");
 	buf = calloc(1, per);
 	memset(buf, 0x5a, per);
-	CHECK(ipue_tensor_write(e, (unsigned)h, 0, buf, per) == 0, "write");
+	ASSERT_TRUE(ipue_tensor_write(e, (unsigned)h, 0, buf, per) == 0) TH_LOG("write");
 	ipue_mem_stats(e, &ms);
-	CHECK(ms.tile_bytes_resident >= per && ms.tile_bytes_resident < per + 3 * 4096,
-	      "after writing %u bytes resident %llu", per, (unsigned long long)ms.tile_bytes_resident);
+	ASSERT_TRUE(ms.tile_bytes_resident >= per && ms.tile_bytes_resident < per + 3 * 4096) TH_LOG("after writing %u bytes resident %llu", per, (unsigned long long)ms.tile_bytes_resident);
 	rss1 = rss_bytes();
-	CHECK(rss1 - rss0 < 8u * 1024 * 1024, "RSS grew %llu bytes for a 10%% graph before use",
+	ASSERT_TRUE(rss1 - rss0 < 8u * 1024 * 1024) TH_LOG("RSS grew %llu bytes for a 10%% graph before use",
 	      (unsigned long long)(rss1 - rss0));
 	ipue_engine_reset(e);
 	ipue_mem_stats(e, &ms);
-	CHECK(ms.tile_bytes_reserved == 0 && ipue_resident_bytes(e) == 0, "reset frees tiles");
+	ASSERT_TRUE(ms.tile_bytes_reserved == 0 && ipue_resident_bytes(e) == 0) TH_LOG("reset frees tiles");
 	free(buf);
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	free(buf);
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* the real codelet library through the default lookup: out = a + b (f32) */
-static int t_library_codelet(void)
+TEST(library_codelet)
 {
 	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 2 };
 	struct ipue_engine *e = NULL;
@@ -777,7 +698,7 @@ static int t_library_codelet(void)
 	uint32_t v;
 	int rc;
 
-	CHECK(ipue_engine_create(&cfg, &e) == 0, "create");
+	ASSERT_TRUE(ipue_engine_create(&cfg, &e) == 0) TH_LOG("create");
 	gw_plan(w, 5, 96);
 	gw_handle(w, "a", gw_tensor1(w, "a", IPU_DTYPE_F32, 8, 5, 0), RW);
 	gw_handle(w, "b", gw_tensor1(w, "b", IPU_DTYPE_F32, 8, 5, 32), RW);
@@ -785,29 +706,25 @@ static int t_library_codelet(void)
 	v = gw_vertex(w, IPUE_CODELET_BINARY(IPUE_BOP_ADD), 5, 3, f, 0, NULL);
 	gw_entry(w, "add", exec_cs(w, 1, &v));
 	rc = load(e, w, &err);
-	CHECK(rc == 0, "load: %s: %s", err.section_name, err.message);
+	ASSERT_TRUE(rc == 0) TH_LOG("load: %s: %s", err.section_name, err.message);
 	for (int i = 0; i < 8; i++) {
 		a[i] = (float)i * 0.5f;
 		b[i] = 100.0f - (float)i;
 	}
-	CHECK(ipue_tensor_write(e, 0, 0, a, sizeof(a)) == 0 &&
-	      ipue_tensor_write(e, 1, 0, b, sizeof(b)) == 0, "write");
-	CHECK(run(e, 0, &st) == 0, "run");
-	CHECK(ipue_tensor_read(e, 2, 0, out, sizeof(out)) == 0, "read");
-	for (int i = 0; i < 8; i++)
-		CHECK(out[i] == a[i] + b[i], "out[%d] = %g, want %g", i, out[i], a[i] + b[i]);
-	CHECK(st.cycles_compute > 0, "library codelet reports no cycles");
+	ASSERT_TRUE(ipue_tensor_write(e, 0, 0, a, sizeof(a)) == 0 &&
+	      ipue_tensor_write(e, 1, 0, b, sizeof(b)) == 0) TH_LOG("write");
+	ASSERT_TRUE(run(e, 0, &st) == 0) TH_LOG("run");
+	ASSERT_TRUE(ipue_tensor_read(e, 2, 0, out, sizeof(out)) == 0) TH_LOG("read");
+	for (int i = 0; i < 8; i++) {
+		ASSERT_TRUE(out[i] == a[i] + b[i]) TH_LOG("out[%d] = %g, want %g", i, out[i], a[i] + b[i]);
+	}
+	ASSERT_TRUE(st.cycles_compute > 0) TH_LOG("library codelet reports no cycles");
 	gw_free(w);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	gw_free(w);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* every prefix of a valid binary is rejected cleanly */
-static int t_truncations(void)
+TEST(truncations)
 {
 	size_t len;
 	uint8_t *bin = ring_graph(&len);
@@ -818,17 +735,11 @@ static int t_truncations(void)
 	for (size_t n = 0; n < len; n += (n < 512 ? 1 : step)) {
 		int rc = ipue_load(e, bin, n, &err);
 
-		CHECK(rc == IPUE_EFORMAT && !strcmp(err.section_name, "header"),
-		      "prefix %zu: rc %d section %s", n, rc, err.section_name);
+		ASSERT_TRUE(rc == IPUE_EFORMAT && !strcmp(err.section_name, "header")) TH_LOG("prefix %zu: rc %d section %s", n, rc, err.section_name);
 	}
-	CHECK(ipue_load(e, bin, len, &err) == 0, "full binary: %s", err.message);
+	ASSERT_TRUE(ipue_load(e, bin, len, &err) == 0) TH_LOG("full binary: %s", err.message);
 	free(bin);
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	free(bin);
-	ipue_engine_destroy(e);
-	return 1;
 }
 
 /* ------------------------------------------------------------ negative */
@@ -1061,7 +972,12 @@ static void b_str_unterminated(uint8_t *b, size_t *n)
 }
 static void b_trunc(uint8_t *b, size_t *n) { (void)b; *n -= 8; }
 
-struct neg {
+FIXTURE(loader) {};
+FIXTURE_SETUP(loader) {}
+FIXTURE_TEARDOWN(loader) {}
+
+/* one loader case: a mutation and the verdict it must get */
+FIXTURE_VARIANT(loader) {
 	const char *name;
 	void (*mut)(struct gw *w);
 	void (*bmut)(uint8_t *b, size_t *n);
@@ -1070,88 +986,88 @@ struct neg {
 	const char *word;	/* expected in the message, NULL = any */
 };
 
-static const struct neg negs[] = {
-	{ "base graph loads", m_none, NULL, 0, NULL, NULL },
-	{ "unknown section skipped", m_unknown_sec, NULL, 0, NULL, NULL },
-	{ "unknown required section", m_unknown_req, NULL, IPUE_EFORMAT, "header", "required" },
-	{ "bad magic", m_none, b_magic, IPUE_EFORMAT, "header", "magic" },
-	{ "bad major version", m_none, b_version, IPUE_EFORMAT, "header", "version" },
-	{ "bad checksum", m_none, b_checksum, IPUE_EFORMAT, "header", "checksum" },
-	{ "total size mismatch", m_none, b_total, IPUE_EFORMAT, "header", "size" },
-	{ "truncated", m_none, b_trunc, IPUE_EFORMAT, "header", "truncated" },
-	{ "other model", m_none, b_model, IPUE_EMODEL, "header", "model" },
-	{ "header flags", m_none, b_flags, IPUE_EFORMAT, "header", "flags" },
-	{ "newer codelet library", m_none, b_codelet_ver, IPUE_EFORMAT, "header", "codelet" },
-	{ "too many sections", m_none, b_nsec, IPUE_EFORMAT, "header", "sections" },
-	{ "section outside binary", m_none, b_sec_bounds, IPUE_EFORMAT, "header", "outside" },
-	{ "section misaligned", m_none, b_sec_align, IPUE_EFORMAT, "header", "aligned" },
-	{ "section size != entsize*count", m_none, b_sec_size, IPUE_EFORMAT, "header", "entsize" },
-	{ "sections overlap", m_none, b_sec_overlap, IPUE_EFORMAT, "header", "overlaps" },
-	{ "duplicate section", m_none, b_sec_dup, IPUE_EFORMAT, NULL, "duplicate" },
-	{ "entsize too small", m_none, b_sec_entsize, IPUE_EFORMAT, "tensors", "entsize" },
-	{ "string not terminated", m_none, b_str_unterminated, IPUE_EFORMAT, "metadata", "string" },
-	{ "tile plan over tile memory", m_plan_big, NULL, IPUE_EFORMAT, "tile_plans", "tile memory" },
-	{ "tile plan tile out of range", m_plan_tile, NULL, IPUE_EFORMAT, "tile_plans", "out of range" },
-	{ "two plans for a tile", m_plan_dup, NULL, IPUE_EFORMAT, "tile_plans", "two plans" },
-	{ "tensor unknown dtype", m_t_dtype, NULL, IPUE_EFORMAT, "tensors", "dtype" },
-	{ "tensor rank too big", m_t_rank, NULL, IPUE_EFORMAT, "tensors", "rank" },
-	{ "tensor elements != shape", m_t_elems, NULL, IPUE_EFORMAT, "tensors", "product" },
-	{ "tensor shape beyond rank", m_t_shape_tail, NULL, IPUE_EFORMAT, "tensors", "beyond rank" },
-	{ "tensor name out of range", m_t_name, NULL, IPUE_EFORMAT, "tensors", "name" },
-	{ "interval gap", m_iv_gap, NULL, IPUE_EFORMAT, "intervals", "expected" },
-	{ "intervals cover too little", m_iv_short, NULL, IPUE_EFORMAT, "tensors", "cover" },
-	{ "interval outside tile plan", m_iv_outside, NULL, IPUE_EFORMAT, "intervals", "outside" },
-	{ "interval misaligned", m_iv_misaligned, NULL, IPUE_EFORMAT, "intervals", "misaligned" },
-	{ "interval on a tile without memory", m_iv_notile, NULL, IPUE_EFORMAT, "intervals", "outside" },
-	{ "tensor interval range reused", m_iv_range, NULL, IPUE_EFORMAT, "tensors", "must start" },
-	{ "unknown codelet", m_v_codelet, NULL, IPUE_EFORMAT, "vertices", "unknown codelet" },
-	{ "vertex tile out of range", m_v_tile, NULL, IPUE_EFORMAT, "vertices", "out of range" },
-	{ "vertex field count", m_v_nfields, NULL, IPUE_EFORMAT, "vertices", "fields" },
-	{ "vertex param count", m_v_nparams, NULL, IPUE_EFORMAT, "vertices", "params" },
-	{ "vertex field range", m_v_fieldrange, NULL, IPUE_EFORMAT, "vertices", "out of range" },
-	{ "field dtype not accepted", m_f_dtype, NULL, IPUE_EFORMAT, "vertices", "dtype" },
-	{ "field outside tile memory", m_f_outside, NULL, IPUE_EFORMAT, "vertices", "outside" },
-	{ "field misaligned", m_f_misaligned, NULL, IPUE_EFORMAT, "vertices", "misaligned" },
-	{ "field on a tile without memory", m_f_othertile, NULL, IPUE_EFORMAT, "vertices", "outside" },
-	{ "scalar field with 2 elements", m_f_scalar, NULL, IPUE_EFORMAT, "vertices", "scalar" },
-	{ "codelet check() rejects", m_check, NULL, IPUE_EFORMAT, "vertices", "odd count" },
-	{ "compute set vertex id", m_cs_vid, NULL, IPUE_EFORMAT, "cs_vertices", "out of range" },
-	{ "compute set write/write overlap", m_cs_ww, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" },
-	{ "compute set write/read overlap", m_cs_rw, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" },
-	{ "compute set lists a writer twice", m_cs_twice, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" },
-	{ "compute set range", m_cs_range, NULL, IPUE_EFORMAT, "compute_sets", "lie in" },
-	{ "copy outside tile plan", m_cp_outside, NULL, IPUE_EFORMAT, "copies", "outside" },
-	{ "copy to a tile without memory", m_cp_tile, NULL, IPUE_EFORMAT, "copies", "outside" },
-	{ "copy destinations overlap", m_cp_dstdst, NULL, IPUE_EFORMAT, "copies", "another destination" },
-	{ "copy destination overlaps a source", m_cp_dstsrc, NULL, IPUE_EFORMAT, "copies", "a source" },
-	{ "program node kind", m_p_kind, NULL, IPUE_EFORMAT, "program_nodes", "unknown kind" },
-	{ "program node flags", m_p_flags, NULL, IPUE_EFORMAT, "program_nodes", "flags" },
-	{ "execute compute set id", m_p_cs, NULL, IPUE_EFORMAT, "program_nodes", "compute set" },
-	{ "copy exchange id", m_p_ex, NULL, IPUE_EFORMAT, "program_nodes", "exchange" },
-	{ "sequence children range", m_p_children, NULL, IPUE_EFORMAT, "program_nodes", "children" },
-	{ "child node id", m_p_child_id, NULL, IPUE_EFORMAT, "program_children", "out of range" },
-	{ "program cycle", m_p_cycle, NULL, IPUE_EFORMAT, "program_nodes", "cycle" },
-	{ "program nesting > 64", m_p_deep, NULL, IPUE_EFORMAT, "program_nodes", "deeper" },
-	{ "if on a non-scalar", m_p_notscalar, NULL, IPUE_EFORMAT, "program_nodes", "scalar" },
-	{ "abort-on-condition tensor id", m_p_abort_scalar, NULL, IPUE_EFORMAT, "program_nodes", "scalar" },
-	{ "repeat-while body none", m_p_rwt_body, NULL, IPUE_EFORMAT, "program_nodes", "body" },
-	{ "stream copy direction", m_p_sc_dir, NULL, IPUE_EFORMAT, "program_nodes", "direction" },
-	{ "stream copy size mismatch", m_p_sc_size, NULL, IPUE_EFORMAT, "program_nodes", "does not match" },
-	{ "entry node id", m_p_entry, NULL, IPUE_EFORMAT, "entries", "out of range" },
-	{ "stream depth 0", m_s_depth0, NULL, IPUE_EFORMAT, "streams", "depth" },
-	{ "stream depth 17", m_s_depth, NULL, IPUE_EFORMAT, "streams", "depth" },
-	{ "stream direction", m_s_dir, NULL, IPUE_EFORMAT, "streams", "direction" },
-	{ "stream bigger than the chip", m_s_huge, NULL, IPUE_EFORMAT, "streams", "exceed" },
-	{ "duplicate handle name", m_h_dup, NULL, IPUE_EFORMAT, "host_handles", "duplicate" },
-	{ "handle tensor id", m_h_tensor, NULL, IPUE_EFORMAT, "host_handles", "out of range" },
-	{ "handle access bits", m_h_access, NULL, IPUE_EFORMAT, "host_handles", "access" },
-	{ "metadata string", m_meta, NULL, IPUE_EFORMAT, "metadata", "string" },
-	{ "init outside tile plan", m_init, NULL, IPUE_EFORMAT, "init", "outside" },
-	{ "init data outside data section", m_init_data, NULL, IPUE_EFORMAT, "init", "data" },
-};
+FIXTURE_VARIANT_ADD(loader, none) { "base graph loads", m_none, NULL, 0, NULL, NULL };
+FIXTURE_VARIANT_ADD(loader, unknown_sec) { "unknown section skipped", m_unknown_sec, NULL, 0, NULL, NULL };
+FIXTURE_VARIANT_ADD(loader, unknown_req) { "unknown required section", m_unknown_req, NULL, IPUE_EFORMAT, "header", "required" };
+FIXTURE_VARIANT_ADD(loader, magic) { "bad magic", m_none, b_magic, IPUE_EFORMAT, "header", "magic" };
+FIXTURE_VARIANT_ADD(loader, version) { "bad major version", m_none, b_version, IPUE_EFORMAT, "header", "version" };
+FIXTURE_VARIANT_ADD(loader, checksum) { "bad checksum", m_none, b_checksum, IPUE_EFORMAT, "header", "checksum" };
+FIXTURE_VARIANT_ADD(loader, total) { "total size mismatch", m_none, b_total, IPUE_EFORMAT, "header", "size" };
+FIXTURE_VARIANT_ADD(loader, trunc) { "truncated", m_none, b_trunc, IPUE_EFORMAT, "header", "truncated" };
+FIXTURE_VARIANT_ADD(loader, model) { "other model", m_none, b_model, IPUE_EMODEL, "header", "model" };
+FIXTURE_VARIANT_ADD(loader, flags) { "header flags", m_none, b_flags, IPUE_EFORMAT, "header", "flags" };
+FIXTURE_VARIANT_ADD(loader, codelet_ver) { "newer codelet library", m_none, b_codelet_ver, IPUE_EFORMAT, "header", "codelet" };
+FIXTURE_VARIANT_ADD(loader, nsec) { "too many sections", m_none, b_nsec, IPUE_EFORMAT, "header", "sections" };
+FIXTURE_VARIANT_ADD(loader, sec_bounds) { "section outside binary", m_none, b_sec_bounds, IPUE_EFORMAT, "header", "outside" };
+FIXTURE_VARIANT_ADD(loader, sec_align) { "section misaligned", m_none, b_sec_align, IPUE_EFORMAT, "header", "aligned" };
+FIXTURE_VARIANT_ADD(loader, sec_size) { "section size != entsize*count", m_none, b_sec_size, IPUE_EFORMAT, "header", "entsize" };
+FIXTURE_VARIANT_ADD(loader, sec_overlap) { "sections overlap", m_none, b_sec_overlap, IPUE_EFORMAT, "header", "overlaps" };
+FIXTURE_VARIANT_ADD(loader, sec_dup) { "duplicate section", m_none, b_sec_dup, IPUE_EFORMAT, NULL, "duplicate" };
+FIXTURE_VARIANT_ADD(loader, sec_entsize) { "entsize too small", m_none, b_sec_entsize, IPUE_EFORMAT, "tensors", "entsize" };
+FIXTURE_VARIANT_ADD(loader, str_unterminated) { "string not terminated", m_none, b_str_unterminated, IPUE_EFORMAT, "metadata", "string" };
+FIXTURE_VARIANT_ADD(loader, plan_big) { "tile plan over tile memory", m_plan_big, NULL, IPUE_EFORMAT, "tile_plans", "tile memory" };
+FIXTURE_VARIANT_ADD(loader, plan_tile) { "tile plan tile out of range", m_plan_tile, NULL, IPUE_EFORMAT, "tile_plans", "out of range" };
+FIXTURE_VARIANT_ADD(loader, plan_dup) { "two plans for a tile", m_plan_dup, NULL, IPUE_EFORMAT, "tile_plans", "two plans" };
+FIXTURE_VARIANT_ADD(loader, t_dtype) { "tensor unknown dtype", m_t_dtype, NULL, IPUE_EFORMAT, "tensors", "dtype" };
+FIXTURE_VARIANT_ADD(loader, t_rank) { "tensor rank too big", m_t_rank, NULL, IPUE_EFORMAT, "tensors", "rank" };
+FIXTURE_VARIANT_ADD(loader, t_elems) { "tensor elements != shape", m_t_elems, NULL, IPUE_EFORMAT, "tensors", "product" };
+FIXTURE_VARIANT_ADD(loader, t_shape_tail) { "tensor shape beyond rank", m_t_shape_tail, NULL, IPUE_EFORMAT, "tensors", "beyond rank" };
+FIXTURE_VARIANT_ADD(loader, t_name) { "tensor name out of range", m_t_name, NULL, IPUE_EFORMAT, "tensors", "name" };
+FIXTURE_VARIANT_ADD(loader, iv_gap) { "interval gap", m_iv_gap, NULL, IPUE_EFORMAT, "intervals", "expected" };
+FIXTURE_VARIANT_ADD(loader, iv_short) { "intervals cover too little", m_iv_short, NULL, IPUE_EFORMAT, "tensors", "cover" };
+FIXTURE_VARIANT_ADD(loader, iv_outside) { "interval outside tile plan", m_iv_outside, NULL, IPUE_EFORMAT, "intervals", "outside" };
+FIXTURE_VARIANT_ADD(loader, iv_misaligned) { "interval misaligned", m_iv_misaligned, NULL, IPUE_EFORMAT, "intervals", "misaligned" };
+FIXTURE_VARIANT_ADD(loader, iv_notile) { "interval on a tile without memory", m_iv_notile, NULL, IPUE_EFORMAT, "intervals", "outside" };
+FIXTURE_VARIANT_ADD(loader, iv_range) { "tensor interval range reused", m_iv_range, NULL, IPUE_EFORMAT, "tensors", "must start" };
+FIXTURE_VARIANT_ADD(loader, v_codelet) { "unknown codelet", m_v_codelet, NULL, IPUE_EFORMAT, "vertices", "unknown codelet" };
+FIXTURE_VARIANT_ADD(loader, v_tile) { "vertex tile out of range", m_v_tile, NULL, IPUE_EFORMAT, "vertices", "out of range" };
+FIXTURE_VARIANT_ADD(loader, v_nfields) { "vertex field count", m_v_nfields, NULL, IPUE_EFORMAT, "vertices", "fields" };
+FIXTURE_VARIANT_ADD(loader, v_nparams) { "vertex param count", m_v_nparams, NULL, IPUE_EFORMAT, "vertices", "params" };
+FIXTURE_VARIANT_ADD(loader, v_fieldrange) { "vertex field range", m_v_fieldrange, NULL, IPUE_EFORMAT, "vertices", "out of range" };
+FIXTURE_VARIANT_ADD(loader, f_dtype) { "field dtype not accepted", m_f_dtype, NULL, IPUE_EFORMAT, "vertices", "dtype" };
+FIXTURE_VARIANT_ADD(loader, f_outside) { "field outside tile memory", m_f_outside, NULL, IPUE_EFORMAT, "vertices", "outside" };
+FIXTURE_VARIANT_ADD(loader, f_misaligned) { "field misaligned", m_f_misaligned, NULL, IPUE_EFORMAT, "vertices", "misaligned" };
+FIXTURE_VARIANT_ADD(loader, f_othertile) { "field on a tile without memory", m_f_othertile, NULL, IPUE_EFORMAT, "vertices", "outside" };
+FIXTURE_VARIANT_ADD(loader, f_scalar) { "scalar field with 2 elements", m_f_scalar, NULL, IPUE_EFORMAT, "vertices", "scalar" };
+FIXTURE_VARIANT_ADD(loader, check) { "codelet check() rejects", m_check, NULL, IPUE_EFORMAT, "vertices", "odd count" };
+FIXTURE_VARIANT_ADD(loader, cs_vid) { "compute set vertex id", m_cs_vid, NULL, IPUE_EFORMAT, "cs_vertices", "out of range" };
+FIXTURE_VARIANT_ADD(loader, cs_ww) { "compute set write/write overlap", m_cs_ww, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" };
+FIXTURE_VARIANT_ADD(loader, cs_rw) { "compute set write/read overlap", m_cs_rw, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" };
+FIXTURE_VARIANT_ADD(loader, cs_twice) { "compute set lists a writer twice", m_cs_twice, NULL, IPUE_EFORMAT, "compute_sets", "overlapping" };
+FIXTURE_VARIANT_ADD(loader, cs_range) { "compute set range", m_cs_range, NULL, IPUE_EFORMAT, "compute_sets", "lie in" };
+FIXTURE_VARIANT_ADD(loader, cp_outside) { "copy outside tile plan", m_cp_outside, NULL, IPUE_EFORMAT, "copies", "outside" };
+FIXTURE_VARIANT_ADD(loader, cp_tile) { "copy to a tile without memory", m_cp_tile, NULL, IPUE_EFORMAT, "copies", "outside" };
+FIXTURE_VARIANT_ADD(loader, cp_dstdst) { "copy destinations overlap", m_cp_dstdst, NULL, IPUE_EFORMAT, "copies", "another destination" };
+FIXTURE_VARIANT_ADD(loader, cp_dstsrc) { "copy destination overlaps a source", m_cp_dstsrc, NULL, IPUE_EFORMAT, "copies", "a source" };
+FIXTURE_VARIANT_ADD(loader, p_kind) { "program node kind", m_p_kind, NULL, IPUE_EFORMAT, "program_nodes", "unknown kind" };
+FIXTURE_VARIANT_ADD(loader, p_flags) { "program node flags", m_p_flags, NULL, IPUE_EFORMAT, "program_nodes", "flags" };
+FIXTURE_VARIANT_ADD(loader, p_cs) { "execute compute set id", m_p_cs, NULL, IPUE_EFORMAT, "program_nodes", "compute set" };
+FIXTURE_VARIANT_ADD(loader, p_ex) { "copy exchange id", m_p_ex, NULL, IPUE_EFORMAT, "program_nodes", "exchange" };
+FIXTURE_VARIANT_ADD(loader, p_children) { "sequence children range", m_p_children, NULL, IPUE_EFORMAT, "program_nodes", "children" };
+FIXTURE_VARIANT_ADD(loader, p_child_id) { "child node id", m_p_child_id, NULL, IPUE_EFORMAT, "program_children", "out of range" };
+FIXTURE_VARIANT_ADD(loader, p_cycle) { "program cycle", m_p_cycle, NULL, IPUE_EFORMAT, "program_nodes", "cycle" };
+FIXTURE_VARIANT_ADD(loader, p_deep) { "program nesting > 64", m_p_deep, NULL, IPUE_EFORMAT, "program_nodes", "deeper" };
+FIXTURE_VARIANT_ADD(loader, p_notscalar) { "if on a non-scalar", m_p_notscalar, NULL, IPUE_EFORMAT, "program_nodes", "scalar" };
+FIXTURE_VARIANT_ADD(loader, p_abort_scalar) { "abort-on-condition tensor id", m_p_abort_scalar, NULL, IPUE_EFORMAT, "program_nodes", "scalar" };
+FIXTURE_VARIANT_ADD(loader, p_rwt_body) { "repeat-while body none", m_p_rwt_body, NULL, IPUE_EFORMAT, "program_nodes", "body" };
+FIXTURE_VARIANT_ADD(loader, p_sc_dir) { "stream copy direction", m_p_sc_dir, NULL, IPUE_EFORMAT, "program_nodes", "direction" };
+FIXTURE_VARIANT_ADD(loader, p_sc_size) { "stream copy size mismatch", m_p_sc_size, NULL, IPUE_EFORMAT, "program_nodes", "does not match" };
+FIXTURE_VARIANT_ADD(loader, p_entry) { "entry node id", m_p_entry, NULL, IPUE_EFORMAT, "entries", "out of range" };
+FIXTURE_VARIANT_ADD(loader, s_depth0) { "stream depth 0", m_s_depth0, NULL, IPUE_EFORMAT, "streams", "depth" };
+FIXTURE_VARIANT_ADD(loader, s_depth) { "stream depth 17", m_s_depth, NULL, IPUE_EFORMAT, "streams", "depth" };
+FIXTURE_VARIANT_ADD(loader, s_dir) { "stream direction", m_s_dir, NULL, IPUE_EFORMAT, "streams", "direction" };
+FIXTURE_VARIANT_ADD(loader, s_huge) { "stream bigger than the chip", m_s_huge, NULL, IPUE_EFORMAT, "streams", "exceed" };
+FIXTURE_VARIANT_ADD(loader, h_dup) { "duplicate handle name", m_h_dup, NULL, IPUE_EFORMAT, "host_handles", "duplicate" };
+FIXTURE_VARIANT_ADD(loader, h_tensor) { "handle tensor id", m_h_tensor, NULL, IPUE_EFORMAT, "host_handles", "out of range" };
+FIXTURE_VARIANT_ADD(loader, h_access) { "handle access bits", m_h_access, NULL, IPUE_EFORMAT, "host_handles", "access" };
+FIXTURE_VARIANT_ADD(loader, meta) { "metadata string", m_meta, NULL, IPUE_EFORMAT, "metadata", "string" };
+FIXTURE_VARIANT_ADD(loader, init) { "init outside tile plan", m_init, NULL, IPUE_EFORMAT, "init", "outside" };
+FIXTURE_VARIANT_ADD(loader, init_data) { "init data outside data section", m_init_data, NULL, IPUE_EFORMAT, "init", "data" };
 
-static int run_neg(const struct neg *n)
+/* the base graph with one mutation: rejected by the rule under test, or loaded */
+TEST_F(loader, load)
 {
+	const FIXTURE_VARIANT(loader) *n = variant;
 	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
 	struct gw *w = gw_new(IPU_MODEL_TEST);
 	struct ipue_load_error err;
@@ -1167,73 +1083,18 @@ static int run_neg(const struct neg *n)
 	rc = ipue_load(e, bin, len, &err);
 	free(bin);
 	gw_free(w);
-	CHECK(rc == n->status, "status %d (%s), want %d; %s: %s", rc, ipue_strerror(rc),
+	ASSERT_TRUE(rc == n->status) TH_LOG("%s: status %d (%s), want %d; %s: %s", n->name, rc, ipue_strerror(rc),
 	      n->status, err.section_name, err.message);
 	if (rc) {
-		CHECK(err.status == rc, "err.status %d", err.status);
-		CHECK(!n->section || !strcmp(err.section_name, n->section),
-		      "section '%s', want '%s' (%s)", err.section_name, n->section, err.message);
-		CHECK(!n->word || strstr(err.message, n->word), "message '%s' lacks '%s'",
+		ASSERT_TRUE(err.status == rc) TH_LOG("err.status %d", err.status);
+		ASSERT_TRUE(!n->section || !strcmp(err.section_name, n->section)) TH_LOG("section '%s', want '%s' (%s)", err.section_name, n->section, err.message);
+		ASSERT_TRUE(!n->word || strstr(err.message, n->word)) TH_LOG("message '%s' lacks '%s'",
 		      err.message, n->word);
-		CHECK(!ipue_loaded(e), "a rejected graph counts as loaded");
+		ASSERT_TRUE(!ipue_loaded(e)) TH_LOG("a rejected graph counts as loaded");
 	} else {
-		CHECK(run(e, 0, NULL) == 0, "base graph run");
+		ASSERT_TRUE(run(e, 0, NULL) == 0) TH_LOG("base graph run");
 	}
 	ipue_engine_destroy(e);
-	return 0;
-fail:
-	ipue_engine_destroy(e);
-	return 1;
 }
 
-struct test {
-	const char *name;
-	int (*fn)(void);
-};
-
-static const struct test tests[] = {
-	{ "empty graph", t_empty_graph },
-	{ "tensor write/read across intervals", t_tensor_roundtrip },
-	{ "bsp: writes visible to other tiles only by exchange", t_bsp_isolation },
-	{ "bsp: identical results with 1, 2, 7 host threads", t_threads_identical },
-	{ "repeat and cost model", t_repeat_and_cost },
-	{ "repeat while true", t_repeat_while_true },
-	{ "if / else", t_if },
-	{ "streams: fifo depth, order, underrun, errors", t_streams },
-	{ "abort on condition", t_abort },
-	{ "cancel from another thread, step limit", t_cancel },
-	{ "cost model figures from the model table", t_model_figures },
-	{ "enumerate programs, metadata, reset", t_enumerate },
-	{ "lazy tile memory (gc200, 10% graph)", t_lazy_memory },
-	{ "parallel host copies over the engine's threads", t_parallel_copy },
-	{ "every truncation rejected", t_truncations },
-	{ "real codelet library (BinaryAdd f32)", t_library_codelet },
-};
-
-int main(void)
-{
-	size_t nt = sizeof(tests) / sizeof(tests[0]), nn = sizeof(negs) / sizeof(negs[0]);
-	unsigned k = 0, failed = 0;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..%zu\n", nt + nn);
-	for (size_t i = 0; i < nt; i++) {
-		why[0] = 0;
-		if (tests[i].fn()) {
-			printf("not ok %u %s # %s\n", ++k, tests[i].name, why);
-			failed++;
-		} else {
-			printf("ok %u %s\n", ++k, tests[i].name);
-		}
-	}
-	for (size_t i = 0; i < nn; i++) {
-		why[0] = 0;
-		if (run_neg(&negs[i])) {
-			printf("not ok %u loader: %s # %s\n", ++k, negs[i].name, why);
-			failed++;
-		} else {
-			printf("ok %u loader: %s\n", ++k, negs[i].name);
-		}
-	}
-	return failed ? 1 : 0;
-}
+TEST_HARNESS_MAIN
