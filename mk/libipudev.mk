@@ -86,10 +86,10 @@ IPUDEV_TOOLS := $(B)/tools/ipu-info $(B)/tools/ipu-reset
 
 $(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(IPUDEV_TOOLS_COMMON) \
 		libipudev/ipudev.h libipudev/internal.h tools/common.h \
-		$(IPUDEV_ENGINE_DEP)
+		$(IPUDEV_ENGINE_DEP) $(wildcard $(IPUDEV_TEST_DIR)/*.h) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "libipudev: $@"
-	@$(CC) $(IPUDEV_CFLAGS) -I$(CURDIR)/tools -o $@ $(IPUDEV_TEST_SRCS) \
+	@$(CC) $(IPUDEV_CFLAGS) $(HARNESS_CFLAGS) -I$(CURDIR)/tools -o $@ $(IPUDEV_TEST_SRCS) \
 		$(IPUDEV_TOOLS_COMMON) $(IPUDEV_STATIC_LIBS)
 
 .PHONY: libipudev-check

@@ -45,11 +45,15 @@ json_ok() { python3 -m json.tool "$1" >/dev/null; }
 # --- unit tests (C) ---------------------------------------------------------
 "$UNIT" >"$TMP/unit" 2>&1
 urc=$?
+# The kselftest harness numbers its results and logs why a test failed on
+# "# " lines; keep those as comments before the result they explain.
 while IFS= read -r l; do
 	case "$l" in
-	"ok "*"# SKIP "*) name=${l#ok }; add skip "unit: ${name%% # SKIP *}" "${name#* # SKIP }" ;;
-	"ok "*) add ok "unit: ${l#ok }" ;;
-	"not ok "*) name=${l#not ok }; add fail "unit: ${name%% # *}" "${name#* # }" ;;
+	"ok "*"# SKIP"*) name=${l#ok [0-9]* }; add skip "unit: ${name%% # SKIP*}" "${name#* # SKIP}" ;;
+	"ok "*) add ok "unit: ${l#ok [0-9]* }" ;;
+	"not ok "*" # "*) name=${l#not ok [0-9]* }; add fail "unit: ${name%% # *}" "${name#* # }" ;;
+	"not ok "*) add fail "unit: ${l#not ok [0-9]* }" "see the log above" ;;
+	"# "*.[ch]:[0-9]*) lines+=("$l") ;;
 	esac
 done <"$TMP/unit"
 [ "$urc" -le 1 ] || add fail "unit: exits cleanly" "exit $urc: $(tail -c 200 "$TMP/unit")"

@@ -23,55 +23,19 @@
 
 #include "internal.h"
 #include "common.h"
-#include "unit.h"
-
-static int failures;
-
-/* uqueue.c: the user queue's mechanics and the run path on a fake card */
-
-void unit_result(bool ok, const char *name, const char *fmt, ...)
-{
-	char why[512] = "";
-
-	if (fmt) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(why, sizeof(why), fmt, ap);
-		va_end(ap);
-	}
-	if (ok)
-		printf("ok %s\n", name);
-	else
-		printf("not ok %s # %s\n", name, why);
-	failures += !ok;
-}
-
-static void skip(const char *name, const char *why)
-{
-	printf("ok %s # SKIP %s\n", name, why);
-}
-
-#define CHECK(name, cond, ...) \
-	unit_result((cond), (name), __VA_ARGS__)
+#include "kselftest_harness.h"
 
 /* ---------------------------------------------------------------------- */
 
-static void test_strerror(void)
+TEST(strerror_text)
 {
-	CHECK("strerror: negative errno",
-	      !strcmp(ipu_strerror(-ENOENT), "No such file or directory"),
-	      "got '%s'", ipu_strerror(-ENOENT));
-	CHECK("strerror: positive errno",
-	      !strcmp(ipu_strerror(EACCES), "Permission denied"),
-	      "got '%s'", ipu_strerror(EACCES));
-	CHECK("strerror: zero", !strcmp(ipu_strerror(0), "Success"),
-	      "got '%s'", ipu_strerror(0));
-	CHECK("strerror: unknown", !strcmp(ipu_strerror(-99999), "Unknown error"),
-	      "got '%s'", ipu_strerror(-99999));
+	EXPECT_TRUE(!strcmp(ipu_strerror(-ENOENT), "No such file or directory")) TH_LOG("%s: " "got '%s'", "strerror: negative errno", ipu_strerror(-ENOENT));
+	EXPECT_TRUE(!strcmp(ipu_strerror(EACCES), "Permission denied")) TH_LOG("%s: " "got '%s'", "strerror: positive errno", ipu_strerror(EACCES));
+	EXPECT_TRUE(!strcmp(ipu_strerror(0), "Success")) TH_LOG("%s: " "got '%s'", "strerror: zero", ipu_strerror(0));
+	EXPECT_TRUE(!strcmp(ipu_strerror(-99999), "Unknown error")) TH_LOG("%s: " "got '%s'", "strerror: unknown", ipu_strerror(-99999));
 }
 
-static void test_error_format(void)
+TEST(error_format)
 {
 	struct ipu_error e;
 	char longname[600];
@@ -80,56 +44,31 @@ static void test_error_format(void)
 	ipu_error_clear(NULL);
 	memset(&e, 0x55, sizeof(e));
 	ipu_error_clear(&e);
-	CHECK("error: clear", e.code == 0 && e.msg[0] == '\0', "not cleared");
+	EXPECT_TRUE(e.code == 0 && e.msg[0] == '\0') TH_LOG("%s: " "not cleared", "error: clear");
 
 	r = ipu__err_sys(&e, -EACCES, "open %s", "/dev/ipu2");
-	CHECK("error: err_sys format",
-	      r == -EACCES && e.code == -EACCES &&
-	      !strcmp(e.msg, "open /dev/ipu2: Permission denied"),
-	      "r=%d code=%d msg='%s'", r, e.code, e.msg);
+	EXPECT_TRUE(r == -EACCES && e.code == -EACCES && !strcmp(e.msg, "open /dev/ipu2: Permission denied")) TH_LOG("%s: " "r=%d code=%d msg='%s'", "error: err_sys format", r, e.code, e.msg);
 
 	r = ipu__err(NULL, -EIO, "x %d", 1);
-	CHECK("error: NULL err allowed", r == -EIO, "r=%d", r);
+	EXPECT_TRUE(r == -EIO) TH_LOG("%s: " "r=%d", "error: NULL err allowed", r);
 
 	memset(longname, 'a', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
 	memset(&e, 0x55, sizeof(e));
 	r = ipu__err_sys(&e, -ENOENT, "open %s", longname);
-	CHECK("error: long message truncated and terminated",
-	      r == -ENOENT && strlen(e.msg) == sizeof(e.msg) - 1,
-	      "len=%zu", strnlen(e.msg, sizeof(e.msg)));
+	EXPECT_TRUE(r == -ENOENT && strlen(e.msg) == sizeof(e.msg) - 1) TH_LOG("%s: " "len=%zu", "error: long message truncated and terminated", strnlen(e.msg, sizeof(e.msg)));
 }
 
-static void test_names(void)
+TEST(names)
 {
 	uint32_t m = 0;
 
-	CHECK("names: models",
-	      !strcmp(ipu_model_name(IPU_MODEL_GC2), "gc2") &&
-	      !strcmp(ipu_model_name(IPU_MODEL_GC200), "gc200") &&
-	      !strcmp(ipu_model_name(IPU_MODEL_TEST), "test") &&
-	      !strcmp(ipu_model_name(77), "unknown"), "wrong model name");
-	CHECK("names: architectures",
-	      !strcmp(ipu_model_arch(IPU_MODEL_GC2), "ipu1") &&
-	      !strcmp(ipu_model_arch(IPU_MODEL_GC200), "ipu2") &&
-	      !strcmp(ipu_model_arch(0), "unknown"), "wrong arch");
-	CHECK("names: model from name",
-	      ipu_model_from_name("GC200", &m) == 0 && m == IPU_MODEL_GC200 &&
-	      ipu_model_from_name("gc9", &m) == -EINVAL &&
-	      ipu_model_from_name(NULL, &m) == -EINVAL, "m=%u", m);
-	CHECK("names: states",
-	      !strcmp(ipu_state_name(IPU_STATE_READY), "ready") &&
-	      !strcmp(ipu_state_name(IPU_STATE_FAILED), "failed") &&
-	      !strcmp(ipu_state_name(IPU_STATE_UNKNOWN), "unknown") &&
-	      !strcmp(ipu_state_name(42), "unknown"), "wrong state name");
-	CHECK("names: state from name",
-	      ipu_state_from_name("ready\n") == IPU_STATE_READY &&
-	      ipu_state_from_name("initializing") == IPU_STATE_INITIALIZING &&
-	      ipu_state_from_name("readyx") == IPU_STATE_UNKNOWN &&
-	      ipu_state_from_name("") == IPU_STATE_UNKNOWN &&
-	      ipu_state_from_name(NULL) == IPU_STATE_UNKNOWN, "mismatch");
-	CHECK("names: version", !strcmp(ipu_version(), IPUDEV_VERSION_STRING),
-	      "got %s", ipu_version());
+	EXPECT_TRUE(!strcmp(ipu_model_name(IPU_MODEL_GC2), "gc2") && !strcmp(ipu_model_name(IPU_MODEL_GC200), "gc200") && !strcmp(ipu_model_name(IPU_MODEL_TEST), "test") && !strcmp(ipu_model_name(77), "unknown")) TH_LOG("%s: " "wrong model name", "names: models");
+	EXPECT_TRUE(!strcmp(ipu_model_arch(IPU_MODEL_GC2), "ipu1") && !strcmp(ipu_model_arch(IPU_MODEL_GC200), "ipu2") && !strcmp(ipu_model_arch(0), "unknown")) TH_LOG("%s: " "wrong arch", "names: architectures");
+	EXPECT_TRUE(ipu_model_from_name("GC200", &m) == 0 && m == IPU_MODEL_GC200 && ipu_model_from_name("gc9", &m) == -EINVAL && ipu_model_from_name(NULL, &m) == -EINVAL) TH_LOG("%s: " "m=%u", "names: model from name", m);
+	EXPECT_TRUE(!strcmp(ipu_state_name(IPU_STATE_READY), "ready") && !strcmp(ipu_state_name(IPU_STATE_FAILED), "failed") && !strcmp(ipu_state_name(IPU_STATE_UNKNOWN), "unknown") && !strcmp(ipu_state_name(42), "unknown")) TH_LOG("%s: " "wrong state name", "names: states");
+	EXPECT_TRUE(ipu_state_from_name("ready\n") == IPU_STATE_READY && ipu_state_from_name("initializing") == IPU_STATE_INITIALIZING && ipu_state_from_name("readyx") == IPU_STATE_UNKNOWN && ipu_state_from_name("") == IPU_STATE_UNKNOWN && ipu_state_from_name(NULL) == IPU_STATE_UNKNOWN) TH_LOG("%s: " "mismatch", "names: state from name");
+	EXPECT_TRUE(!strcmp(ipu_version(), IPUDEV_VERSION_STRING)) TH_LOG("%s: " "got %s", "names: version", ipu_version());
 }
 
 static bool driver_present(void)
@@ -139,7 +78,7 @@ static bool driver_present(void)
 	return stat("/sys/class/ipu", &st) == 0;
 }
 
-static void test_args(void)
+TEST(args)
 {
 	struct ipu_error e;
 	struct ipu_device *dev = (void *)1;
@@ -149,31 +88,26 @@ static void test_args(void)
 	int r;
 
 	r = ipu_enumerate(NULL, &n, &e);
-	CHECK("args: enumerate NULL cards", r == -EINVAL && e.code == -EINVAL &&
-	      strstr(e.msg, "must not be NULL"), "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(r == -EINVAL && e.code == -EINVAL && strstr(e.msg, "must not be NULL")) TH_LOG("%s: " "r=%d msg='%s'", "args: enumerate NULL cards", r, e.msg);
 	r = ipu_enumerate(&cards, NULL, NULL);
-	CHECK("args: enumerate NULL count, NULL err", r == -EINVAL, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "args: enumerate NULL count, NULL err", r);
 
 	r = ipu_device_open(0, 0x80, &dev, &e);
-	CHECK("args: open unknown flags",
-	      r == -EINVAL && dev == NULL && strstr(e.msg, "unknown flags 0x80"),
-	      "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(r == -EINVAL && dev == NULL && strstr(e.msg, "unknown flags 0x80")) TH_LOG("%s: " "r=%d msg='%s'", "args: open unknown flags", r, e.msg);
 	r = ipu_device_open(0, 0, NULL, &e);
-	CHECK("args: open NULL out", r == -EINVAL, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "args: open NULL out", r);
 
 	r = ipu_device_info(NULL, &info, &e);
-	CHECK("args: info NULL dev", r == -EINVAL, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "args: info NULL dev", r);
 	r = ipu_device_reset(NULL, 0, 0, NULL, &e);
-	CHECK("args: reset NULL dev", r == -EINVAL, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "args: reset NULL dev", r);
 	ipu_device_close(NULL);
 	ipu_cards_free(NULL);
-	CHECK("args: close/free NULL", true, NULL);
-	CHECK("args: id/name of NULL",
-	      ipu_device_id(NULL) == 0 && !strcmp(ipu_device_name(NULL), ""),
-	      "wrong");
+	EXPECT_TRUE(true) TH_LOG("%s", "args: close/free NULL");
+	EXPECT_TRUE(ipu_device_id(NULL) == 0 && !strcmp(ipu_device_name(NULL), "")) TH_LOG("%s: " "wrong", "args: id/name of NULL");
 }
 
-static void test_no_driver(void)
+TEST(no_driver)
 {
 	struct ipu_error e;
 	struct ipu_card *cards = (void *)1;
@@ -181,21 +115,12 @@ static void test_no_driver(void)
 	size_t n = 7;
 	int r;
 
-	if (driver_present()) {
-		skip("no driver: enumerate", "the ipu driver is loaded here");
-		skip("no driver: open", "the ipu driver is loaded here");
-		return;
-	}
+	if (driver_present())
+		SKIP(return, "no driver: the ipu driver is loaded here");
 	r = ipu_enumerate(&cards, &n, &e);
-	CHECK("no driver: enumerate",
-	      r == -ENODEV && e.code == -ENODEV && cards == NULL && n == 0 &&
-	      !strcmp(e.msg, "no IPU cards found: driver ipu.ko not loaded (/sys/class/ipu missing)"),
-	      "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(r == -ENODEV && e.code == -ENODEV && cards == NULL && n == 0 && !strcmp(e.msg, "no IPU cards found: driver ipu.ko not loaded (/sys/class/ipu missing)")) TH_LOG("%s: " "r=%d msg='%s'", "no driver: enumerate", r, e.msg);
 	r = ipu_device_open(2, IPU_OPEN_READONLY, &dev, &e);
-	CHECK("no driver: open",
-	      r == -ENODEV && dev == NULL &&
-	      !strcmp(e.msg, "open ipu2: driver ipu.ko not loaded (/sys/class/ipu missing)"),
-	      "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(r == -ENODEV && dev == NULL && !strcmp(e.msg, "open ipu2: driver ipu.ko not loaded (/sys/class/ipu missing)")) TH_LOG("%s: " "r=%d msg='%s'", "no driver: open", r, e.msg);
 }
 
 /* A fake backend to check the generic dispatch. */
@@ -249,7 +174,7 @@ static const struct ipu_backend_ops fake_ops = {
 	.reset = fake_reset,
 };
 
-static void test_dispatch(void)
+TEST(dispatch)
 {
 	struct fake f = { 0 };
 	struct ipu_device *dev = NULL;
@@ -260,54 +185,36 @@ static void test_dispatch(void)
 
 	r = ipu__device_new(&fake_ops, &f, 9, 0, "fake9", &dev, &e);
 	if (r) {
-		CHECK("dispatch: device_new", false, "r=%d", r);
+		EXPECT_TRUE(false) TH_LOG("%s: " "r=%d", "dispatch: device_new", r);
 		return;
 	}
-	CHECK("dispatch: id and name",
-	      ipu_device_id(dev) == 9 && !strcmp(ipu_device_name(dev), "fake9"),
-	      "id=%u", ipu_device_id(dev));
+	EXPECT_TRUE(ipu_device_id(dev) == 9 && !strcmp(ipu_device_name(dev), "fake9")) TH_LOG("%s: " "id=%u", "dispatch: id and name", ipu_device_id(dev));
 
 	memset(&info, 0x55, sizeof(info));
 	r = ipu_device_info(dev, &info, &e);
-	CHECK("dispatch: info", r == 0 && f.info_calls == 1 && info.tiles == 32 &&
-	      info.id == 9 && !strcmp(info.backend, "fake") &&
-	      info.reserved[0] == 0, "r=%d", r);
+	EXPECT_TRUE(r == 0 && f.info_calls == 1 && info.tiles == 32 && info.id == 9 && !strcmp(info.backend, "fake") && info.reserved[0] == 0) TH_LOG("%s: " "r=%d", "dispatch: info", r);
 
 	r = ipu_device_reset(dev, IPU_RESET_TIMEOUT_MAX + 1, 0, &rr, &e);
-	CHECK("dispatch: reset timeout above max",
-	      r == -EINVAL && f.reset_calls == 0 && strstr(e.msg, "timeout 60001 ms"),
-	      "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(r == -EINVAL && f.reset_calls == 0 && strstr(e.msg, "timeout 60001 ms")) TH_LOG("%s: " "r=%d msg='%s'", "dispatch: reset timeout above max", r, e.msg);
 	r = ipu_device_reset(dev, 0, 0x10, &rr, &e);
-	CHECK("dispatch: reset unknown flags",
-	      r == -EINVAL && f.reset_calls == 0, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL && f.reset_calls == 0) TH_LOG("%s: " "r=%d", "dispatch: reset unknown flags", r);
 	r = ipu_device_reset(dev, 100, IPU_RESET_NOWAIT, &rr, &e);
-	CHECK("dispatch: reset ok",
-	      r == 0 && f.reset_calls == 1 && f.timeout == 100 &&
-	      f.flags == IPU_RESET_NOWAIT && rr.state == IPU_STATE_READY &&
-	      rr.reset_count == 5, "r=%d", r);
+	EXPECT_TRUE(r == 0 && f.reset_calls == 1 && f.timeout == 100 && f.flags == IPU_RESET_NOWAIT && rr.state == IPU_STATE_READY && rr.reset_count == 5) TH_LOG("%s: " "r=%d", "dispatch: reset ok", r);
 	r = ipu_device_reset(dev, 0, 0, NULL, &e);
-	CHECK("dispatch: reset NULL result", r == 0, "r=%d", r);
+	EXPECT_TRUE(r == 0) TH_LOG("%s: " "r=%d", "dispatch: reset NULL result", r);
 	r = ipu_device_reset(dev, 1, 0, &rr, &e);
-	CHECK("dispatch: reset error passes through",
-	      r == -ETIMEDOUT && e.code == -ETIMEDOUT &&
-	      !strcmp(e.msg, "reset fake9: too slow"), "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(r == -ETIMEDOUT && e.code == -ETIMEDOUT && !strcmp(e.msg, "reset fake9: too slow")) TH_LOG("%s: " "r=%d msg='%s'", "dispatch: reset error passes through", r, e.msg);
 	dev->flags = IPU_OPEN_READONLY;
 	r = ipu_device_reset(dev, 0, 0, &rr, &e);
-	CHECK("dispatch: reset read-only is EPERM",
-	      r == -EPERM && strstr(e.msg, "read-only"), "r=%d msg='%s'", r,
-	      e.msg);
+	EXPECT_TRUE(r == -EPERM && strstr(e.msg, "read-only")) TH_LOG("%s: " "r=%d msg='%s'", "dispatch: reset read-only is EPERM", r, e.msg);
 	r = ipu__no_slot(dev, "run", &e);
-	CHECK("dispatch: missing slot",
-	      r == -EOPNOTSUPP &&
-	      !strcmp(e.msg, "run on fake9: not supported by the fake backend"),
-	      "msg='%s'", e.msg);
+	EXPECT_TRUE(r == -EOPNOTSUPP && !strcmp(e.msg, "run on fake9: not supported by the fake backend")) TH_LOG("%s: " "msg='%s'", "dispatch: missing slot", e.msg);
 	fake_closed = 0;
 	ipu_device_close(dev);
-	CHECK("dispatch: close calls ops->close", fake_closed == 1 + 3 + 100,
-	      "closed=%d", fake_closed);
+	EXPECT_TRUE(fake_closed == 1 + 3 + 100) TH_LOG("%s: " "closed=%d", "dispatch: close calls ops->close", fake_closed);
 }
 
-static void test_card_stubs(void)
+TEST(card_stubs)
 {
 	struct ipu_device *dev = NULL;
 	struct ipu_error e;
@@ -317,7 +224,7 @@ static void test_card_stubs(void)
 
 	/* a card handle without an open file: every execution op says so */
 	if (ipu__device_new(&ipu__card_ops, NULL, 3, 0, "ipu3", &dev, &e)) {
-		CHECK("card: execution ops without a device", false, "device_new failed");
+		EXPECT_TRUE(false) TH_LOG("%s: " "device_new failed", "card: execution ops without a device");
 		return;
 	}
 	r = ipu__card_ops.load(dev, buf, sizeof(buf), &e);
@@ -330,33 +237,26 @@ static void test_card_stubs(void)
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
 	r = ipu__card_ops.wait(dev, 0, &e);
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
-	CHECK("card: execution ops without a device say why", ok, "last msg='%s'", e.msg);
+	EXPECT_TRUE(ok) TH_LOG("%s: " "last msg='%s'", "card: execution ops without a device say why", e.msg);
 	ipu_device_close(dev);	/* priv NULL: must not crash */
 }
 
-static void test_pci(void)
+TEST(pci)
 {
 	struct ipu__pci *pci = ipu__pci_open();
 	struct ipu__pci_link l;
 	int r;
 
-	CHECK("pci: libpci opens", pci != NULL, "ipu__pci_open failed");
+	EXPECT_TRUE(pci != NULL) TH_LOG("%s: " "ipu__pci_open failed", "pci: libpci opens");
 	r = ipu__pci_query(pci, "nonsense", NULL, &l);
-	CHECK("pci: malformed address", r == -EINVAL, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "pci: malformed address", r);
 	r = ipu__pci_query(pci, "0000:00:00.0x", NULL, &l);
-	CHECK("pci: trailing garbage", r == -EINVAL, "r=%d", r);
+	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "pci: trailing garbage", r);
 	r = ipu__pci_query(pci, "ffff:ff:1f.7", "/nonexistent", &l);
-	CHECK("pci: absent device is unknown, not fatal",
-	      r == 0 && l.speed[0] == 0 && l.width == 0 && l.numa_node == -1,
-	      "r=%d speed='%s' width=%u numa=%d", r, l.speed, l.width,
-	      l.numa_node);
+	EXPECT_TRUE(r == 0 && l.speed[0] == 0 && l.width == 0 && l.numa_node == -1) TH_LOG("%s: " "r=%d speed='%s' width=%u numa=%d", "pci: absent device is unknown, not fatal", r, l.speed, l.width, l.numa_node);
 	r = ipu__pci_query(NULL, "0000:00:00.0", "/nonexistent", &l);
-	CHECK("pci: no libpci context", r == 0 && l.numa_node == -1, "r=%d", r);
-	CHECK("pci: speed names",
-	      !strcmp(ipu__pcie_speed_name(4), "16.0 GT/s") &&
-	      !strcmp(ipu__pcie_speed_name(3), "8.0 GT/s") &&
-	      ipu__pcie_speed_name(0) == NULL && ipu__pcie_speed_name(15) == NULL,
-	      "wrong");
+	EXPECT_TRUE(r == 0 && l.numa_node == -1) TH_LOG("%s: " "r=%d", "pci: no libpci context", r);
+	EXPECT_TRUE(!strcmp(ipu__pcie_speed_name(4), "16.0 GT/s") && !strcmp(ipu__pcie_speed_name(3), "8.0 GT/s") && ipu__pcie_speed_name(0) == NULL && ipu__pcie_speed_name(15) == NULL) TH_LOG("%s: " "wrong", "pci: speed names");
 	ipu__pci_close(pci);
 }
 
@@ -405,7 +305,7 @@ static void write_doc(FILE *f, const void *unused)
 	jw_end(&w);
 }
 
-static void test_json(void)
+TEST(json)
 {
 	static const struct {
 		const char *in, *out;
@@ -426,61 +326,36 @@ static void test_json(void)
 	for (size_t i = 0; i < IPU__ARRAY_SIZE(cases); i++) {
 		s = capture(write_str, cases[i].in);
 		if (!s || strcmp(s, cases[i].out)) {
-			CHECK("json: string escaping", false, "case %zu: got %s",
-			      i, s ? s : "(null)");
+			EXPECT_TRUE(false) TH_LOG("%s: " "case %zu: got %s", "json: string escaping", i, s ? s : "(null)");
 			ok = false;
 		}
 		free(s);
 	}
-	if (ok)
-		CHECK("json: string escaping", true, NULL);
+	if (ok) {
+		EXPECT_TRUE(true) TH_LOG("%s", "json: string escaping");
+	}
 
 	s = capture(write_doc, NULL);
-	CHECK("json: writer layout",
-	      s && !strcmp(s,
-		"{\n"
-		"  \"a\": \"x\",\n"
-		"  \"empty\": [],\n"
-		"  \"list\": [\n"
-		"    1,\n"
-		"    -2,\n"
-		"    {\n"
-		"      \"t\": true,\n"
-		"      \"n\": null\n"
-		"    }\n"
-		"  ],\n"
-		"  \"d\": 1.500,\n"
-		"  \"nul\": null\n"
-		"}\n"), "got:\n%s", s ? s : "(null)");
+	EXPECT_TRUE(s && !strcmp(s, "{\n" "  \"a\": \"x\",\n" "  \"empty\": [],\n" "  \"list\": [\n" "    1,\n" "    -2,\n" "    {\n" "      \"t\": true,\n" "      \"n\": null\n" "    }\n" "  ],\n" "  \"d\": 1.500,\n" "  \"nul\": null\n" "}\n")) TH_LOG("%s: " "got:\n%s", "json: writer layout", s ? s : "(null)");
 	free(s);
 }
 
-static void test_parse_format(void)
+TEST(parse_format)
 {
 	unsigned v = 0;
 	char buf[32];
 
-	CHECK("tools: parse_uint",
-	      tool_parse_uint("12", 100, &v) == 0 && v == 12 &&
-	      tool_parse_uint("0", 0, &v) == 0 && v == 0 &&
-	      tool_parse_uint("", 100, &v) == -EINVAL &&
-	      tool_parse_uint(NULL, 100, &v) == -EINVAL &&
-	      tool_parse_uint("-1", 100, &v) == -EINVAL &&
-	      tool_parse_uint(" 1", 100, &v) == -EINVAL &&
-	      tool_parse_uint("1x", 100, &v) == -EINVAL &&
-	      tool_parse_uint("101", 100, &v) == -ERANGE &&
-	      tool_parse_uint("99999999999999999999999", 100, &v) == -ERANGE,
-	      "v=%u", v);
+	EXPECT_TRUE(tool_parse_uint("12", 100, &v) == 0 && v == 12 && tool_parse_uint("0", 0, &v) == 0 && v == 0 && tool_parse_uint("", 100, &v) == -EINVAL && tool_parse_uint(NULL, 100, &v) == -EINVAL && tool_parse_uint("-1", 100, &v) == -EINVAL && tool_parse_uint(" 1", 100, &v) == -EINVAL && tool_parse_uint("1x", 100, &v) == -EINVAL && tool_parse_uint("101", 100, &v) == -ERANGE && tool_parse_uint("99999999999999999999999", 100, &v) == -ERANGE) TH_LOG("%s: " "v=%u", "tools: parse_uint", v);
 	tool_format_bytes(940572672, buf, sizeof(buf));
-	CHECK("tools: bytes gc200", !strcmp(buf, "897 MiB"), "got %s", buf);
+	EXPECT_TRUE(!strcmp(buf, "897 MiB")) TH_LOG("%s: " "got %s", "tools: bytes gc200", buf);
 	tool_format_bytes(638976, buf, sizeof(buf));
-	CHECK("tools: bytes tile", !strcmp(buf, "624 KiB"), "got %s", buf);
+	EXPECT_TRUE(!strcmp(buf, "624 KiB")) TH_LOG("%s: " "got %s", "tools: bytes tile", buf);
 	tool_format_bytes(32 * 65536, buf, sizeof(buf));
-	CHECK("tools: bytes test model", !strcmp(buf, "2 MiB"), "got %s", buf);
+	EXPECT_TRUE(!strcmp(buf, "2 MiB")) TH_LOG("%s: " "got %s", "tools: bytes test model", buf);
 	tool_format_bytes(1536, buf, sizeof(buf));
-	CHECK("tools: bytes fraction", !strcmp(buf, "1.5 KiB"), "got %s", buf);
+	EXPECT_TRUE(!strcmp(buf, "1.5 KiB")) TH_LOG("%s: " "got %s", "tools: bytes fraction", buf);
 	tool_format_bytes(100, buf, sizeof(buf));
-	CHECK("tools: bytes small", !strcmp(buf, "100 B"), "got %s", buf);
+	EXPECT_TRUE(!strcmp(buf, "100 B")) TH_LOG("%s: " "got %s", "tools: bytes small", buf);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -608,23 +483,17 @@ static int pci_probe(const char *addr, const char *dir)
 	return r ? 1 : 0;
 }
 
+/* The tests of the model table and of the user queue, in this file's
+ * translation unit: the harness keeps its test list per unit. */
+#include "models_tests.h"
+#include "uqueue_tests.h"
+
+/* No options run the tests; the others serve run.sh and a card's host. */
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "--pci"))
 		return pci_probe(argv[2], argc > 3 ? argv[3] : NULL);
 	if (argc > 1)
 		return dump(argv[1]);
-	test_strerror();
-	test_error_format();
-	test_names();
-	models_tests();
-	test_args();
-	test_no_driver();
-	test_dispatch();
-	test_card_stubs();
-	test_pci();
-	test_json();
-	test_parse_format();
-	uqueue_tests();
-	return failures ? 1 : 0;
+	return test_harness_run(argc, argv);
 }

@@ -5,8 +5,8 @@
  * memory, and a thread plays the card (fetches entries when the SQ tail
  * doorbell moves, writes the run record at the completion's CQ index when
  * the queue has a record ring, then posts the completion with the phase
- * bit). Called from
- * unit.c's main(); prints "ok NAME" / "not ok NAME # why" lines.
+ * bit). Included by unit.c: the kselftest harness keeps one test list per
+ * translation unit.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +23,6 @@
 #include "card.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_hw.h"
-#include "unit.h"
 
 static void *page(void)
 {
@@ -164,7 +163,7 @@ static void card_stop(struct fakecard *f)
 /* ------------------------------------------------------------------------ */
 /* The ring mechanics                                                       */
 
-static void test_rings(void)
+TEST(uqueue_rings)
 {
 	struct ipu__uqueue q;
 	struct ipu_sqe *sq = page();
@@ -180,20 +179,13 @@ static void test_rings(void)
 	e.handle = 3;
 	e.count = 9;
 	cid = ipu__uq_post(&q, &e);
-	unit_result(cid == 0 && sq[0].opcode == IPU_SQE_RUN && sq[0].handle == 3 &&
-	    sq[0].count == 9 && sq[0].cid == 0 && db[0] == 1 && q.pending == 1,
-	    "uqueue: post writes the entry and rings the SQ tail doorbell",
-	    "cid=%d tail db=%u pending=%u", cid, db[0], q.pending);
-	unit_result(!ipu__uq_reap(&q, &out, NULL) && q.pending == 1 && db[1] == 0,
-	    "uqueue: no completion while the phase bit is old", "pending=%u",
-	    q.pending);
+	EXPECT_TRUE(cid == 0 && sq[0].opcode == IPU_SQE_RUN && sq[0].handle == 3 && sq[0].count == 9 && sq[0].cid == 0 && db[0] == 1 && q.pending == 1) TH_LOG("%s: " "cid=%d tail db=%u pending=%u", "uqueue: post writes the entry and rings the SQ tail doorbell", cid, db[0], q.pending);
+	EXPECT_TRUE(!ipu__uq_reap(&q, &out, NULL) && q.pending == 1 && db[1] == 0) TH_LOG("%s: " "pending=%u", "uqueue: no completion while the phase bit is old", q.pending);
 	/* 3 posted on 4 entries: full */
 	ipu__uq_post(&q, &e);
 	ipu__uq_post(&q, &e);
 	r = ipu__uq_post(&q, &e);
-	unit_result(r == -EAGAIN && q.pending == 3 && db[0] == 3,
-	    "uqueue: post on a full ring is -EAGAIN", "r=%d pending=%u", r,
-	    q.pending);
+	EXPECT_TRUE(r == -EAGAIN && q.pending == 3 && db[0] == 3) TH_LOG("%s: " "r=%d pending=%u", "uqueue: post on a full ring is -EAGAIN", r, q.pending);
 	/* the card completes all three, then one more lap */
 	for (unsigned i = 0; i < 3; i++) {
 		cq[i].cid = (uint16_t)i;
@@ -205,8 +197,7 @@ static void test_rings(void)
 		      out.detail == 10 + i && db[1] == i + 1;
 	}
 	ok &= !ipu__uq_reap(&q, &out, NULL) && q.pending == 0;
-	unit_result(ok, "uqueue: reap consumes in order and writes the CQ head doorbell",
-	    "head db=%u pending=%u", db[1], q.pending);
+	EXPECT_TRUE(ok) TH_LOG("%s: " "head db=%u pending=%u", "uqueue: reap consumes in order and writes the CQ head doorbell", db[1], q.pending);
 
 	/* wrap: slot 3 phase 1, then slots 0.. with phase 0; the stale phase
 	 * 1 entries of the first lap are not new */
@@ -222,54 +213,44 @@ static void test_rings(void)
 	cq[0].status = IPU_CS_BAD_HANDLE << 1 | 0;
 	ok &= ipu__uq_reap(&q, &out, NULL) == 1 && out.cid == 4 &&
 	      IPU_CQE_CODE(out.status) == IPU_CS_BAD_HANDLE && db[1] == 1;
-	unit_result(ok && db[0] == 2 && q.pending == 1,
-	    "uqueue: the phase flips when the ring wraps",
-	    "head=%u phase=%u tail db=%u pending=%u", q.cq_head, q.phase, db[0],
-	    q.pending);
+	EXPECT_TRUE(ok && db[0] == 2 && q.pending == 1) TH_LOG("%s: " "head=%u phase=%u tail db=%u pending=%u", "uqueue: the phase flips when the ring wraps", q.cq_head, q.phase, db[0], q.pending);
 
 	/* wait: a completion already there needs no fd */
 	cq[1].cid = 5;
 	cq[1].status = 0;
 	r = ipu__uq_wait(&q, -1, 50, 0, &out, NULL);
-	unit_result(r == 0 && out.cid == 5, "uqueue: wait returns a posted completion",
-	    "r=%d", r);
+	EXPECT_TRUE(r == 0 && out.cid == 5) TH_LOG("%s: " "r=%d", "uqueue: wait returns a posted completion", r);
 	ipu__uq_post(&q, &e);
 	r = ipu__uq_wait(&q, -1, 10, 20, &out, NULL);
-	unit_result(r == -ETIMEDOUT && q.pending == 1, "uqueue: wait times out",
-	    "r=%d", r);
+	EXPECT_TRUE(r == -ETIMEDOUT && q.pending == 1) TH_LOG("%s: " "r=%d", "uqueue: wait times out", r);
 	{
 		int p[2];
 
 		if (pipe(p)) {
-			unit_result(0, "uqueue: POLLHUP/POLLERR means the queue is gone",
-			    "pipe: %s", strerror(errno));
+			EXPECT_TRUE(0) TH_LOG("%s: " "pipe: %s", "uqueue: POLLHUP/POLLERR means the queue is gone", strerror(errno));
 		} else {
 			close(p[1]);	/* the read end now polls POLLHUP */
 			r = ipu__uq_wait(&q, p[0], 10, 0, &out, NULL);
-			unit_result(r == -ENODEV, "uqueue: POLLHUP/POLLERR means the queue is gone",
-			    "r=%d", r);
+			EXPECT_TRUE(r == -ENODEV) TH_LOG("%s: " "r=%d", "uqueue: POLLHUP/POLLERR means the queue is gone", r);
 			close(p[0]);
 			r = ipu__uq_wait(&q, p[0], 10, 0, &out, NULL);
-			unit_result(r == -EBADF, "uqueue: POLLNVAL is -EBADF", "r=%d", r);
+			EXPECT_TRUE(r == -EBADF) TH_LOG("%s: " "r=%d", "uqueue: POLLNVAL is -EBADF", r);
 		}
 	}
 
 	/* states: lost unmaps the doorbell page only */
 	q.state = IPU__UQ_READY;
 	ipu__uq_lost(&q);
-	unit_result(q.state == IPU__UQ_GONE && !q.db && q.sq == sq && q.pending == 0,
-	    "uqueue: a lost queue is GONE, its rings kept", "state=%d", q.state);
+	EXPECT_TRUE(q.state == IPU__UQ_GONE && !q.db && q.sq == sq && q.pending == 0) TH_LOG("%s: " "state=%d", "uqueue: a lost queue is GONE, its rings kept", q.state);
 	q.sq_len = q.cq_len = 4096;
 	ipu__uq_close(&q, "test");
-	unit_result(q.state == IPU__UQ_OFF && !q.sq && !q.cq && !strcmp(q.why, "test"),
-	    "uqueue: close unmaps everything", "state=%d why='%s'", q.state, q.why);
+	EXPECT_TRUE(q.state == IPU__UQ_OFF && !q.sq && !q.cq && !strcmp(q.why, "test")) TH_LOG("%s: " "state=%d why='%s'", "uqueue: close unmaps everything", q.state, q.why);
 	ipu__uq_lost(&q);
-	unit_result(q.state == IPU__UQ_OFF, "uqueue: a queue that is off stays off",
-	    "state=%d", q.state);
+	EXPECT_TRUE(q.state == IPU__UQ_OFF) TH_LOG("%s: " "state=%d", "uqueue: a queue that is off stays off", q.state);
 }
 
 /* The run record ring: the record at the CQ index of each completion */
-static void test_records(void)
+TEST(uqueue_records)
 {
 	struct ipu__uqueue q;
 	struct ipu_sqe *sq = page();
@@ -291,8 +272,7 @@ static void test_records(void)
 	memset(&got, 0xa5, sizeof(got));
 	ok = ipu__uq_reap(&q, &out, &got) == 1 && !got.steps &&
 	     !got.cycles_compute && !got.stream_bytes_d2h && !got.reserved[4];
-	unit_result(ok, "uqueue records: a queue without a record ring gives zero counters",
-	    "steps=%llu", (unsigned long long)got.steps);
+	EXPECT_TRUE(ok) TH_LOG("%s: " "steps=%llu", "uqueue records: a queue without a record ring gives zero counters", (unsigned long long)got.steps);
 
 	/* a record ring: three laps over 4 entries, every record checked; the
 	 * card rewrites a slot's record on each lap */
@@ -317,15 +297,14 @@ static void test_records(void)
 		      got.cycles_compute == 1000 + i &&
 		      got.stream_bytes_d2h == (uint64_t)i << 36 &&
 		      db[1] == (slot + 1) % 4;
-		if (!ok)
-			unit_result(0, "uqueue records: reap copies the record at the completion's CQ index",
-			    "completion %u (slot %u): steps %llu", i, slot,
-			    (unsigned long long)got.steps);
+		if (!ok) {
+			EXPECT_TRUE(0) TH_LOG("%s: " "completion %u (slot %u): steps %llu", "uqueue records: reap copies the record at the completion's CQ index", i, slot, (unsigned long long)got.steps);
+		}
 	}
-	if (ok)
-		unit_result(1, "uqueue records: reap copies the record at the completion's CQ index", NULL);
-	unit_result(q.rec == rec && q.pending == 0, "uqueue records: set_rings keeps the record ring",
-	    "rec=%p pending=%u", (const void *)q.rec, q.pending);
+	if (ok) {
+		EXPECT_TRUE(1) TH_LOG("%s", "uqueue records: reap copies the record at the completion's CQ index");
+	}
+	EXPECT_TRUE(q.rec == rec && q.pending == 0) TH_LOG("%s: " "rec=%p pending=%u", "uqueue records: set_rings keeps the record ring", (const void *)q.rec, q.pending);
 	munmap(sq, 4096);
 	munmap(cq, 4096);
 	munmap(rec, 4096);
@@ -430,7 +409,7 @@ static void *release_later(void *arg)
 	return NULL;
 }
 
-static void test_run_path(void)
+TEST(uqueue_run_path)
 {
 	struct rig g;
 	struct ipu_run_stats st;
@@ -442,20 +421,12 @@ static void test_run_path(void)
 	int r, ok;
 
 	if (rig_open(&g, 4, 1)) {
-		unit_result(0, "uqueue run: rig", "setup failed");
+		EXPECT_TRUE(0) TH_LOG("%s: " "setup failed", "uqueue run: rig");
 		return;
 	}
 	r = ipu_run(g.dev, 1, 7, &st, &e);
 	ok = __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1;	/* then g.f.last */
-	unit_result(ok && r == 0 && g.f.last.opcode == IPU_SQE_RUN && g.f.last.handle == 1 &&
-	    g.f.last.count == 7 && g.f.last.flags == 0 && !g.f.last.reserved[0] &&
-	    st.steps == 1007 && st.host_ns == 4321 && st.cycles == 700 &&
-	    st.clock_khz == 1330000 && g.c->uq.pending == 0 && !g.c->run_started &&
-	    stats_are(&st, 1, 7),
-	    "uqueue run: ipu_run posts RUN and reports the completion's stats and its run record",
-	    "r=%d steps=%llu compute=%llu d2h=%llu msg='%s'", r,
-	    (unsigned long long)st.steps, (unsigned long long)st.cycles_compute,
-	    (unsigned long long)st.stream_bytes_d2h, r ? e.msg : "");
+	EXPECT_TRUE(ok && r == 0 && g.f.last.opcode == IPU_SQE_RUN && g.f.last.handle == 1 && g.f.last.count == 7 && g.f.last.flags == 0 && !g.f.last.reserved[0] && st.steps == 1007 && st.host_ns == 4321 && st.cycles == 700 && st.clock_khz == 1330000 && g.c->uq.pending == 0 && !g.c->run_started && stats_are(&st, 1, 7)) TH_LOG("%s: " "r=%d steps=%llu compute=%llu d2h=%llu msg='%s'", "uqueue run: ipu_run posts RUN and reports the completion's stats and its run record", r, (unsigned long long)st.steps, (unsigned long long)st.cycles_compute, (unsigned long long)st.stream_bytes_d2h, r ? e.msg : "");
 
 	ok = 1;
 	for (unsigned i = 0; i < 1000 && ok; i++) {
@@ -463,26 +434,19 @@ static void test_run_path(void)
 		ok = r == 0 && st.steps == (i & 1) * 1000 + i % 5 + 1 &&
 		     stats_are(&st, i & 1, i % 5 + 1);
 	}
-	unit_result(ok && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1001,
-	    "uqueue run: 1000 runs over a 4-entry ring, every result and record checked",
-	    "r=%d msg='%s'", r, r ? e.msg : "");
+	EXPECT_TRUE(ok && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == 1001) TH_LOG("%s: " "r=%d msg='%s'", "uqueue run: 1000 runs over a 4-entry ring, every result and record checked", r, r ? e.msg : "");
 
 	/* run_start + wait with a timeout while the card holds the run */
 	__atomic_store_n(&g.f.hold, 1, __ATOMIC_RELEASE);
 	r = ipu_run_start(g.dev, 0, 1, &e);
 	ok = r == 0;
 	r = ipu_wait(g.dev, 20, &st, &e);
-	unit_result(ok && r == -ETIMEDOUT &&
-	    !strcmp(e.msg, "program 0 ('empty') on ipu7: still running after 20 ms") &&
-	    g.c->run_started, "uqueue run: ipu_wait times out, the run goes on",
-	    "r=%d msg='%s'", r, e.msg);
+	EXPECT_TRUE(ok && r == -ETIMEDOUT && !strcmp(e.msg, "program 0 ('empty') on ipu7: still running after 20 ms") && g.c->run_started) TH_LOG("%s: " "r=%d msg='%s'", "uqueue run: ipu_wait times out, the run goes on", r, e.msg);
 	r = ipu_run_start(g.dev, 0, 1, &e);
-	unit_result(r == -EBUSY, "uqueue run: one run at a time", "r=%d", r);
+	EXPECT_TRUE(r == -EBUSY) TH_LOG("%s: " "r=%d", "uqueue run: one run at a time", r);
 	__atomic_store_n(&g.f.hold, 0, __ATOMIC_RELEASE);
 	r = ipu_wait(g.dev, 0, &st, &e);
-	unit_result(r == 0 && st.steps == 1 && stats_are(&st, 0, 1),
-	    "uqueue run: a later ipu_wait collects it, with its record",
-	    "r=%d msg='%s'", r, r ? e.msg : "");
+	EXPECT_TRUE(r == 0 && st.steps == 1 && stats_are(&st, 0, 1)) TH_LOG("%s: " "r=%d msg='%s'", "uqueue run: a later ipu_wait collects it, with its record", r, r ? e.msg : "");
 
 	/* a kernel-queue command while a run is in flight waits for the run
 	 * and keeps its outcome for ipu_wait() */
@@ -499,15 +463,9 @@ static void test_run_path(void)
 		r = ipu__card_ops.tensor_write_async(g.dev, 0, 0, buf, sizeof(buf),
 						     &req, &e);
 		pthread_join(t, NULL);
-		unit_result(ok && r < 0 && g.c->run_done &&
-		    __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == before + 1 &&
-		    g.c->uq.pending == 0,
-		    "uqueue run: a kernel-queue command follows the run in flight",
-		    "r=%d run_done=%d", r, g.c->run_done);
+		EXPECT_TRUE(ok && r < 0 && g.c->run_done && __atomic_load_n(&g.f.done, __ATOMIC_ACQUIRE) == before + 1 && g.c->uq.pending == 0) TH_LOG("%s: " "r=%d run_done=%d", "uqueue run: a kernel-queue command follows the run in flight", r, g.c->run_done);
 		r = ipu_wait(g.dev, 0, &st, &e);
-		unit_result(r == 0 && st.steps == 1002 && stats_are(&st, 1, 2),
-		    "uqueue run: ipu_wait reports the run completed before the command, and its record",
-		    "r=%d steps=%llu", r, (unsigned long long)st.steps);
+		EXPECT_TRUE(r == 0 && st.steps == 1002 && stats_are(&st, 1, 2)) TH_LOG("%s: " "r=%d steps=%llu", "uqueue run: ipu_wait reports the run completed before the command, and its record", r, (unsigned long long)st.steps);
 	}
 
 	/* async kernel-queue requests in flight: the run goes through SUBMIT */
@@ -515,9 +473,7 @@ static void test_run_path(void)
 		tail = g.c->uq.sq_tail;
 		g.c->async_inflight = 1;
 		r = ipu_run(g.dev, 0, 1, &st, &e);
-		unit_result(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
-		    "uqueue run: with async requests in flight the run goes through SUBMIT",
-		    "r=%d msg='%s'", r, e.msg);
+		EXPECT_TRUE(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail) TH_LOG("%s: " "r=%d msg='%s'", "uqueue run: with async requests in flight the run goes through SUBMIT", r, e.msg);
 		g.c->async_inflight = 0;
 	}
 
@@ -530,25 +486,19 @@ static void test_run_path(void)
 	x.handle = 1;
 	x.program = "other";
 	ipu__card_status_err(&e2, &x, IPU_STATUS_BAD_HANDLE, 1001, 0);
-	unit_result(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0 &&
-	    !st.cycles_compute && !st.compute_sets && !st.stream_bytes_d2h,
-	    "uqueue run: a failed run reports as through SUBMIT (its zeroed record too)",
-	    "r=%d '%s' vs '%s'", r, e.msg, e2.msg);
+	EXPECT_TRUE(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0 && !st.cycles_compute && !st.compute_sets && !st.stream_bytes_d2h) TH_LOG("%s: " "r=%d '%s' vs '%s'", "uqueue run: a failed run reports as through SUBMIT (its zeroed record too)", r, e.msg, e2.msg);
 	__atomic_store_n(&g.f.code, IPU_CS_SUCCESS, __ATOMIC_RELEASE);
 
 	/* a completion that is not the run's */
 	__atomic_store_n(&g.f.cid_skew, 1, __ATOMIC_RELEASE);
 	r = ipu_run(g.dev, 0, 1, &st, &e);
-	unit_result(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id") &&
-	    !st.cycles && !st.cycles_compute && !st.steps && !g.c->uq.rec,
-	    "uqueue run: a foreign command id is -EPROTO (no stats), then SUBMIT",
-	    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
+	EXPECT_TRUE(r == -EPROTO && g.c->uq.state == IPU__UQ_OFF && strstr(e.msg, "command id") && !st.cycles && !st.cycles_compute && !st.steps && !g.c->uq.rec) TH_LOG("%s: " "r=%d state=%d msg='%s'", "uqueue run: a foreign command id is -EPROTO (no stats), then SUBMIT", r, g.c->uq.state, e.msg);
 	rig_close(&g);
 
 	/* a queue without a record ring (driver or card before run records):
 	 * the completion's stats, zero counters */
 	if (rig_open(&g, 4, 0)) {
-		unit_result(0, "uqueue run: rig", "setup failed");
+		EXPECT_TRUE(0) TH_LOG("%s: " "setup failed", "uqueue run: rig");
 		return;
 	}
 	ok = 1;
@@ -556,17 +506,13 @@ static void test_run_path(void)
 		r = ipu_run(g.dev, i & 1, i + 1, &st, &e);
 		ok = r == 0 && stats_bare(&st, i & 1, i + 1);
 	}
-	unit_result(ok, "uqueue run: without a record ring, the completion's stats and zero counters",
-	    "r=%d steps=%llu compute=%llu msg='%s'", r, (unsigned long long)st.steps,
-	    (unsigned long long)st.cycles_compute, r ? e.msg : "");
+	EXPECT_TRUE(ok) TH_LOG("%s: " "r=%d steps=%llu compute=%llu msg='%s'", "uqueue run: without a record ring, the completion's stats and zero counters", r, (unsigned long long)st.steps, (unsigned long long)st.cycles_compute, r ? e.msg : "");
 
 	/* IPUDEV_RUNQ=kernel: never the user queue */
 	g.c->runq_mode = IPU__RUNQ_KERNEL;
 	tail = g.c->uq.sq_tail;
 	r = ipu_run(g.dev, 0, 1, &st, &e);
-	unit_result(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail,
-	    "uqueue run: IPUDEV_RUNQ=kernel runs through SUBMIT", "r=%d msg='%s'",
-	    r, e.msg);
+	EXPECT_TRUE(r < 0 && strstr(e.msg, "SUBMIT") && g.c->uq.sq_tail == tail) TH_LOG("%s: " "r=%d msg='%s'", "uqueue run: IPUDEV_RUNQ=kernel runs through SUBMIT", r, e.msg);
 	g.c->runq_mode = IPU__RUNQ_AUTO;
 
 	/* the queue is gone (POLLHUP on the fd) while the run is in flight */
@@ -575,7 +521,7 @@ static void test_run_path(void)
 
 		card_stop(&g.f);	/* the queue stopped: nobody answers */
 		if (pipe(p)) {
-			unit_result(0, "uqueue run: queue gone", "pipe failed");
+			EXPECT_TRUE(0) TH_LOG("%s: " "pipe failed", "uqueue run: queue gone");
 		} else {
 			close(p[1]);
 			g.c->fd = p[0];
@@ -586,18 +532,11 @@ static void test_run_path(void)
 			x.handle = 0;
 			x.program = "empty";
 			ipu__card_status_err(&e2, &x, IPU_STATUS_RESET, 0, 0);
-			unit_result(r == -EIO && !strcmp(e.msg, e2.msg) &&
-			    g.c->uq.state == IPU__UQ_GONE && !g.c->uq.db,
-			    "uqueue run: a queue gone mid-run reports the reset as SUBMIT does",
-			    "r=%d state=%d msg='%s'", r, g.c->uq.state, e.msg);
+			EXPECT_TRUE(r == -EIO && !strcmp(e.msg, e2.msg) && g.c->uq.state == IPU__UQ_GONE && !g.c->uq.db) TH_LOG("%s: " "r=%d state=%d msg='%s'", "uqueue run: a queue gone mid-run reports the reset as SUBMIT does", r, g.c->uq.state, e.msg);
 			/* the next run creates it again: UQUEUE on a pipe is
 			 * ENOTTY, so SUBMIT from then on */
 			r = ipu_run(g.dev, 0, 1, &st, &e);
-			unit_result(r == -EOPNOTSUPP && g.c->uq.state == IPU__UQ_OFF &&
-			    strstr(g.c->uq.why, "no user queues"),
-			    "uqueue run: the next run re-creates the queue, or falls back to SUBMIT",
-			    "r=%d state=%d why='%s' msg='%s'", r, g.c->uq.state,
-			    g.c->uq.why, e.msg);
+			EXPECT_TRUE(r == -EOPNOTSUPP && g.c->uq.state == IPU__UQ_OFF && strstr(g.c->uq.why, "no user queues")) TH_LOG("%s: " "r=%d state=%d why='%s' msg='%s'", "uqueue run: the next run re-creates the queue, or falls back to SUBMIT", r, g.c->uq.state, g.c->uq.why, e.msg);
 		}
 	}
 	rig_close(&g);	/* closes the pipe's read end */
@@ -641,7 +580,7 @@ static const char *after_dev(const char *msg)
  * with IPUE_ESTREAM; a card reports that as RUN_FAILED with the status in
  * the detail. Both backends give the same errno and the same reason.
  */
-static void test_engine_failure(void)
+TEST(uqueue_engine_failure)
 {
 	struct ipu_run_stats st;
 	struct ipu_error e1, e2;
@@ -653,7 +592,7 @@ static void test_engine_failure(void)
 
 	if (stream_graph(&bin, &len, &e1) || ipu_model_open("test", 1, &d, &e1) ||
 	    ipu_load(d, bin, len, &e1)) {
-		unit_result(0, "engine failure: the same errno on both backends", "model: %s", e1.msg);
+		EXPECT_TRUE(0) TH_LOG("%s: " "model: %s", "engine failure: the same errno on both backends", e1.msg);
 		ipu_device_close(d);
 		free(bin);
 		return;
@@ -662,26 +601,13 @@ static void test_engine_failure(void)
 	ipu_device_close(d);
 	free(bin);
 	if (rig_open(&g, 4, 1)) {
-		unit_result(0, "engine failure: the same errno on both backends", "rig setup failed");
+		EXPECT_TRUE(0) TH_LOG("%s: " "rig setup failed", "engine failure: the same errno on both backends");
 		return;
 	}
 	__atomic_store_n(&g.f.fail_detail, (uint32_t)-IPUE_ESTREAM, __ATOMIC_RELEASE);
 	__atomic_store_n(&g.f.code, IPU_CS_RUN_FAILED, __ATOMIC_RELEASE);
 	r2 = ipu_run(g.dev, 0, 1, &st, &e2);
 	rig_close(&g);
-	unit_result(r1 == -EPIPE && r2 == r1 && e1.code == r1 && e2.code == r2,
-		    "engine failure: the same errno on both backends", "model %d card %d", r1, r2);
-	unit_result(!strncmp(e1.msg, e2.msg, strlen("program 0 ('empty') on ")) &&
-		    !strcmp(after_dev(e1.msg), after_dev(e2.msg)) &&
-		    strstr(e1.msg, ipue_strerror(IPUE_ESTREAM)),
-		    "engine failure: the same message on both backends", "'%s' vs '%s'", e1.msg,
-		    e2.msg);
-}
-
-void uqueue_tests(void)
-{
-	test_rings();
-	test_records();
-	test_run_path();
-	test_engine_failure();
+	EXPECT_TRUE(r1 == -EPIPE && r2 == r1 && e1.code == r1 && e2.code == r2) TH_LOG("%s: " "model %d card %d", "engine failure: the same errno on both backends", r1, r2);
+	EXPECT_TRUE(!strncmp(e1.msg, e2.msg, strlen("program 0 ('empty') on ")) && !strcmp(after_dev(e1.msg), after_dev(e2.msg)) && strstr(e1.msg, ipue_strerror(IPUE_ESTREAM))) TH_LOG("%s: " "'%s' vs '%s'", "engine failure: the same message on both backends", e1.msg, e2.msg);
 }

@@ -4,7 +4,7 @@
  * lookups, and that the library's views of each model (names, the graph
  * builder, the model device) and the tools' board type are the table's.
  * The card's view is checked in the VM (tests/kselftest/ipu_info_test.c,
- * ipu_device_test.c). Called from unit.c's main().
+ * ipu_device_test.c). Included by unit.c (one harness test list).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +12,8 @@
 
 #include "common.h"
 #include "ipu/ipu_models.h"
-#include "unit.h"
 
-static void test_lookup(void)
+TEST(models_lookup)
 {
 	const struct ipu_model *m, *o;
 	char up[16], names[64];
@@ -35,32 +34,21 @@ static void test_lookup(void)
 		      m->clock_khz && m->threads == IPU_WORKER_THREADS &&
 		      m->pcie_gen >= 3 && m->pcie_width;
 		if (!ok) {
-			unit_result(0, "models: ids and names unique, lookups find each row",
-				    "row %zu (%s)", i, m->name);
+			EXPECT_TRUE(0) TH_LOG("%s: " "row %zu (%s)", "models: ids and names unique, lookups find each row", i, m->name);
 			return;
 		}
 	}
-	unit_result(n == 3, "models: ids and names unique, lookups find each row", "%zu rows", n);
-	unit_result(!ipu_model_by_id(0) && !ipu_model_by_id(77) && !ipu_model_by_name(NULL) &&
-		    !ipu_model_by_name("gc20") && !ipu_model_by_name("gc2000") &&
-		    !ipu_model_by_name(""),
-		    "models: unknown ids and names are NULL", NULL);
-	unit_result(!strcmp(ipu_model_names(names, sizeof(names)), "gc2, gc200, test") &&
-		    !strcmp(ipu_model_names(names, 6), "gc2, ") &&
-		    !strcmp(ipu_model_names(names, 1), ""),
-		    "models: the list of names, truncated to fit", "'%s'", names);
+	EXPECT_TRUE(n == 3) TH_LOG("%s: " "%zu rows", "models: ids and names unique, lookups find each row", n);
+	EXPECT_TRUE(!ipu_model_by_id(0) && !ipu_model_by_id(77) && !ipu_model_by_name(NULL) && !ipu_model_by_name("gc20") && !ipu_model_by_name("gc2000") && !ipu_model_by_name("")) TH_LOG("%s", "models: unknown ids and names are NULL");
+	EXPECT_TRUE(!strcmp(ipu_model_names(names, sizeof(names)), "gc2, gc200, test") && !strcmp(ipu_model_names(names, 6), "gc2, ") && !strcmp(ipu_model_names(names, 1), "")) TH_LOG("%s: " "'%s'", "models: the list of names, truncated to fit", names);
 	/* the published figures (docs/hw-interface.md) */
 	m = ipu_model_by_id(IPU_MODEL_GC200);
 	o = ipu_model_by_id(IPU_MODEL_GC2);
-	unit_result(m && m->tiles == 1472 && m->tile_mem == 624 * 1024 && m->clock_khz == 1330000 &&
-		    m->link_ports == 10 && m->pcie_gen == 4 && m->pcie_width == 16 &&
-		    o && o->tiles == 1216 && o->tile_mem == 256 * 1024 && o->clock_khz == 1300000 &&
-		    o->pcie_gen == 3 && o->pcie_width == 8,
-		    "models: GC200 and GC2 carry the published figures", NULL);
+	EXPECT_TRUE(m && m->tiles == 1472 && m->tile_mem == 624 * 1024 && m->clock_khz == 1330000 && m->link_ports == 10 && m->pcie_gen == 4 && m->pcie_width == 16 && o && o->tiles == 1216 && o->tile_mem == 256 * 1024 && o->clock_khz == 1300000 && o->pcie_gen == 3 && o->pcie_width == 8) TH_LOG("%s", "models: GC200 and GC2 carry the published figures");
 }
 
 /* The library's names, a graph and a model device of each model. */
-static void test_views(void)
+TEST(models_views)
 {
 	const struct ipu_model *m;
 	struct ipu_device_info info;
@@ -76,16 +64,12 @@ static void test_views(void)
 
 		snprintf(name, sizeof(name), "models: the library's names of %s are the table's",
 			 m->name);
-		unit_result(!strcmp(ipu_model_name(m->id), m->name) &&
-			    !strcmp(ipu_model_arch(m->id), m->arch) &&
-			    !ipu_model_from_name(m->name, &id) && id == m->id, name, NULL);
+		EXPECT_TRUE(!strcmp(ipu_model_name(m->id), m->name) && !strcmp(ipu_model_arch(m->id), m->arch) && !ipu_model_from_name(m->name, &id) && id == m->id) TH_LOG("%s", name);
 
 		snprintf(name, sizeof(name), "models: a %s graph has the table's tiles and memory",
 			 m->name);
 		ok = !ipu_graph_create(m->id, &g, &e);
-		unit_result(ok && ipu_graph_tiles(g) == m->tiles &&
-			    ipu_graph_tile_memory(g) == m->tile_mem, name, "%s",
-			    ok ? "figures differ" : e.msg);
+		EXPECT_TRUE(ok && ipu_graph_tiles(g) == m->tiles && ipu_graph_tile_memory(g) == m->tile_mem) TH_LOG("%s: " "%s", name, ok ? "figures differ" : e.msg);
 		if (ok)
 			ipu_graph_free(g);
 
@@ -94,12 +78,7 @@ static void test_views(void)
 		ok = !ipu_model_open(m->name, 1, &d, &e);
 		if (ok)
 			ok = !ipu_device_info(d, &info, &e);
-		unit_result(ok && info.model == m->id && info.tiles == m->tiles &&
-			    info.tile_memory == m->tile_mem &&
-			    info.total_memory == (uint64_t)m->tiles * m->tile_mem &&
-			    info.threads_per_tile == m->threads && info.clock_khz == m->clock_khz &&
-			    info.link_ports == m->link_ports, name, "%s",
-			    ok ? "figures differ" : e.msg);
+		EXPECT_TRUE(ok && info.model == m->id && info.tiles == m->tiles && info.tile_memory == m->tile_mem && info.total_memory == (uint64_t)m->tiles * m->tile_mem && info.threads_per_tile == m->threads && info.clock_khz == m->clock_khz && info.link_ports == m->link_ports) TH_LOG("%s: " "%s", name, ok ? "figures differ" : e.msg);
 		if (d)
 			ipu_device_close(d);
 		d = NULL;
@@ -107,7 +86,7 @@ static void test_views(void)
 }
 
 /* ipu-info's board type is the table's */
-static void test_tools(void)
+TEST(models_tools)
 {
 	const struct ipu_model *m;
 	struct ipu_card c;
@@ -132,12 +111,5 @@ static void test_tools(void)
 		free(out);
 		out = NULL;
 	}
-	unit_result(ok, "models: ipu-info's board type is the table's", NULL);
-}
-
-void models_tests(void)
-{
-	test_lookup();
-	test_views();
-	test_tools();
+	EXPECT_TRUE(ok) TH_LOG("%s", "models: ipu-info's board type is the table's");
 }
