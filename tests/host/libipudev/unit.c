@@ -103,7 +103,6 @@ TEST(args)
 	EXPECT_TRUE(r == -EINVAL) TH_LOG("%s: " "r=%d", "args: reset NULL dev", r);
 	ipu_device_close(NULL);
 	ipu_cards_free(NULL);
-	EXPECT_TRUE(true) TH_LOG("%s", "args: close/free NULL");
 	EXPECT_TRUE(ipu_device_id(NULL) == 0 && !strcmp(ipu_device_name(NULL), "")) TH_LOG("%s: " "wrong", "args: id/name of NULL");
 }
 
@@ -320,19 +319,14 @@ TEST(json)
 		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong */
 		{ "", "\"\"" },
 	};
-	bool ok = true;
 	char *s;
 
 	for (size_t i = 0; i < IPU__ARRAY_SIZE(cases); i++) {
 		s = capture(write_str, cases[i].in);
 		if (!s || strcmp(s, cases[i].out)) {
 			EXPECT_TRUE(false) TH_LOG("%s: " "case %zu: got %s", "json: string escaping", i, s ? s : "(null)");
-			ok = false;
 		}
 		free(s);
-	}
-	if (ok) {
-		EXPECT_TRUE(true) TH_LOG("%s", "json: string escaping");
 	}
 
 	s = capture(write_doc, NULL);
