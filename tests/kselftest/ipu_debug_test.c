@@ -131,7 +131,7 @@ TEST_F(debug, message_categories)
 	ASSERT_NE(NULL, log);
 	ASSERT_NE(NULL, strstr(log, mark));
 	/* What came after our mark: the reset's messages, no submit's. */
-	EXPECT_NE(NULL, strstr(strstr(log, mark), "reset: flags 0 by"));
+	EXPECT_NE(NULL, strstr(strstr(log, mark), "reset: flags 0x0 by"));
 	EXPECT_NE(NULL, strstr(strstr(log, mark), "reset: 0, "));
 	EXPECT_EQ(NULL, strstr(strstr(log, mark), "submit: "));
 	free(log);
