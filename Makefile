@@ -62,8 +62,9 @@ include mk/engine.mk
 
 build: qemu kernel linux-src $(ALL_TARGETS) initramfs
 
-qemu: FORCE
-	@scripts/qemu-build.sh $(CURDIR) $(B)
+# QEMU links the card's engine, $(ENG_LIB) (mk/engine.mk).
+qemu: $(ENG_LIB) FORCE
+	@scripts/qemu-build.sh $(CURDIR) $(B) $(ENG_LIB)
 
 kernel: $(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
 $(KERNEL_ROOT)/boot/vmlinuz-$(KABI):
