@@ -14,8 +14,8 @@ ENG_SRCS     := $(sort $(wildcard $(ENG_DIR)/*.c))
 ENG_LIB      := $(B)/engine/libipuengine.a
 # The engine's flags. Warnings: QEMU 7.2's set (its configure's QEMU_CFLAGS
 # and warn_flags; -Wextra already has the stricter -Wimplicit-fallthrough=3)
-# plus -Wvla and -Wshadow=local; the last two and -Wold-style-declaration
-# are gcc's only. -fPIC: QEMU links PIE and libipudev.so is shared.
+# plus -Wvla and -Wshadow=local; clang (the fuzz build) lacks the two in
+# ENG_WARN_GCC. -fPIC: QEMU links PIE and libipudev.so is shared.
 ENG_WARN     := -Wundef -Wwrite-strings -Wmissing-prototypes -Wstrict-prototypes \
 	-Wredundant-decls -Wold-style-definition -Wtype-limits -Wformat-security \
 	-Wformat-y2k -Winit-self -Wignored-qualifiers -Wempty-body -Wnested-externs \
