@@ -55,12 +55,16 @@ $(B)/kabi: scripts/deps.sh
 	@mkdir -p $(B)
 	@scripts/deps.sh | tail -1 >$@.tmp && mv $@.tmp $@
 
--include $(sort $(wildcard mk/*.mk))
+# The engine's fragment first: the card, the library and the tests link its
+# archive and name it (and its flags) by variable.
+include mk/engine.mk
+-include $(sort $(filter-out mk/engine.mk,$(wildcard mk/*.mk)))
 
 build: qemu kernel linux-src $(ALL_TARGETS) initramfs
 
-qemu: FORCE
-	@scripts/qemu-build.sh $(CURDIR) $(B)
+# QEMU links the card's engine, $(ENG_LIB) (mk/engine.mk).
+qemu: $(ENG_LIB) FORCE
+	@scripts/qemu-build.sh $(CURDIR) $(B) $(ENG_LIB)
 
 kernel: $(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
 $(KERNEL_ROOT)/boot/vmlinuz-$(KABI):

@@ -9,13 +9,12 @@
 BUILDER_TEST_DIR := tests/host/builder
 BUILDER_TEST := $(B)/tests/builder/test_builder
 BUILDER_BENCH := $(B)/bench-bin/bench_matmul
-# (libipudev.mk and engine.mk are read after this file: name their outputs
-# literally in prerequisites)
+# (libipudev.mk is read after this file: name its output literally in
+# prerequisites)
 BUILDER_IPUDEV_A := $(B)/lib/libipudev.a
-BUILDER_ENGINE_LIB := $(B)/engine/libipuengine.a
 BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
 	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
-BUILDER_LIBS = $(BUILDER_IPUDEV_A) $(or $(ENGINE_LIB),$(BUILDER_ENGINE_LIB)) $(IPUDEV_LDLIBS)
+BUILDER_LIBS = $(BUILDER_IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
 BENCH_MATMUL_THREADS ?= 0
 BENCH_MATMUL_REPS ?= 9
 
@@ -23,13 +22,13 @@ ALL_TARGETS += $(B)/tools/ipu-run $(BUILDER_TEST)
 HOST_CHECKS += builder-check
 BENCH_TARGETS += bench-matmul
 
-$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(BUILDER_IPUDEV_A) $(BUILDER_ENGINE_LIB) \
+$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(BUILDER_IPUDEV_A) $(ENG_LIB) \
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) -o $@ $< $(BUILDER_LIBS)
 
-$(BUILDER_BENCH): tests/bench/bench_matmul.c $(BUILDER_IPUDEV_A) $(BUILDER_ENGINE_LIB) \
+$(BUILDER_BENCH): tests/bench/bench_matmul.c $(BUILDER_IPUDEV_A) $(ENG_LIB) \
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"

@@ -10,17 +10,17 @@ CARD_EXEC_SRCS := tests/host/card-exec/test_card_exec.c tests/host/card-exec/con
 ALL_TARGETS += $(CARD_EXEC_TEST)
 HOST_CHECKS += card-exec-check
 
-# (mk/engine.mk and mk/libipudev.mk are read after this file: their inputs
-# and outputs are named literally here.)
+# libipudev's sources are compiled into the test with the sanitizers and
+# link the engine's sanitizer build ($(ENG_LIB_SAN), mk/engine.mk), so that
+# the corrupted binaries go through a checked loader too. (mk/libipudev.mk is
+# read after this file: its sources are named literally here.)
 $(CARD_EXEC_TEST): $(CARD_EXEC_SRCS) tests/host/card-exec/check.h $(wildcard libipudev/*.c) \
 		libipudev/card.h libipudev/internal.h libipudev/ipudev.h \
-		qemu-device/engine/graph_container.h include/ipu/graph_format.h \
-		$(B)/engine/libipuengine.a
+		qemu-device/engine/graph_container.h include/ipu/graph_format.h $(ENG_LIB_SAN)
 	@mkdir -p $(dir $@)
 	@echo "card-exec: $@"
-	@$(CC) $(filter-out -O2,$(IPUDEV_CFLAGS)) -O1 -fsanitize=address,undefined \
-		-fno-omit-frame-pointer -o $@ $(CARD_EXEC_SRCS) $(IPUDEV_SRCS) \
-		$(ENGINE_LIB) $(IPUDEV_LDLIBS)
+	@$(CC) $(IPUDEV_CFLAGS) $(ENG_SAN_FLAGS) -o $@ $(CARD_EXEC_SRCS) $(IPUDEV_SRCS) \
+		$(ENG_LIB_SAN) $(IPUDEV_LDLIBS)
 
 .PHONY: card-exec-check
 card-exec-check: $(CARD_EXEC_TEST)

@@ -1,47 +1,31 @@
-# Built-in codelet library (qemu-device/engine/codelets*.c, docs/codelets.md).
-# The library itself is compiled into libipuengine.a by mk/engine.mk; the
-# tests here compile the codelet sources directly so they stand alone.
-#   codelets-check  host tests, plain and with ASan+UBSan:
-#                   $(B)/results/codelets.ktap, $(B)/results/codelets-san.ktap
+# Built-in codelet library (qemu-device/engine/codelets*.c, docs/codelets.md),
+# part of the engine: its tests and benchmark link the engine's archives
+# (mk/engine.mk).
+#   codelets-check  host tests, plain ($(ENG_LIB)) and with ASan+UBSan
+#                   ($(ENG_LIB_SAN)): $(B)/results/codelets.ktap,
+#                   $(B)/results/codelets-san.ktap
 #   codelets-bench  fp32 matmul kernel vs OpenBLAS sgemm, one thread:
 #                   $(B)/bench/codelets.json
 
-CODELETS_SRCS := $(sort $(wildcard qemu-device/engine/codelets*.c))
-CODELETS_HDRS := $(wildcard qemu-device/engine/codelets*.h) $(wildcard include/ipu/graph_format.h)
-CODELETS_CFLAGS = $(USER_CFLAGS) -I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
-# the stricter warning set the engine gets inside QEMU
-CODELETS_QEMU_WARN := -std=gnu11 -Wall -Wextra -Werror -Wundef -Wstrict-prototypes \
-	-Wmissing-prototypes -Wshadow=local -Wvla
-CODELETS_SAN := -O1 -fsanitize=address,undefined,float-cast-overflow \
-	-fno-sanitize-recover=all -fno-omit-frame-pointer
 CODELETS_CBLAS := $(firstword $(wildcard /usr/include/cblas.h /usr/include/*/cblas.h))
 
 HOST_CHECKS += codelets-check
 BENCH_TARGETS += codelets-bench
 
-.PHONY: codelets-check codelets-bench codelets-warn
+.PHONY: codelets-check codelets-bench
 
-$(B)/codelets/test_codelets: tests/host/codelets/test_codelets.c $(CODELETS_SRCS) $(CODELETS_HDRS)
+$(B)/codelets/test_codelets: tests/host/codelets/test_codelets.c $(ENG_LIB)
 	@mkdir -p $(dir $@)
 	@echo "codelets: $@"
-	@$(CC) $(CODELETS_CFLAGS) -o $@ $< $(CODELETS_SRCS) -lm
+	@$(CC) $(ENG_CFLAGS) -o $@ $< $(ENG_LIB) $(ENG_LDLIBS)
 
-$(B)/codelets/test_codelets-san: tests/host/codelets/test_codelets.c $(CODELETS_SRCS) $(CODELETS_HDRS)
+$(B)/codelets/test_codelets-san: tests/host/codelets/test_codelets.c $(ENG_LIB_SAN)
 	@mkdir -p $(dir $@)
 	@echo "codelets: $@"
-	@$(CC) $(CODELETS_CFLAGS) $(CODELETS_SAN) -o $@ $< $(CODELETS_SRCS) -lm
-
-# every codelet source with QEMU's warning set (objects discarded)
-$(B)/codelets/warn.stamp: $(CODELETS_SRCS) $(CODELETS_HDRS)
-	@mkdir -p $(dir $@)
-	@for f in $(CODELETS_SRCS); do \
-		$(CC) $(CODELETS_QEMU_WARN) -O2 -I$(CURDIR)/include -c -o /dev/null $$f || exit 1; \
-	done
-	@touch $@
-codelets-warn: $(B)/codelets/warn.stamp
+	@$(CC) $(ENG_CFLAGS) $(ENG_SAN_FLAGS) -o $@ $< $(ENG_LIB_SAN) $(ENG_LDLIBS)
 
 # test failures are reported in the KTAP files, not as a make error
-codelets-check: $(B)/codelets/test_codelets $(B)/codelets/test_codelets-san $(B)/codelets/warn.stamp
+codelets-check: $(B)/codelets/test_codelets $(B)/codelets/test_codelets-san
 	@mkdir -p $(B)/results
 	@rc=0; \
 	$(B)/codelets/test_codelets >$(B)/results/codelets.ktap || rc=1; \
@@ -53,11 +37,11 @@ codelets-check: $(B)/codelets/test_codelets $(B)/codelets/test_codelets-san $(B)
 	fi; \
 	echo "codelets: $$(grep -c '^ok' $(B)/results/codelets.ktap) + $$(grep -c '^ok' $(B)/results/codelets-san.ktap) groups passed$$( [ $$rc = 0 ] || echo ', FAILURES: see the KTAP files')"
 
-$(B)/codelets/bench_matmul: tests/host/codelets/bench_matmul.c $(CODELETS_SRCS) $(CODELETS_HDRS)
+$(B)/codelets/bench_matmul: tests/host/codelets/bench_matmul.c $(ENG_LIB)
 	@mkdir -p $(dir $@)
 	@echo "codelets: $@"
-	@$(CC) $(CODELETS_CFLAGS) $(if $(CODELETS_CBLAS),-DHAVE_CBLAS) -o $@ $< $(CODELETS_SRCS) \
-		$(if $(CODELETS_CBLAS),-lopenblas) -lm
+	@$(CC) $(ENG_CFLAGS) $(if $(CODELETS_CBLAS),-DHAVE_CBLAS) -o $@ $< $(ENG_LIB) \
+		$(if $(CODELETS_CBLAS),-lopenblas) $(ENG_LDLIBS)
 
 codelets-bench: $(B)/codelets/bench_matmul
 	@mkdir -p $(B)/bench

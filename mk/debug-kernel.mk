@@ -5,10 +5,10 @@
 # --debug-kernel` boots them. Nothing here is part of `make all`: the debug
 # VM checks (Makefile) and `make debug-kernel` build it.
 #
-# This file is read before the other mk/ files: prerequisites that name
-# their variables (driver sources, VM_BINS, ...) go through the stock
-# module and initramfs, which depend on all of them; recipes use the
-# variables themselves, which are complete by then.
+# This file is read before the other mk/ files but mk/engine.mk:
+# prerequisites that name their variables (driver sources, VM_BINS, ...) go
+# through the stock module and initramfs, which depend on all of them;
+# recipes use the variables themselves, which are complete by then.
 
 DK := $(B)/debug-kernel
 DK_STAMP := $(DK)/stamp

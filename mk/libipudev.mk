@@ -3,9 +3,10 @@
 #                                exports = libipudev/libipudev.map)
 #   $(B)/lib/libipudev.a
 # plus $(B)/include/ipudev.h and $(B)/lib/pkgconfig/libipudev.pc.
-# The engine ($(ENGINE_LIB), from mk/engine.mk, must be PIC) is linked in
-# when that variable is defined. Other fragments may append to IPUDEV_CFLAGS
-# and IPUDEV_LDLIBS (both are expanded at build time).
+# The engine's archive ($(ENG_LIB), mk/engine.mk, PIC) is linked into the
+# shared library and into programs using the static one. Other fragments
+# may append to IPUDEV_CFLAGS and IPUDEV_LDLIBS (both are expanded at build
+# time).
 # Host tests: libipudev-check -> $(B)/results/libipudev.ktap; the tools'
 # in-VM test tests/host/libipudev/ipudev_tools_vm.sh goes to VM_TESTS.
 
@@ -27,15 +28,7 @@ IPUDEV_CFLAGS += $(USER_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden \
 	-I$(CURDIR)/qemu-device/engine $(IPUDEV_PKG_CFLAGS)
 IPUDEV_LDLIBS += $(IPUDEV_PKG_LIBS) -lpthread -lm
 # Static link line for programs using libipudev.a (tests).
-IPUDEV_STATIC_LIBS = $(IPUDEV_A) $(ENGINE_LIB) $(IPUDEV_LDLIBS)
-
-# mk/engine.mk (read before this file) calls its archive ENG_LIB.
-ifndef ENGINE_LIB
-ENGINE_LIB := $(ENG_LIB)
-endif
-ifdef ENGINE_LIB
-IPUDEV_ENGINE_DEP := $(ENGINE_LIB)
-endif
+IPUDEV_STATIC_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
 
 ALL_TARGETS += $(IPUDEV_SO) $(IPUDEV_SO_LINKS) $(IPUDEV_A) $(IPUDEV_HDR) \
 	$(IPUDEV_PC)
@@ -51,12 +44,12 @@ $(B)/libipudev/%.o: libipudev/%.c
 
 -include $(IPUDEV_OBJS:.o=.d)
 
-$(IPUDEV_SO): $(IPUDEV_OBJS) $(IPUDEV_MAP) $(IPUDEV_ENGINE_DEP)
+$(IPUDEV_SO): $(IPUDEV_OBJS) $(IPUDEV_MAP) $(ENG_LIB)
 	@mkdir -p $(dir $@)
 	@echo "libipudev: $@"
 	@$(CC) -shared -Wl,-soname,$(IPUDEV_SONAME) \
 		-Wl,--version-script=$(IPUDEV_MAP) -Wl,--no-undefined \
-		-Wl,-z,relro -Wl,-z,now -o $@ $(IPUDEV_OBJS) $(ENGINE_LIB) \
+		-Wl,-z,relro -Wl,-z,now -o $@ $(IPUDEV_OBJS) $(ENG_LIB) \
 		$(IPUDEV_LDLIBS)
 
 $(B)/lib/$(IPUDEV_SONAME) $(B)/lib/libipudev.so: $(IPUDEV_SO)
@@ -86,7 +79,7 @@ IPUDEV_TOOLS := $(B)/tools/ipu-info $(B)/tools/ipu-reset
 
 $(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(IPUDEV_TOOLS_COMMON) \
 		libipudev/ipudev.h libipudev/internal.h tools/common.h \
-		$(IPUDEV_ENGINE_DEP) $(wildcard $(IPUDEV_TEST_DIR)/*.h) $(HARNESS_HDR)
+		$(ENG_LIB) $(wildcard $(IPUDEV_TEST_DIR)/*.h) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "libipudev: $@"
 	@$(CC) $(IPUDEV_CFLAGS) $(HARNESS_CFLAGS) -I$(CURDIR)/tools -o $@ $(IPUDEV_TEST_SRCS) \

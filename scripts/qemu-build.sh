@@ -1,15 +1,21 @@
 #!/bin/bash
 # Build QEMU 7.2 from Debian's qemu source package with the IPU card
-# (qemu-device/) compiled in as hw/ipu. Usage: qemu-build.sh REPO BUILD_DIR
+# (qemu-device/) compiled in as hw/ipu, linked with the engine's archive.
+# Usage: qemu-build.sh REPO BUILD_DIR ENGINE_LIB
 #
 # The source is fetched once (apt-get source) into BUILD_DIR/qemu-src, the
 # card is linked in and registered with meson and Kconfig, and QEMU is
 # configured once, out of tree, in BUILD_DIR/qemu. Later runs only run ninja,
-# which recompiles what changed (ccache makes a fresh build dir cheap too).
+# which recompiles what changed and relinks when ENGINE_LIB did (ccache makes
+# a fresh build dir cheap too). ENGINE_LIB (mk/engine.mk builds it) must
+# exist before QEMU is configured: meson makes it a link dependency only if
+# it finds the file then.
 set -euo pipefail
 
 REPO=$(realpath "$1")
 B=$(realpath -m "$2")
+ENGINE_LIB=$(realpath "$3")
+[ -f "$ENGINE_LIB" ] || { echo "qemu: no engine archive at $3" >&2; exit 1; }
 SRC_PARENT=$B/qemu-src
 OUT=$B/qemu
 
@@ -23,8 +29,10 @@ if [ -z "$SRC" ]; then
 	[ -n "$SRC" ] || { echo "qemu: no qemu-7.2 source tree after apt-get source" >&2; exit 1; }
 fi
 
-# Register the card with QEMU's build: a link, a meson subdir, a Kconfig source.
+# Register the card with QEMU's build: a link, a meson subdir, a Kconfig source;
+# and a link to the engine's archive where qemu-device/meson.build looks.
 ln -sfn "$REPO/qemu-device" "$SRC/hw/ipu"
+ln -sfn "$ENGINE_LIB" "$SRC/hw/libipuengine.a"
 grep -qx "subdir('ipu')" "$SRC/hw/meson.build" || echo "subdir('ipu')" >>"$SRC/hw/meson.build"
 grep -qx "source ipu/Kconfig" "$SRC/hw/Kconfig" || echo "source ipu/Kconfig" >>"$SRC/hw/Kconfig"
 # Its trace events (qemu-device/trace-events) join QEMU's, after hw/ide's.
@@ -51,13 +59,6 @@ if [ ! -f "$OUT/build.ninja" ] || [ "$(cat "$OUT/.ipu-configure" 2>/dev/null)" !
 	(cd "$OUT" && "$SRC/configure" "${CONFIGURE[@]}") >"$B/qemu-configure.log" 2>&1 ||
 		{ tail -30 "$B/qemu-configure.log" >&2; exit 1; }
 	echo "$want" >"$OUT/.ipu-configure"
-fi
-
-# meson does not glob: reconfigure when the card's file list changes.
-files=$(cd "$REPO/qemu-device" && find . -name '*.c' -o -name meson.build | sort | sha1sum)
-if [ "$(cat "$OUT/.ipu-files" 2>/dev/null)" != "$files" ]; then
-	touch "$REPO/qemu-device/meson.build"
-	echo "$files" >"$OUT/.ipu-files"
 fi
 
 echo "qemu: building"
