@@ -5,7 +5,11 @@
  * binaries (and against every truncation and many corruptions of them), the
  * ranged / asynchronous / buffer calls on the model device, and the verdicts
  * of the engine's loader and the card path's pre-check on corrupted
- * binaries (container_verdicts.c). KTAP.
+ * binaries (container_verdicts_tests.h). Runs on the kernel's kselftest
+ * harness (KTAP on stdout, why a test failed on stderr). Built with
+ * ASan/UBSan; the harness runs each test in a child that leaves with
+ * _exit(), so the fixtures of the tests that allocate check for leaks in
+ * their teardown.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,18 +18,31 @@
 
 #include <linux/ipu.h>
 
+#include <sanitizer/lsan_interface.h>
+
 #include "card.h"
-#include "check.h"
 #include "internal.h"
 #include "ipu_engine.h"
 #include "ipu/graph_format.h"
 #include "ipu/ipu_models.h"
+#include "kselftest_harness.h"
 
-int ntest, nfail;
+/*
+ * No memory left unfreed (LSan; the test's child leaves with _exit(), which
+ * skips the check at exit). Run from a fixture's teardown, once the test's
+ * stack frame, whose pointers LSan would count as references, is gone.
+ */
+#define EXPECT_NO_LEAKS() \
+	EXPECT_EQ(0, __lsan_do_recoverable_leak_check()) TH_LOG("leaks, see above")
+
+/* tests that allocate: a leak check after each */
+FIXTURE(heap) {};
+FIXTURE_SETUP(heap) {}
+FIXTURE_TEARDOWN(heap) { EXPECT_NO_LEAKS(); }
 
 /* ---- status messages ---- */
 
-static void t_status(void)
+TEST(status)
 {
 	struct ipu_error e;
 	struct ipu__cmd_ctx x = { .dev = "ipu0", .opcode = IPU_CMD_WRITE,
@@ -35,60 +52,46 @@ static void t_status(void)
 	int r;
 
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_OUT_OF_RANGE, 0, 0);
-	CHECK("status: OUT_OF_RANGE names the tensor and the range",
-	      r == -ERANGE && strstr(e.msg, "tensor 'weights': offset 4096 + 8192 bytes is beyond its 8192 bytes"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ERANGE && strstr(e.msg, "tensor 'weights': offset 4096 + 8192 bytes is beyond its 8192 bytes")) TH_LOG("%s: " "%d '%s'", "status: OUT_OF_RANGE names the tensor and the range", r, e.msg);
 
 	x.opcode = IPU_CMD_LOAD;
 	x.load_msg = "vertices: field 2 outside the tile";
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_LOAD_FAILED, IPU_GRAPH_SEC_VERTICES, 3);
-	CHECK("status: LOAD_FAILED names section and record, message once",
-	      r == -EINVAL && !strcmp(e.msg, "load on ipu0: graph refused: section vertices record 3: field 2 outside the tile"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EINVAL && !strcmp(e.msg, "load on ipu0: graph refused: section vertices record 3: field 2 outside the tile")) TH_LOG("%s: " "%d '%s'", "status: LOAD_FAILED names section and record, message once", r, e.msg);
 	x.load_msg = "header: bad magic 0x0";
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_LOAD_FAILED, 0, IPU_GRAPH_NONE);
-	CHECK("status: LOAD_FAILED without record",
-	      r == -EINVAL && !strcmp(e.msg, "load on ipu0: graph refused: section header: bad magic 0x0"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EINVAL && !strcmp(e.msg, "load on ipu0: graph refused: section header: bad magic 0x0")) TH_LOG("%s: " "%d '%s'", "status: LOAD_FAILED without record", r, e.msg);
 
 	x.opcode = IPU_CMD_RUN;
 	x.handle = 1;
 	x.program = "main";
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_PROGRAM_ABORT, 42, 7);
-	CHECK("status: PROGRAM_ABORT has the code",
-	      r == -ECONNABORTED && strstr(e.msg, "program 1 ('main') on ipu0") && strstr(e.msg, "code 42"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ECONNABORTED && strstr(e.msg, "program 1 ('main') on ipu0") && strstr(e.msg, "code 42")) TH_LOG("%s: " "%d '%s'", "status: PROGRAM_ABORT has the code", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_BAD_HANDLE, 1, 0);
-	CHECK("status: BAD_HANDLE on RUN is a program", r == -ERANGE && strstr(e.msg, "no program 1"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ERANGE && strstr(e.msg, "no program 1")) TH_LOG("%s: " "%d '%s'", "status: BAD_HANDLE on RUN is a program", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_RUN_FAILED, 10, 0);
-	CHECK("status: RUN_FAILED step limit -> ELOOP", r == -ELOOP && strstr(e.msg, "run failed"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ELOOP && strstr(e.msg, "run failed")) TH_LOG("%s: " "%d '%s'", "status: RUN_FAILED step limit -> ELOOP", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_ABORTED, 0, 0);
-	CHECK("status: ABORTED -> ECANCELED", r == -ECANCELED, "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ECANCELED) TH_LOG("%s: " "%d '%s'", "status: ABORTED -> ECANCELED", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_RESET, 0, 0);
-	CHECK("status: RESET -> EIO", r == -EIO && strstr(e.msg, "reset"), "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EIO && strstr(e.msg, "reset")) TH_LOG("%s: " "%d '%s'", "status: RESET -> EIO", r, e.msg);
 
 	x.opcode = IPU_CMD_READ;
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_DMA_ERROR, 0x1000, 0x2);
-	CHECK("status: DMA_ERROR has the address", r == -EFAULT && strstr(e.msg, "0x200001000"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EFAULT && strstr(e.msg, "0x200001000")) TH_LOG("%s: " "%d '%s'", "status: DMA_ERROR has the address", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_ACCESS, 2, 0);
-	CHECK("status: ACCESS -> EACCES", r == -EACCES && strstr(e.msg, "readable"), "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EACCES && strstr(e.msg, "readable")) TH_LOG("%s: " "%d '%s'", "status: ACCESS -> EACCES", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_NO_GRAPH, 0, 0);
-	CHECK("status: NO_GRAPH -> ENOENT", r == -ENOENT && strstr(e.msg, "read of tensor 'weights' on ipu0"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ENOENT && strstr(e.msg, "read of tensor 'weights' on ipu0")) TH_LOG("%s: " "%d '%s'", "status: NO_GRAPH -> ENOENT", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_INVALID_FIELD, 16, 0);
-	CHECK("status: INVALID_FIELD is a driver bug", r == -EPROTO && strstr(e.msg, "driver bug"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EPROTO && strstr(e.msg, "driver bug")) TH_LOG("%s: " "%d '%s'", "status: INVALID_FIELD is a driver bug", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_INTERNAL, 0, 0);
-	CHECK("status: INTERNAL -> ENOMEM", r == -ENOMEM, "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ENOMEM) TH_LOG("%s: " "%d '%s'", "status: INTERNAL -> ENOMEM", r, e.msg);
 	r = ipu__card_status_err(&e, &x, 33, 0, 0);
-	CHECK("status: unknown -> EIO", r == -EIO && strstr(e.msg, "unknown completion status 33"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EIO && strstr(e.msg, "unknown completion status 33")) TH_LOG("%s: " "%d '%s'", "status: unknown -> EIO", r, e.msg);
 	e.code = 77;
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_OK, 0, 0);
-	CHECK("status: OK leaves err alone", r == 0 && e.code == 77, "%d", r);
+	EXPECT_TRUE(r == 0 && e.code == 77) TH_LOG("%s: " "%d", "status: OK leaves err alone", r);
 }
 
 /* ---- engine status -> errno, on both backends ---- */
@@ -117,45 +120,51 @@ static const struct {
 	{ IPU_STATUS_PROGRAM_ABORT, IPUE_EABORT },	{ IPU_STATUS_INTERNAL, IPUE_ENOMEM },
 };
 
-static void t_engine_status(void)
+TEST(engine_status_errno)
+{
+	for (size_t i = 0; i < sizeof(engine_errnos) / sizeof(engine_errnos[0]); i++) {
+		EXPECT_EQ(engine_errnos[i].err, ipu__engine_errno(engine_errnos[i].status))
+			TH_LOG("engine status: the documented errno of status %d",
+			       engine_errnos[i].status);
+	}
+}
+
+/* the model device reports ipu__engine_errno(s) and ipue_strerror(s); the
+ * card's RUN_FAILED with s in its detail must give the same */
+TEST(engine_status_run_failed)
 {
 	struct ipu__cmd_ctx x = { .dev = "ipu0", .opcode = IPU_CMD_RUN, .handle = 1,
 				  .program = "main" };
 	struct ipu_error e;
-	char want[160], why[sizeof(e.msg) + 32] = "";
-	size_t i;
+	char want[160];
 	int r, st;
 
-	for (i = 0; i < sizeof(engine_errnos) / sizeof(engine_errnos[0]) && !why[0]; i++) {
-		r = ipu__engine_errno(engine_errnos[i].status);
-		if (r != engine_errnos[i].err)
-			snprintf(why, sizeof(why), "status %d: %d, want %d",
-				 engine_errnos[i].status, r, engine_errnos[i].err);
-	}
-	CHECK("engine status: the documented errno of each status", !why[0], "%s", why);
-
-	/* the model device reports ipu__engine_errno(s) and ipue_strerror(s);
-	 * the card's RUN_FAILED with s in its detail must give the same */
-	for (i = 1; i < sizeof(engine_errnos) / sizeof(engine_errnos[0]) && !why[0]; i++) {
+	for (size_t i = 1; i < sizeof(engine_errnos) / sizeof(engine_errnos[0]); i++) {
 		st = engine_errnos[i].status;
 		r = ipu__card_status_err(&e, &x, IPU_STATUS_RUN_FAILED, (uint32_t)-st, 0);
 		snprintf(want, sizeof(want), "program 1 ('main') on ipu0: run failed: %s",
 			 ipue_strerror(st));
-		if (r != engine_errnos[i].err || strcmp(e.msg, want))
-			snprintf(why, sizeof(why), "status %d: %d '%s'", st, r, e.msg);
+		EXPECT_TRUE(r == engine_errnos[i].err && !strcmp(e.msg, want))
+			TH_LOG("engine status: RUN_FAILED on the card as on the model device: "
+			       "status %d: %d '%s'", st, r, e.msg);
 	}
-	CHECK("engine status: RUN_FAILED on the card as on the model device", !why[0], "%s", why);
+}
 
-	for (i = 0; i < sizeof(card_engine) / sizeof(card_engine[0]) && !why[0]; i++) {
+TEST(engine_status_card)
+{
+	struct ipu__cmd_ctx x = { .dev = "ipu0", .opcode = IPU_CMD_RUN, .handle = 1,
+				  .program = "main" };
+	struct ipu_error e;
+	int r;
+
+	for (size_t i = 0; i < sizeof(card_engine) / sizeof(card_engine[0]); i++) {
 		x.opcode = card_engine[i].card == IPU_STATUS_LOAD_FAILED ? IPU_CMD_LOAD :
 			   IPU_CMD_RUN;
 		r = ipu__card_status_err(&e, &x, card_engine[i].card, 0, IPU_GRAPH_NONE);
-		if (r != ipu__engine_errno(card_engine[i].status))
-			snprintf(why, sizeof(why), "card status %u: %d, engine's %d",
-				 card_engine[i].card, r, ipu__engine_errno(card_engine[i].status));
+		EXPECT_EQ(ipu__engine_errno(card_engine[i].status), r)
+			TH_LOG("engine status: card statuses that stand for one have its errno: "
+			       "card status %u", card_engine[i].card);
 	}
-	CHECK("engine status: card statuses that stand for one have its errno", !why[0], "%s",
-	      why);
 }
 
 /* ---- graph tables ---- */
@@ -165,7 +174,7 @@ static void t_engine_status(void)
  * non-empty section of every type but the vertex ones: a constant with
  * initial data, a stream, metadata.
  */
-int build(uint32_t model, void **bin, size_t *len, struct ipu_error *err)
+static int build(uint32_t model, void **bin, size_t *len, struct ipu_error *err)
 {
 	struct ipu_graph *g;
 	uint32_t s1[2] = { 3, 5 }, s2[1] = { 7 }, s3[3] = { 2, 3, 4 }, s4[1] = { 4 };
@@ -201,7 +210,7 @@ int build(uint32_t model, void **bin, size_t *len, struct ipu_error *err)
 	return r;
 }
 
-static void t_table(void)
+TEST_F(heap, table)
 {
 	struct ipu_error e;
 	struct ipu__graph_table t;
@@ -209,66 +218,64 @@ static void t_table(void)
 	void *bin = NULL;
 	size_t len = 0;
 	char why[160], pn[64];
-	int r, ok = 1, n;
+	int r, n;
 
 	r = build(IPU_MODEL_TEST, &bin, &len, &e);
-	CHECK("table: builder makes a graph", r == 0, "%s", e.msg);
-	if (r)
-		return;
+	ASSERT_EQ(0, r) TH_LOG("table: builder makes a graph: %s", e.msg);
 	r = ipu__graph_table_parse(bin, len, &t, why, sizeof(why));
-	CHECK("table: parses", r == 0 && t.nhandles == 3 && t.nprograms == 2 &&
-	      t.model == IPU_MODEL_TEST, "%d %s handles %u programs %u", r, why, t.nhandles,
-	      t.nprograms);
-	if (r)
-		goto out;
+	ASSERT_EQ(0, r) TH_LOG("table: parses: %s", why);
+	EXPECT_TRUE(t.nhandles == 3 && t.nprograms == 2 && t.model == IPU_MODEL_TEST)
+		TH_LOG("table: parses: handles %u programs %u model %u", t.nhandles,
+		       t.nprograms, t.model);
 	/* the model device reads the same binary with the engine's loader */
 	r = ipu_model_open("test", 1, &d, &e);
 	if (!r)
 		r = ipu_load(d, bin, len, &e);
-	CHECK("table: the model device loads it", r == 0, "%s", e.msg);
-	if (r)
-		goto out;
+	ASSERT_EQ(0, r) TH_LOG("table: the model device loads it: %s", e.msg);
 	n = ipu_tensor_count(d, &e);
-	ok = n == (int)t.nhandles;
-	for (int i = 0; ok && i < n; i++) {
+	EXPECT_EQ((int)t.nhandles, n)
+		TH_LOG("table: handles match the engine's: count %d: %s", n, e.msg);
+	for (int i = 0; i < n && i < (int)t.nhandles; i++) {
 		struct ipu_tensor_info ti;
 		const struct ipu__graph_handle *h = &t.handles[i];
 
-		ok = !ipu_tensor_info(d, (unsigned)i, &ti, &e) && !strcmp(ti.name, h->name) &&
-		     ti.dtype == h->dtype && ti.rank == h->rank && ti.bytes == h->bytes &&
-		     ti.elements == h->elements && ti.access == h->access &&
-		     !memcmp(ti.shape, h->shape, sizeof(ti.shape));
-		if (!ok)
-			printf("# handle %d: model '%s' %u %llu, table '%s' %u %llu\n", i, ti.name,
-			       ti.dtype, (unsigned long long)ti.bytes, h->name, h->dtype,
-			       (unsigned long long)h->bytes);
+		memset(&ti, 0, sizeof(ti));
+		r = ipu_tensor_info(d, (unsigned)i, &ti, &e);
+		EXPECT_TRUE(!r && !strcmp(ti.name, h->name) &&
+			    ti.dtype == h->dtype && ti.rank == h->rank && ti.bytes == h->bytes &&
+			    ti.elements == h->elements && ti.access == h->access &&
+			    !memcmp(ti.shape, h->shape, sizeof(ti.shape)))
+			TH_LOG("table: handles match the engine's (names, dtype, shape, bytes, "
+			       "access): handle %d: model '%s' %u %llu, table '%s' %u %llu",
+			       i, ti.name, ti.dtype, (unsigned long long)ti.bytes, h->name,
+			       h->dtype, (unsigned long long)h->bytes);
 	}
-	CHECK("table: handles match the engine's (names, dtype, shape, bytes, access)", ok, "count %d", n);
-	ok = ipu_program_count(d, &e) == (int)t.nprograms;
-	for (unsigned k = 0; ok && k < t.nprograms; k++)
-		ok = !ipu_program_name(d, k, pn, sizeof(pn), &e) && !strcmp(pn, t.programs[k]);
-	CHECK("table: programs match the engine's", ok, "programs differ");
+	n = ipu_program_count(d, &e);
+	EXPECT_EQ((int)t.nprograms, n) TH_LOG("table: programs match the engine's: count");
+	for (unsigned k = 0; (int)k < n && k < t.nprograms; k++) {
+		r = ipu_program_name(d, k, pn, sizeof(pn), &e);
+		EXPECT_TRUE(!r && !strcmp(pn, t.programs[k]))
+			TH_LOG("table: programs match the engine's: program %u '%s', table '%s'",
+			       k, r ? e.msg : pn, t.programs[k]);
+	}
 	ipu__graph_table_free(&t);
 
 	/* every truncation and single-byte corruption: no crash, no leak */
-	ok = 1;
 	for (size_t l = 0; l < len; l++) {
 		r = ipu__graph_table_parse(bin, l, &t, why, sizeof(why));
 		if (!r)
 			ipu__graph_table_free(&t);
-		if (!r && l < len) {
-			ok = 0;
-			printf("# truncation to %zu accepted\n", l);
+		EXPECT_NE(0, r) TH_LOG("table: every truncation refused: %zu accepted", l);
+		if (!r)
 			break;
-		}
 	}
-	CHECK("table: every truncation refused", ok, "see above");
 	{
 		unsigned char *c = malloc(len);
 		unsigned seed = 1;
 		int crashes = 0;
 
-		for (int round = 0; round < 20000 && c; round++) {
+		ASSERT_NE(NULL, c);
+		for (int round = 0; round < 20000; round++) {
 			memcpy(c, bin, len);
 			for (int k = 0; k < 1 + round % 4; k++) {
 				seed = seed * 1103515245u + 12345u;
@@ -282,19 +289,20 @@ static void t_table(void)
 			}
 		}
 		free(c);
-		CHECK("table: 20000 corrupted binaries parse or fail cleanly", crashes == 0, "%d", crashes);
+		EXPECT_EQ(0, crashes)
+			TH_LOG("table: 20000 corrupted binaries parse or fail cleanly: %d handles "
+			       "without a name", crashes);
 	}
 	r = ipu__graph_table_parse("IPUGxxxx", 8, &t, why, sizeof(why));
-	CHECK("table: a stub is refused with a reason", r == -EINVAL && strstr(why, "header"), "%d %s",
-	      r, why);
-out:
+	EXPECT_TRUE(r == -EINVAL && strstr(why, "header"))
+		TH_LOG("table: a stub is refused with a reason: %d %s", r, why);
 	ipu_device_close(d);
 	free(bin);
 }
 
 /* ---- ranged, async and buffer calls on the model device ---- */
 
-static void t_model_api(void)
+TEST_F(heap, model_api)
 {
 	struct ipu_error e;
 	struct ipu_device *d = NULL;
@@ -306,68 +314,50 @@ static void t_model_api(void)
 	uint64_t req = 99;
 	int r;
 
-	if (build(IPU_MODEL_TEST, &bin, &len, &e) || ipu_model_open("test", 1, &d, &e) ||
-	    ipu_load(d, bin, len, &e)) {
-		CHECK("model api: setup", 0, "%s", e.msg);
-		free(bin);
-		ipu_device_close(d);
-		return;
-	}
+	r = build(IPU_MODEL_TEST, &bin, &len, &e);
+	if (!r)
+		r = ipu_model_open("test", 1, &d, &e);
+	if (!r)
+		r = ipu_load(d, bin, len, &e);
+	ASSERT_EQ(0, r) TH_LOG("model api: setup: %s", e.msg);
 	for (int i = 0; i < 15; i++)
 		in[i] = (float)i * 1.5f;
 	r = ipu_tensor_write_at(d, "alpha", 8, in, 20, &e);
 	r = r ? r : ipu_tensor_write_at(d, "alpha", 0, in, 8, &e);
 	r = r ? r : ipu_tensor_write_at(d, "alpha", 28, in + 7, 32, &e);
 	r = r ? r : ipu_tensor_read(d, "alpha", out, sizeof(out), &e);
-	CHECK("model api: write_at pieces make the tensor", r == 0 &&
-	      !memcmp(out, in, 8) && !memcmp((char *)out + 8, in, 20) &&
-	      !memcmp((char *)out + 28, in + 7, 32), "%d %s", r, e.msg);
+	EXPECT_TRUE(r == 0 && !memcmp(out, in, 8) && !memcmp((char *)out + 8, in, 20) && !memcmp((char *)out + 28, in + 7, 32)) TH_LOG("%s: " "%d %s", "model api: write_at pieces make the tensor", r, e.msg);
 	r = ipu_tensor_write_at(d, "alpha", 40, in, 24, &e);
-	CHECK("model api: out-of-range offset refused with the range",
-	      r == -ERANGE && strstr(e.msg, "tensor 'alpha': offset 40 + 24 bytes is beyond its 60 bytes"),
-	      "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -ERANGE && strstr(e.msg, "tensor 'alpha': offset 40 + 24 bytes is beyond its 60 bytes")) TH_LOG("%s: " "%d '%s'", "model api: out-of-range offset refused with the range", r, e.msg);
 	r = ipu_tensor_write_at(d, "nope", 0, in, 4, &e);
-	CHECK("model api: unknown tensor", r == -ENOENT && strstr(e.msg, "no tensor 'nope'"), "%d '%s'", r,
-	      e.msg);
+	EXPECT_TRUE(r == -ENOENT && strstr(e.msg, "no tensor 'nope'")) TH_LOG("%s: " "%d '%s'", "model api: unknown tensor", r, e.msg);
 	r = ipu_tensor_read_at(d, "beta_in", 0, raw, 2, &e);
-	CHECK("model api: write-only tensor cannot be read", r == -EACCES, "%d '%s'", r, e.msg);
+	EXPECT_TRUE(r == -EACCES) TH_LOG("%s: " "%d '%s'", "model api: write-only tensor cannot be read", r, e.msg);
 	r = ipu_tensor_read_async(d, "alpha", 4, out, 8, &req, &e);
-	CHECK("model api: async read completes", r == 0 && !ipu_request_wait(d, req, 0, &e) &&
-	      !memcmp(out, (char *)in + 4, 4), "%d %s", r, e.msg);
+	EXPECT_TRUE(r == 0 && !ipu_request_wait(d, req, 0, &e) && !memcmp(out, (char *)in + 4, 4)) TH_LOG("%s: " "%d %s", "model api: async read completes", r, e.msg);
 	r = ipu_buffer_alloc(d, 4096, &ba, &e);
-	CHECK("model api: buffer alloc", r == 0 && ipu_buffer_ptr(ba) && ipu_buffer_size(ba) == 4096,
-	      "%d %s", r, e.msg);
+	EXPECT_TRUE(r == 0 && ipu_buffer_ptr(ba) && ipu_buffer_size(ba) == 4096) TH_LOG("%s: " "%d %s", "model api: buffer alloc", r, e.msg);
 	if (!r) {
 		memcpy(ipu_buffer_ptr(ba), in, 60);
 		r = ipu_tensor_write(d, "alpha", ipu_buffer_ptr(ba), 60, &e);
-		CHECK("model api: write from a buffer", r == 0, "%s", e.msg);
+		EXPECT_TRUE(r == 0) TH_LOG("%s: " "%s", "model api: write from a buffer", e.msg);
 	}
 	r = ipu_buffer_pin(d, raw + 1, 40, &bp, &e);
-	CHECK("model api: buffer pin of unaligned memory", r == 0 && ipu_buffer_ptr(bp) == raw + 1,
-	      "%d %s", r, e.msg);
+	EXPECT_TRUE(r == 0 && ipu_buffer_ptr(bp) == raw + 1) TH_LOG("%s: " "%d %s", "model api: buffer pin of unaligned memory", r, e.msg);
 	{
 		struct ipu_buffer *bz = NULL;
 
 		r = ipu_buffer_alloc(d, 0, &bz, &e);
-		CHECK("model api: zero-size buffer refused", r == -EINVAL && !bz, "%d", r);
+		EXPECT_TRUE(r == -EINVAL && !bz) TH_LOG("%s: " "%d", "model api: zero-size buffer refused", r);
 	}
 	ipu_buffer_free(bp);
 	ipu_buffer_free(ba);
 	r = ipu_run(d, 5, 1, NULL, &e);
-	CHECK("model api: wrong program index", r == -ERANGE && strstr(e.msg, "program 5"), "%d '%s'", r,
-	      e.msg);
+	EXPECT_TRUE(r == -ERANGE && strstr(e.msg, "program 5")) TH_LOG("%s: " "%d '%s'", "model api: wrong program index", r, e.msg);
 	ipu_device_close(d);
 	free(bin);
 }
 
-int main(void)
-{
-	printf("KTAP version 1\n");
-	t_status();
-	t_engine_status();
-	t_table();
-	t_model_api();
-	t_container_verdicts();
-	printf("1..%d\n", ntest);
-	return nfail ? 1 : 0;
-}
+#include "container_verdicts_tests.h"
+
+TEST_HARNESS_MAIN
