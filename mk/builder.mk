@@ -22,11 +22,12 @@ ALL_TARGETS += $(B)/tools/ipu-run $(BUILDER_TEST)
 HOST_CHECKS += builder-check
 BENCH_TARGETS += bench-matmul
 
+# on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(BUILDER_IPUDEV_A) $(ENG_LIB) \
-		libipudev/ipudev.h
+		libipudev/ipudev.h $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
-	@$(CC) $(BUILDER_CFLAGS) -o $@ $< $(BUILDER_LIBS)
+	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)
 
 $(BUILDER_BENCH): tests/bench/bench_matmul.c $(BUILDER_IPUDEV_A) $(ENG_LIB) \
 		libipudev/ipudev.h

@@ -32,14 +32,20 @@ expect() {
 	fi
 }
 
-# the unit tests (their own numbering is replaced)
+# the unit tests, on the kselftest harness (their numbering is replaced; the
+# harness logs why a test failed on "# FILE:LINE" lines, kept as comments
+# before the result they explain)
+TMPDIR=$TMP "$T" >"$TMP/unit" 2>&1
+urc=$?
 while IFS= read -r l; do
 	case $l in
 	"ok "*|"not ok "*)
 		st=${l%% [0-9]*}; rest=${l#"$st "}; rest=${rest#* }
 		n=$((n + 1)); lines+=("$st $n $rest") ;;
+	"# "*.[ch]:[0-9]*) lines+=("$l") ;;
 	esac
-done < <("$T" "$TMP" 2>&1)
+done <"$TMP/unit"
+[ "$urc" -le 1 ] || add fail unit_tests_exit_cleanly "exit $urc: $(tail -c 200 "$TMP/unit" | tr '\n' ' ')"
 
 # ipu-run end to end
 if [ ! -x "$RUN" ]; then
