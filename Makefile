@@ -3,6 +3,10 @@
 # `make check` runs every test, `make bench` the benchmarks. See README.md.
 
 B := $(CURDIR)/build
+# ccache hashes paths relative to the tree and ignores the working directory,
+# so a clone at another path (CI's) reuses this machine's cache.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
 CC := gcc
 USER_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -I$(CURDIR)/include
 KABI := $(shell cat $(B)/kabi 2>/dev/null)
