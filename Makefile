@@ -21,13 +21,63 @@ INITRAMFS := $(B)/vm/initramfs.cpio.gz
 QEMU := $(B)/qemu/qemu-system-x86_64
 VM := $(CURDIR)/tools/ipu-vm
 
+# What the fragments declare (mk/*.mk, one per part). A fragment appends to
+# these and names where each of its tests runs:
+#   HOST_CHECKS      make targets run on the host by `make check`
+#   VM_TESTS         programs for the VM's /tests, run by tests/common/run-tests.sh
+#                    in every run of the whole suite (mk/vm.mk)
+#   DEBUG_VM_TESTS   programs only in the debug kernel's /tests (mk/debug-kernel.mk)
+#   VM_BINS, VM_LIBS programs for the VM's /usr/bin, libraries for its /usr/lib
+#   VM_CHECKS        make targets that boot the stock VM (`make check`)
+#   DK_CHECKS        make targets that boot the debug kernel in `make check`
+#   VM_DEBUG_CHECKS  make targets that boot the debug kernel (`make check-debug`)
+#   ALL_TARGETS, BENCH_TARGETS  what `make` builds, what `make bench` runs
 ALL_TARGETS :=
 HOST_CHECKS :=
 BENCH_TARGETS :=
 VM_BINS :=
 VM_TESTS :=
+DEBUG_VM_TESTS :=
 VM_LIBS :=
-VM_MODULE := $(B)/driver/ipu.ko
+VM_CHECKS :=
+DK_CHECKS :=
+VM_DEBUG_CHECKS :=
+
+# Output paths and inputs that more than one part names, defined here, before
+# the fragments, so that a fragment may use any of them in a target or a
+# prerequisite (those are expanded when read) whatever the order in which the
+# fragments are included. The lists above are only complete after the last
+# fragment: a prerequisite naming one is written $$(LIST) (second expansion).
+ENG_LIB        := $(B)/engine/libipuengine.a
+ENG_LIB_SAN    := $(B)/engine/san/libipuengine.a
+ENG_LIB_FUZZ   := $(B)/engine/fuzz/libipuengine.a
+IPUDEV_VERSION := 1.0.0
+IPUDEV_SONAME  := libipudev.so.1
+IPUDEV_SO      := $(B)/lib/libipudev.so.$(IPUDEV_VERSION)
+IPUDEV_SO_LINKS := $(B)/lib/$(IPUDEV_SONAME) $(B)/lib/libipudev.so
+IPUDEV_A       := $(B)/lib/libipudev.a
+IPUDEV_HDR     := $(B)/include/ipudev.h
+IPUDEV_SRCS    := $(sort $(wildcard libipudev/*.c))
+TOOLS_OUT      := $(B)/tools
+TOOLS_COMMON_OBJ := $(TOOLS_OUT)/common.o
+DRIVER_KO      := $(B)/driver/ipu.ko
+VM_MODULE      := $(DRIVER_KO)
+KSELFTEST_OUT  := $(B)/kselftest
+DK             := $(B)/debug-kernel
+DK_INITRAMFS   := $(DK)/initramfs.cpio.gz
+# Test code shared by the driver's and the card's in-VM tests (tests/common/):
+# helpers, and the test graphs built with libipudev. The kselftest harness
+# needs GNU C, and its TEST() wrappers have unused parameters by design.
+TEST_COMMON    := tests/common
+VM_RUNNER      := $(TEST_COMMON)/run-tests.sh
+KSELFTEST_COMMON := $(TEST_COMMON)/ipu_test.c
+KSELFTEST_HDRS := $(TEST_COMMON)/ipu_test.h include/uapi/linux/ipu.h \
+	include/ipu/ipu_models.h include/ipu/ipu_hw.h
+KSELFTEST_GRAPHS := $(TEST_COMMON)/ipu_graphs.c $(TEST_COMMON)/ipu_graphs.h
+KSELFTEST_CFLAGS := $(filter-out -std=c11,$(USER_CFLAGS)) -std=gnu11 \
+	-Wno-unused-parameter \
+	-D_GNU_SOURCE -I$(LINUX_SRC)/tools/testing/selftests -I$(CURDIR)/include \
+	-I$(CURDIR)/$(TEST_COMMON)
 
 .DEFAULT_GOAL := all
 .PHONY: all build deps run check check-inner check-debug check-debug-inner \
@@ -59,12 +109,11 @@ $(B)/kabi: scripts/deps.sh
 	@mkdir -p $(B)
 	@scripts/deps.sh | tail -1 >$@.tmp && mv $@.tmp $@
 
-# The engine's fragment first: the card, the library and the tests link its
-# archive and name it (and its flags) by variable.
-include mk/engine.mk
--include $(sort $(filter-out mk/engine.mk,$(wildcard mk/*.mk)))
+.SECONDEXPANSION:
+# One fragment per part; none depends on the order they are read in.
+-include $(sort $(wildcard mk/*.mk))
 
-build: qemu kernel linux-src $(ALL_TARGETS) initramfs
+build: qemu kernel linux-src $(sort $(ALL_TARGETS)) initramfs
 
 # QEMU links the card's engine, $(ENG_LIB) (mk/engine.mk).
 qemu: $(ENG_LIB) FORCE
@@ -86,17 +135,9 @@ $(LINUX_SRC)/.stamp: | $(B)/kabi
 		$(addprefix linux-source-6.1/,$(LINUX_SRC_FILES))
 	@touch $@
 
-initramfs: $(INITRAMFS)
-$(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh tests/vm/run-tests.sh \
-		$(VM_BINS) $(VM_TESTS) $(VM_LIBS) $(wildcard $(VM_MODULE)) \
-		$(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
-	@mkdir -p $(dir $@)
-	@echo "initramfs: $@"
-	@scripts/mkinitramfs.sh $@ $(KERNEL_ROOT) $(KABI) \
-		--bin $(VM_BINS) --test tests/vm/run-tests.sh $(VM_TESTS) \
-		--lib $(VM_LIBS) $(if $(wildcard $(VM_MODULE)),--module $(VM_MODULE))
-
-# Tests: host suites first, then the VM; each writes KTAP to $(B)/results.
+# Tests: host suites first, then the stock VM's runs, then the debug
+# kernel's, each group in name order (not in the order the fragments were
+# read); each writes KTAP to $(B)/results.
 # $(call run_checks,TARGETS): one sub-make each; one that fails without
 # writing results counts as a failed test.
 define run_checks
@@ -112,80 +153,13 @@ define run_checks
 	@scripts/ktap-summary.sh $(B)/results
 endef
 check-inner:
-	$(call run_checks,$(HOST_CHECKS) $(VM_CHECKS))
+	$(call run_checks,$(sort $(HOST_CHECKS)) $(sort $(VM_CHECKS)) $(sort $(DK_CHECKS)))
 check-debug-inner:
-	$(call run_checks,$(VM_DEBUG_CHECKS))
-
-# The VM suite runs twice: plain, and behind an intel-iommu with the guest
-# in strict IOMMU mode; the command-queue tests run again on cards without
-# MSI-X (queue interrupts as IRQ_STATUS causes over MSI) and with INTx.
-# $(call vm_run,NAME,LAUNCHER ARGS[,TESTS])
-define vm_run
-	@rm -rf $(B)/vm-share/$(1) && mkdir -p $(B)/vm-share/$(1)
-	@$(VM) $(2) --share $(B)/vm-share --dmesg $(B)/results/$(1)-dmesg.txt -- \
-		/tests/run-tests.sh /mnt/host/$(1) $(3); \
-	rc=$$?; \
-	for f in $(B)/vm-share/$(1)/*.ktap; do \
-		[ -f "$$f" ] && cp "$$f" $(B)/results/$(1)-$$(basename $$f); \
-	done; \
-	scripts/dmesg-check.sh $(B)/results/$(1)-dmesg.txt $$rc $(1) \
-		>$(B)/results/$(1)-kernel-log.ktap
-endef
-VM_CHECKS := vm-plain-check vm-iommu-check vm-msi-check vm-intx-check \
-	vm-hotplug-check vm-hotplug-iommu-check vm-trace-check \
-	vm-debug-iommu-check vm-debug-failslab-check
-vm-check: $(VM_CHECKS)
-vm-plain-check:
-	$(call vm_run,vm,)
-vm-iommu-check:
-	$(call vm_run,vm-iommu,--iommu)
-VM_IRQ_TESTS := ipu_cmd_test ipu_uqueue_test ipu_exec_graphs ipu_device_test
-vm-msi-check:
-	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,$(VM_IRQ_TESTS))
-vm-intx-check:
-	$(call vm_run,vm-intx,--append pci=nomsi,$(VM_IRQ_TESTS))
-# Busy cards unplugged from the host (QMP device_del), plain and behind the
-# IOMMU.
-vm-hotplug-check:
-	@tests/hotplug/run.sh $(CURDIR) $(B) >$(B)/results/vm-hotplug.ktap
-vm-hotplug-iommu-check:
-	@tests/hotplug/run.sh $(CURDIR) $(B) hotplug-iommu --iommu \
-		>$(B)/results/vm-hotplug-iommu.ktap
-# The card's QEMU trace events show a reset and a matmul.
-vm-trace-check:
-	@tests/trace/run.sh $(CURDIR) $(B) >$(B)/results/vm-trace.ktap
-
-# Under the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug, UBSAN;
-# mk/debug-kernel.mk, built on first use): the driver's kselftests behind
-# the IOMMU, where any checker report fails the run (scripts/dmesg-check.sh,
-# and run-tests.sh's kmemleak scan and DMA-API error count); and the
-# fault-injection run, failslab and fail_page_alloc for the test process
-# only, with DMA-API debugging off (its own bookkeeping does not survive
-# injected failures) and no ACPI interrupt routing (the probe under
-# injection would run ACPICA's _PRT evaluation, which 6.1 gets wrong on
-# AE_NO_MEMORY: a use-after-free at the next unbind). `make check-debug`
-# runs the whole suite under it.
-VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
-	$(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
-vm-debug-iommu-check: $(DK_INITRAMFS)
-	$(call vm_run,vm-debug-iommu,--debug-kernel --iommu,$(VM_DEBUG_TESTS))
-vm-debug-failslab-check: $(DK_INITRAMFS)
-	$(call vm_run,vm-debug-failslab,--debug-kernel --iommu --append dma_debug=off --append acpi=noirq,ipu_failslab_test)
-VM_DEBUG_CHECKS := vm-debug-plain-all-check vm-debug-iommu-all-check \
-	vm-debug-failslab-check vm-debug-hotplug-check
-vm-debug-plain-all-check: $(DK_INITRAMFS)
-	$(call vm_run,vm-debug,--debug-kernel)
-vm-debug-iommu-all-check: $(DK_INITRAMFS)
-	$(call vm_run,vm-debug-iommu-all,--debug-kernel --iommu)
-vm-debug-hotplug-check: $(DK_INITRAMFS)
-	@tests/hotplug/run.sh $(CURDIR) $(B) vm-debug-hotplug --debug-kernel --iommu \
-		>$(B)/results/vm-debug-hotplug.ktap
-.PHONY: vm-check $(VM_CHECKS) $(VM_DEBUG_CHECKS)
+	$(call run_checks,$(sort $(VM_DEBUG_CHECKS)))
 
 bench-inner:
 	@rm -rf $(B)/bench && mkdir -p $(B)/bench
-	@for t in $(BENCH_TARGETS); do $(MAKE) --no-print-directory $$t || true; done
+	@for t in $(sort $(BENCH_TARGETS)); do $(MAKE) --no-print-directory $$t || true; done
 	@scripts/bench-report.py $(B)/bench
 
 clean:

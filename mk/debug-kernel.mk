@@ -3,21 +3,14 @@
 # fault injection (scripts/debug-kernel.sh, scripts/debug-kernel.config),
 # ipu.ko built against it, and an initramfs for it; `tools/ipu-vm
 # --debug-kernel` boots them. Nothing here is part of `make all`: the debug
-# VM checks (Makefile) and `make debug-kernel` build it.
-#
-# This file is read before the other mk/ files but mk/engine.mk:
-# prerequisites that name their variables (driver sources, VM_BINS, ...) go
-# through the stock module and initramfs, which depend on all of them;
-# recipes use the variables themselves, which are complete by then.
+# VM checks (DK_CHECKS, VM_DEBUG_CHECKS: mk/vm.mk, mk/driver.mk) and `make
+# debug-kernel` build it. Its initramfs has the stock one's programs plus
+# DEBUG_VM_TESTS (tests only the debug kernel runs). $(DK) and
+# $(DK_INITRAMFS) are defined in the top Makefile.
 
-DK := $(B)/debug-kernel
 DK_STAMP := $(DK)/stamp
 DK_KO := $(DK)/ipu.ko
-DK_INITRAMFS := $(DK)/initramfs.cpio.gz
 DK_MOD_DIR := $(DK)/module
-# Fault-injection test: only in the debug initramfs (run-tests.sh runs it
-# only when named).
-DK_TESTS := $(B)/debug-tests/ipu_failslab_test
 
 # `make debug-kernel`: the packages and the stock build first, like `make`.
 .PHONY: debug-kernel debug-kernel-inner
@@ -44,19 +37,10 @@ $(DK_KO): $(DK_STAMP) $(VM_MODULE) Kbuild driver/Kbuild
 	@grep -iE 'warning|error' $(DK)/module.log || true
 	@cp $(DK_MOD_DIR)/driver/ipu.ko $@
 
-$(DK_TESTS): tests/kselftest/ipu_failslab_test.c tests/kselftest/ipu_test.c \
-		tests/kselftest/ipu_test.h tests/kselftest/ipu_graphs.c \
-		tests/kselftest/ipu_graphs.h $(LINUX_SRC)/.stamp $(INITRAMFS)
-	@mkdir -p $(dir $@)
-	@echo "debug-kernel: $@"
-	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< \
-		tests/kselftest/ipu_test.c tests/kselftest/ipu_graphs.c \
-		-L$(B)/lib -lipudev
-
 # The stock initramfs is a prerequisite: it is remade whenever a tool, test
 # or library changes, and so is this one after it.
-$(DK_INITRAMFS): $(DK_KO) $(DK_TESTS) $(INITRAMFS) scripts/mkinitramfs.sh
+$(DK_INITRAMFS): $(DK_KO) $$(sort $$(DEBUG_VM_TESTS)) $(INITRAMFS) scripts/mkinitramfs.sh
 	@echo "debug-kernel: $@"
 	@scripts/mkinitramfs.sh $@ $(DK)/root $$(cat $(DK)/release) \
-		--bin $(VM_BINS) --test tests/vm/run-tests.sh $(VM_TESTS) $(DK_TESTS) \
-		--lib $(VM_LIBS) --module $(DK_KO)
+		--bin $(sort $(VM_BINS)) --test $(VM_RUNNER) $(sort $(VM_TESTS) $(DEBUG_VM_TESTS)) \
+		--lib $(sort $(VM_LIBS)) --module $(DK_KO)

@@ -1,10 +1,21 @@
 # driver/: ipu.ko, built by Kbuild in the source tree (M=$(CURDIR), see the
-# top-level Kbuild) and copied to $(B)/driver/, and its lint, driver-lint.
+# top-level Kbuild) and copied to $(B)/driver/, its lint and its tests
+# (tests/driver/):
+#   HOST driver-lint             checkpatch, W=1, sparse -> $(B)/results/driver-lint.ktap
+#   VM   ipu_*_test              the kselftests: static binaries on the kernel's
+#                                kselftest harness, one per area, in the VM's
+#                                /tests; each prints KTAP
+#   VM   vm-debug-iommu-check    the kselftests under the debug kernel, behind
+#                                the IOMMU (also in `make check`)
+#   debug VM only: ipu_failslab_test, run by vm-debug-failslab-check
+#   VM   vm-hotplug-check, vm-hotplug-iommu-check, vm-debug-hotplug-check:
+#                                tests/driver/hotplug/run.sh unplugs busy cards
+#                                from the host (QMP device_del); the guest side,
+#                                ipu-hotplug-holder, goes to the VM's /usr/bin
 
 DRIVER_SRCS := $(sort $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h)))
 DRIVER_DEPS := Kbuild driver/Kbuild $(DRIVER_SRCS) include/ipu/ipu_hw.h \
 	include/ipu/ipu_models.h include/uapi/linux/ipu.h
-DRIVER_KO := $(B)/driver/ipu.ko
 DRIVER_LINT_DIR := $(B)/driver/lint
 
 ALL_TARGETS += $(DRIVER_KO)
@@ -55,3 +66,108 @@ driver-lint: $(LINUX_SRC)/.stamp | $(B)/kabi
 		grep -E ': (warning|error):' $$d/sparse.log | head -20 | sed 's/^/# /' >>$$out; \
 	fi; \
 	cat $$out
+
+# --- kselftests (VM) ---------------------------------------------------------
+# They use the shared helpers and, those that run graphs, the shared test
+# graphs built with libipudev (tests/common/, KSELFTEST_* in the Makefile).
+DRIVER_TDIR := tests/driver
+KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
+	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
+	ipu_fuzz_test ipu_debug_test
+KSELFTEST_BINS := $(addprefix $(KSELFTEST_OUT)/,$(KSELFTEST_NAMES))
+
+ALL_TARGETS += $(KSELFTEST_BINS)
+VM_TESTS += $(KSELFTEST_BINS)
+
+$(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
+		$(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON)
+
+# ipu_cmd_test (uAPI 1.1 through the driver), ipu_uqueue_test and
+# ipu_inflight_test build their graphs with libipudev, so they link the
+# library like the card's ipu_queue_test (mk/card.mk).
+$(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
+		$(KSELFTEST_OUT)/ipu_inflight_test: $(KSELFTEST_OUT)/%: \
+		$(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(IPUDEV_SO_LINKS) \
+		libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
+
+# ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
+# killed process on one card) loads the shared test graphs, built with
+# libipudev, and runs threads.
+$(KSELFTEST_OUT)/ipu_fuzz_test: $(DRIVER_TDIR)/ipu_fuzz_test.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(IPUDEV_SO_LINKS) \
+		libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -pthread -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev
+
+# --- under the debug kernel (VM) ---------------------------------------------
+# The kselftests behind the IOMMU, where any checker report fails the run
+# (scripts/dmesg-check.sh, and run-tests.sh's kmemleak scan and DMA-API
+# error count); and the fault-injection run, failslab and fail_page_alloc
+# for the test process only, with DMA-API debugging off (its own bookkeeping
+# does not survive injected failures) and no ACPI interrupt routing (the
+# probe under injection would run ACPICA's _PRT evaluation, which 6.1 gets
+# wrong on AE_NO_MEMORY: a use-after-free at the next unbind). The
+# fault-injection test is only in the debug initramfs (run-tests.sh runs it
+# only when named).
+DRIVER_FAILSLAB_TEST := $(B)/debug-tests/ipu_failslab_test
+DEBUG_VM_TESTS += $(DRIVER_FAILSLAB_TEST)
+DK_CHECKS += vm-debug-iommu-check vm-debug-failslab-check
+VM_DEBUG_CHECKS += vm-debug-failslab-check
+
+$(DRIVER_FAILSLAB_TEST): $(DRIVER_TDIR)/ipu_failslab_test.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(INITRAMFS)
+	@mkdir -p $(dir $@)
+	@echo "debug-kernel: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< \
+		$(KSELFTEST_COMMON) $(TEST_COMMON)/ipu_graphs.c \
+		-L$(B)/lib -lipudev
+
+VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
+	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
+	$(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
+
+.PHONY: vm-debug-iommu-check vm-debug-failslab-check
+vm-debug-iommu-check: $(DK_INITRAMFS)
+	$(call vm_run,vm-debug-iommu,--debug-kernel --iommu,$(VM_DEBUG_TESTS))
+vm-debug-failslab-check: $(DK_INITRAMFS)
+	$(call vm_run,vm-debug-failslab,--debug-kernel --iommu --append dma_debug=off --append acpi=noirq,ipu_failslab_test)
+
+# --- hot-unplug (VM, driven from the host) -----------------------------------
+# ipu-hotplug-holder keeps a card busy with every kind of DMA mapping while
+# the host unplugs it.
+HOTPLUG_DIR := $(DRIVER_TDIR)/hotplug
+HOTPLUG_HOLDER := $(B)/tests/ipu-hotplug-holder
+ALL_TARGETS += $(HOTPLUG_HOLDER)
+VM_BINS += $(HOTPLUG_HOLDER)
+VM_CHECKS += vm-hotplug-check vm-hotplug-iommu-check
+VM_DEBUG_CHECKS += vm-debug-hotplug-check
+
+$(HOTPLUG_HOLDER): $(HOTPLUG_DIR)/ipu_hotplug_holder.c $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_test.h $(KSELFTEST_GRAPHS) include/uapi/linux/ipu.h \
+		$(IPUDEV_SO_LINKS) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "hotplug: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev \
+		-o $@ $< $(KSELFTEST_COMMON) $(TEST_COMMON)/ipu_graphs.c \
+		-L$(B)/lib -lipudev
+
+# plain and behind the IOMMU, and under the debug kernel
+.PHONY: vm-hotplug-check vm-hotplug-iommu-check vm-debug-hotplug-check
+vm-hotplug-check:
+	@$(HOTPLUG_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-hotplug.ktap
+vm-hotplug-iommu-check:
+	@$(HOTPLUG_DIR)/run.sh $(CURDIR) $(B) hotplug-iommu --iommu \
+		>$(B)/results/vm-hotplug-iommu.ktap
+vm-debug-hotplug-check: $(DK_INITRAMFS)
+	@$(HOTPLUG_DIR)/run.sh $(CURDIR) $(B) vm-debug-hotplug --debug-kernel --iommu \
+		>$(B)/results/vm-debug-hotplug.ktap

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest side of `make bench`'s VM figures (mk/bench-vm.mk): run from the
+# Guest side of `make bench`'s VM figures (mk/bench.mk): run from the
 # share (cwd) by tools/ipu-vm; writes nvme.json and ipu-bench.json there.
 set -u
 modprobe nvme 2>/dev/null

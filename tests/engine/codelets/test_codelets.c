@@ -4,8 +4,10 @@
  * every codelet x every dtype against straightforward scalar references,
  * random shapes including empty and odd sizes, negative check() cases,
  * exhaustive fp16 conversions, matmul/conv against double references.
- * Output: KTAP on stdout, one top-level result per group.
- * Usage: test_codelets [seed]
+ * Runs on the kselftest harness: one result per group (TEST); a group's
+ * failed checks are listed as KTAP comments. mk/engine.mk writes
+ * results/codelets.ktap and, built with ASan+UBSan, codelets-san.ktap.
+ * Usage: test_codelets [seed] (every group starts from the seed)
  */
 #include <errno.h>
 #include <float.h>
@@ -16,12 +18,17 @@
 #include <string.h>
 
 #include "codelets_impl.h"
+#include "kselftest_harness.h"
 
-/* ---------------- harness ---------------- */
+/* ---------------- checks ---------------- */
 
-static unsigned g_fail;		/* failures in the current group */
-static unsigned g_diag;		/* diagnostics printed in the current group */
-static unsigned long g_checks;	/* checks made in the current group */
+/*
+ * Each group runs in its own process (the harness forks per TEST), which
+ * leaves with _exit(): diagnostics go out at once.
+ */
+static unsigned g_fail;		/* failures in the group */
+static unsigned g_diag;		/* diagnostics printed in the group */
+static unsigned long g_checks;	/* checks made in the group */
 static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
 
 #define FAIL(...) do {							\
@@ -29,6 +36,7 @@ static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
 		printf("# %s:%d: ", __func__, __LINE__);		\
 		printf(__VA_ARGS__);					\
 		printf("\n");						\
+		fflush(stdout);						\
 	}								\
 	g_fail++;							\
 } while (0)
@@ -1319,66 +1327,45 @@ static void t_cycles(void)
 	}
 }
 
-/* ---------------- main ---------------- */
+/* ---------------- groups as tests ---------------- */
 
-static void t_unary_f32(void) { t_unary(IPU_DTYPE_F32); }
-static void t_unary_f16(void) { t_unary(IPU_DTYPE_F16); }
-static void t_unary_i32(void) { t_unary(IPU_DTYPE_I32); }
-static void t_binary_f32(void) { t_binary(IPU_DTYPE_F32); }
-static void t_binary_f16(void) { t_binary(IPU_DTYPE_F16); }
-static void t_binary_i32(void) { t_binary(IPU_DTYPE_I32); }
-static void t_matmul_f32(void) { t_matmul(false); }
-static void t_matmul_f16(void) { t_matmul(true); }
-static void t_conv_f32(void) { t_conv(false); }
-static void t_conv_f16(void) { t_conv(true); }
+/* the group's verdict: its check count, and a failure if any check failed */
+#define GROUP(name, call)						\
+TEST(name)								\
+{									\
+	call;								\
+	printf("# %s: %lu checks\n", #name, g_checks);			\
+	fflush(stdout);							\
+	EXPECT_EQ(0, g_fail) TH_LOG("%s: %u failures", #name, g_fail);	\
+}
 
-static const struct { const char *name; void (*fn)(void); } groups[] = {
-	{ "registry", t_registry },
-	{ "fp16_exhaustive", t_fp16_exhaustive },
-	{ "fp16_rounding", t_fp16_rounding },
-	{ "fp16_bulk", t_fp16_bulk },
-	{ "unary_f32", t_unary_f32 },
-	{ "unary_f16", t_unary_f16 },
-	{ "unary_i32", t_unary_i32 },
-	{ "binary_f32", t_binary_f32 },
-	{ "binary_f16", t_binary_f16 },
-	{ "binary_i32", t_binary_i32 },
-	{ "cast", t_cast },
-	{ "fill_copy", t_fill_copy },
-	{ "reduce", t_reduce },
-	{ "matmul_f32", t_matmul_f32 },
-	{ "matmul_f16", t_matmul_f16 },
-	{ "conv_f32", t_conv_f32 },
-	{ "conv_f16", t_conv_f16 },
-	{ "scaled_add", t_scaled_add },
-	{ "check_negative", t_check_negative },
-	{ "cycles", t_cycles },
-};
+GROUP(registry, t_registry())
+GROUP(fp16_exhaustive, t_fp16_exhaustive())
+GROUP(fp16_rounding, t_fp16_rounding())
+GROUP(fp16_bulk, t_fp16_bulk())
+GROUP(unary_f32, t_unary(IPU_DTYPE_F32))
+GROUP(unary_f16, t_unary(IPU_DTYPE_F16))
+GROUP(unary_i32, t_unary(IPU_DTYPE_I32))
+GROUP(binary_f32, t_binary(IPU_DTYPE_F32))
+GROUP(binary_f16, t_binary(IPU_DTYPE_F16))
+GROUP(binary_i32, t_binary(IPU_DTYPE_I32))
+GROUP(cast, t_cast())
+GROUP(fill_copy, t_fill_copy())
+GROUP(reduce, t_reduce())
+GROUP(matmul_f32, t_matmul(false))
+GROUP(matmul_f16, t_matmul(true))
+GROUP(conv_f32, t_conv(false))
+GROUP(conv_f16, t_conv(true))
+GROUP(scaled_add, t_scaled_add())
+GROUP(check_negative, t_check_negative())
+GROUP(cycles, t_cycles())
 
 int main(int argc, char **argv)
 {
-	size_t n = sizeof(groups) / sizeof(groups[0]);
-	unsigned failed = 0;
-
 	if (argc > 1)
 		g_rng = strtoull(argv[1], NULL, 0) | 1;
-	printf("KTAP version 1\n1..%zu\n", n);
 	printf("# codelet library version %d, %zu codelets, seed 0x%llx, matmul isa %d\n",
 	       IPUE_CODELET_LIBRARY_VERSION, ipue_codelet_count(), (unsigned long long)g_rng,
 	       ipue_matmul_best_isa());
-	for (size_t i = 0; i < n; i++) {
-		g_fail = 0;
-		g_diag = 0;
-		g_checks = 0;
-		groups[i].fn();
-		printf("# %s: %lu checks\n", groups[i].name, g_checks);
-		if (g_fail) {
-			printf("not ok %zu %s # %u failures\n", i + 1, groups[i].name, g_fail);
-			failed++;
-		} else {
-			printf("ok %zu %s\n", i + 1, groups[i].name);
-		}
-		fflush(stdout);
-	}
-	return failed ? 1 : 0;
+	return test_harness_run(argc, argv);
 }

@@ -1,12 +1,14 @@
-# `make bench` figures measured in the VM (one boot): ipu-bench --json on
-# card 0 and the baselines of the same VM, a 64 MiB O_DIRECT read through
-# QEMU's NVMe device on the null-co backend (tests/bench/nvme_read.c), and
-# the host's memcpy (tests/bench/memcpy_bw.c, on the machine running QEMU;
-# the guest's own memcpy, under TCG, is reported for information). A second NVMe drive with read-zeroes=on (the device
-# really writes the pages) gives an informational figure: plain null-co
-# completes reads without touching memory. The 64 MiB target is taken in
-# three NVMe/card pairs back to back (the host's memory bandwidth moves
-# within seconds). Records: $(B)/bench/vm.json (tests/bench/vm_records.py).
+# Benchmarks across the parts (tests/bench/; a part's own benchmarks are in
+# its fragment and its tests' directory). `make bench` figures measured in the
+# VM (one boot): ipu-bench --json on card 0 and the baselines of the same VM,
+# a 64 MiB O_DIRECT read through QEMU's NVMe device on the null-co backend
+# (tests/bench/nvme_read.c), and the host's memcpy (tests/bench/memcpy_bw.c,
+# on the machine running QEMU; the guest's own memcpy, under TCG, is reported
+# for information). A second NVMe drive with read-zeroes=on (the device really
+# writes the pages) gives an informational figure: plain null-co completes
+# reads without touching memory. The 64 MiB target is taken in three NVMe/card
+# pairs back to back (the host's memory bandwidth moves within seconds).
+# Records: $(B)/bench/vm.json (tests/bench/vm_records.py).
 
 BENCH_VM_SHARE := $(B)/bench-vm-share
 BENCH_NVME_READ := $(B)/bench-bin/nvme_read

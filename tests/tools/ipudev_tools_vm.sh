@@ -1,7 +1,7 @@
 #!/bin/sh
 # In-VM test of ipu-info and ipu-reset against the emulated cards (busybox
-# sh; installed into the VM's /tests through VM_TESTS by mk/libipudev.mk,
-# although it lives with the host tests of libipudev). Prints KTAP.
+# sh; installed into the VM's /tests through VM_TESTS by mk/tools.mk).
+# Prints KTAP.
 # The cards are described by IPU_VM_CARDS (index:model:serial,...) when set.
 n=0 failed=0
 T=$(mktemp -d)

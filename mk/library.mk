@@ -1,0 +1,193 @@
+# libipudev/: the user-space library, and its tests (tests/library/):
+#   HOST libipudev-check  tests/library/unit/: unit tests on the model device,
+#                         the installed files -> $(B)/results/libipudev.ktap
+#   HOST builder-check    tests/library/builder/: graph builder, partition
+#                         helpers, model device, .npy, ipu-run
+#                         -> $(B)/results/builder.ktap
+#   HOST card-exec-check  tests/library/card-exec/: the card backend against a
+#                         simulated card, with ASan/UBSan
+#                         -> $(B)/results/card-exec.ktap
+#   VM   ipu_exec_*       tests/library/exec/: graphs run on the cards
+# Benchmark: bench-matmul (tests/library/builder/bench_matmul.c).
+#
+# Every libipudev/*.c goes into both
+#   $(B)/lib/libipudev.so.1.0.0 (SONAME libipudev.so.1, -fvisibility=hidden,
+#                                exports = libipudev/libipudev.map)
+#   $(B)/lib/libipudev.a
+# plus $(B)/include/ipudev.h and $(B)/lib/pkgconfig/libipudev.pc.
+# The engine's archive ($(ENG_LIB), mk/engine.mk, PIC) is linked into the
+# shared library and into programs using the static one. Other fragments
+# may append to IPUDEV_CFLAGS and IPUDEV_LDLIBS (both are expanded at build
+# time).
+# Its outputs' paths (IPUDEV_SO, IPUDEV_A, IPUDEV_HDR, ...) and IPUDEV_SRCS
+# are defined in the top Makefile.
+
+IPUDEV_OBJS := $(patsubst libipudev/%.c,$(B)/libipudev/%.o,$(IPUDEV_SRCS))
+IPUDEV_PC := $(B)/lib/pkgconfig/libipudev.pc
+IPUDEV_MAP := libipudev/libipudev.map
+
+IPUDEV_PKG_CFLAGS := $(shell pkg-config --cflags libudev libpci 2>/dev/null)
+IPUDEV_PKG_LIBS := $(or $(shell pkg-config --libs libudev libpci 2>/dev/null),-ludev -lpci)
+IPUDEV_CFLAGS += $(USER_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden \
+	-I$(CURDIR)/include -I$(CURDIR)/include/uapi -I$(CURDIR)/libipudev \
+	-I$(CURDIR)/qemu-device/engine $(IPUDEV_PKG_CFLAGS)
+IPUDEV_LDLIBS += $(IPUDEV_PKG_LIBS) -lpthread -lm
+# Static link line for programs using libipudev.a (tests).
+IPUDEV_STATIC_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
+
+ALL_TARGETS += $(IPUDEV_SO) $(IPUDEV_SO_LINKS) $(IPUDEV_A) $(IPUDEV_HDR) \
+	$(IPUDEV_PC)
+VM_LIBS += $(IPUDEV_SO) $(B)/lib/$(IPUDEV_SONAME)
+HOST_CHECKS += libipudev-check
+
+$(B)/libipudev/%.o: libipudev/%.c
+	@mkdir -p $(dir $@)
+	@echo "libipudev: $@"
+	@$(CC) $(IPUDEV_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(IPUDEV_OBJS:.o=.d)
+
+$(IPUDEV_SO): $(IPUDEV_OBJS) $(IPUDEV_MAP) $(ENG_LIB)
+	@mkdir -p $(dir $@)
+	@echo "libipudev: $@"
+	@$(CC) -shared -Wl,-soname,$(IPUDEV_SONAME) \
+		-Wl,--version-script=$(IPUDEV_MAP) -Wl,--no-undefined \
+		-Wl,-z,relro -Wl,-z,now -o $@ $(IPUDEV_OBJS) $(ENG_LIB) \
+		$(IPUDEV_LDLIBS)
+
+$(B)/lib/$(IPUDEV_SONAME) $(B)/lib/libipudev.so: $(IPUDEV_SO)
+	@ln -sf $(notdir $<) $@
+
+$(IPUDEV_A): $(IPUDEV_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "libipudev: $@"
+	@rm -f $@ && ar rcs $@ $^
+
+$(IPUDEV_HDR): libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+$(IPUDEV_PC): libipudev/libipudev.pc.in mk/library.mk
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(abspath $(B))|' -e 's|@VERSION@|$(IPUDEV_VERSION)|' \
+		$< >$@
+
+# --- unit tests (host) --------------------------------------------------------
+IPUDEV_TEST_DIR := tests/library/unit
+IPUDEV_TEST_BIN := $(B)/tests/libipudev/unit
+IPUDEV_TEST_SRCS := $(sort $(wildcard $(IPUDEV_TEST_DIR)/*.c))
+IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset
+
+$(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(TOOLS_COMMON_OBJ) \
+		libipudev/ipudev.h libipudev/internal.h tools/common.h \
+		$(ENG_LIB) $(wildcard $(IPUDEV_TEST_DIR)/*.h) $(HARNESS_HDR)
+	@mkdir -p $(dir $@)
+	@echo "libipudev: $@"
+	@$(CC) $(IPUDEV_CFLAGS) $(HARNESS_CFLAGS) -I$(CURDIR)/tools -o $@ $(IPUDEV_TEST_SRCS) \
+		$(TOOLS_COMMON_OBJ) $(IPUDEV_STATIC_LIBS)
+
+.PHONY: libipudev-check
+libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
+		$(IPUDEV_HDR) $(IPUDEV_PC) $(IPUDEV_TOOLS)
+	@mkdir -p $(B)/results
+	@$(IPUDEV_TEST_DIR)/run.sh $(B) $(IPUDEV_TEST_BIN) \
+		>$(B)/results/libipudev.ktap
+
+# --- builder tests (host) and the matmul benchmark ---------------------------
+# The graph builder, partition helpers, model device and .npy
+# (libipudev/builder*.c, partition.c, model_device.c, npy.c), and ipu-run
+# (mk/tools.mk).
+#   make builder-check  -> $(B)/results/builder.ktap
+#   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
+#                          default: all online cores; BENCH_MATMUL_REPS)
+BUILDER_TEST_DIR := tests/library/builder
+BUILDER_TEST := $(B)/tests/builder/test_builder
+BUILDER_BENCH := $(B)/bench-bin/bench_matmul
+BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
+	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
+BUILDER_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
+BENCH_MATMUL_THREADS ?= 0
+BENCH_MATMUL_REPS ?= 9
+
+ALL_TARGETS += $(BUILDER_TEST)
+HOST_CHECKS += builder-check
+BENCH_TARGETS += bench-matmul
+
+# on the kernel's kselftest harness
+$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(IPUDEV_A) $(ENG_LIB) \
+		libipudev/ipudev.h $(HARNESS_HDR)
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)
+
+$(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(IPUDEV_A) $(ENG_LIB) \
+		libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -o $@ $< $(BUILDER_LIBS) -lopenblas
+
+.PHONY: builder-check bench-matmul
+builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
+	@mkdir -p $(B)/results
+	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
+	@echo "builder: $$(grep -c '^ok' $(B)/results/builder.ktap) passed," \
+		"$$(grep -c '^not ok' $(B)/results/builder.ktap) failed"
+
+bench-matmul: $(BUILDER_BENCH)
+	@mkdir -p $(B)/bench
+	@$(BUILDER_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/matmul.json
+
+# --- card-exec tests (host) --------------------------------------------------
+# The card execution path (libipudev/card_exec.c, card_buf.c) without a
+# card: status messages, the graph-table parser against builder-made
+# binaries, ranged/async/buffer calls on the model device, the engine
+# loader's and the card pre-check's verdicts on corrupted binaries. On the
+# kselftest harness (container_verdicts_tests.h is included by
+# test_card_exec.c: one test list per binary). libipudev's sources are
+# compiled into the test with the sanitizers and link the engine's sanitizer
+# build ($(ENG_LIB_SAN)), so that the corrupted binaries go through a
+# checked loader too.
+CARD_EXEC_DIR := tests/library/card-exec
+CARD_EXEC_TEST := $(B)/tests/card-exec/test_card_exec
+CARD_EXEC_SRC := $(CARD_EXEC_DIR)/test_card_exec.c
+
+ALL_TARGETS += $(CARD_EXEC_TEST)
+HOST_CHECKS += card-exec-check
+
+$(CARD_EXEC_TEST): $(CARD_EXEC_SRC) $(CARD_EXEC_DIR)/container_verdicts_tests.h \
+		$(IPUDEV_SRCS) $(HARNESS_HDR) \
+		libipudev/card.h libipudev/internal.h libipudev/ipudev.h \
+		qemu-device/engine/graph_container.h include/ipu/graph_format.h $(ENG_LIB_SAN)
+	@mkdir -p $(dir $@)
+	@echo "card-exec: $@"
+	@$(CC) $(IPUDEV_CFLAGS) $(HARNESS_CFLAGS) $(ENG_SAN_FLAGS) -o $@ $(CARD_EXEC_SRC) \
+		$(IPUDEV_SRCS) \
+		$(ENG_LIB_SAN) $(IPUDEV_LDLIBS)
+
+.PHONY: card-exec-check
+card-exec-check: $(CARD_EXEC_TEST)
+	@mkdir -p $(B)/results
+	@rc=0; ASAN_OPTIONS=detect_leaks=1 $(CARD_EXEC_TEST) >$(B)/results/card-exec.ktap 2>&1 \
+		|| rc=$$?; \
+	if [ $$rc -gt 1 ]; then \
+		echo "not ok 999 card-exec tests crashed (exit $$rc)" >>$(B)/results/card-exec.ktap; \
+	fi; \
+	exit $$rc
+
+# --- graphs run on the cards (VM) --------------------------------------------
+# tests/library/exec/ipu_exec_*.c: round trips, card-vs-model graphs, 8
+# processes sharing the cards, negative paths, runs through the user queue
+# and through SUBMIT. Linked with the shared libipudev (the VM's /usr/lib).
+VM_EXEC_DIR := tests/library/exec
+VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors ipu_exec_runq
+VM_EXEC_BINS := $(addprefix $(B)/vm-tests/,$(VM_EXEC_NAMES))
+VM_EXEC_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/$(VM_EXEC_DIR)
+
+ALL_TARGETS += $(VM_EXEC_BINS)
+VM_TESTS += $(VM_EXEC_BINS)
+
+$(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common.h \
+		$(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
+	@mkdir -p $(dir $@)
+	@echo "vm-exec-tests: $@"
+	@$(CC) $(VM_EXEC_CFLAGS) -o $@ $< -L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm
