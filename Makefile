@@ -66,18 +66,15 @@ KSELFTEST_OUT  := $(B)/kselftest
 DK             := $(B)/debug-kernel
 DK_INITRAMFS   := $(DK)/initramfs.cpio.gz
 # Test code shared by the driver's and the card's in-VM tests (tests/common/):
-# helpers, and the test graphs built with libipudev. The kselftest harness
-# needs GNU C, and its TEST() wrappers have unused parameters by design.
+# helpers, and the test graphs built with libipudev; those tests are on the
+# kselftest harness too.
 TEST_COMMON    := tests/common
 VM_RUNNER      := $(TEST_COMMON)/run-tests.sh
 KSELFTEST_COMMON := $(TEST_COMMON)/ipu_test.c
 KSELFTEST_HDRS := $(TEST_COMMON)/ipu_test.h include/uapi/linux/ipu.h \
 	include/ipu/ipu_models.h include/ipu/ipu_hw.h
 KSELFTEST_GRAPHS := $(TEST_COMMON)/ipu_graphs.c $(TEST_COMMON)/ipu_graphs.h
-KSELFTEST_CFLAGS := $(filter-out -std=c11,$(USER_CFLAGS)) -std=gnu11 \
-	-Wno-unused-parameter \
-	-D_GNU_SOURCE -I$(LINUX_SRC)/tools/testing/selftests -I$(CURDIR)/include \
-	-I$(CURDIR)/$(TEST_COMMON)
+KSELFTEST_CFLAGS := $(USER_CFLAGS) $(HARNESS_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/$(TEST_COMMON)
 
 .DEFAULT_GOAL := all
 .PHONY: all build deps run check check-inner check-debug check-debug-inner \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the IPU driver's kselftests in tests/kselftest/:
+ * Helpers shared by the in-VM kselftests (tests/driver/, tests/card/):
  * finding cards in sysfs, reading attributes, the VM's card list
  * (IPU_VM_CARDS) and the model figures of include/ipu/ipu_models.h.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writes the fuzzer's seed corpus (tests/fuzz/corpus/graph_loader): small
+ * Writes the fuzzer's seed corpus (tests/engine/fuzz/corpus/graph_loader): small
  * valid graphs covering every section and program node kind.
  * Usage: gen_corpus DIR
  */

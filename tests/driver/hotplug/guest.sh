@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest side of tests/hotplug/run.sh: keep card 3 busy through the library
+# Guest side of tests/driver/hotplug/run.sh: keep card 3 busy through the library
 # (ipu-run) and hold card 2 with every kind of DMA mapping
 # (ipu-hotplug-holder), wait for both to be unplugged, then check that the
 # holder closed cleanly and the other cards still work.

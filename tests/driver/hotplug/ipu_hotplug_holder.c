@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest side of the hot-unplug test (tests/hotplug/run.sh): holds card N
+ * Guest side of the hot-unplug test (tests/driver/hotplug/run.sh): holds card N
  * with everything the driver maps for the card (the queue with a RUN in
  * flight, a user queue with its rings and doorbell mapped, a pinned buffer,
  * a BUF_ALLOC buffer mapped), says so by creating the file given, waits

@@ -16,7 +16,7 @@ name=${3:-hotplug}
 shift $(($# < 3 ? $# : 3))
 share=$B/$name-share
 rm -rf "$share" && mkdir -p "$share"
-cp "$REPO/tests/hotplug/guest.sh" "$share/"
+cp "$REPO/tests/driver/hotplug/guest.sh" "$share/"
 
 "$REPO/tools/ipu-vm" -q "$@" --share "$share" --timeout 300 --dmesg "$share/dmesg" \
 	--qemu-arg -qmp --qemu-arg "unix:$share/qmp.sock,server=on,wait=off" \

@@ -7,7 +7,7 @@
  * Runs on the kselftest harness: one result per group (TEST); a group's
  * failed checks are listed as KTAP comments. mk/engine.mk writes
  * results/codelets.ktap and, built with ASan+UBSan, codelets-san.ktap.
- * Usage: test_codelets [seed] (every group starts from the seed)
+ * Usage: test_codelets [seed]
  */
 #include <errno.h>
 #include <float.h>
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "codelets_impl.h"
 #include "kselftest_harness.h"
@@ -24,12 +25,16 @@
 
 /*
  * Each group runs in its own process (the harness forks per TEST), which
- * leaves with _exit(): diagnostics go out at once.
+ * leaves with _exit(): diagnostics go out at once. The groups draw from one
+ * random stream, in order, as if they ran in one process: its state is in
+ * memory shared with the children (main()).
  */
 static unsigned g_fail;		/* failures in the group */
 static unsigned g_diag;		/* diagnostics printed in the group */
 static unsigned long g_checks;	/* checks made in the group */
-static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+static uint64_t g_rng_own = 0x9e3779b97f4a7c15ull;
+static uint64_t *g_rngp = &g_rng_own;
+#define g_rng (*g_rngp)
 
 #define FAIL(...) do {							\
 	if (g_diag++ < 8) {						\
@@ -1336,7 +1341,7 @@ TEST(name)								\
 	call;								\
 	printf("# %s: %lu checks\n", #name, g_checks);			\
 	fflush(stdout);							\
-	EXPECT_EQ(0, g_fail) TH_LOG("%s: %u failures", #name, g_fail);	\
+	EXPECT_EQ(0u, g_fail) TH_LOG("%s: %u failures", #name, g_fail);	\
 }
 
 GROUP(registry, t_registry())
@@ -1362,6 +1367,13 @@ GROUP(cycles, t_cycles())
 
 int main(int argc, char **argv)
 {
+	uint64_t *shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (shared != MAP_FAILED) {
+		*shared = g_rng;
+		g_rngp = shared;
+	}
 	if (argc > 1)
 		g_rng = strtoull(argv[1], NULL, 0) | 1;
 	printf("# codelet library version %d, %zu codelets, seed 0x%llx, matmul isa %d\n",

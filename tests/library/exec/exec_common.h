@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers of the in-VM execution tests (tests/vm/ipu_exec_*.c): KTAP lines,
+ * Helpers of the in-VM execution tests (tests/library/exec/ipu_exec_*.c): KTAP lines,
  * a fast PRNG, the graphs they run, and host references.
  */
 #ifndef IPU_EXEC_COMMON_H

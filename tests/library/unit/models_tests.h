@@ -3,7 +3,7 @@
  * Host tests of the table of chip models (include/ipu/ipu_models.h): its
  * lookups, and that the library's views of each model (names, the graph
  * builder, the model device) and the tools' board type are the table's.
- * The card's view is checked in the VM (tests/kselftest/ipu_info_test.c,
+ * The card's view is checked in the VM (tests/driver/ipu_info_test.c,
  * ipu_device_test.c). Included by unit.c (one harness test list).
  */
 #include <stdio.h>
