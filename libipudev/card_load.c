@@ -110,9 +110,8 @@ int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
 	if (r)
 		return r;
 	if (index >= c->g.nhandles)
-		return ipu__err(err, -ERANGE,
-				"tensor %u on %s: out of range (the graph has %u host-visible tensors)",
-				index, dev->name, c->g.nhandles);
+		return ipu__err_index(err, dev, "tensor", index, c->g.nhandles,
+				      "host-visible tensors");
 	h = &c->g.handles[index];
 	memset(out, 0, sizeof(*out));
 	ipu__strlcpy(out->name, h->name, sizeof(out->name));
@@ -143,9 +142,8 @@ int ipu__card_program_name(struct ipu_device *dev, unsigned k, char *buf,
 	if (r)
 		return r;
 	if (k >= c->g.nprograms)
-		return ipu__err(err, -ERANGE,
-				"program %u on %s: out of range (the graph has %u programs)",
-				k, dev->name, c->g.nprograms);
+		return ipu__err_index(err, dev, "program", k, c->g.nprograms,
+				      "programs");
 	ipu__strlcpy(buf, c->g.programs[k], size);
 	return 0;
 }

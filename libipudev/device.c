@@ -51,6 +51,15 @@ int ipu__no_slot(struct ipu_device *dev, const char *what,
 			dev->name, dev->ops && dev->ops->name ? dev->ops->name : "?");
 }
 
+int ipu__err_index(struct ipu_error *err, const struct ipu_device *dev,
+		   const char *what, unsigned k, unsigned n,
+		   const char *things)
+{
+	return ipu__err(err, -ERANGE,
+			"%s %u on %s: out of range (the graph has %u %s)", what,
+			k, dev->name, n, things);
+}
+
 IPU_API void ipu_device_close(struct ipu_device *dev)
 {
 	if (!dev)
@@ -150,42 +159,20 @@ IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len, struct
 
 IPU_API int ipu_load_file(struct ipu_device *dev, const char *path, struct ipu_error *err)
 {
-	FILE *f;
-	unsigned char *b = NULL;
-	size_t n = 0, cap = 0;
-	int r;
+	void *b;
+	size_t n;
+	int r, step;
 
 	NEED(dev, load, "load");
 	if (!path)
 		return ipu__err(err, -EINVAL, "load on %s: no path", dev->name);
-	f = fopen(path, "rb");
-	if (!f)
-		return ipu__err_sys(err, -errno, "open %s", path);
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			unsigned char *nb = realloc(b, cap ? cap * 2 : 1 << 20);
-
-			if (!nb) {
-				free(b);
-				fclose(f);
-				return ipu__err(err, -ENOMEM, "load %s: out of memory", path);
-			}
-			b = nb;
-			cap = cap ? cap * 2 : 1 << 20;
-		}
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	r = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (r) {
-		free(b);
+	r = ipu__file_read(path, &b, &n, &step);
+	if (r && step == IPU__FILE_OPEN)
+		return ipu__err_sys(err, r, "open %s", path);
+	if (r == -ENOMEM)
+		return ipu__err(err, r, "load %s: out of memory", path);
+	if (r)
 		return ipu__err(err, r, "read %s: I/O error", path);
-	}
 	r = ipu_load(dev, b, n, err);
 	free(b);
 	if (r && err) {

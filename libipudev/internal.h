@@ -228,6 +228,39 @@ struct ipu_buffer {
 int ipu__no_slot(struct ipu_device *dev, const char *what,
 		 struct ipu_error *err);
 
+/*
+ * ipu__err_index() - the report of a backend for index @k of the loaded
+ * graph's @n @things: -ERANGE with "<what> <k> on <dev name>: out of range
+ * (the graph has <n> <things>)".
+ */
+int ipu__err_index(struct ipu_error *err, const struct ipu_device *dev,
+		   const char *what, unsigned k, unsigned n,
+		   const char *things);
+
+/* ------------------------------------------------------------------------ */
+/* Whole files (file.c)                                                     */
+
+/* The step of a file call that failed, for the caller's message. */
+enum ipu__file_step {
+	IPU__FILE_OPEN = 1,	/* fopen(): the errno returned */
+	IPU__FILE_MEMORY,	/* -ENOMEM growing the buffer */
+	IPU__FILE_IO,		/* -EIO: a read or write error */
+	IPU__FILE_CLOSE,	/* fclose() after writing: the errno returned */
+};
+
+/*
+ * ipu__file_read() - the whole of @path into *@buf (malloc'ed, owned by the
+ * caller; *@len bytes). Returns 0, or a negative errno with *@step set
+ * (*@buf NULL). Reports nothing.
+ */
+int ipu__file_read(const char *path, void **buf, size_t *len, int *step);
+
+/*
+ * ipu__file_write() - create or truncate @path and write @len bytes of
+ * @buf. Returns 0, or a negative errno with *@step set. Reports nothing.
+ */
+int ipu__file_write(const char *path, const void *buf, size_t len, int *step);
+
 /* ------------------------------------------------------------------------ */
 /* udev helpers (enumerate.c)                                               */
 

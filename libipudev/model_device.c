@@ -157,8 +157,8 @@ static int model_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_
 	if (r)
 		return r;
 	if (ipue_handle_info(md_of(dev)->e, index, &ti))
-		return ipu__err(err, -ERANGE, "tensor %u on %s: out of range (the graph has %d host-visible tensors)",
-				index, dev->name, ipue_handle_count(md_of(dev)->e));
+		return ipu__err_index(err, dev, "tensor", index,
+				      (unsigned)ipue_handle_count(md_of(dev)->e), "host-visible tensors");
 	memset(out, 0, sizeof(*out));
 	ipu__strlcpy(out->name, ti.name, sizeof(out->name));
 	out->index = index;
@@ -211,8 +211,8 @@ static int model_program_name(struct ipu_device *dev, unsigned k, char *buf, siz
 		return r;
 	n = ipue_program_name(md_of(dev)->e, k);
 	if (!n)
-		return ipu__err(err, -ERANGE, "program %u on %s: out of range (the graph has %d programs)",
-				k, dev->name, ipue_program_count(md_of(dev)->e));
+		return ipu__err_index(err, dev, "program", k,
+				      (unsigned)ipue_program_count(md_of(dev)->e), "programs");
 	ipu__strlcpy(buf, n, size);
 	return 0;
 }
