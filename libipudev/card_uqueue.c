@@ -11,7 +11,7 @@
  * before the completion, so reaping a completion also copies its record.
  * Waiting spins on the completion ring for a bounded time, then sleeps in
  * poll(POLLPRI). What goes through this queue, and its ordering with the
- * kernel queue, is card_exec.c's business.
+ * kernel queue, is card_run.c's business.
  */
 #include <errno.h>
 #include <poll.h>
