@@ -978,13 +978,33 @@ static int rgn_put(struct tile_rgns *tr, uint32_t b, uint32_t e, int32_t tensor)
 	return rgn_add(tr, (struct rgn){ b, e, 0, tensor, 0 });
 }
 
+/*
+ * -EINVAL (reported) when bytes [b, e) of tensor t on tile, the @end
+ * ("source", "destination") of a copy of exchange x, overlap a region of
+ * @r (@other: which regions those are); else 0.
+ */
+static int copy_conflict(const struct ipu_graph *g, const struct ipu__ex *x,
+			 const struct tile_rgns *r, const char *end, int32_t t, unsigned tile,
+			 uint32_t b, uint32_t e, const char *other, struct ipu_error *err)
+{
+	const struct rgn *hit;
+
+	if (!rgn_conflict(r, b, e, &hit))
+		return 0;
+	return ipu__err(err, -EINVAL,
+			"exchange '%s': %s tensor '%s' bytes [%u, %u) on tile %u overlap %s "
+			"(tensor '%s', bytes [%u, %u))",
+			x->name, end, tname(g, t), b, e, tile, other, tname(g, hit->tensor),
+			hit->off, hit->end);
+}
+
 int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
 		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err)
 {
 	struct ipu__ex *x;
-	const struct rgn *hit;
 	uint32_t se = src_off + bytes, de = dst_off + bytes;
+	int r;
 
 	if (ex < 0 || (size_t)ex >= g->nex)
 		return ipu__err(err, -EINVAL, "no exchange %d", ex);
@@ -999,24 +1019,16 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 		return ipu__err(err, -EINVAL,
 				"exchange '%s': a copy from tensor '%s' to tensor '%s' on tile %u overlaps itself",
 				x->name, tname(g, src_tensor), tname(g, dst_tensor), dst_tile);
-	if (rgn_conflict(&x->dst[dst_tile], dst_off, de, &hit))
-		return ipu__err(err, -EINVAL,
-				"exchange '%s': destination tensor '%s' bytes [%u, %u) on tile %u overlap "
-				"another destination of the exchange (tensor '%s', bytes [%u, %u))",
-				x->name, tname(g, dst_tensor), dst_off, de, dst_tile,
-				tname(g, hit->tensor), hit->off, hit->end);
-	if (rgn_conflict(&x->src[dst_tile], dst_off, de, &hit))
-		return ipu__err(err, -EINVAL,
-				"exchange '%s': destination tensor '%s' bytes [%u, %u) on tile %u overlap "
-				"a source of the same exchange (tensor '%s', bytes [%u, %u))",
-				x->name, tname(g, dst_tensor), dst_off, de, dst_tile,
-				tname(g, hit->tensor), hit->off, hit->end);
-	if (rgn_conflict(&x->dst[src_tile], src_off, se, &hit))
-		return ipu__err(err, -EINVAL,
-				"exchange '%s': source tensor '%s' bytes [%u, %u) on tile %u overlap "
-				"a destination of the same exchange (tensor '%s', bytes [%u, %u))",
-				x->name, tname(g, src_tensor), src_off, se, src_tile,
-				tname(g, hit->tensor), hit->off, hit->end);
+	r = copy_conflict(g, x, &x->dst[dst_tile], "destination", dst_tensor, dst_tile, dst_off, de,
+			  "another destination of the exchange", err);
+	if (!r)
+		r = copy_conflict(g, x, &x->src[dst_tile], "destination", dst_tensor, dst_tile, dst_off,
+				  de, "a source of the same exchange", err);
+	if (!r)
+		r = copy_conflict(g, x, &x->dst[src_tile], "source", src_tensor, src_tile, src_off, se,
+				  "a destination of the same exchange", err);
+	if (r)
+		return r;
 	if (rgn_put(&x->dst[dst_tile], dst_off, de, dst_tensor) ||
 	    rgn_put(&x->src[src_tile], src_off, se, src_tensor))
 		return oom(err);
