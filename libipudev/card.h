@@ -298,7 +298,8 @@ struct ipu__card {
  * run's (detail: the id seen, detail2: the id expected) */
 #define IPU__STATUS_UQ_CID	0x10000u
 
-/* The card of @dev (NULL for a device whose open failed half-way). */
+/* The card of @dev; NULL for a device made without one (the unit tests do):
+ * the ops that use it check. */
 static inline struct ipu__card *ipu__card_of(struct ipu_device *dev)
 {
 	return dev->priv;
@@ -344,6 +345,12 @@ int ipu__card_wait_seq(struct ipu_device *dev, uint64_t seq,
 /* 0 when a graph is loaded; else -ENODEV or -ENOENT, reported for @what. */
 int ipu__card_need_loaded(struct ipu_device *dev, const char *what,
 			  struct ipu_error *err);
+
+/*
+ * The ops of ipu__card_ops below keep the contracts of their slots in
+ * struct ipu_backend_ops (internal.h); with no card (ipu__card_of() NULL)
+ * they return -ENODEV (run_stats: zeros).
+ */
 
 /* card_load.c: the graph on the card */
 
