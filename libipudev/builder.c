@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -977,13 +978,33 @@ static int rgn_put(struct tile_rgns *tr, uint32_t b, uint32_t e, int32_t tensor)
 	return rgn_add(tr, (struct rgn){ b, e, 0, tensor, 0 });
 }
 
+/*
+ * -EINVAL (reported) when bytes [b, e) of tensor t on tile, the @end
+ * ("source", "destination") of a copy of exchange x, overlap a region of
+ * @r (@other: which regions those are); else 0.
+ */
+static int copy_conflict(const struct ipu_graph *g, const struct ipu__ex *x,
+			 const struct tile_rgns *r, const char *end, int32_t t, unsigned tile,
+			 uint32_t b, uint32_t e, const char *other, struct ipu_error *err)
+{
+	const struct rgn *hit;
+
+	if (!rgn_conflict(r, b, e, &hit))
+		return 0;
+	return ipu__err(err, -EINVAL,
+			"exchange '%s': %s tensor '%s' bytes [%u, %u) on tile %u overlap %s "
+			"(tensor '%s', bytes [%u, %u))",
+			x->name, end, tname(g, t), b, e, tile, other, tname(g, hit->tensor),
+			hit->off, hit->end);
+}
+
 int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
 		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err)
 {
 	struct ipu__ex *x;
-	const struct rgn *hit;
 	uint32_t se = src_off + bytes, de = dst_off + bytes;
+	int r;
 
 	if (ex < 0 || (size_t)ex >= g->nex)
 		return ipu__err(err, -EINVAL, "no exchange %d", ex);
@@ -998,24 +1019,16 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 		return ipu__err(err, -EINVAL,
 				"exchange '%s': a copy from tensor '%s' to tensor '%s' on tile %u overlaps itself",
 				x->name, tname(g, src_tensor), tname(g, dst_tensor), dst_tile);
-	if (rgn_conflict(&x->dst[dst_tile], dst_off, de, &hit))
-		return ipu__err(err, -EINVAL,
-				"exchange '%s': destination tensor '%s' bytes [%u, %u) on tile %u overlap "
-				"another destination of the exchange (tensor '%s', bytes [%u, %u))",
-				x->name, tname(g, dst_tensor), dst_off, de, dst_tile,
-				tname(g, hit->tensor), hit->off, hit->end);
-	if (rgn_conflict(&x->src[dst_tile], dst_off, de, &hit))
-		return ipu__err(err, -EINVAL,
-				"exchange '%s': destination tensor '%s' bytes [%u, %u) on tile %u overlap "
-				"a source of the same exchange (tensor '%s', bytes [%u, %u))",
-				x->name, tname(g, dst_tensor), dst_off, de, dst_tile,
-				tname(g, hit->tensor), hit->off, hit->end);
-	if (rgn_conflict(&x->dst[src_tile], src_off, se, &hit))
-		return ipu__err(err, -EINVAL,
-				"exchange '%s': source tensor '%s' bytes [%u, %u) on tile %u overlap "
-				"a destination of the same exchange (tensor '%s', bytes [%u, %u))",
-				x->name, tname(g, src_tensor), src_off, se, src_tile,
-				tname(g, hit->tensor), hit->off, hit->end);
+	r = copy_conflict(g, x, &x->dst[dst_tile], "destination", dst_tensor, dst_tile, dst_off, de,
+			  "another destination of the exchange", err);
+	if (!r)
+		r = copy_conflict(g, x, &x->src[dst_tile], "destination", dst_tensor, dst_tile, dst_off,
+				  de, "a source of the same exchange", err);
+	if (!r)
+		r = copy_conflict(g, x, &x->dst[src_tile], "source", src_tensor, src_tile, src_off, se,
+				  "a destination of the same exchange", err);
+	if (r)
+		return r;
 	if (rgn_put(&x->dst[dst_tile], dst_off, de, dst_tensor) ||
 	    rgn_put(&x->src[src_tile], src_off, se, src_tensor))
 		return oom(err);
@@ -1638,39 +1651,44 @@ static int put_records(struct sec *sec, const void *recs, size_t n, size_t strid
 
 #define PUT_RECORDS(sec, arr, n) put_records((sec), (arr), (n), sizeof(*(arr)))
 
-/* COMPUTE_SETS, each with its run of CS_VERTICES. 0 or -ENOMEM. */
-static int put_compute_sets(const struct ipu_graph *g, struct sec *s)
+/*
+ * A named list and its run of records: the @n records @recs (@stride bytes
+ * apart) go to section @child, the list's record {name, first, count, 0}
+ * to @parent; *@first counts the children so far. COMPUTE_SETS (runs of
+ * CS_VERTICES) and EXCHANGES (runs of COPIES) are such lists.
+ * 0 or -ENOMEM.
+ */
+static int put_list(struct sec *s, int parent, int child, const char *name, const void *recs,
+		    size_t n, size_t stride, uint32_t *first)
 {
-	uint32_t ncsv = 0;
+	struct ipu_graph_compute_set l = { str_add(&s[S_STR].b, name), *first, (uint32_t)n, 0 };
 
-	for (size_t i = 0; i < g->ncs; i++) {
-		struct ipu_graph_compute_set c = { str_add(&s[S_STR].b, g->cs[i].name), ncsv,
-						   (uint32_t)g->cs[i].n, 0 };
-
-		if (PUT_RECORDS(&s[S_CSV], g->cs[i].v, g->cs[i].n))
-			return -ENOMEM;
-		ncsv += (uint32_t)g->cs[i].n;
-		if (sec_rec(&s[S_CS], &c))
-			return -ENOMEM;
-	}
-	return 0;
+	if (put_records(&s[child], recs, n, stride))
+		return -ENOMEM;
+	*first += (uint32_t)n;
+	return sec_rec(&s[parent], &l) ? -ENOMEM : 0;
 }
 
-/* EXCHANGES, each with its run of COPIES. 0 or -ENOMEM. */
-static int put_exchanges(const struct ipu_graph *g, struct sec *s)
+_Static_assert(sizeof(struct ipu_graph_exchange) == sizeof(struct ipu_graph_compute_set) &&
+	       offsetof(struct ipu_graph_exchange, first_copy) ==
+	       offsetof(struct ipu_graph_compute_set, first) &&
+	       offsetof(struct ipu_graph_exchange, copy_count) ==
+	       offsetof(struct ipu_graph_compute_set, count),
+	       "an exchange record is laid out as a compute set's: put_list() writes both");
+
+/* COMPUTE_SETS, each with its run of CS_VERTICES; EXCHANGES, each with its run of COPIES. */
+static int put_lists(const struct ipu_graph *g, struct sec *s)
 {
-	uint32_t ncopies = 0;
+	uint32_t ncsv = 0, ncopies = 0;
 
-	for (size_t i = 0; i < g->nex; i++) {
-		struct ipu_graph_exchange x = { str_add(&s[S_STR].b, g->ex[i].name), ncopies,
-						(uint32_t)g->ex[i].n, 0 };
-
-		if (PUT_RECORDS(&s[S_CP], g->ex[i].c, g->ex[i].n))
+	for (size_t i = 0; i < g->ncs; i++)
+		if (put_list(s, S_CS, S_CSV, g->cs[i].name, g->cs[i].v, g->cs[i].n,
+			     sizeof(*g->cs[i].v), &ncsv))
 			return -ENOMEM;
-		ncopies += (uint32_t)g->ex[i].n;
-		if (sec_rec(&s[S_EX], &x))
+	for (size_t i = 0; i < g->nex; i++)
+		if (put_list(s, S_EX, S_CP, g->ex[i].name, g->ex[i].c, g->ex[i].n,
+			     sizeof(*g->ex[i].c), &ncopies))
 			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -1744,7 +1762,7 @@ static int put_sections(const struct ipu_graph *g, struct sec *s, uint32_t *tile
 	/* strings: offset 0 must not be a real string's start, so start with a NUL */
 	if (buf_put(&s[S_STR].b, "", 1) || put_tensors(g, s) || put_tile_plans(g, s, tiles_used) ||
 	    PUT_RECORDS(&s[S_VTX], g->v, g->nv) || PUT_RECORDS(&s[S_FLD], g->f, g->nf) ||
-	    PUT_RECORDS(&s[S_PAR], g->p, g->np) || put_compute_sets(g, s) || put_exchanges(g, s) ||
+	    PUT_RECORDS(&s[S_PAR], g->p, g->np) || put_lists(g, s) ||
 	    put_programs(g, s) || put_host_objects(g, s))
 		return -ENOMEM;
 	s[S_STR].count = (uint32_t)s[S_STR].b.n;
@@ -1833,28 +1851,20 @@ IPU_API int ipu_graph_write_file(struct ipu_graph *g, const char *path, struct i
 {
 	void *b;
 	size_t n;
-	FILE *f;
-	int r;
+	int r, step;
 
 	if (!path)
 		return ipu__err(err, -EINVAL, "ipu_graph_write_file: no path");
 	r = ipu_graph_write(g, &b, &n, err);
 	if (r)
 		return r;
-	f = fopen(path, "wb");
-	if (!f) {
-		r = -errno;
-		free(b);
-		return ipu__err_sys(err, r, "open %s", path);
-	}
-	if (fwrite(b, 1, n, f) != n) {
-		r = -EIO;
-		fclose(f);
-		free(b);
-		return ipu__err(err, r, "write %s: I/O error", path);
-	}
+	r = ipu__file_write(path, b, n, &step);
 	free(b);
-	if (fclose(f))
-		return ipu__err_sys(err, -errno, "close %s", path);
+	if (r && step == IPU__FILE_OPEN)
+		return ipu__err_sys(err, r, "open %s", path);
+	if (r && step == IPU__FILE_IO)
+		return ipu__err(err, r, "write %s: I/O error", path);
+	if (r)
+		return ipu__err_sys(err, r, "close %s", path);
 	return 0;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libipudev internals of the card backend's execution path (card_exec.c,
- * card_graph.c, card_buf.c, card_uqueue.c, device.c): the check before a
- * LOAD and the graph table the library reads out of the binary it loads,
- * registered host buffers, the user queue, the
- * per-card state, and the completion-status to message mapping. Never
- * installed; hidden visibility.
+ * libipudev internals of the card backend (card.c, card_cmd.c,
+ * card_status.c, card_load.c, card_graph.c, card_xfer.c, card_run.c,
+ * card_buf.c, card_uqueue.c): the check before a LOAD and the graph table
+ * the library reads out of the binary it loads, the completion-status to
+ * message mapping, the user queue, the per-card state, and the functions
+ * the card's files share. Never installed; hidden visibility.
  */
 #ifndef IPUDEV_CARD_H
 #define IPUDEV_CARD_H
@@ -71,7 +71,7 @@ void ipu__graph_table_free(struct ipu__graph_table *t);
 
 
 /* ------------------------------------------------------------------------ */
-/* Completion status -> errno and message (card_exec.c)                     */
+/* Completion status -> errno and message (card_status.c)                   */
 
 /* What a command was about, for messages. */
 struct ipu__cmd_ctx {
@@ -98,26 +98,6 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 
 /* "OUT_OF_RANGE" etc. for a status code; "unknown" otherwise. */
 const char *ipu__card_status_name(uint32_t status);
-
-/* ------------------------------------------------------------------------ */
-/* Host buffers (card_buf.c)                                                */
-
-enum ipu__buf_kind {
-	IPU__BUF_DRIVER = 1,	/* card: BUF_ALLOC + mmap */
-	IPU__BUF_PINNED = 2,	/* card: BUF_PIN of user memory */
-	IPU__BUF_HOST = 3,	/* other backends: anonymous memory */
-	IPU__BUF_HOST_USER = 4,	/* other backends: the caller's memory */
-};
-
-struct ipu_buffer {
-	struct ipu_device *dev;
-	struct ipu_buffer *next;	/* the card's list */
-	void *ptr;
-	size_t size;
-	size_t map_size;		/* bytes mmap()ed (DRIVER, HOST) */
-	int kind;			/* enum ipu__buf_kind */
-	uint32_t handle;		/* the driver's buffer */
-};
 
 /* ------------------------------------------------------------------------ */
 /* The user queue (card_uqueue.c; uAPI 1.2, docs/uapi.md "User queue")      */
@@ -256,7 +236,7 @@ int ipu__uq_wait(struct ipu__uqueue *q, int fd, unsigned spin_us,
 		 struct ipu_run_record *rec);
 
 /* ------------------------------------------------------------------------ */
-/* The card (device.c opens it; card_exec.c / card_buf.c run on it)         */
+/* The card (card.c opens it; the other card_*.c run on it)                 */
 
 enum ipu__xfer_mode {
 	IPU__XFER_AUTO = 0,	/* registered buffer, else bounce if small, else direct */
@@ -318,13 +298,77 @@ struct ipu__card {
  * run's (detail: the id seen, detail2: the id expected) */
 #define IPU__STATUS_UQ_CID	0x10000u
 
-/* card_exec.c: the execution ops of ipu__card_ops */
+/* The card of @dev; NULL for a device made without one (the unit tests do):
+ * the ops that use it check. */
+static inline struct ipu__card *ipu__card_of(struct ipu_device *dev)
+{
+	return dev->priv;
+}
+
+/* card_cmd.c: commands on the context's kernel queue */
+
+/* -ENODEV, "<what> on <dev>: the device is not open" */
+int ipu__card_not_open(struct ipu_device *dev, const char *what,
+		       struct ipu_error *err);
+/*
+ * ipu__card_ioctl_err() - report the errno @e of a failed SUBMIT / WAIT /
+ * ATTACH ioctl @ioc for the command @w ("tensor write", "run"...); returns
+ * the negative errno it reported.
+ */
+int ipu__card_ioctl_err(struct ipu_device *dev, const char *ioc,
+			const char *w, int e, struct ipu_error *err);
+/*
+ * ipu__card_attach() - ATTACH this file to the card once (later calls
+ * return 0), then note its model and clock (GET_INFO). @nonblock, or
+ * IPU_OPEN_NONBLOCK: -EBUSY at once when another process holds the card.
+ * Returns 0, -ENODEV, -EPERM (read-only), -EBUSY or an ioctl's error.
+ */
 int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,
 		     struct ipu_error *err);
-void ipu__card_exec_close(struct ipu_device *dev);
-void ipu__card_after_reset(struct ipu_device *dev);
+/* @cmd zeroed, with argsz and @opcode set. */
+void ipu__card_cmd_init(struct ipu_cmd *cmd, unsigned opcode);
+/*
+ * ipu__card_submit() - SUBMIT @cmd for the command @w; a run in flight on
+ * the user queue completes first (ipu__card_uq_settle()). Returns 0 (then
+ * look at cmd->status, unless ASYNC) or a reported error.
+ */
+int ipu__card_submit(struct ipu_device *dev, struct ipu_cmd *cmd,
+		     const char *w, struct ipu_error *err);
+/*
+ * ipu__card_wait_seq() - WAIT for the command of @seq (@timeout_ms 0: no
+ * limit, signals ignored); fills @wt. Returns 0, -ETIMEDOUT (not
+ * reported: the caller words it) or a reported error.
+ */
+int ipu__card_wait_seq(struct ipu_device *dev, uint64_t seq,
+		       unsigned timeout_ms, struct ipu_wait *wt, const char *w,
+		       struct ipu_error *err);
+/* 0 when a graph is loaded; else -ENODEV or -ENOENT, reported for @what. */
+int ipu__card_need_loaded(struct ipu_device *dev, const char *what,
+			  struct ipu_error *err);
+
+/*
+ * The ops of ipu__card_ops below keep the contracts of their slots in
+ * struct ipu_backend_ops (internal.h); with no card (ipu__card_of() NULL)
+ * they return -ENODEV (run_stats: zeros).
+ */
+
+/* card_load.c: the graph on the card */
+
+/* The card has no graph (any more): forget it and the run of it. */
+void ipu__card_forget_graph(struct ipu__card *c);
 int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 		   struct ipu_error *err);
+int ipu__card_tensor_count(struct ipu_device *dev, struct ipu_error *err);
+int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
+			  struct ipu_tensor_info *out, struct ipu_error *err);
+int ipu__card_program_count(struct ipu_device *dev, struct ipu_error *err);
+int ipu__card_program_name(struct ipu_device *dev, unsigned k, char *buf,
+			   size_t size, struct ipu_error *err);
+int ipu__card_stream_bind(struct ipu_device *dev, const char *name,
+			  struct ipu_buffer *buf, size_t offset, size_t bytes,
+			  struct ipu_error *err);
+
+/* card_xfer.c: tensor transfers */
 int ipu__card_tensor_write(struct ipu_device *dev, uint32_t tensor,
 			   uint64_t offset, const void *src, size_t len,
 			   struct ipu_error *err);
@@ -339,22 +383,19 @@ int ipu__card_tensor_read_async(struct ipu_device *dev, uint32_t tensor,
 				uint64_t *req, struct ipu_error *err);
 int ipu__card_request_wait(struct ipu_device *dev, uint64_t req,
 			   unsigned timeout_ms, struct ipu_error *err);
+
+/* card_run.c: runs */
 int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 		  int finish, struct ipu_error *err);
 int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		   struct ipu_error *err);
-int ipu__card_stream_bind(struct ipu_device *dev, const char *name,
-			  struct ipu_buffer *buf, size_t offset, size_t bytes,
-			  struct ipu_error *err);
-int ipu__card_tensor_count(struct ipu_device *dev, struct ipu_error *err);
-int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
-			  struct ipu_tensor_info *out, struct ipu_error *err);
-int ipu__card_program_count(struct ipu_device *dev, struct ipu_error *err);
-int ipu__card_program_name(struct ipu_device *dev, unsigned k, char *buf,
-			   size_t size, struct ipu_error *err);
 void ipu__card_run_stats(struct ipu_device *dev, struct ipu_run_stats *out);
+/* Complete whatever the user queue has in flight, keeping the run's
+ * outcome for ipu__card_wait(). */
+void ipu__card_uq_settle(struct ipu_device *dev);
 
-/* card_buf.c: the card's buffer ops */
+/* card_buf.c: the card's buffer ops; alloc and pin put the buffer on the
+ * card's list, free takes it off (if there), releases it and frees @b */
 int ipu__card_buffer_alloc(struct ipu_device *dev, struct ipu_buffer *b,
 			   struct ipu_error *err);
 int ipu__card_buffer_pin(struct ipu_device *dev, struct ipu_buffer *b,
@@ -363,5 +404,11 @@ void ipu__card_buffer_free(struct ipu_device *dev, struct ipu_buffer *b);
 /* The registered buffer holding [p, p + len), or NULL. */
 struct ipu_buffer *ipu__card_buffer_find(struct ipu__card *c, const void *p,
 					 size_t len);
+/*
+ * ipu__card_bounce() - allocate the card's bounce buffer (c->bounce,
+ * IPU__BOUNCE_SIZE, not on the list) unless it has one. Returns 0 or a
+ * reported error.
+ */
+int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err);
 
 #endif /* IPUDEV_CARD_H */

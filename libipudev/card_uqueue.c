@@ -11,7 +11,7 @@
  * before the completion, so reaping a completion also copies its record.
  * Waiting spins on the completion ring for a bounded time, then sleeps in
  * poll(POLLPRI). What goes through this queue, and its ordering with the
- * kernel queue, is card_exec.c's business.
+ * kernel queue, is card_run.c's business.
  */
 #include <errno.h>
 #include <poll.h>
@@ -255,6 +255,21 @@ static const char *uqueue_errstr(int e)
 	}
 }
 
+/* mmap @len bytes of @fd at @off into *@p; 0, or -errno with @q->why
+ * saying which part (@what) failed */
+static int map_part(struct ipu__uqueue *q, int fd, size_t len, int prot,
+		    uint64_t off, const char *what, void **p)
+{
+	int e;
+
+	*p = mmap(NULL, len, prot, MAP_SHARED, fd, (off_t)off);
+	if (*p != MAP_FAILED)
+		return 0;
+	e = errno;
+	snprintf(q->why, sizeof(q->why), "mmap of %s: %s", what, strerror(e));
+	return -e;
+}
+
 int ipu__uq_open(struct ipu__uqueue *q, int fd)
 {
 	struct ipu_uqueue u;
@@ -283,35 +298,25 @@ int ipu__uq_open(struct ipu__uqueue *q, int fd)
 	keep = q->sq && q->cq && q->sq_len == sq_len && q->cq_len == cq_len &&
 	       q->sq_off == u.sq_offset && q->cq_off == u.cq_offset;
 	if (!keep) {
-		sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			  (off_t)u.sq_offset);
-		if (sq == MAP_FAILED) {
-			e = errno;
-			snprintf(q->why, sizeof(q->why),
-				 "mmap of the submission ring: %s", strerror(e));
-			return -e;
-		}
-		cq = mmap(NULL, cq_len, PROT_READ, MAP_SHARED, fd,
-			  (off_t)u.cq_offset);
-		if (cq == MAP_FAILED) {
-			e = errno;
+		e = map_part(q, fd, sq_len, PROT_READ | PROT_WRITE, u.sq_offset,
+			     "the submission ring", &sq);
+		if (e)
+			return e;
+		e = map_part(q, fd, cq_len, PROT_READ, u.cq_offset,
+			     "the completion ring", &cq);
+		if (e) {
 			munmap(sq, sq_len);
-			snprintf(q->why, sizeof(q->why),
-				 "mmap of the completion ring: %s", strerror(e));
-			return -e;
+			return e;
 		}
 	}
-	db = mmap(NULL, IPU_DB_PAGE_SIZE, PROT_WRITE, MAP_SHARED, fd,
-		  (off_t)u.db_offset);
-	if (db == MAP_FAILED) {
-		e = errno;
+	e = map_part(q, fd, IPU_DB_PAGE_SIZE, PROT_WRITE, u.db_offset,
+		     "the doorbell page", &db);
+	if (e) {
 		if (!keep) {
 			munmap(sq, sq_len);
 			munmap(cq, cq_len);
 		}
-		snprintf(q->why, sizeof(q->why), "mmap of the doorbell page: %s",
-			 strerror(e));
-		return -e;
+		return e;
 	}
 	if (!keep) {
 		unmap_rings(q);

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * libipudev: the device handle, its generic entry points, and the card
- * backend (/dev/ipuN through the uAPI ioctls of docs/uapi.md).
+ * libipudev's front end: the device handle and every public call on an
+ * open device or its buffers (info, reset, load, tensors, programs,
+ * streams, transfers, runs, buffers). Each checks its generic arguments
+ * and dispatches through the backend's struct ipu_backend_ops (internal.h);
+ * the backends (the card: card*.c, the model device: model_device.c) hold
+ * only their ops and their constructors ipu_device_open() and
+ * ipu_model_open(). Objects of their own keep their files: enumeration
+ * (enumerate.c), the builder (builder.c, partition.c), errors (error.c),
+ * .npy (npy.c), PCI information (pci_info.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
-
-#include <linux/ipu.h>
 
 #include "internal.h"
-#include "card.h"
+#include "ipu/graph_format.h"
+
+#define IPU__BUF_MAX	(1ull << 30)	/* the driver's limit per buffer */
 
 /* ------------------------------------------------------------------------ */
 /* Generic handle                                                           */
@@ -44,6 +49,15 @@ int ipu__no_slot(struct ipu_device *dev, const char *what,
 	return ipu__err(err, -EOPNOTSUPP,
 			"%s on %s: not supported by the %s backend", what,
 			dev->name, dev->ops && dev->ops->name ? dev->ops->name : "?");
+}
+
+int ipu__err_index(struct ipu_error *err, const struct ipu_device *dev,
+		   const char *what, unsigned k, unsigned n,
+		   const char *things)
+{
+	return ipu__err(err, -ERANGE,
+			"%s %u on %s: out of range (the graph has %u %s)", what,
+			k, dev->name, n, things);
 }
 
 IPU_API void ipu_device_close(struct ipu_device *dev)
@@ -125,213 +139,429 @@ IPU_API int ipu_device_reset(struct ipu_device *dev, unsigned timeout_ms,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Card backend (execution: card_exec.c, buffers: card_buf.c)               */
+/* Graphs, tensors, programs, streams, runs                                 */
 
-static void card_close(struct ipu_device *dev)
+#define NEED(dev, slot, what)						\
+	do {								\
+		if (!(dev))						\
+			return ipu__err(err, -EINVAL, "%s: device is NULL", what); \
+		if (!(dev)->ops->slot)					\
+			return ipu__no_slot((dev), what, err);		\
+	} while (0)
+
+IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len, struct ipu_error *err)
 {
-	struct ipu__card *c = dev->priv;
+	NEED(dev, load, "load");
+	if (!buf || len < sizeof(struct ipu_graph_header))
+		return ipu__err(err, -EINVAL, "load on %s: %zu bytes are no graph binary", dev->name, len);
+	return dev->ops->load(dev, buf, len, err);
+}
 
-	if (c) {
-		ipu__card_exec_close(dev);
-		if (c->fd >= 0)
-			close(c->fd);	/* detaches: the driver frees the rest */
-		free(c);
+IPU_API int ipu_load_file(struct ipu_device *dev, const char *path, struct ipu_error *err)
+{
+	void *b;
+	size_t n;
+	int r, step;
+
+	NEED(dev, load, "load");
+	if (!path)
+		return ipu__err(err, -EINVAL, "load on %s: no path", dev->name);
+	r = ipu__file_read(path, &b, &n, &step);
+	if (r && step == IPU__FILE_OPEN)
+		return ipu__err_sys(err, r, "open %s", path);
+	if (r == -ENOMEM)
+		return ipu__err(err, r, "load %s: out of memory", path);
+	if (r)
+		return ipu__err(err, r, "read %s: I/O error", path);
+	r = ipu_load(dev, b, n, err);
+	free(b);
+	if (r && err) {
+		char m[2 * IPU_ERROR_MSG_MAX];
+
+		snprintf(m, sizeof(m), "%s: %s", path, err->msg);
+		ipu__strlcpy(err->msg, m, sizeof(err->msg));
 	}
+	return r;
 }
 
-static void fw_string(uint32_t v, char *buf, size_t size)
+IPU_API int ipu_tensor_count(struct ipu_device *dev, struct ipu_error *err)
 {
-	snprintf(buf, size, "%u.%u.%u", (v >> 16) & 0xffff, (v >> 8) & 0xff,
-		 v & 0xff);
+	NEED(dev, tensor_count, "tensors");
+	return dev->ops->tensor_count(dev, err);
 }
 
-static int card_info(struct ipu_device *dev, struct ipu_device_info *out,
+IPU_API int ipu_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_tensor_info *out,
+			    struct ipu_error *err)
+{
+	NEED(dev, tensor_info, "tensor info");
+	if (!out)
+		return ipu__err(err, -EINVAL, "tensor info: out is NULL");
+	return dev->ops->tensor_info(dev, index, out, err);
+}
+
+IPU_API int ipu_tensor_lookup(struct ipu_device *dev, const char *name, struct ipu_tensor_info *out,
+			      struct ipu_error *err)
+{
+	char names[160];
+	size_t used = 0;
+	int n;
+
+	NEED(dev, tensor_info, "tensor lookup");
+	if (!name || !out)
+		return ipu__err(err, -EINVAL, "tensor lookup: NULL argument");
+	n = ipu_tensor_count(dev, err);
+	if (n < 0)
+		return n;
+	names[0] = 0;
+	for (int i = 0; i < n; i++) {
+		int r = dev->ops->tensor_info(dev, (unsigned)i, out, err);
+
+		if (r)
+			return r;
+		if (!strcmp(out->name, name))
+			return 0;
+		if (used < sizeof(names) - 1) {
+			int k = snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", out->name);
+
+			used += k > 0 ? (size_t)k : 0;
+			if (used >= sizeof(names))
+				used = sizeof(names) - 1;
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	return ipu__err(err, -ENOENT, "no tensor '%s' in the loaded graph (host-visible: %s)", name,
+			n ? names : "none");
+}
+
+/* Tensor @name of the loaded graph, if the host may write (@wr) or read it. */
+static int lookup_io(struct ipu_device *dev, const char *name, int wr, struct ipu_tensor_info *ti,
 		     struct ipu_error *err)
 {
-	struct ipu__card *c = dev->priv;
-	struct ipu_info info;
+	int r = ipu_tensor_lookup(dev, name, ti, err);
 
-	memset(&info, 0, sizeof(info));
-	info.argsz = sizeof(info);
-	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, &info) < 0)
-		return ipu__err_sys(err, -errno, "GET_INFO on %s", c->devnode);
-
-	info.serial[sizeof(info.serial) - 1] = '\0';
-	info.driver_version[sizeof(info.driver_version) - 1] = '\0';
-	out->api_version = info.api_version;
-	out->hw_version = info.hw_version;
-	out->model = info.model;
-	out->card_index = info.card_index;
-	out->tiles = info.tiles;
-	out->tile_memory = info.tile_memory;
-	out->total_memory = (uint64_t)info.tiles * info.tile_memory;
-	out->threads_per_tile = info.threads_per_tile;
-	out->link_ports = info.link_ports;
-	out->fw_version = info.fw_version;
-	fw_string(info.fw_version, out->firmware_version,
-		  sizeof(out->firmware_version));
-	out->clock_khz = info.clock_khz;
-	out->state = info.state <= IPU_STATE_FAILED ? (int)info.state
-						    : IPU_STATE_UNKNOWN;
-	out->reset_count = info.reset_count;
-	out->capabilities = info.capabilities;
-	ipu__strlcpy(out->serial, info.serial, sizeof(out->serial));
-	ipu__strlcpy(out->driver_version, info.driver_version,
-		     sizeof(out->driver_version));
+	if (r)
+		return r;
+	if (!(ti->access & (wr ? IPU_HANDLE_WRITE : IPU_HANDLE_READ)))
+		return ipu__err(err, -EACCES, "tensor '%s' on %s: the host may not %s it (handle is %s)",
+				name, dev->name, wr ? "write" : "read", wr ? "read-only" : "write-only");
 	return 0;
 }
 
-static int card_reset(struct ipu_device *dev, unsigned timeout_ms,
-		      unsigned flags, struct ipu_reset_result *out,
-		      struct ipu_error *err)
+static int tensor_io(struct ipu_device *dev, const char *name, void *data, size_t bytes, int wr,
+		     struct ipu_error *err)
 {
-	struct ipu__card *c = dev->priv;
-	struct ipu_reset r;
-	int e;
+	struct ipu_tensor_info ti;
+	int r;
 
-	memset(&r, 0, sizeof(r));
-	r.argsz = sizeof(r);
-	r.flags = ((flags & IPU_RESET_NOWAIT) ? IPU_RESET_FLAG_NOWAIT : 0) |
-		  ((flags & IPU_RESET_FORCE) ? IPU_RESET_FLAG_FORCE : 0);
-	r.timeout_ms = timeout_ms;
-	if (ioctl(c->fd, IPU_IOCTL_RESET, &r) == 0) {
-		out->state = r.state <= IPU_STATE_FAILED ? (int)r.state
-							 : IPU_STATE_UNKNOWN;
-		out->reset_count = r.reset_count;
-		ipu__card_after_reset(dev);	/* the graph is gone */
-		return 0;
-	}
-	e = errno;
-	switch (e) {
-	case ETIMEDOUT:
-		out->state = IPU_STATE_FAILED;
-		ipu__card_after_reset(dev);
-		return ipu__err(err, -ETIMEDOUT,
-				"reset %s: the card did not become ready within %u ms (it is now failed)",
-				dev->name, timeout_ms ? timeout_ms : 2000);
-	case EINTR:
-		out->state = IPU_STATE_RESETTING;
-		ipu__card_after_reset(dev);
-		return ipu__err(err, -EINTR,
-				"reset %s: interrupted while waiting (the reset goes on in the background)",
-				dev->name);
-	case EBUSY:
-		out->state = r.state <= IPU_STATE_FAILED ? (int)r.state
-							 : IPU_STATE_UNKNOWN;
-		out->holder_pid = r.holder_pid;
-		memcpy(out->holder_comm, r.holder_comm,
-		       sizeof(out->holder_comm));
-		out->holder_comm[sizeof(out->holder_comm) - 1] = '\0';
-		return ipu__err(err, -EBUSY,
-				"reset %s: not reset, the card is in use by process %d (%s); force it to reset anyway",
-				dev->name, (int)r.holder_pid,
-				out->holder_comm[0] ? out->holder_comm : "?");
-	case EPERM:
-	case EBADF:
-		return ipu__err(err, -EPERM,
-				"reset %s: %s is not open for writing",
-				dev->name, c->devnode);
-	default:
-		return ipu__err_sys(err, -e, "reset %s (%s)", dev->name,
-				    c->devnode);
-	}
+	if (!name || (!data && bytes))
+		return ipu__err(err, -EINVAL, "tensor %s: NULL argument", wr ? "write" : "read");
+	r = lookup_io(dev, name, wr, &ti, err);
+	if (r)
+		return r;
+	if (bytes != ti.bytes)
+		return ipu__err(err, -EINVAL, "tensor '%s' on %s: %zu bytes given, the tensor has %llu "
+				"(%llu x %s)", name, dev->name, bytes, (unsigned long long)ti.bytes,
+				(unsigned long long)ti.elements, ipu_dtype_name(ti.dtype));
+	if (wr)
+		return dev->ops->tensor_write(dev, ti.index, 0, data, bytes, err);
+	return dev->ops->tensor_read(dev, ti.index, 0, data, bytes, err);
 }
 
-const struct ipu_backend_ops ipu__card_ops = {
-	.name = "card",
-	.close = card_close,
-	.info = card_info,
-	.reset = card_reset,
-	.load = ipu__card_load,
-	.tensor_write = ipu__card_tensor_write,
-	.tensor_read = ipu__card_tensor_read,
-	.run = ipu__card_run,
-	.wait = ipu__card_wait,
-	.tensor_count = ipu__card_tensor_count,
-	.tensor_info = ipu__card_tensor_info,
-	.program_count = ipu__card_program_count,
-	.program_name = ipu__card_program_name,
-	.stream_connect = NULL,	/* the card's queues carry no stream traffic */
-	.stream_bind = ipu__card_stream_bind,
-	.run_stats = ipu__card_run_stats,
-	.tensor_write_async = ipu__card_tensor_write_async,
-	.tensor_read_async = ipu__card_tensor_read_async,
-	.request_wait = ipu__card_request_wait,
-	.buffer_alloc = ipu__card_buffer_alloc,
-	.buffer_pin = ipu__card_buffer_pin,
-	.buffer_free = ipu__card_buffer_free,
-};
-
-static int xfer_mode_from_env(void)
+IPU_API int ipu_tensor_write(struct ipu_device *dev, const char *name, const void *data, size_t bytes,
+			     struct ipu_error *err)
 {
-	const char *m = secure_getenv("IPUDEV_XFER");
-
-	if (m && !strcmp(m, "bounce"))
-		return IPU__XFER_BOUNCE;
-	if (m && !strcmp(m, "direct"))
-		return IPU__XFER_DIRECT;
-	return IPU__XFER_AUTO;
+	NEED(dev, tensor_write, "tensor write");
+	return tensor_io(dev, name, (void *)(uintptr_t)data, bytes, 1, err);
 }
 
-/* IPUDEV_RUNQ=kernel: runs always go through SUBMIT (docs/card-exec.md) */
-static int runq_mode_from_env(void)
+IPU_API int ipu_tensor_read(struct ipu_device *dev, const char *name, void *data, size_t bytes,
+			    struct ipu_error *err)
 {
-	const char *m = secure_getenv("IPUDEV_RUNQ");
-
-	if (m && !strcmp(m, "kernel"))
-		return IPU__RUNQ_KERNEL;
-	return IPU__RUNQ_AUTO;
+	NEED(dev, tensor_read, "tensor read");
+	return tensor_io(dev, name, data, bytes, 0, err);
 }
 
-IPU_API int ipu_device_open(unsigned id, unsigned flags,
-			    struct ipu_device **out, struct ipu_error *err)
+IPU_API int ipu_program_count(struct ipu_device *dev, struct ipu_error *err)
 {
-	struct ipu__card *c;
-	char name[24];
-	int ret;
+	NEED(dev, program_count, "programs");
+	return dev->ops->program_count(dev, err);
+}
 
-	if (!out)
+IPU_API int ipu_program_name(struct ipu_device *dev, unsigned k, char *buf, size_t size,
+			     struct ipu_error *err)
+{
+	NEED(dev, program_name, "program name");
+	if (!buf || !size)
+		return ipu__err(err, -EINVAL, "program name: no buffer");
+	return dev->ops->program_name(dev, k, buf, size, err);
+}
+
+IPU_API int ipu_program_find(struct ipu_device *dev, const char *name, struct ipu_error *err)
+{
+	char b[256];
+	int n;
+
+	NEED(dev, program_name, "program lookup");
+	if (!name)
+		return ipu__err(err, -EINVAL, "program lookup: no name");
+	n = ipu_program_count(dev, err);
+	if (n < 0)
+		return n;
+	for (int k = 0; k < n; k++)
+		if (!dev->ops->program_name(dev, (unsigned)k, b, sizeof(b), err) && !strcmp(b, name))
+			return k;
+	return ipu__err(err, -ENOENT, "no program '%s' in the loaded graph (%d programs)", name, n);
+}
+
+IPU_API int ipu_stream_bind(struct ipu_device *dev, const char *name, struct ipu_buffer *buf,
+			    size_t offset, size_t bytes, struct ipu_error *err)
+{
+	NEED(dev, stream_bind, "stream bind");
+	if (!name)
+		return ipu__err(err, -EINVAL, "stream bind: no name");
+	if (!buf != !bytes)
 		return ipu__err(err, -EINVAL,
-				"ipu_device_open: out must not be NULL");
-	*out = NULL;
-	snprintf(name, sizeof(name), "ipu%u", id);
-	if (flags & ~IPU_OPEN_VALID_FLAGS)
-		return ipu__err(err, -EINVAL, "open %s: unknown flags 0x%x",
-				name, flags & ~IPU_OPEN_VALID_FLAGS);
+				"stream '%s': a ring needs a buffer and a size (both NULL/0 unbind)", name);
+	if (buf && buf->dev != dev)
+		return ipu__err(err, -EINVAL, "stream '%s': the buffer belongs to another device", name);
+	return dev->ops->stream_bind(dev, name, buf, offset, bytes, err);
+}
 
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return ipu__err(err, -ENOMEM, "open %s: out of memory", name);
-	c->fd = -1;
-	ret = ipu__find_devnode(id, c->devnode, sizeof(c->devnode), err);
-	if (ret)
-		goto fail;
-	c->fd = open(c->devnode, ((flags & IPU_OPEN_READONLY) ? O_RDONLY
-							       : O_RDWR) |
-				 O_CLOEXEC);
-	if (c->fd < 0) {
-		ret = ipu__err_sys(err, -errno, "open %s", c->devnode);
-		goto fail;
+IPU_API int ipu_stream_connect(struct ipu_device *dev, const char *name,
+			       const struct ipu_stream_callbacks *cb, struct ipu_error *err)
+{
+	NEED(dev, stream_connect, "stream connect");
+	if (!name)
+		return ipu__err(err, -EINVAL, "stream connect: no name");
+	return dev->ops->stream_connect(dev, name, cb, err);
+}
+
+/* ipu_run_start(), or with @finish the first half of ipu_run(). */
+static int run_start(struct ipu_device *dev, unsigned program, uint64_t count, int finish,
+		     struct ipu_error *err)
+{
+	NEED(dev, run, "run");
+	if (count > UINT32_MAX)
+		return ipu__err(err, -EINVAL, "run on %s: count %llu exceeds %u", dev->name,
+				(unsigned long long)count, UINT32_MAX);
+	return dev->ops->run(dev, program, count ? (uint32_t)count : 1, finish, err);
+}
+
+IPU_API int ipu_run_start(struct ipu_device *dev, unsigned program, uint64_t count,
+			  struct ipu_error *err)
+{
+	return run_start(dev, program, count, 0, err);
+}
+
+IPU_API int ipu_wait(struct ipu_device *dev, unsigned timeout_ms, struct ipu_run_stats *stats,
+		     struct ipu_error *err)
+{
+	int r;
+
+	NEED(dev, wait, "wait");
+	r = dev->ops->wait(dev, timeout_ms, err);
+	if (stats) {
+		memset(stats, 0, sizeof(*stats));
+		if (dev->ops->run_stats)
+			dev->ops->run_stats(dev, stats);
 	}
-	c->xfer_mode = xfer_mode_from_env();
-	c->runq_mode = runq_mode_from_env();
-	if (c->runq_mode == IPU__RUNQ_KERNEL)
-		ipu__uq_close(&c->uq, "IPUDEV_RUNQ=kernel");
-	ret = ipu__device_new(&ipu__card_ops, c, id, flags, name, out, err);
-	if (ret)
-		goto fail;
-	if (flags & IPU_OPEN_ATTACH) {
-		ret = ipu__card_attach(*out, flags & IPU_OPEN_NONBLOCK, err);
-		if (ret) {
-			ipu_device_close(*out);
-			*out = NULL;
-		}
-		return ret;
+	return r;
+}
+
+IPU_API int ipu_run(struct ipu_device *dev, unsigned program, uint64_t count,
+		    struct ipu_run_stats *stats, struct ipu_error *err)
+{
+	int r = run_start(dev, program, count, 1, err);
+
+	if (r) {
+		if (stats)
+			memset(stats, 0, sizeof(*stats));
+		return r;
 	}
+	return ipu_wait(dev, 0, stats, err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Buffers                                                                  */
+
+static int new_buf(struct ipu_device *dev, void *ptr, size_t size, int pin,
+		   struct ipu_buffer **out, struct ipu_error *err)
+{
+	const char *what = pin ? "ipu_buffer_pin" : "ipu_buffer_alloc";
+	struct ipu_buffer *b;
+	int r;
+
+	if (out)
+		*out = NULL;
+	if (!dev || !out || (pin && !ptr))
+		return ipu__err(err, -EINVAL, "%s: NULL argument", what);
+	if (!size || size > IPU__BUF_MAX)
+		return ipu__err(err, -EINVAL,
+				"%s on %s: %zu bytes (1 byte to 1 GiB)", what,
+				dev->name, size);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return ipu__err(err, -ENOMEM, "%s on %s: out of memory", what,
+				dev->name);
+	b->dev = dev;
+	b->size = size;
+	b->ptr = ptr;
+	if (pin && dev->ops->buffer_pin) {
+		r = dev->ops->buffer_pin(dev, b, err);
+	} else if (!pin && dev->ops->buffer_alloc) {
+		r = dev->ops->buffer_alloc(dev, b, err);
+	} else if (pin) {
+		b->kind = IPU__BUF_HOST_USER;
+		r = 0;
+	} else {
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		r = 0;
+		if (p == MAP_FAILED)
+			r = ipu__err_sys(err, -errno, "%s on %s: %zu bytes",
+					 what, dev->name, size);
+		b->ptr = p;
+		b->map_size = size;
+		b->kind = IPU__BUF_HOST;
+	}
+	if (r) {
+		free(b);
+		return r;
+	}
+	*out = b;
 	return 0;
-fail:
-	if (c->fd >= 0)
-		close(c->fd);
-	free(c);
-	return ret;
+}
+
+IPU_API int ipu_buffer_alloc(struct ipu_device *dev, size_t size,
+			     struct ipu_buffer **out, struct ipu_error *err)
+{
+	return new_buf(dev, NULL, size, 0, out, err);
+}
+
+IPU_API int ipu_buffer_pin(struct ipu_device *dev, void *ptr, size_t size,
+			   struct ipu_buffer **out, struct ipu_error *err)
+{
+	return new_buf(dev, ptr, size, 1, out, err);
+}
+
+IPU_API void *ipu_buffer_ptr(const struct ipu_buffer *buf)
+{
+	return buf ? buf->ptr : NULL;
+}
+
+IPU_API size_t ipu_buffer_size(const struct ipu_buffer *buf)
+{
+	return buf ? buf->size : 0;
+}
+
+IPU_API void ipu_buffer_free(struct ipu_buffer *buf)
+{
+	struct ipu_device *dev;
+
+	if (!buf)
+		return;
+	dev = buf->dev;
+	if (dev && dev->ops->buffer_free &&
+	    (buf->kind == IPU__BUF_DRIVER || buf->kind == IPU__BUF_PINNED)) {
+		dev->ops->buffer_free(dev, buf);
+		return;
+	}
+	if (buf->kind == IPU__BUF_HOST && buf->ptr)
+		munmap(buf->ptr, buf->map_size);
+	free(buf);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ranged and asynchronous transfers                                        */
+
+static int range_io(struct ipu_device *dev, const char *name, uint64_t offset,
+		    void *data, size_t len, int wr, uint64_t *req,
+		    struct ipu_error *err)
+{
+	const char *what = wr ? "tensor write" : "tensor read";
+	struct ipu_tensor_info ti;
+	int r;
+
+	if (req)
+		*req = 0;
+	if (!dev)
+		return ipu__err(err, -EINVAL, "%s: device is NULL", what);
+	if ((wr ? !dev->ops->tensor_write : !dev->ops->tensor_read) ||
+	    !dev->ops->tensor_info)
+		return ipu__no_slot(dev, what, err);
+	if (!name || (!data && len))
+		return ipu__err(err, -EINVAL, "%s: NULL argument", what);
+	r = lookup_io(dev, name, wr, &ti, err);
+	if (r)
+		return r;
+	if (offset > ti.bytes || len > ti.bytes - offset)
+		return ipu__err(err, -ERANGE,
+				"tensor '%s': offset %llu + %zu bytes is beyond its %llu bytes (%s on %s)",
+				name, (unsigned long long)offset, len,
+				(unsigned long long)ti.bytes,
+				wr ? "write" : "read", dev->name);
+	if (req && (wr ? dev->ops->tensor_write_async != NULL
+		       : dev->ops->tensor_read_async != NULL)) {
+		if (wr)
+			return dev->ops->tensor_write_async(dev, ti.index,
+							    offset, data, len,
+							    req, err);
+		return dev->ops->tensor_read_async(dev, ti.index, offset, data,
+						   len, req, err);
+	}
+	/* synchronous (or a backend without requests: done at once) */
+	if (wr)
+		return dev->ops->tensor_write(dev, ti.index, offset, data, len,
+					      err);
+	return dev->ops->tensor_read(dev, ti.index, offset, data, len, err);
+}
+
+IPU_API int ipu_tensor_write_at(struct ipu_device *dev, const char *name,
+				uint64_t offset, const void *data, size_t len,
+				struct ipu_error *err)
+{
+	return range_io(dev, name, offset, (void *)(uintptr_t)data, len, 1,
+			NULL, err);
+}
+
+IPU_API int ipu_tensor_read_at(struct ipu_device *dev, const char *name,
+			       uint64_t offset, void *data, size_t len,
+			       struct ipu_error *err)
+{
+	return range_io(dev, name, offset, data, len, 0, NULL, err);
+}
+
+IPU_API int ipu_tensor_write_async(struct ipu_device *dev, const char *name,
+				   uint64_t offset, const void *data,
+				   size_t len, uint64_t *req,
+				   struct ipu_error *err)
+{
+	if (!req)
+		return ipu__err(err, -EINVAL, "tensor write: req is NULL");
+	return range_io(dev, name, offset, (void *)(uintptr_t)data, len, 1,
+			req, err);
+}
+
+IPU_API int ipu_tensor_read_async(struct ipu_device *dev, const char *name,
+				  uint64_t offset, void *data, size_t len,
+				  uint64_t *req, struct ipu_error *err)
+{
+	if (!req)
+		return ipu__err(err, -EINVAL, "tensor read: req is NULL");
+	return range_io(dev, name, offset, data, len, 0, req, err);
+}
+
+IPU_API int ipu_request_wait(struct ipu_device *dev, uint64_t req,
+			     unsigned timeout_ms, struct ipu_error *err)
+{
+	if (!dev)
+		return ipu__err(err, -EINVAL, "request wait: device is NULL");
+	if (!req)
+		return 0;
+	if (!dev->ops->request_wait)
+		return ipu__err(err, -ENOENT,
+				"request %llu on %s: no such request",
+				(unsigned long long)req, dev->name);
+	return dev->ops->request_wait(dev, req, timeout_ms, err);
 }

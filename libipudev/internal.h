@@ -58,12 +58,12 @@ int ipu__engine_errno(int status);
 void ipu__strlcpy(char *dst, const char *src, size_t size);
 
 /* ------------------------------------------------------------------------ */
-/* Device handle and backends (device.c)                                    */
+/* Device handle and backends (front end: device.c)                         */
 
 /*
  * struct ipu_backend_ops - what a device does, per backend
  *
- * The card backend (device.c) talks to /dev/ipuN; the model backend
+ * The card backend (card*.c) talks to /dev/ipuN; the model backend
  * (model_device.c) runs the engine in-process. Every slot returns 0 or a
  * negative errno and reports through @err (which may be NULL). The public
  * wrappers validate generic arguments (NULL pointers, flags, limits) before
@@ -137,8 +137,8 @@ struct ipu_backend_ops {
 	/* Stats of the last completed run (zeroed if none). */
 	void (*run_stats)(struct ipu_device *dev, struct ipu_run_stats *out);
 
-	/* --- asynchronous transfers and host buffers (card_exec.c,
-	 * card_buf.c); NULL: the wrappers in card_buf.c fall back to the
+	/* --- asynchronous transfers and host buffers (card_xfer.c,
+	 * card_buf.c); NULL: the wrappers in device.c fall back to the
 	 * synchronous slots and to plain host memory --- */
 
 	/* Start a transfer; *@req (never 0) is collected by request_wait. */
@@ -185,7 +185,7 @@ int ipu__device_new(const struct ipu_backend_ops *ops, void *priv,
 		    unsigned id, unsigned flags, const char *name,
 		    struct ipu_device **out, struct ipu_error *err);
 
-/* The card backend (device.c, card_exec.c, card_buf.c). */
+/* The card backend (card.c; its ops in card_*.c). */
 extern const struct ipu_backend_ops ipu__card_ops;
 
 /* The message of the card backend's execution stubs (-EOPNOTSUPP). */
@@ -193,11 +193,73 @@ extern const struct ipu_backend_ops ipu__card_ops;
 	"card execution needs the command-queue interface (not yet in this driver)"
 
 /*
+ * struct ipu_buffer - host memory of a device (opaque in ipudev.h). Made
+ * by the front end (device.c), filled by the backend's buffer_alloc or
+ * buffer_pin slot, or by the front end for backends without them.
+ * @dev:      the device
+ * @next:     the card's list (card_buf.c)
+ * @ptr:      the memory
+ * @size:     bytes asked for
+ * @map_size: bytes mmap()ed (DRIVER, HOST)
+ * @kind:     enum ipu__buf_kind
+ * @handle:   the driver's buffer
+ */
+enum ipu__buf_kind {
+	IPU__BUF_DRIVER = 1,	/* card: BUF_ALLOC + mmap */
+	IPU__BUF_PINNED = 2,	/* card: BUF_PIN of user memory */
+	IPU__BUF_HOST = 3,	/* other backends: anonymous memory */
+	IPU__BUF_HOST_USER = 4,	/* other backends: the caller's memory */
+};
+
+struct ipu_buffer {
+	struct ipu_device *dev;
+	struct ipu_buffer *next;
+	void *ptr;
+	size_t size;
+	size_t map_size;
+	int kind;
+	uint32_t handle;
+};
+
+/*
  * ipu__no_slot() - the report for a NULL ops slot: -EOPNOTSUPP with
  * "<what> on <dev name>: not supported by the <backend> backend".
  */
 int ipu__no_slot(struct ipu_device *dev, const char *what,
 		 struct ipu_error *err);
+
+/*
+ * ipu__err_index() - the report of a backend for index @k of the loaded
+ * graph's @n @things: -ERANGE with "<what> <k> on <dev name>: out of range
+ * (the graph has <n> <things>)".
+ */
+int ipu__err_index(struct ipu_error *err, const struct ipu_device *dev,
+		   const char *what, unsigned k, unsigned n,
+		   const char *things);
+
+/* ------------------------------------------------------------------------ */
+/* Whole files (file.c)                                                     */
+
+/* The step of a file call that failed, for the caller's message. */
+enum ipu__file_step {
+	IPU__FILE_OPEN = 1,	/* fopen(): the errno returned */
+	IPU__FILE_MEMORY,	/* -ENOMEM growing the buffer */
+	IPU__FILE_IO,		/* -EIO: a read or write error */
+	IPU__FILE_CLOSE,	/* fclose() after writing: the errno returned */
+};
+
+/*
+ * ipu__file_read() - the whole of @path into *@buf (malloc'ed, owned by the
+ * caller; *@len bytes). Returns 0, or a negative errno with *@step set
+ * (*@buf NULL). Reports nothing.
+ */
+int ipu__file_read(const char *path, void **buf, size_t *len, int *step);
+
+/*
+ * ipu__file_write() - create or truncate @path and write @len bytes of
+ * @buf. Returns 0, or a negative errno with *@step set. Reports nothing.
+ */
+int ipu__file_write(const char *path, const void *buf, size_t len, int *step);
 
 /* ------------------------------------------------------------------------ */
 /* udev helpers (enumerate.c)                                               */

@@ -182,7 +182,7 @@ IPU_API int ipu_enumerate(struct ipu_card **cards, size_t *count,
  */
 IPU_API void ipu_cards_free(struct ipu_card *cards);
 
-/* --- Devices (device.c) --- */
+/* --- Devices (device.c; ipu_device_open: card.c) --- */
 
 /* An open IPU: a card (/dev/ipuN) or, through the execution backends, an
  * in-process model device. Opaque. */
@@ -610,7 +610,7 @@ IPU_API int ipu_npy_write(const char *path, int dtype, unsigned ndim,
 			  const uint64_t *shape, const void *data,
 			  struct ipu_error *err);
 
-/* --- Execution: load, tensors, run (card and model device) --- */
+/* --- Execution: load, tensors, run (device.c; ipu_model_open: model_device.c) --- */
 
 /*
  * Flow: open a device (a card with ipu_device_open(), or the in-process
@@ -738,7 +738,7 @@ IPU_API int ipu_run_start(struct ipu_device *dev, unsigned program,
 IPU_API int ipu_wait(struct ipu_device *dev, unsigned timeout_ms,
 		     struct ipu_run_stats *stats, struct ipu_error *err);
 
-/* --- Transfers: ranges, asynchronous requests, host buffers (card_buf.c) ---
+/* --- Transfers: ranges, asynchronous requests, host buffers (device.c) ---
  *
  * A card attaches on the first load, transfer or buffer call (or at open
  * with IPU_OPEN_ATTACH) and keeps the attachment until ipu_device_close().

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The model device: a backend that runs graph binaries in-process on the
- * tile engine (qemu-device/engine), behind the same calls a card answers.
- * Also the public execution calls (ipu_load, ipu_tensor_*, ipu_run, ...),
- * which validate their arguments and dispatch through dev->ops.
+ * tile engine (qemu-device/engine), behind the same calls a card answers:
+ * its constructor ipu_model_open() and its ops. The public calls that
+ * dispatch to them are in the front end (device.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "card.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_models.h"
 
@@ -158,8 +157,8 @@ static int model_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_
 	if (r)
 		return r;
 	if (ipue_handle_info(md_of(dev)->e, index, &ti))
-		return ipu__err(err, -ERANGE, "tensor %u on %s: out of range (the graph has %d host-visible tensors)",
-				index, dev->name, ipue_handle_count(md_of(dev)->e));
+		return ipu__err_index(err, dev, "tensor", index,
+				      (unsigned)ipue_handle_count(md_of(dev)->e), "host-visible tensors");
 	memset(out, 0, sizeof(*out));
 	ipu__strlcpy(out->name, ti.name, sizeof(out->name));
 	out->index = index;
@@ -212,8 +211,8 @@ static int model_program_name(struct ipu_device *dev, unsigned k, char *buf, siz
 		return r;
 	n = ipue_program_name(md_of(dev)->e, k);
 	if (!n)
-		return ipu__err(err, -ERANGE, "program %u on %s: out of range (the graph has %d programs)",
-				k, dev->name, ipue_program_count(md_of(dev)->e));
+		return ipu__err_index(err, dev, "program", k,
+				      (unsigned)ipue_program_count(md_of(dev)->e), "programs");
 	ipu__strlcpy(buf, n, size);
 	return 0;
 }
@@ -472,258 +471,4 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_
 		free(md);
 	}
 	return r;
-}
-
-/* ------------------------------------------------------------------------ */
-/* public execution calls                                                   */
-
-#define NEED(dev, slot, what)						\
-	do {								\
-		if (!(dev))						\
-			return ipu__err(err, -EINVAL, "%s: device is NULL", what); \
-		if (!(dev)->ops->slot)					\
-			return ipu__no_slot((dev), what, err);		\
-	} while (0)
-
-IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len, struct ipu_error *err)
-{
-	NEED(dev, load, "load");
-	if (!buf || len < sizeof(struct ipu_graph_header))
-		return ipu__err(err, -EINVAL, "load on %s: %zu bytes are no graph binary", dev->name, len);
-	return dev->ops->load(dev, buf, len, err);
-}
-
-IPU_API int ipu_load_file(struct ipu_device *dev, const char *path, struct ipu_error *err)
-{
-	FILE *f;
-	unsigned char *b = NULL;
-	size_t n = 0, cap = 0;
-	int r;
-
-	NEED(dev, load, "load");
-	if (!path)
-		return ipu__err(err, -EINVAL, "load on %s: no path", dev->name);
-	f = fopen(path, "rb");
-	if (!f)
-		return ipu__err_sys(err, -errno, "open %s", path);
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			unsigned char *nb = realloc(b, cap ? cap * 2 : 1 << 20);
-
-			if (!nb) {
-				free(b);
-				fclose(f);
-				return ipu__err(err, -ENOMEM, "load %s: out of memory", path);
-			}
-			b = nb;
-			cap = cap ? cap * 2 : 1 << 20;
-		}
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	r = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (r) {
-		free(b);
-		return ipu__err(err, r, "read %s: I/O error", path);
-	}
-	r = ipu_load(dev, b, n, err);
-	free(b);
-	if (r && err) {
-		char m[2 * IPU_ERROR_MSG_MAX];
-
-		snprintf(m, sizeof(m), "%s: %s", path, err->msg);
-		ipu__strlcpy(err->msg, m, sizeof(err->msg));
-	}
-	return r;
-}
-
-IPU_API int ipu_tensor_count(struct ipu_device *dev, struct ipu_error *err)
-{
-	NEED(dev, tensor_count, "tensors");
-	return dev->ops->tensor_count(dev, err);
-}
-
-IPU_API int ipu_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_tensor_info *out,
-			    struct ipu_error *err)
-{
-	NEED(dev, tensor_info, "tensor info");
-	if (!out)
-		return ipu__err(err, -EINVAL, "tensor info: out is NULL");
-	return dev->ops->tensor_info(dev, index, out, err);
-}
-
-IPU_API int ipu_tensor_lookup(struct ipu_device *dev, const char *name, struct ipu_tensor_info *out,
-			      struct ipu_error *err)
-{
-	char names[160];
-	size_t used = 0;
-	int n;
-
-	NEED(dev, tensor_info, "tensor lookup");
-	if (!name || !out)
-		return ipu__err(err, -EINVAL, "tensor lookup: NULL argument");
-	n = ipu_tensor_count(dev, err);
-	if (n < 0)
-		return n;
-	names[0] = 0;
-	for (int i = 0; i < n; i++) {
-		int r = dev->ops->tensor_info(dev, (unsigned)i, out, err);
-
-		if (r)
-			return r;
-		if (!strcmp(out->name, name))
-			return 0;
-		if (used < sizeof(names) - 1) {
-			int k = snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", out->name);
-
-			used += k > 0 ? (size_t)k : 0;
-			if (used >= sizeof(names))
-				used = sizeof(names) - 1;
-		}
-	}
-	memset(out, 0, sizeof(*out));
-	return ipu__err(err, -ENOENT, "no tensor '%s' in the loaded graph (host-visible: %s)", name,
-			n ? names : "none");
-}
-
-static int tensor_io(struct ipu_device *dev, const char *name, void *data, size_t bytes, int wr,
-		     struct ipu_error *err)
-{
-	struct ipu_tensor_info ti;
-	int r;
-
-	if (!name || (!data && bytes))
-		return ipu__err(err, -EINVAL, "tensor %s: NULL argument", wr ? "write" : "read");
-	r = ipu_tensor_lookup(dev, name, &ti, err);
-	if (r)
-		return r;
-	if (!(ti.access & (wr ? IPU_HANDLE_WRITE : IPU_HANDLE_READ)))
-		return ipu__err(err, -EACCES, "tensor '%s' on %s: the host may not %s it (handle is %s)",
-				name, dev->name, wr ? "write" : "read", wr ? "read-only" : "write-only");
-	if (bytes != ti.bytes)
-		return ipu__err(err, -EINVAL, "tensor '%s' on %s: %zu bytes given, the tensor has %llu "
-				"(%llu x %s)", name, dev->name, bytes, (unsigned long long)ti.bytes,
-				(unsigned long long)ti.elements, ipu_dtype_name(ti.dtype));
-	if (wr)
-		return dev->ops->tensor_write(dev, ti.index, 0, data, bytes, err);
-	return dev->ops->tensor_read(dev, ti.index, 0, data, bytes, err);
-}
-
-IPU_API int ipu_tensor_write(struct ipu_device *dev, const char *name, const void *data, size_t bytes,
-			     struct ipu_error *err)
-{
-	NEED(dev, tensor_write, "tensor write");
-	return tensor_io(dev, name, (void *)(uintptr_t)data, bytes, 1, err);
-}
-
-IPU_API int ipu_tensor_read(struct ipu_device *dev, const char *name, void *data, size_t bytes,
-			    struct ipu_error *err)
-{
-	NEED(dev, tensor_read, "tensor read");
-	return tensor_io(dev, name, data, bytes, 0, err);
-}
-
-IPU_API int ipu_program_count(struct ipu_device *dev, struct ipu_error *err)
-{
-	NEED(dev, program_count, "programs");
-	return dev->ops->program_count(dev, err);
-}
-
-IPU_API int ipu_program_name(struct ipu_device *dev, unsigned k, char *buf, size_t size,
-			     struct ipu_error *err)
-{
-	NEED(dev, program_name, "program name");
-	if (!buf || !size)
-		return ipu__err(err, -EINVAL, "program name: no buffer");
-	return dev->ops->program_name(dev, k, buf, size, err);
-}
-
-IPU_API int ipu_program_find(struct ipu_device *dev, const char *name, struct ipu_error *err)
-{
-	char b[256];
-	int n;
-
-	NEED(dev, program_name, "program lookup");
-	if (!name)
-		return ipu__err(err, -EINVAL, "program lookup: no name");
-	n = ipu_program_count(dev, err);
-	if (n < 0)
-		return n;
-	for (int k = 0; k < n; k++)
-		if (!dev->ops->program_name(dev, (unsigned)k, b, sizeof(b), err) && !strcmp(b, name))
-			return k;
-	return ipu__err(err, -ENOENT, "no program '%s' in the loaded graph (%d programs)", name, n);
-}
-
-IPU_API int ipu_stream_bind(struct ipu_device *dev, const char *name, struct ipu_buffer *buf,
-			    size_t offset, size_t bytes, struct ipu_error *err)
-{
-	NEED(dev, stream_bind, "stream bind");
-	if (!name)
-		return ipu__err(err, -EINVAL, "stream bind: no name");
-	if (!buf != !bytes)
-		return ipu__err(err, -EINVAL,
-				"stream '%s': a ring needs a buffer and a size (both NULL/0 unbind)", name);
-	if (buf && buf->dev != dev)
-		return ipu__err(err, -EINVAL, "stream '%s': the buffer belongs to another device", name);
-	return dev->ops->stream_bind(dev, name, buf, offset, bytes, err);
-}
-
-IPU_API int ipu_stream_connect(struct ipu_device *dev, const char *name,
-			       const struct ipu_stream_callbacks *cb, struct ipu_error *err)
-{
-	NEED(dev, stream_connect, "stream connect");
-	if (!name)
-		return ipu__err(err, -EINVAL, "stream connect: no name");
-	return dev->ops->stream_connect(dev, name, cb, err);
-}
-
-/* ipu_run_start(), or with @finish the first half of ipu_run(). */
-static int run_start(struct ipu_device *dev, unsigned program, uint64_t count, int finish,
-		     struct ipu_error *err)
-{
-	NEED(dev, run, "run");
-	if (count > UINT32_MAX)
-		return ipu__err(err, -EINVAL, "run on %s: count %llu exceeds %u", dev->name,
-				(unsigned long long)count, UINT32_MAX);
-	return dev->ops->run(dev, program, count ? (uint32_t)count : 1, finish, err);
-}
-
-IPU_API int ipu_run_start(struct ipu_device *dev, unsigned program, uint64_t count,
-			  struct ipu_error *err)
-{
-	return run_start(dev, program, count, 0, err);
-}
-
-IPU_API int ipu_wait(struct ipu_device *dev, unsigned timeout_ms, struct ipu_run_stats *stats,
-		     struct ipu_error *err)
-{
-	int r;
-
-	NEED(dev, wait, "wait");
-	r = dev->ops->wait(dev, timeout_ms, err);
-	if (stats) {
-		memset(stats, 0, sizeof(*stats));
-		if (dev->ops->run_stats)
-			dev->ops->run_stats(dev, stats);
-	}
-	return r;
-}
-
-IPU_API int ipu_run(struct ipu_device *dev, unsigned program, uint64_t count,
-		    struct ipu_run_stats *stats, struct ipu_error *err)
-{
-	int r = run_start(dev, program, count, 1, err);
-
-	if (r) {
-		if (stats)
-			memset(stats, 0, sizeof(*stats));
-		return r;
-	}
-	return ipu_wait(dev, 0, stats, err);
 }

@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * .npy reader and writer (NumPy format versions 1.0 and 2.0).
+ * libipudev: .npy reader and writer (NumPy format versions 1.0 and 2.0),
+ * the struct ipu_npy object (ipu_npy_*).
+ *
+ * Why here and not in tools/: the ipu_npy_* calls are public API
+ * (ipudev.h, exported by libipudev.map: moving them would break the ABI of
+ * libipudev.so.1), programs other than the tools use them (the builder's
+ * tests write and check tensors with them), and they speak the library's
+ * dtypes (IPU_DTYPE_*). They need nothing else of the library but its
+ * error reporting (error.c) and whole-file I/O (file.c), so they are one
+ * file of their own that touches no device.
  *
  * Only what the graph binaries use is accepted: little-endian float32
  * ('<f4'), float16 ('<f2') and int32 ('<i4'), C order. Everything else is
@@ -9,32 +18,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipudev.h"
+#include "internal.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
-
-static int npy_fail(struct ipu_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int npy_fail(struct ipu_error *err, int code, const char *fmt, ...)
-{
-	if (err) {
-		va_list ap;
-
-		va_start(ap, fmt);
-		err->code = code;
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 const char *ipu_npy_descr(int dtype)
 {
@@ -140,15 +132,15 @@ static int parse_header(const char *h, size_t hlen, struct ipu_npy *out,
 
 	descr[0] = 0;
 	if (!hp_ch(&p, '{'))
-		return npy_fail(err, -EINVAL, "%s: malformed .npy header (no '{')", what);
+		return ipu__err(err, -EINVAL, "%s: malformed .npy header (no '{')", what);
 	for (;;) {
 		if (hp_ch(&p, '}'))
 			break;
 		if (hp_str(&p, key, sizeof(key)) || !hp_ch(&p, ':'))
-			return npy_fail(err, -EINVAL, "%s: malformed .npy header (bad key)", what);
+			return ipu__err(err, -EINVAL, "%s: malformed .npy header (bad key)", what);
 		if (!strcmp(key, "descr")) {
 			if (hp_str(&p, descr, sizeof(descr)))
-				return npy_fail(err, -EINVAL,
+				return ipu__err(err, -EINVAL,
 						"%s: unsupported .npy dtype (structured or malformed 'descr'); "
 						"accepted: <f4, <f2, <i4", what);
 			have_descr = 1;
@@ -158,11 +150,11 @@ static int parse_header(const char *h, size_t hlen, struct ipu_npy *out,
 			else if (hp_word(&p, "True"))
 				fortran = 1;
 			else
-				return npy_fail(err, -EINVAL, "%s: malformed .npy header (fortran_order)", what);
+				return ipu__err(err, -EINVAL, "%s: malformed .npy header (fortran_order)", what);
 			have_fo = 1;
 		} else if (!strcmp(key, "shape")) {
 			if (!hp_ch(&p, '('))
-				return npy_fail(err, -EINVAL, "%s: malformed .npy header (shape)", what);
+				return ipu__err(err, -EINVAL, "%s: malformed .npy header (shape)", what);
 			out->ndim = 0;
 			for (;;) {
 				uint64_t v;
@@ -170,34 +162,34 @@ static int parse_header(const char *h, size_t hlen, struct ipu_npy *out,
 				if (hp_ch(&p, ')'))
 					break;
 				if (hp_uint(&p, &v))
-					return npy_fail(err, -EINVAL, "%s: malformed .npy header (shape)", what);
+					return ipu__err(err, -EINVAL, "%s: malformed .npy header (shape)", what);
 				if (out->ndim >= IPU_NPY_MAX_DIMS)
-					return npy_fail(err, -EINVAL, "%s: .npy has more than %d dimensions",
+					return ipu__err(err, -EINVAL, "%s: .npy has more than %d dimensions",
 							what, IPU_NPY_MAX_DIMS);
 				out->shape[out->ndim++] = v;
 				if (!hp_ch(&p, ',')) {
 					if (!hp_ch(&p, ')'))
-						return npy_fail(err, -EINVAL,
+						return ipu__err(err, -EINVAL,
 								"%s: malformed .npy header (shape)", what);
 					break;
 				}
 			}
 			have_shape = 1;
 		} else {
-			return npy_fail(err, -EINVAL, "%s: unknown key '%s' in .npy header", what, key);
+			return ipu__err(err, -EINVAL, "%s: unknown key '%s' in .npy header", what, key);
 		}
 		if (!hp_ch(&p, ',')) {
 			if (!hp_ch(&p, '}'))
-				return npy_fail(err, -EINVAL, "%s: malformed .npy header (expected ',' or '}')",
+				return ipu__err(err, -EINVAL, "%s: malformed .npy header (expected ',' or '}')",
 						what);
 			break;
 		}
 	}
 	hp_ws(&p);
 	if (p.s != p.end)
-		return npy_fail(err, -EINVAL, "%s: malformed .npy header (data after '}')", what);
+		return ipu__err(err, -EINVAL, "%s: malformed .npy header (data after '}')", what);
 	if (!have_descr || !have_fo || !have_shape)
-		return npy_fail(err, -EINVAL, "%s: .npy header lacks '%s'", what,
+		return ipu__err(err, -EINVAL, "%s: .npy header lacks '%s'", what,
 				!have_descr ? "descr" : !have_fo ? "fortran_order" : "shape");
 	if (!strcmp(descr, "<f4"))
 		out->dtype = IPU_DTYPE_F32;
@@ -206,7 +198,7 @@ static int parse_header(const char *h, size_t hlen, struct ipu_npy *out,
 	else if (!strcmp(descr, "<i4"))
 		out->dtype = IPU_DTYPE_I32;
 	else
-		return npy_fail(err, -EINVAL,
+		return ipu__err(err, -EINVAL,
 				"%s: unsupported .npy dtype '%s'; accepted: <f4 (float32), <f2 (float16), "
 				"<i4 (int32), little-endian", what, descr);
 	if (fortran && out->ndim > 1) {
@@ -215,7 +207,7 @@ static int parse_header(const char *h, size_t hlen, struct ipu_npy *out,
 		for (unsigned i = 0; i < out->ndim; i++)
 			big += out->shape[i] > 1;
 		if (big > 1)
-			return npy_fail(err, -EINVAL,
+			return ipu__err(err, -EINVAL,
 					"%s: Fortran-order .npy refused; save a C-order array "
 					"(numpy.ascontiguousarray)", what);
 	}
@@ -232,24 +224,24 @@ int ipu_npy_parse(const void *buf, size_t len, struct ipu_npy *out, const char *
 	if (!what)
 		what = "npy";
 	if (!out || (!buf && len))
-		return npy_fail(err, -EINVAL, "%s: invalid argument", what);
+		return ipu__err(err, -EINVAL, "%s: invalid argument", what);
 	memset(out, 0, sizeof(*out));
 	if (len < 10 || memcmp(b, NPY_MAGIC, NPY_MAGIC_LEN))
-		return npy_fail(err, -EINVAL, "%s: not a .npy file (bad magic)", what);
+		return ipu__err(err, -EINVAL, "%s: not a .npy file (bad magic)", what);
 	if (b[6] == 1) {
 		hlen = (size_t)b[8] | (size_t)b[9] << 8;
 		off = 10;
 	} else if (b[6] == 2) {
 		if (len < 12)
-			return npy_fail(err, -EINVAL, "%s: truncated .npy header", what);
+			return ipu__err(err, -EINVAL, "%s: truncated .npy header", what);
 		hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
 		off = 12;
 	} else {
-		return npy_fail(err, -EINVAL, "%s: unsupported .npy format version %u.%u (accepted: 1.0, 2.0)",
+		return ipu__err(err, -EINVAL, "%s: unsupported .npy format version %u.%u (accepted: 1.0, 2.0)",
 				what, b[6], b[7]);
 	}
 	if (hlen > len - off)
-		return npy_fail(err, -EINVAL, "%s: truncated .npy header (%zu bytes announced, %zu present)",
+		return ipu__err(err, -EINVAL, "%s: truncated .npy header (%zu bytes announced, %zu present)",
 				what, hlen, len - off);
 	r = parse_header((const char *)b + off, hlen, out, what, err);
 	if (r)
@@ -257,21 +249,21 @@ int ipu_npy_parse(const void *buf, size_t len, struct ipu_npy *out, const char *
 	off += hlen;
 	for (unsigned i = 0; i < out->ndim; i++) {
 		if (out->shape[i] && n > SIZE_MAX / 8 / out->shape[i])
-			return npy_fail(err, -EINVAL, "%s: .npy shape too large", what);
+			return ipu__err(err, -EINVAL, "%s: .npy shape too large", what);
 		n *= out->shape[i];
 	}
 	bytes = n * npy_elem_size(out->dtype);
 	if (len - off < bytes)
-		return npy_fail(err, -EINVAL, "%s: truncated .npy data (%zu bytes expected, %zu present)",
+		return ipu__err(err, -EINVAL, "%s: truncated .npy data (%zu bytes expected, %zu present)",
 				what, bytes, len - off);
 	if (len - off > bytes)
-		return npy_fail(err, -EINVAL, "%s: %zu unexpected bytes after the .npy data", what,
+		return ipu__err(err, -EINVAL, "%s: %zu unexpected bytes after the .npy data", what,
 				len - off - bytes);
 	out->count = n;
 	out->bytes = bytes;
 	out->data = malloc(bytes ? bytes : 1);
 	if (!out->data)
-		return npy_fail(err, -ENOMEM, "%s: out of memory (%zu bytes)", what, bytes);
+		return ipu__err(err, -ENOMEM, "%s: out of memory (%zu bytes)", what, bytes);
 	if (bytes)
 		memcpy(out->data, b + off, bytes);
 	return 0;
@@ -279,43 +271,20 @@ int ipu_npy_parse(const void *buf, size_t len, struct ipu_npy *out, const char *
 
 int ipu_npy_read(const char *path, struct ipu_npy *out, struct ipu_error *err)
 {
-	FILE *f;
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int r;
+	void *buf;
+	size_t len;
+	int r, step;
 
 	if (!path || !out)
-		return npy_fail(err, -EINVAL, "ipu_npy_read: invalid argument");
+		return ipu__err(err, -EINVAL, "ipu_npy_read: invalid argument");
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "rb");
-	if (!f)
-		return npy_fail(err, -errno, "%s: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			unsigned char *nb = realloc(buf, ncap);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return npy_fail(err, -ENOMEM, "%s: out of memory", path);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return npy_fail(err, -EIO, "%s: read error", path);
-	}
-	fclose(f);
+	r = ipu__file_read(path, &buf, &len, &step);
+	if (r && step == IPU__FILE_OPEN)
+		return ipu__err(err, r, "%s: %s", path, strerror(-r));
+	if (r == -ENOMEM)
+		return ipu__err(err, r, "%s: out of memory", path);
+	if (r)
+		return ipu__err(err, r, "%s: read error", path);
 	r = ipu_npy_parse(buf, len, out, path, err);
 	free(buf);
 	return r;
@@ -339,15 +308,15 @@ int ipu_npy_encode(int dtype, unsigned ndim, const uint64_t *shape, const void *
 	unsigned char *b;
 
 	if (!descr)
-		return npy_fail(err, -EINVAL, "npy: unsupported dtype %d", dtype);
+		return ipu__err(err, -EINVAL, "npy: unsupported dtype %d", dtype);
 	if (ndim > IPU_NPY_MAX_DIMS || (ndim && !shape) || !out || !outlen)
-		return npy_fail(err, -EINVAL, "npy: invalid argument");
+		return ipu__err(err, -EINVAL, "npy: invalid argument");
 	k = snprintf(hdr, sizeof(hdr), "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
 	for (unsigned i = 0; i < ndim; i++) {
 		k += snprintf(hdr + k, sizeof(hdr) - (size_t)k, "%s%llu", i ? ", " : "",
 			      (unsigned long long)shape[i]);
 		if (shape[i] && n > SIZE_MAX / 8 / shape[i])
-			return npy_fail(err, -EINVAL, "npy: shape too large");
+			return ipu__err(err, -EINVAL, "npy: shape too large");
 		n *= shape[i];
 	}
 	if (ndim == 1)
@@ -356,7 +325,7 @@ int ipu_npy_encode(int dtype, unsigned ndim, const uint64_t *shape, const void *
 	hl = (size_t)k;
 	bytes = n * npy_elem_size(dtype);
 	if (bytes && !data)
-		return npy_fail(err, -EINVAL, "npy: no data");
+		return ipu__err(err, -EINVAL, "npy: no data");
 	/* version 1.0 when the header fits its 16-bit length, padded to 64 */
 	pre = 10;
 	pad = (64 - (pre + hl + 1) % 64) % 64;
@@ -367,7 +336,7 @@ int ipu_npy_encode(int dtype, unsigned ndim, const uint64_t *shape, const void *
 	total = pre + hl + pad + 1 + bytes;
 	b = malloc(total);
 	if (!b)
-		return npy_fail(err, -ENOMEM, "npy: out of memory");
+		return ipu__err(err, -ENOMEM, "npy: out of memory");
 	memcpy(b, NPY_MAGIC, NPY_MAGIC_LEN);
 	b[6] = pre == 10 ? 1 : 2;
 	b[7] = 0;
@@ -396,27 +365,18 @@ int ipu_npy_write(const char *path, int dtype, unsigned ndim, const uint64_t *sh
 {
 	void *buf;
 	size_t len;
-	FILE *f;
-	int r;
+	int r, step;
 
 	if (!path)
-		return npy_fail(err, -EINVAL, "ipu_npy_write: no path");
+		return ipu__err(err, -EINVAL, "ipu_npy_write: no path");
 	r = ipu_npy_encode(dtype, ndim, shape, data, &buf, &len, err);
 	if (r)
 		return r;
-	f = fopen(path, "wb");
-	if (!f) {
-		r = -errno;
-		free(buf);
-		return npy_fail(err, r, "%s: %s", path, strerror(-r));
-	}
-	if (fwrite(buf, 1, len, f) != len) {
-		fclose(f);
-		free(buf);
-		return npy_fail(err, -EIO, "%s: write error", path);
-	}
+	r = ipu__file_write(path, buf, len, &step);
 	free(buf);
-	if (fclose(f))
-		return npy_fail(err, -EIO, "%s: write error", path);
+	if (r && step == IPU__FILE_OPEN)
+		return ipu__err(err, r, "%s: %s", path, strerror(-r));
+	if (r)	/* a write or close error */
+		return ipu__err(err, -EIO, "%s: write error", path);
 	return 0;
 }

@@ -124,6 +124,27 @@ static int check_mapped(const struct ipu_graph *g, int t, const char *op, struct
 }
 
 /*
+ * Copy the @n pieces @pc of tensor @t one after another to @tile from
+ * offset @d on, by exchange @ex; a piece already in its place stays. Frees
+ * @pc. Returns 0 or a negative errno (reported).
+ */
+static int gather(struct ipu_graph *g, int ex, int t, struct ipu__piece *pc, long n,
+		  unsigned tile, uint32_t d, struct ipu_error *err)
+{
+	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
+	int r = 0;
+
+	for (long i = 0; i < n && !r; i++) {
+		if (pc[i].tile != tile || pc[i].off != d)
+			r = ipu__exchange_raw(g, ex, pc[i].tile, pc[i].off, tile, d,
+					      (uint32_t)(pc[i].count * es), t, -1, err);
+		d += (uint32_t)(pc[i].count * es);
+	}
+	free(pc);
+	return r;
+}
+
+/*
  * Make elements [begin, begin + count) of tensor t available contiguously on
  * tile: their offset there if they already are, else a new buffer filled by
  * copies added to exchange ex (created on first use: *ex < 0).
@@ -136,7 +157,7 @@ static long local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, 
 	struct ipu__piece *pc;
 	long n = ipu__slice_pieces(g, t, begin, count, &pc, NULL);
 	long off;
-	uint32_t d;
+	int r;
 
 	if (n < 0)
 		return n == -ENOMEM ? oom(err) : ipu__err(err, -EINVAL, "tensor '%s' is not mapped", x->name);
@@ -150,19 +171,8 @@ static long local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, 
 		free(pc);
 		return off < 0 ? off : *ex;
 	}
-	d = (uint32_t)off;
-	for (long i = 0; i < n; i++) {
-		int r = ipu__exchange_raw(g, *ex, pc[i].tile, pc[i].off, tile, d,
-					  (uint32_t)(pc[i].count * es), t, -1, err);
-
-		if (r) {
-			free(pc);
-			return r;
-		}
-		d += (uint32_t)(pc[i].count * es);
-	}
-	free(pc);
-	return off;
+	r = gather(g, *ex, t, pc, n, tile, (uint32_t)off, err);
+	return r ? r : off;
 }
 
 /* split count elements into up to WORKERS chunks (aligned to 8 elements) */
@@ -966,23 +976,13 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 	for (uint32_t rr = r0; rr < r1; rr++) {
 		struct ipu__piece *pc;
 		long np = ipu__slice_pieces(g, t, (uint64_t)rr * cols + c0, c1 - c0, &pc, NULL);
-		uint32_t d = (uint32_t)(off + (uint64_t)(rr - r0) * rowb);
+		int r;
 
 		if (np < 0)
 			return oom(err);
-		for (long i = 0; i < np; i++) {
-			int r = 0;
-
-			if (pc[i].tile != tile || pc[i].off != d)	/* else already in place */
-				r = ipu__exchange_raw(g, *ex, pc[i].tile, pc[i].off, tile, d,
-						      (uint32_t)(pc[i].count * es), t, -1, err);
-			if (r) {
-				free(pc);
-				return r;
-			}
-			d += (uint32_t)(pc[i].count * es);
-		}
-		free(pc);
+		r = gather(g, *ex, t, pc, np, tile, (uint32_t)(off + (uint64_t)(rr - r0) * rowb), err);
+		if (r)
+			return r;
 	}
 	return off;
 }
