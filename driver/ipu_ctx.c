@@ -105,15 +105,21 @@ int ipu_ctx_enter(struct ipu_ctx *ctx)
 	return ret;
 }
 
+/* Detaches @ctx if it still is attached. Caller holds idev->attach_lock. */
+static void ipu_ctx_detach_if_attached(struct ipu_ctx *ctx)
+{
+	mutex_lock(&ctx->mutex);
+	if (ctx->attached)
+		ipu_ctx_detach_locked(ctx);
+	mutex_unlock(&ctx->mutex);
+}
+
 void ipu_ctx_release(struct ipu_ctx *ctx)
 {
 	struct ipu_device *idev = ctx->idev;
 
 	mutex_lock(&idev->attach_lock);
-	mutex_lock(&ctx->mutex);
-	if (ctx->attached)
-		ipu_ctx_detach_locked(ctx);
-	mutex_unlock(&ctx->mutex);
+	ipu_ctx_detach_if_attached(ctx);
 	mutex_unlock(&idev->attach_lock);
 	/*
 	 * Under ctxs_lock: remove either unmapped the user queue's rings
@@ -141,12 +147,8 @@ void ipu_ctx_remove(struct ipu_device *idev)
 
 	mutex_lock(&idev->attach_lock);
 	ctx = idev->attached;
-	if (ctx) {
-		mutex_lock(&ctx->mutex);
-		if (ctx->attached)
-			ipu_ctx_detach_locked(ctx);
-		mutex_unlock(&ctx->mutex);
-	}
+	if (ctx)
+		ipu_ctx_detach_if_attached(ctx);
 	wake_up_all(&idev->attach_wq);
 	mutex_unlock(&idev->attach_lock);
 

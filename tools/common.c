@@ -29,6 +29,13 @@ int tool_parse_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
+const char *tool_model_names(void)
+{
+	static char names[128];
+
+	return ipu_model_names(names, sizeof(names));
+}
+
 int tool_no_cards(const char *prog, const struct ipu_error *e)
 {
 	fprintf(stderr, "%s: %s\n", prog, e->msg);

@@ -20,6 +20,15 @@
 #define EXIT_NODEV	3	/* no card / no driver / no such card */
 #define EXIT_BUSY	4	/* the card is held by another process */
 
+/* The chip model that ipu-run and ipu-mkgraph use when none is named. */
+#define TOOL_DEFAULT_MODEL "gc200"
+
+/*
+ * The names of the chip models, "gc2, gc200, test", from the one table of
+ * include/ipu/ipu_models.h, for --help texts: static storage.
+ */
+const char *tool_model_names(void);
+
 /* Hint printed with EXIT_NODEV when the driver is not loaded. */
 #define TOOL_HINT_NO_DRIVER "no IPU found: is the ipu module loaded? (modprobe ipu)"
 
