@@ -58,6 +58,17 @@ int tool_bad_option(const char *prog, int c, char **argv);
 #define TOOL_CONTINUE	(-1)
 
 /*
+ * Entries of the tools' getopt_long() tables, named once: -d/--device N and
+ * -j/--json, -h/--help, and -V/--version with the end of the table (-h and
+ * -V as tool_other_option() serves them).
+ */
+#define TOOL_OPT_DEVICE		{ "device", required_argument, NULL, 'd' }
+#define TOOL_OPT_JSON		{ "json", no_argument, NULL, 'j' }
+#define TOOL_OPT_HELP		{ "help", no_argument, NULL, 'h' }
+#define TOOL_OPTS_VERSION_END	{ "version", no_argument, NULL, 'V' }, \
+				{ NULL, 0, NULL, 0 }
+
+/*
  * tool_parse_card_id() - parse the N of "-d N" (0 to 0xffffff) into @id.
  * Returns TOOL_CONTINUE, or EXIT_USAGE after "PROG: invalid card id 'ARG'"
  * on stderr.

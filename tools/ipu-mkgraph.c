@@ -215,7 +215,7 @@ static int parse_args(int argc, char **argv, struct mkgraph_config *cfg)
 		{ "size", required_argument, NULL, 's' },
 		{ "inputs", required_argument, NULL, 'i' },
 		{ "seed", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *model = TOOL_DEFAULT_MODEL;

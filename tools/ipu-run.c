@@ -154,15 +154,15 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
-		{ "device", required_argument, NULL, 'd' },
+		TOOL_OPT_DEVICE,
 		{ "in", required_argument, NULL, 'i' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
+		TOOL_OPT_JSON,
 		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;

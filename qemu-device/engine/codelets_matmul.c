@@ -147,31 +147,51 @@ static void kern_generic(size_t kc, const float *a, size_t lda, const float *bp,
 	const float *a4 = mr > 4 ? a + 4 * lda : a;			\
 	const float *a5 = mr > 5 ? a + 5 * lda : a
 
+/*
+ * The 6 x 2-vector register tile that kern_avx2() and kern_avx512() share:
+ * its accumulators, one k step (row r's A element broadcast by BCAST times
+ * the B vectors b0 and b1) and the update of the mr rows of C by UPD.
+ */
+#define X_ACCS(T, zero)							\
+	T c00 = (zero), c01 = c00, c10 = c00, c11 = c00;		\
+	T c20 = c00, c21 = c00, c30 = c00, c31 = c00;			\
+	T c40 = c00, c41 = c00, c50 = c00, c51 = c00
+#define X_STEP(BCAST, FMADD) do {					\
+		x = BCAST(a0 + k);					\
+		c00 = FMADD(x, b0, c00); c01 = FMADD(x, b1, c01);	\
+		x = BCAST(a1 + k);					\
+		c10 = FMADD(x, b0, c10); c11 = FMADD(x, b1, c11);	\
+		x = BCAST(a2 + k);					\
+		c20 = FMADD(x, b0, c20); c21 = FMADD(x, b1, c21);	\
+		x = BCAST(a3 + k);					\
+		c30 = FMADD(x, b0, c30); c31 = FMADD(x, b1, c31);	\
+		x = BCAST(a4 + k);					\
+		c40 = FMADD(x, b0, c40); c41 = FMADD(x, b1, c41);	\
+		x = BCAST(a5 + k);					\
+		c50 = FMADD(x, b0, c50); c51 = FMADD(x, b1, c51);	\
+	} while (0)
+#define X_UPDATE(UPD) do {						\
+		UPD(0, c00, c01);					\
+		if (mr > 1) UPD(1, c10, c11);				\
+		if (mr > 2) UPD(2, c20, c21);				\
+		if (mr > 3) UPD(3, c30, c31);				\
+		if (mr > 4) UPD(4, c40, c41);				\
+		if (mr > 5) UPD(5, c50, c51);				\
+	} while (0)
+#define X512_BCAST(p) _mm512_set1_ps(*(p))
+
 __attribute__((target("avx2,fma")))
 static void kern_avx2(size_t kc, const float *a, size_t lda, const float *bp,
 		      float *c, size_t ldc, unsigned mr, unsigned nr, bool acc)
 {
 	X_ROWS;
-	__m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00;
-	__m256 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-	__m256 c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	X_ACCS(__m256, _mm256_setzero_ps());
 
 	for (size_t k = 0; k < kc; k++) {
 		__m256 b0 = _mm256_load_ps(bp + k * 16), b1 = _mm256_load_ps(bp + k * 16 + 8);
 		__m256 x;
 
-		x = _mm256_broadcast_ss(a0 + k);
-		c00 = _mm256_fmadd_ps(x, b0, c00); c01 = _mm256_fmadd_ps(x, b1, c01);
-		x = _mm256_broadcast_ss(a1 + k);
-		c10 = _mm256_fmadd_ps(x, b0, c10); c11 = _mm256_fmadd_ps(x, b1, c11);
-		x = _mm256_broadcast_ss(a2 + k);
-		c20 = _mm256_fmadd_ps(x, b0, c20); c21 = _mm256_fmadd_ps(x, b1, c21);
-		x = _mm256_broadcast_ss(a3 + k);
-		c30 = _mm256_fmadd_ps(x, b0, c30); c31 = _mm256_fmadd_ps(x, b1, c31);
-		x = _mm256_broadcast_ss(a4 + k);
-		c40 = _mm256_fmadd_ps(x, b0, c40); c41 = _mm256_fmadd_ps(x, b1, c41);
-		x = _mm256_broadcast_ss(a5 + k);
-		c50 = _mm256_fmadd_ps(x, b0, c50); c51 = _mm256_fmadd_ps(x, b1, c51);
+		X_STEP(_mm256_broadcast_ss, _mm256_fmadd_ps);
 	}
 	/* lane masks for the first nr columns (maskload/maskstore never touch the rest) */
 	__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -187,12 +207,7 @@ static void kern_avx2(size_t kc, const float *a, size_t lda, const float *bp,
 			_mm256_maskstore_ps(r_ + 8, m1, acc ? _mm256_add_ps(_mm256_maskload_ps(r_ + 8, m1), v1) : v1); \
 		}									\
 	} while (0)
-	UPD(0, c00, c01);
-	if (mr > 1) UPD(1, c10, c11);
-	if (mr > 2) UPD(2, c20, c21);
-	if (mr > 3) UPD(3, c30, c31);
-	if (mr > 4) UPD(4, c40, c41);
-	if (mr > 5) UPD(5, c50, c51);
+	X_UPDATE(UPD);
 #undef UPD
 }
 
@@ -201,26 +216,13 @@ static void kern_avx512(size_t kc, const float *a, size_t lda, const float *bp,
 			float *c, size_t ldc, unsigned mr, unsigned nr, bool acc)
 {
 	X_ROWS;
-	__m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00;
-	__m512 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-	__m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	X_ACCS(__m512, _mm512_setzero_ps());
 
 	for (size_t k = 0; k < kc; k++) {
 		__m512 b0 = _mm512_load_ps(bp + k * 32), b1 = _mm512_load_ps(bp + k * 32 + 16);
 		__m512 x;
 
-		x = _mm512_set1_ps(a0[k]);
-		c00 = _mm512_fmadd_ps(x, b0, c00); c01 = _mm512_fmadd_ps(x, b1, c01);
-		x = _mm512_set1_ps(a1[k]);
-		c10 = _mm512_fmadd_ps(x, b0, c10); c11 = _mm512_fmadd_ps(x, b1, c11);
-		x = _mm512_set1_ps(a2[k]);
-		c20 = _mm512_fmadd_ps(x, b0, c20); c21 = _mm512_fmadd_ps(x, b1, c21);
-		x = _mm512_set1_ps(a3[k]);
-		c30 = _mm512_fmadd_ps(x, b0, c30); c31 = _mm512_fmadd_ps(x, b1, c31);
-		x = _mm512_set1_ps(a4[k]);
-		c40 = _mm512_fmadd_ps(x, b0, c40); c41 = _mm512_fmadd_ps(x, b1, c41);
-		x = _mm512_set1_ps(a5[k]);
-		c50 = _mm512_fmadd_ps(x, b0, c50); c51 = _mm512_fmadd_ps(x, b1, c51);
+		X_STEP(X512_BCAST, _mm512_fmadd_ps);
 	}
 	/* masked loads/stores never touch the columns >= nr */
 	__mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
@@ -235,12 +237,7 @@ static void kern_avx512(size_t kc, const float *a, size_t lda, const float *bp,
 			_mm512_mask_storeu_ps(r_ + 16, m1, acc ? _mm512_add_ps(_mm512_maskz_loadu_ps(m1, r_ + 16), v1) : v1); \
 		}									\
 	} while (0)
-	UPD(0, c00, c01);
-	if (mr > 1) UPD(1, c10, c11);
-	if (mr > 2) UPD(2, c20, c21);
-	if (mr > 3) UPD(3, c30, c31);
-	if (mr > 4) UPD(4, c40, c41);
-	if (mr > 5) UPD(5, c50, c51);
+	X_UPDATE(UPD);
 #undef UPD
 }
 
