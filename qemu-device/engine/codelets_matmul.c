@@ -178,7 +178,23 @@ static void kern_generic(size_t kc, const float *a, size_t lda, const float *bp,
 		if (mr > 4) UPD(4, c40, c41);				\
 		if (mr > 5) UPD(5, c50, c51);				\
 	} while (0)
+/*
+ * Row i of C (+)= v0 v1, vectors of W floats: whole vectors when nr is 2 W,
+ * else through the lane masks m0 and m1, which never touch columns >= nr.
+ */
+#define X_UPD_ROW(i, v0, v1, W, ADD, LOADU, STOREU, MLOAD, MSTORE) do {	\
+		float *r_ = c + (i) * ldc;					\
+		if (nr == 2 * (W)) {						\
+			STOREU(r_, acc ? ADD(LOADU(r_), v0) : v0);		\
+			STOREU(r_ + (W), acc ? ADD(LOADU(r_ + (W)), v1) : v1);	\
+		} else {							\
+			MSTORE(r_, m0, acc ? ADD(MLOAD(r_, m0), v0) : v0);	\
+			MSTORE(r_ + (W), m1,					\
+			       acc ? ADD(MLOAD(r_ + (W), m1), v1) : v1);	\
+		}								\
+	} while (0)
 #define X512_BCAST(p) _mm512_set1_ps(*(p))
+#define X512_MLOAD(p, m) _mm512_maskz_loadu_ps(m, p)
 
 __attribute__((target("avx2,fma")))
 static void kern_avx2(size_t kc, const float *a, size_t lda, const float *bp,
@@ -197,16 +213,9 @@ static void kern_avx2(size_t kc, const float *a, size_t lda, const float *bp,
 	__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
 	__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr), lane);
 	__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr - 8), lane);
-#define UPD(i, v0, v1) do {								\
-		float *r_ = c + (i) * ldc;						\
-		if (nr == 16) {								\
-			_mm256_storeu_ps(r_, acc ? _mm256_add_ps(_mm256_loadu_ps(r_), v0) : v0);	\
-			_mm256_storeu_ps(r_ + 8, acc ? _mm256_add_ps(_mm256_loadu_ps(r_ + 8), v1) : v1); \
-		} else {								\
-			_mm256_maskstore_ps(r_, m0, acc ? _mm256_add_ps(_mm256_maskload_ps(r_, m0), v0) : v0); \
-			_mm256_maskstore_ps(r_ + 8, m1, acc ? _mm256_add_ps(_mm256_maskload_ps(r_ + 8, m1), v1) : v1); \
-		}									\
-	} while (0)
+#define UPD(i, v0, v1) X_UPD_ROW(i, v0, v1, 8, _mm256_add_ps, _mm256_loadu_ps,	\
+				       _mm256_storeu_ps, _mm256_maskload_ps,	\
+				       _mm256_maskstore_ps)
 	X_UPDATE(UPD);
 #undef UPD
 }
@@ -227,16 +236,9 @@ static void kern_avx512(size_t kc, const float *a, size_t lda, const float *bp,
 	/* masked loads/stores never touch the columns >= nr */
 	__mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
 	__mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
-#define UPD(i, v0, v1) do {								\
-		float *r_ = c + (i) * ldc;						\
-		if (nr == 32) {								\
-			_mm512_storeu_ps(r_, acc ? _mm512_add_ps(_mm512_loadu_ps(r_), v0) : v0);	\
-			_mm512_storeu_ps(r_ + 16, acc ? _mm512_add_ps(_mm512_loadu_ps(r_ + 16), v1) : v1); \
-		} else {								\
-			_mm512_mask_storeu_ps(r_, m0, acc ? _mm512_add_ps(_mm512_maskz_loadu_ps(m0, r_), v0) : v0); \
-			_mm512_mask_storeu_ps(r_ + 16, m1, acc ? _mm512_add_ps(_mm512_maskz_loadu_ps(m1, r_ + 16), v1) : v1); \
-		}									\
-	} while (0)
+#define UPD(i, v0, v1) X_UPD_ROW(i, v0, v1, 16, _mm512_add_ps, _mm512_loadu_ps,	\
+				       _mm512_storeu_ps, X512_MLOAD,		\
+				       _mm512_mask_storeu_ps)
 	X_UPDATE(UPD);
 #undef UPD
 }
