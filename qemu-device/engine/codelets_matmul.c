@@ -156,19 +156,15 @@ static void kern_generic(size_t kc, const float *a, size_t lda, const float *bp,
 	T c00 = (zero), c01 = c00, c10 = c00, c11 = c00;		\
 	T c20 = c00, c21 = c00, c30 = c00, c31 = c00;			\
 	T c40 = c00, c41 = c00, c50 = c00, c51 = c00
+#define X_ROW_STEP(BCAST, FMADD, ar, v0, v1)				\
+	(x = BCAST(ar + k), v0 = FMADD(x, b0, v0), v1 = FMADD(x, b1, v1))
 #define X_STEP(BCAST, FMADD) do {					\
-		x = BCAST(a0 + k);					\
-		c00 = FMADD(x, b0, c00); c01 = FMADD(x, b1, c01);	\
-		x = BCAST(a1 + k);					\
-		c10 = FMADD(x, b0, c10); c11 = FMADD(x, b1, c11);	\
-		x = BCAST(a2 + k);					\
-		c20 = FMADD(x, b0, c20); c21 = FMADD(x, b1, c21);	\
-		x = BCAST(a3 + k);					\
-		c30 = FMADD(x, b0, c30); c31 = FMADD(x, b1, c31);	\
-		x = BCAST(a4 + k);					\
-		c40 = FMADD(x, b0, c40); c41 = FMADD(x, b1, c41);	\
-		x = BCAST(a5 + k);					\
-		c50 = FMADD(x, b0, c50); c51 = FMADD(x, b1, c51);	\
+		X_ROW_STEP(BCAST, FMADD, a0, c00, c01);			\
+		X_ROW_STEP(BCAST, FMADD, a1, c10, c11);			\
+		X_ROW_STEP(BCAST, FMADD, a2, c20, c21);			\
+		X_ROW_STEP(BCAST, FMADD, a3, c30, c31);			\
+		X_ROW_STEP(BCAST, FMADD, a4, c40, c41);			\
+		X_ROW_STEP(BCAST, FMADD, a5, c50, c51);			\
 	} while (0)
 #define X_UPDATE(UPD) do {						\
 		UPD(0, c00, c01);					\
