@@ -177,10 +177,11 @@ long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 
 	if (!(filp->f_mode & FMODE_WRITE))
 		return -EPERM;
-	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1,
+			  IPU_ATTACH_FLAGS_ALL, uarg, &usize);
 	if (ret)
 		return ret;
-	if ((at.flags & ~IPU_ATTACH_FLAGS_ALL) || at.reserved)
+	if (at.reserved)
 		return -EINVAL;
 
 	for (;;) {
@@ -239,10 +240,10 @@ long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, 0, uarg, &usize);
 	if (ret)
 		return ret;
-	if (at.flags || at.reserved)
+	if (at.reserved)
 		return -EINVAL;
 
 	mutex_lock(&idev->attach_lock);
