@@ -26,13 +26,13 @@ static ALWAYS_INLINE float load_float(uint8_t dt, const void *p, uint32_t i)
 	return dt == IPU_DTYPE_F16 ? ipue__h2f(((const uint16_t *)p)[i]) : ((const float *)p)[i];
 }
 
+#if defined(__GNUC__)
+typedef float v8f __attribute__((vector_size(32)));
+
 /*
  * The sum of the @n f32 or f16 (@dt) elements of @x in the documented
  * order; inlined into sum_f32() and sum_f16() with @dt a constant.
  */
-#if defined(__GNUC__)
-typedef float v8f __attribute__((vector_size(32)));
-
 static ALWAYS_INLINE float sum_lanes(uint8_t dt, const void *x, uint32_t n)
 {
 	v8f acc = { 0, 0, 0, 0, 0, 0, 0, 0 };
