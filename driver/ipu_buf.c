@@ -381,10 +381,10 @@ static int ipu_buf_args(struct ipu_buf *ab, void __user *uarg, u32 *usize)
 {
 	int ret;
 
-	ret = ipu_args_in(ab, sizeof(*ab), IPU_BUF_SIZE_V1, uarg, usize);
+	ret = ipu_args_in(ab, sizeof(*ab), IPU_BUF_SIZE_V1, 0, uarg, usize);
 	if (ret)
 		return ret;
-	if (ab->flags || ab->reserved0 ||
+	if (ab->reserved0 ||
 	    memchr_inv(ab->reserved, 0, sizeof(ab->reserved)))
 		return -EINVAL;
 	return 0;

@@ -269,8 +269,6 @@ static int ipu_cmd_check(const struct ipu_cmd *c)
 {
 	u32 uses = ipu_sqe_uses(c->opcode);
 
-	if (c->flags & ~IPU_CMD_FLAGS_ALL)
-		return -EINVAL;
 	if (c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
 		return -EINVAL;
 	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_STREAM_BIND)
@@ -638,7 +636,8 @@ long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
 	bool sync;
 	int ret;
 
-	ret = ipu_args_in(&c, sizeof(c), IPU_CMD_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&c, sizeof(c), IPU_CMD_SIZE_V1, IPU_CMD_FLAGS_ALL,
+			  uarg, &usize);
 	if (ret)
 		return ret;
 	ret = ipu_cmd_check(&c);
@@ -756,11 +755,11 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 	long left;
 	int ret;
 
-	ret = ipu_args_in(&w, sizeof(w), IPU_WAIT_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&w, sizeof(w), IPU_WAIT_SIZE_V1, IPU_WAIT_FLAGS_ALL,
+			  uarg, &usize);
 	if (ret)
 		return ret;
-	if ((w.flags & ~IPU_WAIT_FLAGS_ALL) ||
-	    memchr_inv(w.reserved, 0, sizeof(w.reserved)))
+	if (memchr_inv(w.reserved, 0, sizeof(w.reserved)))
 		return -EINVAL;
 	ws.w = &w;
 
@@ -866,10 +865,11 @@ long ipu_ioctl_set_eventfd(struct ipu_ctx *ctx, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = ipu_args_in(&ev, sizeof(ev), IPU_EVENTFD_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&ev, sizeof(ev), IPU_EVENTFD_SIZE_V1, 0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (ev.flags || ev.reserved || ev.fd < -1)
+	if (ev.reserved || ev.fd < -1)
 		return -EINVAL;
 	if (ev.fd >= 0) {
 		efd = eventfd_ctx_fdget(ev.fd);

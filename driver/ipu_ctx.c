@@ -105,15 +105,21 @@ int ipu_ctx_enter(struct ipu_ctx *ctx)
 	return ret;
 }
 
+/* Detaches @ctx if it still is attached. Caller holds idev->attach_lock. */
+static void ipu_ctx_detach_if_attached(struct ipu_ctx *ctx)
+{
+	mutex_lock(&ctx->mutex);
+	if (ctx->attached)
+		ipu_ctx_detach_locked(ctx);
+	mutex_unlock(&ctx->mutex);
+}
+
 void ipu_ctx_release(struct ipu_ctx *ctx)
 {
 	struct ipu_device *idev = ctx->idev;
 
 	mutex_lock(&idev->attach_lock);
-	mutex_lock(&ctx->mutex);
-	if (ctx->attached)
-		ipu_ctx_detach_locked(ctx);
-	mutex_unlock(&ctx->mutex);
+	ipu_ctx_detach_if_attached(ctx);
 	mutex_unlock(&idev->attach_lock);
 	/*
 	 * Under ctxs_lock: remove either unmapped the user queue's rings
@@ -141,12 +147,8 @@ void ipu_ctx_remove(struct ipu_device *idev)
 
 	mutex_lock(&idev->attach_lock);
 	ctx = idev->attached;
-	if (ctx) {
-		mutex_lock(&ctx->mutex);
-		if (ctx->attached)
-			ipu_ctx_detach_locked(ctx);
-		mutex_unlock(&ctx->mutex);
-	}
+	if (ctx)
+		ipu_ctx_detach_if_attached(ctx);
 	wake_up_all(&idev->attach_wq);
 	mutex_unlock(&idev->attach_lock);
 
@@ -175,10 +177,11 @@ long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 
 	if (!(filp->f_mode & FMODE_WRITE))
 		return -EPERM;
-	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1,
+			  IPU_ATTACH_FLAGS_ALL, uarg, &usize);
 	if (ret)
 		return ret;
-	if ((at.flags & ~IPU_ATTACH_FLAGS_ALL) || at.reserved)
+	if (at.reserved)
 		return -EINVAL;
 
 	for (;;) {
@@ -237,10 +240,10 @@ long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&at, sizeof(at), IPU_ATTACH_SIZE_V1, 0, uarg, &usize);
 	if (ret)
 		return ret;
-	if (at.flags || at.reserved)
+	if (at.reserved)
 		return -EINVAL;
 
 	mutex_lock(&idev->attach_lock);

@@ -416,7 +416,7 @@ irqreturn_t ipu_irq_queue(int irq, void *data);
 
 /* ipu_ioctl.c */
 extern const struct file_operations ipu_fops;
-int ipu_args_in(void *karg, size_t ksize, size_t first_size,
+int ipu_args_in(void *karg, size_t ksize, size_t first_size, u32 flags_ok,
 		const void __user *uarg, u32 *usize);
 int ipu_args_out(void __user *uarg, void *karg, size_t ksize, u32 usize);
 

@@ -19,14 +19,22 @@
 
 #define IPU_RESET_TIMEOUT_MAX_MS	60000
 
+/* What every argument struct starts with (include/uapi/linux/ipu.h). */
+struct ipu_args_head {
+	u32 argsz;
+	u32 flags;
+};
+
 /*
  * Copies an argument struct in with copy_struct_from_user() semantics and
- * the size limits of docs/uapi.md. The struct starts with __u32 argsz.
- * On success *usize is the caller's argsz.
+ * the size limits of docs/uapi.md, and refuses flags outside @flags_ok
+ * (-EINVAL): the uAPI's rule, kept here for every ioctl. On success *usize
+ * is the caller's argsz.
  */
-int ipu_args_in(void *karg, size_t ksize, size_t first_size,
+int ipu_args_in(void *karg, size_t ksize, size_t first_size, u32 flags_ok,
 		const void __user *uarg, u32 *usize)
 {
+	const struct ipu_args_head *head = karg;
 	u32 argsz;
 	int ret;
 
@@ -40,6 +48,8 @@ int ipu_args_in(void *karg, size_t ksize, size_t first_size,
 	ret = copy_struct_from_user(karg, ksize, uarg, argsz);
 	if (ret)
 		return ret;
+	if (head->flags & ~flags_ok)
+		return -EINVAL;
 	*usize = argsz;
 	return 0;
 }
@@ -61,11 +71,10 @@ static long ipu_ioctl_get_info(struct ipu_device *idev, void __user *uarg)
 	u32 usize;
 	int ret;
 
-	ret = ipu_args_in(&info, sizeof(info), IPU_INFO_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&info, sizeof(info), IPU_INFO_SIZE_V1, 0, uarg,
+			  &usize);
 	if (ret)
 		return ret;
-	if (info.flags)
-		return -EINVAL;
 	if (memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
@@ -192,11 +201,10 @@ static long ipu_ioctl_reset(struct ipu_ctx *ctx, struct file *filp,
 	if (!(filp->f_mode & FMODE_WRITE))
 		return -EPERM;
 
-	ret = ipu_args_in(&rst, sizeof(rst), IPU_RESET_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&rst, sizeof(rst), IPU_RESET_SIZE_V1,
+			  IPU_RESET_FLAGS_ALL, uarg, &usize);
 	if (ret)
 		return ret;
-	if (rst.flags & ~IPU_RESET_FLAGS_ALL)
-		return -EINVAL;
 	if (rst.reserved || rst.reserved2)
 		return -EINVAL;
 	if (rst.timeout_ms > IPU_RESET_TIMEOUT_MAX_MS)

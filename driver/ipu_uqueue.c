@@ -192,11 +192,10 @@ long ipu_ioctl_uqueue(struct ipu_ctx *ctx, struct file *filp,
 	u32 usize;
 	int ret;
 
-	ret = ipu_args_in(&uq, sizeof(uq), IPU_UQ_SIZE_V1, uarg, &usize);
+	ret = ipu_args_in(&uq, sizeof(uq), IPU_UQ_SIZE_V1, 0, uarg, &usize);
 	if (ret)
 		return ret;
-	if (uq.flags || uq.rec_offset ||
-	    memchr_inv(uq.reserved, 0, sizeof(uq.reserved)))
+	if (uq.rec_offset || memchr_inv(uq.reserved, 0, sizeof(uq.reserved)))
 		return -EINVAL;
 	if (!idev->feat.user_queues)
 		return -EOPNOTSUPP;

@@ -149,6 +149,15 @@ static bool ipu_access_ok(const char *bar, hwaddr addr, unsigned size,
     return false;
 }
 
+void ipu_log_write_ignored(const char *kind, hwaddr addr, uint32_t val,
+                           bool read_only)
+{
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "ipu: write 0x%x to %s %sregister 0x%" HWADDR_PRIx
+                  " ignored\n", val, read_only ? "read-only" : "undefined",
+                  kind, addr);
+}
+
 /* Queue registers and doorbells work only while the card is READY. */
 static bool ipu_ready_for(IpuState *s, const char *what, hwaddr addr)
 {
@@ -309,30 +318,32 @@ static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
         }
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: write 0x%x to %s register 0x%" HWADDR_PRIx
-                      " ignored\n", val,
-                      ipu_reg_read_only(addr) ? "read-only" : "undefined",
-                      addr);
+        ipu_log_write_ignored("", addr, val, ipu_reg_read_only(addr));
         break;
     }
 }
+
+/*
+ * The access sizes of both BARs: every width reaches the handlers, so that
+ * they can refuse it and log (ipu_access_ok()).
+ */
+#define IPU_EVERY_ACCESS                                                    \
+    .valid = {                                                              \
+        .min_access_size = 1,                                               \
+        .max_access_size = 8,                                               \
+        .unaligned = true,                                                  \
+    },                                                                      \
+    .impl = {                                                               \
+        .min_access_size = 1,                                               \
+        .max_access_size = 8,                                               \
+        .unaligned = true,                                                  \
+    }
 
 static const MemoryRegionOps ipu_mmio_ops = {
     .read = ipu_mmio_read,
     .write = ipu_mmio_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    /* Let every width reach the handlers so they can refuse it and log. */
-    .valid = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-        .unaligned = true,
-    },
-    .impl = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-        .unaligned = true,
-    },
+    IPU_EVERY_ACCESS,
 };
 
 /*
@@ -383,17 +394,7 @@ static const MemoryRegionOps ipu_db_ops = {
     .read = ipu_db_read,
     .write = ipu_db_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    /* Let every width reach the handlers so they can refuse it and log. */
-    .valid = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-        .unaligned = true,
-    },
-    .impl = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-        .unaligned = true,
-    },
+    IPU_EVERY_ACCESS,
 };
 
 static void ipu_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,

@@ -339,11 +339,8 @@ void ipu_queue_reg_write(IpuState *s, hwaddr addr, uint32_t val)
         }
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "ipu: write 0x%x to %s queue register 0x%" HWADDR_PRIx
-                      " ignored\n", val,
-                      ipu_queue_reg_read_only(addr) ? "read-only" : "undefined",
-                      addr);
+        ipu_log_write_ignored("queue ", addr, val,
+                              ipu_queue_reg_read_only(addr));
         break;
     }
 out:

@@ -134,6 +134,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(IpuState, IPU_PCI)
 /* ipu-pci.c */
 bool ipu_msix_on(IpuState *s);
 void ipu_raise(IpuState *s, uint32_t causes);
+/* Log the write of @val that no register at @addr takes (@kind: "queue "). */
+void ipu_log_write_ignored(const char *kind, hwaddr addr, uint32_t val,
+                           bool read_only);
 
 /* ipu-queue.c: queue registers and doorbells */
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);

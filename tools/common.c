@@ -29,6 +29,13 @@ int tool_parse_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
+const char *tool_model_names(void)
+{
+	static char names[128];
+
+	return ipu_model_names(names, sizeof(names));
+}
+
 int tool_no_cards(const char *prog, const struct ipu_error *e)
 {
 	fprintf(stderr, "%s: %s\n", prog, e->msg);
@@ -410,6 +417,15 @@ static void kv_u64(struct out *o, const char *label, const char *key,
 	}
 }
 
+/* "MAJOR.MINOR" of a version that is major << 16 | minor; "" for 0 (none). */
+static void format_version(char *buf, size_t size, uint32_t v)
+{
+	if (v)
+		snprintf(buf, size, "%u.%u", v >> 16, v & 0xffff);
+	else
+		buf[0] = '\0';
+}
+
 void print_card_detail(FILE *f, struct jw *w, const struct ipu_card *c,
 		       const struct ipu_device_info *info)
 {
@@ -434,17 +450,9 @@ void print_card_detail(FILE *f, struct jw *w, const struct ipu_card *c,
 	kv_str(&o, "driver version", "driver_version",
 	       info && info->driver_version[0] ? info->driver_version
 					       : c->driver_version);
-	if (info && info->api_version)
-		snprintf(buf, sizeof(buf), "%u.%u", info->api_version >> 16,
-			 info->api_version & 0xffff);
-	else
-		buf[0] = '\0';
+	format_version(buf, sizeof(buf), info ? info->api_version : 0);
 	kv_str(&o, "driver api version", "driver_api_version", buf);
-	if (info && info->hw_version)
-		snprintf(buf, sizeof(buf), "%u.%u", info->hw_version >> 16,
-			 info->hw_version & 0xffff);
-	else
-		buf[0] = '\0';
+	format_version(buf, sizeof(buf), info ? info->hw_version : 0);
 	kv_str(&o, "card interface version", "card_interface_version", buf);
 	if (w) {
 		kv_u64(&o, "", "clock_khz", info ? info->clock_khz : 0,

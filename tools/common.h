@@ -20,6 +20,15 @@
 #define EXIT_NODEV	3	/* no card / no driver / no such card */
 #define EXIT_BUSY	4	/* the card is held by another process */
 
+/* The chip model that ipu-run and ipu-mkgraph use when none is named. */
+#define TOOL_DEFAULT_MODEL "gc200"
+
+/*
+ * The names of the chip models, "gc2, gc200, test", from the one table of
+ * include/ipu/ipu_models.h, for --help texts: static storage.
+ */
+const char *tool_model_names(void);
+
 /* Hint printed with EXIT_NODEV when the driver is not loaded. */
 #define TOOL_HINT_NO_DRIVER "no IPU found: is the ipu module loaded? (modprobe ipu)"
 
@@ -47,6 +56,17 @@ int tool_bad_option(const char *prog, int c, char **argv);
  * value is the exit code to leave with (--help, --version, a usage error).
  */
 #define TOOL_CONTINUE	(-1)
+
+/*
+ * Entries of the tools' getopt_long() tables, named once: -d/--device N and
+ * -j/--json, -h/--help, and -V/--version with the end of the table (-h and
+ * -V as tool_other_option() serves them).
+ */
+#define TOOL_OPT_DEVICE		{ "device", required_argument, NULL, 'd' }
+#define TOOL_OPT_JSON		{ "json", no_argument, NULL, 'j' }
+#define TOOL_OPT_HELP		{ "help", no_argument, NULL, 'h' }
+#define TOOL_OPTS_VERSION_END	{ "version", no_argument, NULL, 'V' }, \
+				{ NULL, 0, NULL, 0 }
 
 /*
  * tool_parse_card_id() - parse the N of "-d N" (0 to 0xffffff) into @id.

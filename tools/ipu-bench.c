@@ -298,16 +298,15 @@ static int parse_kinds(const char *arg, bool *kinds)
 static int parse_args(int argc, char **argv, struct bench_config *cfg)
 {
 	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
+		TOOL_OPT_DEVICE,
 		{ "min", required_argument, NULL, 1 },
 		{ "max", required_argument, NULL, 2 },
 		{ "kinds", required_argument, NULL, 'k' },
 		{ "time", required_argument, NULL, 't' },
 		{ "latency-iters", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_OPT_JSON,
+		TOOL_OPT_HELP,
+		TOOL_OPTS_VERSION_END,
 	};
 	int c, r;
 

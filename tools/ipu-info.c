@@ -67,12 +67,11 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
-		{ "device", required_argument, NULL, 'd' },
+		TOOL_OPT_DEVICE,
 		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_OPT_JSON,
+		TOOL_OPT_HELP,
+		TOOL_OPTS_VERSION_END,
 	};
 	int opt;
 

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 "           the output has HIDDEN columns too)\n"
 "  add      c = a + b elementwise over all tiles (--size ELEMENTS)\n"
 "\n"
-"  -m, --model NAME   chip model: gc200 (default), gc2, test\n"
+"  -m, --model NAME   chip model: %s (default %s)\n"
 "  -s, --size LIST    sizes, comma-separated (defaults: 256,512,128 /\n"
 "                     64,256,128 / 1048576)\n"
 "  -i, --inputs DIR   also write each input tensor as DIR/NAME.npy\n"
@@ -37,7 +37,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 ok, 1 the graph could not be built or written, 2 usage.\n"
 "Example: ipu-mkgraph -i in matmul mm.ipug &&\n"
-"         ipu-run mm.ipug --in a=in/a.npy --in b=in/b.npy --out c=c.npy\n");
+"         ipu-run mm.ipug --in a=in/a.npy --in b=in/b.npy --out c=c.npy\n",
+		tool_model_names(), TOOL_DEFAULT_MODEL);
 }
 
 struct input {
@@ -214,10 +215,10 @@ static int parse_args(int argc, char **argv, struct mkgraph_config *cfg)
 		{ "size", required_argument, NULL, 's' },
 		{ "inputs", required_argument, NULL, 'i' },
 		{ "seed", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *model = "gc200";
+	const char *model = TOOL_DEFAULT_MODEL;
 	int opt;
 
 	*cfg = (struct mkgraph_config){ .seed = 1 };

@@ -108,15 +108,14 @@ struct reset_config {
 static int parse_args(int argc, char **argv, struct reset_config *cfg)
 {
 	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
+		TOOL_OPT_DEVICE,
 		{ "all", no_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "nowait", no_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		TOOL_OPT_JSON,
+		TOOL_OPT_HELP,
+		TOOL_OPTS_VERSION_END,
 	};
 	int opt;
 

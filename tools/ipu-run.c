@@ -21,13 +21,14 @@ struct io {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ipu-run [--model gc200|gc2|test | --device N] GRAPH\n"
+		"Usage: ipu-run [--model NAME | --device N] GRAPH\n"
 		"               [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...\n"
 		"               [--program K|NAME] [--count N] [--threads N] [--json]\n"
 		"Run entry program K (default 0) of graph binary GRAPH COUNT times\n"
 		"(default 1) and print its cost: host time and modelled chip cycles.\n"
 		"\n"
-		"  -m, --model NAME     run on the in-process model of that chip (default gc200)\n"
+		"  -m, --model NAME     run on the in-process model of that chip: %s\n"
+		"                       (default %s)\n"
 		"  -d, --device N       run on card ipuN\n"
 		"  -i, --in NAME=FILE   write FILE (.npy, <f4/<f2/<i4, C order) into tensor NAME\n"
 		"                       before the run; dtype and shape must match the tensor\n"
@@ -38,7 +39,8 @@ static void usage(FILE *f)
 		"  -j, --json           print the result as JSON\n"
 		"  -l, --list           list the graph's host-visible tensors and programs\n"
 		"  -h, --help           this help\n"
-		"Exit status: 0 success, 1 run-time failure, 2 usage error.\n");
+		"Exit status: 0 success, 1 run-time failure, 2 usage error.\n",
+		tool_model_names(), TOOL_DEFAULT_MODEL);
 }
 
 static int split_io(const char *arg, struct io *io)
@@ -152,15 +154,15 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
-		{ "device", required_argument, NULL, 'd' },
+		TOOL_OPT_DEVICE,
 		{ "in", required_argument, NULL, 'i' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
+		TOOL_OPT_JSON,
 		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
+		TOOL_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -225,7 +227,7 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 	}
 	cfg->graph = argv[optind];
 	if (!cfg->use_dev && !cfg->model)
-		cfg->model = "gc200";
+		cfg->model = TOOL_DEFAULT_MODEL;
 	return TOOL_CONTINUE;
 }
 

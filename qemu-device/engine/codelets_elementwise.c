@@ -10,14 +10,6 @@
 
 #include "codelets_impl.h"
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
-#define F32_QNAN 0x7fc00000u
-
 /* ---------------- scalar operations ---------------- */
 
 static ALWAYS_INLINE float sigmoid_f32(float x)
@@ -63,29 +55,6 @@ static ALWAYS_INLINE int32_t uop_i32(int op, int32_t x)
 	}
 }
 
-/* IEEE 754-2019 maximum/minimum, NaN -> canonical quiet NaN, -0 < +0 */
-static ALWAYS_INLINE float max_f32(float a, float b)
-{
-	if (a != a || b != b)
-		return ipue__u2f(F32_QNAN);
-	if (a > b)
-		return a;
-	if (b > a)
-		return b;
-	return (ipue__f2u(a) & 0x80000000u) ? b : a;
-}
-
-static ALWAYS_INLINE float min_f32(float a, float b)
-{
-	if (a != a || b != b)
-		return ipue__u2f(F32_QNAN);
-	if (a < b)
-		return a;
-	if (b < a)
-		return b;
-	return (ipue__f2u(a) & 0x80000000u) ? a : b;
-}
-
 static ALWAYS_INLINE float bop_f32(int op, float a, float b)
 {
 	switch (op) {
@@ -93,8 +62,8 @@ static ALWAYS_INLINE float bop_f32(int op, float a, float b)
 	case IPUE_BOP_SUB: return a - b;
 	case IPUE_BOP_MUL: return a * b;
 	case IPUE_BOP_DIV: return a / b;
-	case IPUE_BOP_MAX: return max_f32(a, b);
-	case IPUE_BOP_MIN: return min_f32(a, b);
+	case IPUE_BOP_MAX: return ipue__max_f32(a, b);
+	case IPUE_BOP_MIN: return ipue__min_f32(a, b);
 	default: return a;
 	}
 }

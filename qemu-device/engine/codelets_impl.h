@@ -17,8 +17,10 @@
 
 #if defined(__GNUC__)
 #define IPUE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define IPUE_PRINTF(a, b)
+#define ALWAYS_INLINE inline
 #endif
 
 /* each concern file exports one slice of the registry, sorted by id */
@@ -43,6 +45,34 @@ int ipue__check_field(const struct ipue_field *f, const char *name, char *msg, s
 bool ipue__overlap(const struct ipue_field *a, const struct ipue_field *b);
 /* out exactly coincides with in: same address, same element size */
 bool ipue__same_region(const struct ipue_field *a, const struct ipue_field *b);
+
+/*
+ * IEEE 754-2019 maximum/minimum (elementwise max/min and the max/min
+ * reductions): any NaN gives the canonical quiet NaN, -0 < +0.
+ */
+#define IPUE_F32_QNAN 0x7fc00000u
+
+static ALWAYS_INLINE float ipue__max_f32(float a, float b)
+{
+	if (a != a || b != b)
+		return ipue__u2f(IPUE_F32_QNAN);
+	if (a > b)
+		return a;
+	if (b > a)
+		return b;
+	return (ipue__f2u(a) & 0x80000000u) ? b : a;
+}
+
+static ALWAYS_INLINE float ipue__min_f32(float a, float b)
+{
+	if (a != a || b != b)
+		return ipue__u2f(IPUE_F32_QNAN);
+	if (a < b)
+		return a;
+	if (b < a)
+		return b;
+	return (ipue__f2u(a) & 0x80000000u) ? a : b;
+}
 
 /* cost-model helpers */
 static inline uint64_t ipue__ceil_div(uint64_t a, uint64_t b)

@@ -147,52 +147,72 @@ static void kern_generic(size_t kc, const float *a, size_t lda, const float *bp,
 	const float *a4 = mr > 4 ? a + 4 * lda : a;			\
 	const float *a5 = mr > 5 ? a + 5 * lda : a
 
+/*
+ * The 6 x 2-vector register tile that kern_avx2() and kern_avx512() share:
+ * its accumulators, one k step (row r's A element broadcast by BCAST times
+ * the B vectors b0 and b1) and the update of the mr rows of C by UPD.
+ */
+#define X_ACCS(T, zero)							\
+	T c00 = (zero), c01 = c00, c10 = c00, c11 = c00;		\
+	T c20 = c00, c21 = c00, c30 = c00, c31 = c00;			\
+	T c40 = c00, c41 = c00, c50 = c00, c51 = c00
+#define X_ROW_STEP(BCAST, FMADD, ar, v0, v1)				\
+	(x = BCAST(ar + k), v0 = FMADD(x, b0, v0), v1 = FMADD(x, b1, v1))
+#define X_STEP(BCAST, FMADD) do {					\
+		X_ROW_STEP(BCAST, FMADD, a0, c00, c01);			\
+		X_ROW_STEP(BCAST, FMADD, a1, c10, c11);			\
+		X_ROW_STEP(BCAST, FMADD, a2, c20, c21);			\
+		X_ROW_STEP(BCAST, FMADD, a3, c30, c31);			\
+		X_ROW_STEP(BCAST, FMADD, a4, c40, c41);			\
+		X_ROW_STEP(BCAST, FMADD, a5, c50, c51);			\
+	} while (0)
+#define X_UPDATE(UPD) do {						\
+		UPD(0, c00, c01);					\
+		if (mr > 1) UPD(1, c10, c11);				\
+		if (mr > 2) UPD(2, c20, c21);				\
+		if (mr > 3) UPD(3, c30, c31);				\
+		if (mr > 4) UPD(4, c40, c41);				\
+		if (mr > 5) UPD(5, c50, c51);				\
+	} while (0)
+/*
+ * Row i of C (+)= v0 v1, vectors of W floats: whole vectors when nr is 2 W,
+ * else through the lane masks m0 and m1, which never touch columns >= nr.
+ */
+#define X_UPD_ROW(i, v0, v1, W, ADD, LOADU, STOREU, MLOAD, MSTORE) do {	\
+		float *r_ = c + (i) * ldc;					\
+		if (nr == 2 * (W)) {						\
+			STOREU(r_, acc ? ADD(LOADU(r_), v0) : v0);		\
+			STOREU(r_ + (W), acc ? ADD(LOADU(r_ + (W)), v1) : v1);	\
+		} else {							\
+			MSTORE(r_, m0, acc ? ADD(MLOAD(r_, m0), v0) : v0);	\
+			MSTORE(r_ + (W), m1,					\
+			       acc ? ADD(MLOAD(r_ + (W), m1), v1) : v1);	\
+		}								\
+	} while (0)
+#define X512_BCAST(p) _mm512_set1_ps(*(p))
+#define X512_MLOAD(p, m) _mm512_maskz_loadu_ps(m, p)
+
 __attribute__((target("avx2,fma")))
 static void kern_avx2(size_t kc, const float *a, size_t lda, const float *bp,
 		      float *c, size_t ldc, unsigned mr, unsigned nr, bool acc)
 {
 	X_ROWS;
-	__m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00;
-	__m256 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-	__m256 c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	X_ACCS(__m256, _mm256_setzero_ps());
 
 	for (size_t k = 0; k < kc; k++) {
 		__m256 b0 = _mm256_load_ps(bp + k * 16), b1 = _mm256_load_ps(bp + k * 16 + 8);
 		__m256 x;
 
-		x = _mm256_broadcast_ss(a0 + k);
-		c00 = _mm256_fmadd_ps(x, b0, c00); c01 = _mm256_fmadd_ps(x, b1, c01);
-		x = _mm256_broadcast_ss(a1 + k);
-		c10 = _mm256_fmadd_ps(x, b0, c10); c11 = _mm256_fmadd_ps(x, b1, c11);
-		x = _mm256_broadcast_ss(a2 + k);
-		c20 = _mm256_fmadd_ps(x, b0, c20); c21 = _mm256_fmadd_ps(x, b1, c21);
-		x = _mm256_broadcast_ss(a3 + k);
-		c30 = _mm256_fmadd_ps(x, b0, c30); c31 = _mm256_fmadd_ps(x, b1, c31);
-		x = _mm256_broadcast_ss(a4 + k);
-		c40 = _mm256_fmadd_ps(x, b0, c40); c41 = _mm256_fmadd_ps(x, b1, c41);
-		x = _mm256_broadcast_ss(a5 + k);
-		c50 = _mm256_fmadd_ps(x, b0, c50); c51 = _mm256_fmadd_ps(x, b1, c51);
+		X_STEP(_mm256_broadcast_ss, _mm256_fmadd_ps);
 	}
 	/* lane masks for the first nr columns (maskload/maskstore never touch the rest) */
 	__m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
 	__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr), lane);
 	__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr - 8), lane);
-#define UPD(i, v0, v1) do {								\
-		float *r_ = c + (i) * ldc;						\
-		if (nr == 16) {								\
-			_mm256_storeu_ps(r_, acc ? _mm256_add_ps(_mm256_loadu_ps(r_), v0) : v0);	\
-			_mm256_storeu_ps(r_ + 8, acc ? _mm256_add_ps(_mm256_loadu_ps(r_ + 8), v1) : v1); \
-		} else {								\
-			_mm256_maskstore_ps(r_, m0, acc ? _mm256_add_ps(_mm256_maskload_ps(r_, m0), v0) : v0); \
-			_mm256_maskstore_ps(r_ + 8, m1, acc ? _mm256_add_ps(_mm256_maskload_ps(r_ + 8, m1), v1) : v1); \
-		}									\
-	} while (0)
-	UPD(0, c00, c01);
-	if (mr > 1) UPD(1, c10, c11);
-	if (mr > 2) UPD(2, c20, c21);
-	if (mr > 3) UPD(3, c30, c31);
-	if (mr > 4) UPD(4, c40, c41);
-	if (mr > 5) UPD(5, c50, c51);
+#define UPD(i, v0, v1) X_UPD_ROW(i, v0, v1, 8, _mm256_add_ps, _mm256_loadu_ps,	\
+				       _mm256_storeu_ps, _mm256_maskload_ps,	\
+				       _mm256_maskstore_ps)
+	X_UPDATE(UPD);
 #undef UPD
 }
 
@@ -201,46 +221,21 @@ static void kern_avx512(size_t kc, const float *a, size_t lda, const float *bp,
 			float *c, size_t ldc, unsigned mr, unsigned nr, bool acc)
 {
 	X_ROWS;
-	__m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00;
-	__m512 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-	__m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+	X_ACCS(__m512, _mm512_setzero_ps());
 
 	for (size_t k = 0; k < kc; k++) {
 		__m512 b0 = _mm512_load_ps(bp + k * 32), b1 = _mm512_load_ps(bp + k * 32 + 16);
 		__m512 x;
 
-		x = _mm512_set1_ps(a0[k]);
-		c00 = _mm512_fmadd_ps(x, b0, c00); c01 = _mm512_fmadd_ps(x, b1, c01);
-		x = _mm512_set1_ps(a1[k]);
-		c10 = _mm512_fmadd_ps(x, b0, c10); c11 = _mm512_fmadd_ps(x, b1, c11);
-		x = _mm512_set1_ps(a2[k]);
-		c20 = _mm512_fmadd_ps(x, b0, c20); c21 = _mm512_fmadd_ps(x, b1, c21);
-		x = _mm512_set1_ps(a3[k]);
-		c30 = _mm512_fmadd_ps(x, b0, c30); c31 = _mm512_fmadd_ps(x, b1, c31);
-		x = _mm512_set1_ps(a4[k]);
-		c40 = _mm512_fmadd_ps(x, b0, c40); c41 = _mm512_fmadd_ps(x, b1, c41);
-		x = _mm512_set1_ps(a5[k]);
-		c50 = _mm512_fmadd_ps(x, b0, c50); c51 = _mm512_fmadd_ps(x, b1, c51);
+		X_STEP(X512_BCAST, _mm512_fmadd_ps);
 	}
 	/* masked loads/stores never touch the columns >= nr */
 	__mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
 	__mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
-#define UPD(i, v0, v1) do {								\
-		float *r_ = c + (i) * ldc;						\
-		if (nr == 32) {								\
-			_mm512_storeu_ps(r_, acc ? _mm512_add_ps(_mm512_loadu_ps(r_), v0) : v0);	\
-			_mm512_storeu_ps(r_ + 16, acc ? _mm512_add_ps(_mm512_loadu_ps(r_ + 16), v1) : v1); \
-		} else {								\
-			_mm512_mask_storeu_ps(r_, m0, acc ? _mm512_add_ps(_mm512_maskz_loadu_ps(m0, r_), v0) : v0); \
-			_mm512_mask_storeu_ps(r_ + 16, m1, acc ? _mm512_add_ps(_mm512_maskz_loadu_ps(m1, r_ + 16), v1) : v1); \
-		}									\
-	} while (0)
-	UPD(0, c00, c01);
-	if (mr > 1) UPD(1, c10, c11);
-	if (mr > 2) UPD(2, c20, c21);
-	if (mr > 3) UPD(3, c30, c31);
-	if (mr > 4) UPD(4, c40, c41);
-	if (mr > 5) UPD(5, c50, c51);
+#define UPD(i, v0, v1) X_UPD_ROW(i, v0, v1, 16, _mm512_add_ps, _mm512_loadu_ps,	\
+				       _mm512_storeu_ps, X512_MLOAD,		\
+				       _mm512_mask_storeu_ps)
+	X_UPDATE(UPD);
 #undef UPD
 }
 

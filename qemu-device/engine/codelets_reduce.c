@@ -13,41 +13,27 @@
 #include "codelets_impl.h"
 
 #define LANES 8
-#define F32_QNAN 0x7fc00000u
 
 enum { R_SUM, R_MAX, R_MIN };
-
-static float max_f32(float a, float b)
-{
-	if (a != a || b != b)
-		return ipue__u2f(F32_QNAN);
-	if (a > b)
-		return a;
-	if (b > a)
-		return b;
-	return (ipue__f2u(a) & 0x80000000u) ? b : a;
-}
-
-static float min_f32(float a, float b)
-{
-	if (a != a || b != b)
-		return ipue__u2f(F32_QNAN);
-	if (a < b)
-		return a;
-	if (b < a)
-		return b;
-	return (ipue__f2u(a) & 0x80000000u) ? a : b;
-}
 
 static float combine_lanes(const float l[LANES])
 {
 	return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
 }
 
+static ALWAYS_INLINE float load_float(uint8_t dt, const void *p, uint32_t i)
+{
+	return dt == IPU_DTYPE_F16 ? ipue__h2f(((const uint16_t *)p)[i]) : ((const float *)p)[i];
+}
+
 #if defined(__GNUC__)
 typedef float v8f __attribute__((vector_size(32)));
 
-static float sum_f32(const float *x, uint32_t n)
+/*
+ * The sum of the @n f32 or f16 (@dt) elements of @x in the documented
+ * order; inlined into sum_f32() and sum_f16() with @dt a constant.
+ */
+static ALWAYS_INLINE float sum_lanes(uint8_t dt, const void *x, uint32_t n)
 {
 	v8f acc = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	float l[LANES];
@@ -56,56 +42,38 @@ static float sum_f32(const float *x, uint32_t n)
 	for (; i + LANES <= n; i += LANES) {
 		v8f v;
 
-		memcpy(&v, x + i, sizeof(v));
+		if (dt == IPU_DTYPE_F16) {
+			for (int j = 0; j < LANES; j++)
+				v[j] = load_float(dt, x, i + j);
+		} else {
+			memcpy(&v, (const float *)x + i, sizeof(v));
+		}
 		acc += v;
 	}
 	memcpy(l, &acc, sizeof(l));
 	for (uint32_t j = 0; i + j < n; j++)
-		l[j] += x[i + j];
-	return combine_lanes(l);
-}
-
-static float sum_f16(const uint16_t *x, uint32_t n)
-{
-	v8f acc = { 0, 0, 0, 0, 0, 0, 0, 0 };
-	float l[LANES];
-	uint32_t i = 0;
-
-	for (; i + LANES <= n; i += LANES) {
-		v8f v;
-
-		for (int j = 0; j < LANES; j++)
-			v[j] = ipue__h2f(x[i + j]);
-		acc += v;
-	}
-	memcpy(l, &acc, sizeof(l));
-	for (uint32_t j = 0; i + j < n; j++)
-		l[j] += ipue__h2f(x[i + j]);
+		l[j] += load_float(dt, x, i + j);
 	return combine_lanes(l);
 }
 #else
-static float sum_f32(const float *x, uint32_t n)
+static ALWAYS_INLINE float sum_lanes(uint8_t dt, const void *x, uint32_t n)
 {
 	float l[LANES] = { 0 };
 
 	for (uint32_t i = 0; i < n; i++)
-		l[i % LANES] += x[i];
-	return combine_lanes(l);
-}
-
-static float sum_f16(const uint16_t *x, uint32_t n)
-{
-	float l[LANES] = { 0 };
-
-	for (uint32_t i = 0; i < n; i++)
-		l[i % LANES] += ipue__h2f(x[i]);
+		l[i % LANES] += load_float(dt, x, i);
 	return combine_lanes(l);
 }
 #endif
 
-static float load_float(uint8_t dt, const void *p, uint32_t i)
+static float sum_f32(const float *x, uint32_t n)
 {
-	return dt == IPU_DTYPE_F16 ? ipue__h2f(((const uint16_t *)p)[i]) : ((const float *)p)[i];
+	return sum_lanes(IPU_DTYPE_F32, x, n);
+}
+
+static float sum_f16(const uint16_t *x, uint32_t n)
+{
+	return sum_lanes(IPU_DTYPE_F16, x, n);
 }
 
 static void reduce_run(int kind, const struct ipue_field *f, const uint32_t *p)
@@ -151,7 +119,7 @@ static void reduce_run(int kind, const struct ipue_field *f, const uint32_t *p)
 		for (uint32_t i = 0; i < n; i++) {
 			float v = load_float(in->dtype, in->data, i);
 
-			r = mx ? max_f32(r, v) : min_f32(r, v);
+			r = mx ? ipue__max_f32(r, v) : ipue__min_f32(r, v);
 		}
 	}
 	if (out->dtype == IPU_DTYPE_F16)
