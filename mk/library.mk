@@ -138,7 +138,7 @@ bench-matmul: $(BUILDER_BENCH)
 	@$(BUILDER_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/matmul.json
 
 # --- card-exec tests (host) --------------------------------------------------
-# The card execution path (libipudev/card_exec.c, card_buf.c) without a
+# The card execution path (libipudev/card_*.c) without a
 # card: status messages, the graph-table parser against builder-made
 # binaries, ranged/async/buffer calls on the model device, the engine
 # loader's and the card pre-check's verdicts on corrupted binaries. On the

@@ -234,8 +234,9 @@ static ALWAYS_INLINE void binary_loop(int op, uint8_t dt, const void *a, const v
 				memcpy(&va, x + i, sizeof(va));
 				if (b_step)
 					memcpy(&vb, y + i, sizeof(vb));
-				else
-					vb = (v8f){ 0, 0, 0, 0, 0, 0, 0, 0 } + y[0];
+				else	/* a splat, not 0 + y[0]: that turns -0 into +0 */
+					vb = (v8f){ y[0], y[0], y[0], y[0],
+						    y[0], y[0], y[0], y[0] };
 				vc = op == IPUE_BOP_ADD ? va + vb : op == IPUE_BOP_SUB ? va - vb :
 				     op == IPUE_BOP_MUL ? va * vb : va / vb;
 				memcpy(z + i, &vc, sizeof(vc));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Host unit tests of the card backend's user queue (libipudev/card_uqueue.c
- * and the run path of card_exec.c) without a card: the rings are anonymous
+ * and the run path of card_run.c) without a card: the rings are anonymous
  * memory, and a thread plays the card (fetches entries when the SQ tail
  * doorbell moves, writes the run record at the completion's CQ index when
  * the queue has a record ring, then posts the completion with the phase
