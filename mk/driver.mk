@@ -32,6 +32,8 @@ $(DRIVER_KO): $(DRIVER_DEPS) | $(B)/kabi
 # driver-lint: checkpatch --strict, a from-scratch W=1 build that must be
 # warning-free and sparse (C=2: every file) that must be silent. The builds
 # run on a private copy of the sources so they never race the in-tree build.
+# The sparse run drops our MAKEFLAGS: under `make -s` Kbuild would not print
+# the CHECK lines that show sparse ran.
 .PHONY: driver-lint
 driver-lint: $(LINUX_SRC)/.stamp | $(B)/kabi
 	@mkdir -p $(B)/results
@@ -57,7 +59,7 @@ driver-lint: $(LINUX_SRC)/.stamp | $(B)/kabi
 	fi; \
 	if ! command -v sparse >/dev/null; then \
 		echo "not ok 3 driver: sparse C=1 clean # sparse is not installed" >>$$out; \
-	elif $(MAKE) -C $(KDIR) M=$$d/src W=1 C=2 modules >$$d/sparse.log 2>&1 && \
+	elif MAKEFLAGS= $(MAKE) -C $(KDIR) M=$$d/src W=1 C=2 modules >$$d/sparse.log 2>&1 && \
 		grep -q '^  CHECK' $$d/sparse.log && \
 		! grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' $$d/sparse.log >/dev/null; then \
 		echo "ok 3 driver: sparse C=1 clean" >>$$out; \
