@@ -13,6 +13,9 @@
 #   bench-engine    tests/engine/bench_engine.c -> $(B)/bench/engine.json
 #   codelets-bench  fp32 matmul kernel vs OpenBLAS sgemm, one thread:
 #                   $(B)/bench/codelets.json
+# OpenBLAS baselines run in a child without OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE ($(BLAS_BASELINE), also used by bench-matmul); tests keep
+# the environment as it is.
 # `make engine-corpus` regenerates the fuzzer's committed seed corpus.
 #
 # The engine is compiled once, with one set of flags, into $(ENG_LIB); every
@@ -104,6 +107,7 @@ CODELETS_TDIR  := $(ENG_TDIR)/codelets
 CODELETS_TEST  := $(B)/codelets/test_codelets
 CODELETS_BENCH := $(B)/codelets/bench_matmul
 CODELETS_CBLAS := $(firstword $(wildcard /usr/include/cblas.h /usr/include/*/cblas.h))
+BLAS_BASELINE  := tests/bench/blas_baseline.c tests/bench/blas_baseline.h
 
 $(CODELETS_TEST): $(CODELETS_TDIR)/test_codelets.c $(ENG_LIB) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
@@ -115,10 +119,11 @@ $(CODELETS_TEST)-san: $(CODELETS_TDIR)/test_codelets.c $(ENG_LIB_SAN) $(HARNESS_
 	@echo "engine: $@"
 	@$(CC) $(ENG_CFLAGS) $(HARNESS_CFLAGS) $(ENG_SAN_FLAGS) -o $@ $< $(ENG_LIB_SAN) $(ENG_LDLIBS)
 
-$(CODELETS_BENCH): $(CODELETS_TDIR)/bench_matmul.c $(ENG_LIB)
+$(CODELETS_BENCH): $(CODELETS_TDIR)/bench_matmul.c $(BLAS_BASELINE) $(ENG_LIB)
 	@mkdir -p $(dir $@)
 	@echo "engine: $@"
-	@$(CC) $(ENG_CFLAGS) $(if $(CODELETS_CBLAS),-DHAVE_CBLAS) -o $@ $< $(ENG_LIB) \
+	@$(CC) $(ENG_CFLAGS) $(if $(CODELETS_CBLAS),-DHAVE_CBLAS -Itests/bench) -o $@ $< \
+		$(if $(CODELETS_CBLAS),$(filter %.c,$(BLAS_BASELINE))) $(ENG_LIB) \
 		$(if $(CODELETS_CBLAS),-lopenblas) $(ENG_LDLIBS)
 
 .PHONY: engine-check codelets-check fuzz-check bench-engine codelets-bench engine-corpus

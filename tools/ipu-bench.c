@@ -9,7 +9,8 @@
  *   "pinned" (user memory registered with ipu_buffer_pin) and "user"
  *   (plain memory: the library's own choice, bounce or per-command pin);
  * and the round trip of an empty program (ipu_run: through the user queue
- * when the driver has one) against a null ioctl (IPU_IOCTL_NULL), the same
+ * when the driver has one; the graph's first run is timed alone and kept
+ * out of the figures) against a null ioctl (IPU_IOCTL_NULL), the same
  * round trip with the library forced to SUBMIT (IPUDEV_RUNQ=kernel, on the
  * device opened again) and, as a reference, memcpy bandwidth in this
  * process.
@@ -41,7 +42,8 @@ static void usage(FILE *f)
 		"card ipuN (default 0). SIZE takes K, M, G suffixes (KiB, MiB, GiB).\n"
 		"The empty-program round trip is measured as ipu_run() does it (the user\n"
 		"queue when the driver has one), then again with the device opened anew\n"
-		"with IPUDEV_RUNQ=kernel (through SUBMIT).\n\n"
+		"with IPUDEV_RUNQ=kernel (through SUBMIT). The first run after a load\n"
+		"is reported on its own (\"first\"); the figures are the runs after warm-up.\n\n"
 		"  -d, --device N         the card (default 0)\n"
 		"      --min SIZE         smallest transfer (default 4K)\n"
 		"      --max SIZE         largest transfer (default 256M, less when the\n"
@@ -102,6 +104,7 @@ struct bw {
 struct lat {
 	unsigned iters;
 	double mean_us, median_us, min_us;
+	double first_us;	/* the first run after the load, alone; 0: none */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -127,13 +130,21 @@ static void lat_of(double *v, unsigned n, struct lat *l)
 static int build_graph(uint32_t model, uint64_t bytes, void **bin, size_t *len,
 		       struct ipu_error *err);
 
-/* @n ipu_run() round trips of program @prog (after 20 to warm up) into @l */
+/*
+ * @n ipu_run() round trips of program @prog (after 20 to warm up) into @l;
+ * the first of the warm-up, the graph's first run, goes to l->first_us.
+ */
 static int run_latency(struct ipu_device *d, unsigned prog, unsigned n, double *v,
 		       struct lat *l, struct ipu_error *err)
 {
-	for (unsigned i = 0; i < 20; i++)
+	double first = now_s();
+
+	for (unsigned i = 0; i < 20; i++) {
 		if (ipu_run(d, prog, 1, NULL, err))
 			return -1;
+		if (!i)
+			first = now_s() - first;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		double t0 = now_s();
 
@@ -142,6 +153,7 @@ static int run_latency(struct ipu_device *d, unsigned prog, unsigned n, double *
 		v[i] = now_s() - t0;
 	}
 	lat_of(v, n, l);
+	l->first_us = first * 1e6;
 	return 0;
 }
 
@@ -595,6 +607,8 @@ static void lat_json(struct jw *w, const char *key, const struct lat *l)
 	jw_double(w, "mean_us", l->mean_us);
 	jw_double(w, "median_us", l->median_us);
 	jw_double(w, "min_us", l->min_us);
+	if (l->first_us > 0)
+		jw_double(w, "first_us", l->first_us);
 	jw_obj_end(w);
 }
 
@@ -667,11 +681,14 @@ static void print_bw_table(const struct bench_config *cfg, const struct bench *b
 	}
 }
 
-/* A row of the latency table: LABEL mean median min (N WHAT). */
+/* A row of the latency table: LABEL mean median min (N WHAT[; first run]). */
 static void print_lat_row(const char *label, const struct lat *l, const char *what)
 {
-	printf("%-23s %9.2f %9.2f %9.2f  (%u %s)\n", label, l->mean_us,
+	printf("%-23s %9.2f %9.2f %9.2f  (%u %s", label, l->mean_us,
 	       l->median_us, l->min_us, l->iters, what);
+	if (l->first_us > 0)
+		printf("; first run %.2f", l->first_us);
+	printf(")\n");
 }
 
 /* The figures as tables on stdout. */
