@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "codelets_impl.h"
@@ -20,13 +21,10 @@
 #include "blas_baseline.h"
 #endif
 
-#define MAXSIZES 16
-
-/* the job shared with the OpenBLAS child */
+/* the job shared with the OpenBLAS child: one size */
 struct blas_job {
-	int nsizes;
-	uint32_t sizes[MAXSIZES][3];
-	double gflops[MAXSIZES];	/* from the child */
+	uint32_t mnk[3];
+	double gflops;		/* from the child */
 };
 
 static double now(void)
@@ -100,66 +98,61 @@ static int inputs(const uint32_t *mnk, float **a, float **b, float **c)
 }
 
 #ifdef HAVE_CBLAS
-/* the child: OpenBLAS on every size */
+/* the child: OpenBLAS on the job's size */
 static int baseline(struct blas_job *j)
 {
-	for (int s = 0; s < j->nsizes; s++) {
-		float *a, *b, *c;
+	float *a, *b, *c;
 
-		if (inputs(j->sizes[s], &a, &b, &c))
-			return 1;
-		j->gflops[s] = bench(-1, j->sizes[s][0], j->sizes[s][1], j->sizes[s][2], a, b,
-				     false, c);
-		free(a);
-		free(b);
-		free(c);
-	}
+	if (inputs(j->mnk, &a, &b, &c))
+		return 1;
+	j->gflops = bench(-1, j->mnk[0], j->mnk[1], j->mnk[2], a, b, false, c);
+	free(a);
+	free(b);
+	free(c);
 	return 0;
 }
 #endif
 
 int main(int argc, char **argv)
 {
-	static struct blas_job own = { 4, { { 256, 256, 256 }, { 64, 64, 64 }, { 128, 128, 128 },
-					    { 96, 120, 200 } }, { 0 } };
-	struct blas_job *job = &own;
-	const char *core = NULL;	/* the baseline's OpenBLAS core */
-	int first = 1;
+	uint32_t sizes[16][3] = { { 256, 256, 256 }, { 64, 64, 64 }, { 128, 128, 128 },
+				  { 96, 120, 200 } };
+	int nsizes = 4, first = 1;
 	static const char *const names[] = { "generic", "avx2", "avx512" };
-
 #ifdef HAVE_CBLAS
-	struct blas_job *child = bb_child(argc, argv);
+	struct blas_job *job = bb_child(argc, argv);
 
-	if (child)
-		return baseline(child);
-#endif
-	if (argc > 1) {
-		own.nsizes = 0;
-		for (int i = 1; i + 2 < argc && own.nsizes < MAXSIZES; i += 3, own.nsizes++)
-			for (int j = 0; j < 3; j++)
-				own.sizes[own.nsizes][j] = (uint32_t)atoi(argv[i + j]);
-	}
-#ifdef HAVE_CBLAS
+	if (job)
+		return baseline(job);
 	job = bb_alloc(sizeof(*job));
 	if (!job)
 		return 1;
-	*job = own;
-	if (bb_run(1)) {
-		fprintf(stderr, "bench_matmul: OpenBLAS baseline failed\n");
-		return 1;
-	}
-	core = bb_core();
 #endif
+	if (argc > 1) {
+		nsizes = 0;
+		for (int i = 1; i + 2 < argc && nsizes < 16; i += 3, nsizes++)
+			for (int j = 0; j < 3; j++)
+				sizes[nsizes][j] = (uint32_t)atoi(argv[i + j]);
+	}
 	printf("[\n");
-	for (int s = 0; s < job->nsizes; s++) {
-		uint32_t m = job->sizes[s][0], n = job->sizes[s][1], k = job->sizes[s][2];
+	for (int s = 0; s < nsizes; s++) {
+		uint32_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
 		float *a, *b, *c;
-		double base = job->gflops[s], g[3] = { 0 };
+		double base = 0, g[3] = { 0 };
+		const char *core = NULL;	/* the baseline's OpenBLAS core */
 		char name[128];
 
-		if (inputs(job->sizes[s], &a, &b, &c))
+		if (inputs(sizes[s], &a, &b, &c))
 			return 1;
 #ifdef HAVE_CBLAS
+		/* right before the kernels of the same size: the host's load drifts */
+		memcpy(job->mnk, sizes[s], sizeof(job->mnk));
+		if (bb_run(1)) {
+			fprintf(stderr, "bench_matmul: OpenBLAS baseline failed\n");
+			return 1;
+		}
+		base = job->gflops;
+		core = bb_core();
 		snprintf(name, sizeof(name), "codelets.sgemm_openblas_1t_%ux%ux%u", m, n, k);
 		record(&first, name, base, 0, NULL, core);
 #endif
