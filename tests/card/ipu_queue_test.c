@@ -315,45 +315,16 @@ static int open_queue(FIXTURE_DATA(queue) *self, unsigned qi, uint32_t ctrl)
 	return open_queue_rec(self, qi, ctrl, QSIZE, 0);
 }
 
-/* y = x + x over the test model's tiles; x write-only, y read-only. */
-static int build_graph(void **buf, size_t *len)
-{
-	uint32_t shape[1] = { N_ELEMS };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, seq, ret;
-
-	ret = ipu_graph_create(IPU_MODEL_TEST, &g, &err);
-	if (ret)
-		return ret;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 16, &err) < 0 ||
-	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) != 0)
-		goto fail;
-	seq = ipu_prog_sequence(g, &err);
-	if (seq < 0)
-		goto fail;
-	y = ipu_binary(g, seq, IPU_OP_ADD, x, x, "y", &err);
-	/* Handles are numbered in the order tensors are exposed. */
-	if (y < 0 || ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err) != 1 ||
-	    ipu_graph_add_program(g, "double", seq, &err) < 0 ||
-	    ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -EINVAL;
-}
-
 FIXTURE_SETUP(queue)
 {
 	char msg[256];
 	int fd, ret;
 
 	self->pool = MAP_FAILED;
-	ASSERT_EQ(0, build_graph(&self->graph, &self->graph_len));
+	/* y = x + x over the test model's tiles; x write-only, y read-only. */
+	ASSERT_EQ(0, ipu_test_double_only_graph(IPU_MODEL_TEST, N_ELEMS,
+						&self->graph,
+						&self->graph_len));
 	ret = ipu_bar0_take(&self->bar, DEV_CARD, true, msg, sizeof(msg));
 	if (ret == -ENODEV)
 		SKIP(return, "card %d is not present", DEV_CARD);
@@ -1605,72 +1576,14 @@ TEST_F(queue, user_queue_unload)
 #define REC_QSIZE	32	/* a record test queue's entries: one page of records */
 #define REC_PAT		0xa5	/* a record slot before the card writes it */
 #define REC_WORDS	11	/* the counters of a record (then reserved) */
-#define R_ELEMS		256	/* f32 per transfer of the record graph's streams */
-#define R_ROUNDS	3
-#define R_RING		(R_ROUNDS * R_ELEMS * 4)	/* one run's transfers */
+/* The record graph (ipu_test_record_graph()) is a stream graph. */
+#define R_ELEMS		S_ELEMS	/* f32 per transfer of its streams */
+#define R_ROUNDS	S_ROUNDS
+#define R_RING		S_RING	/* one run's transfers */
 
 _Static_assert(REC_QSIZE * IPU_RUN_RECORD_SIZE == PAGE, "a page of records");
 _Static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE,
 	       "ipu_hw.h's record");
-
-/*
- * The record graph, with something in every counter: R_ROUNDS rounds of a
- * transfer of stream 0 ("in") into x (spread over the tiles), y = x + x (a
- * compute set), z = y (an exchange onto the last tile), a sync, and z out
- * to stream 1 ("out"). Handles: x (0, write-only), z (1, read-only).
- */
-static int build_record_graph(void **buf, size_t *len)
-{
-	uint32_t shape[1] = { R_ELEMS };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, z, body, loop, sin, sout, n;
-
-	memset(&err, 0, sizeof(err));
-	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
-		return -EINVAL;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0 ||
-	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) != 0)
-		goto fail;
-	z = ipu_graph_add_tensor(g, "z", IPU_DTYPE_F32, 1, shape, &err);
-	if (z < 0 ||
-	    ipu_graph_map_tile(g, z, ipu_graph_tiles(g) - 1, &err) < 0 ||
-	    ipu_graph_expose(g, z, NULL, IPU_HANDLE_READ, &err) != 1)
-		goto fail;
-	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
-				   IPU_DTYPE_F32, R_ELEMS, 2, &err);
-	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
-				    IPU_DTYPE_F32, R_ELEMS, 2, &err);
-	body = ipu_prog_sequence(g, &err);
-	if (sin != 0 || sout != 1 || body < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sin, x, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
-	if (y < 0)
-		goto fail;
-	n = ipu_prog_copy(g, ipu_slice_all(g, y), ipu_slice_all(g, z), &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	n = ipu_prog_sync(g, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sout, z, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	loop = ipu_prog_repeat(g, R_ROUNDS, body, &err);
-	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
-	    ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# record graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -EINVAL;
-}
 
 /* Record slot @i of the record ring in pool page @page. */
 static const struct ipu_run_record *rec_at(FIXTURE_DATA(queue) *self,
@@ -1755,7 +1668,7 @@ TEST_F(queue, run_records)
 	void *graph;
 	size_t glen;
 
-	ASSERT_EQ(0, build_record_graph(&graph, &glen));
+	ASSERT_EQ(0, ipu_test_record_graph(&graph, &glen));
 	load_sqe(self, graph, glen, &ld);
 	free(graph);
 	for (unsigned i = 0; i < R_ROUNDS * R_ELEMS; i++)
