@@ -90,6 +90,21 @@ int ipu_test_attach(int fd, uint32_t flags);
 /* DETACH: 0 or -errno. */
 int ipu_test_detach(int fd);
 /*
+ * SUBMIT @c (argsz set here): -errno, or the completion status of a
+ * synchronous command, 0 for an ASYNC one (its seq in c->seq).
+ */
+int ipu_test_submit(int fd, struct ipu_cmd *c);
+/*
+ * WAIT for @seq (or any, with IPU_WAIT_FLAG_ANY in @flags) up to @ms: the
+ * command's status or -errno; the reply in *@out unless it is NULL.
+ */
+int ipu_test_wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
+		      struct ipu_wait *out);
+/* BUF_PIN @size bytes at @p: the buffer handle or -errno. */
+int ipu_test_buf_pin(int fd, void *p, uint64_t size);
+/* BUF_FREE handle @h: 0 or -errno. */
+int ipu_test_buf_free(int fd, uint32_t h);
+/*
  * Waits (5 s) until the driver's debugfs counters of card @index (pinned and
  * allocated pages, buffers, commands) are back to zero: 0, or -1 with the
  * counters on stderr.
