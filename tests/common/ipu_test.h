@@ -26,6 +26,20 @@
 		return; \
 } while (0)
 
+/*
+ * For a FIXTURE_SETUP(): the class device of card @index into @dev (a
+ * char array), or the test skipped (returning from the setup) when the card
+ * is absent; failed when IPU_VM_CARDS lists it.
+ */
+#define IPU_FIND_CARD_OR_SKIP(index, dev) do { \
+	if (ipu_find_card((index), (dev), sizeof(dev))) { \
+		ASSERT_EQ(NULL, ipu_vm_card(index)) \
+			TH_LOG("card %d is in IPU_VM_CARDS but not bound", (index)); \
+		SKIP(return, "card%d.%s: card %d is absent", (index), \
+		     _metadata->name, (index)); \
+	} \
+} while (0)
+
 /* The per-card variants: card0..card3 of the VM (tools/ipu-vm). */
 #define IPU_CARD_VARIANTS(fixture) \
 	FIXTURE_VARIANT_ADD(fixture, card0) { .index = 0 }; \
