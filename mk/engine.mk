@@ -91,7 +91,8 @@ $(ENG_TEST): $(ENG_TDIR)/test_engine.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB) $
 	$(call eng_program,$<,$(HARNESS_CFLAGS))
 $(ENG_GEN): $(ENG_TDIR)/gen_corpus.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB)
 	$(call eng_program,$<)
-$(ENG_BENCH): $(ENG_TDIR)/bench_engine.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB)
+$(ENG_BENCH): $(ENG_TDIR)/bench_engine.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB) \
+		tests/bench/bench_json.h
 	$(call eng_program,$<)
 
 $(ENG_FUZZ): $(ENG_TDIR)/fuzz/fuzz_graph_loader.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB_FUZZ)

@@ -121,6 +121,7 @@ $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(IPUDEV_A) $(ENG_LIB) \
 	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)
 
 $(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(IPUDEV_A) $(ENG_LIB) \
+		tests/bench/bench_json.h \
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"

@@ -22,26 +22,9 @@
 #include "ipu/ipu_models.h"
 #include "gw.h"
 #include "tcodelets.h"
+#include "../bench/bench_json.h"
 
 #define I32 IPU_DTYPE_I32
-static int nrec;
-
-static void record(const char *name, double value, const char *unit, double baseline,
-		   double ratio, const char *target)
-{
-	printf("%s\n  {\"name\": \"%s\", \"value\": %.4g, \"unit\": \"%s\", \"baseline\": %.4g, "
-	       "\"ratio\": %.4g, \"target\": \"%s\"}",
-	       nrec++ ? "," : "[", name, value, unit, baseline, ratio, target);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static struct ipue_engine *mk(unsigned threads)
 {
 	struct ipue_config cfg = { .model = IPU_MODEL_GC200, .host_threads = threads };
@@ -138,12 +121,12 @@ static void bench_exchange(void)
 			exit(1);
 		if (st.host_ns * 1e-9 < ex_best)
 			ex_best = st.host_ns * 1e-9;
-		t0 = now_s();
+		t0 = bench_now_s();
 		for (uint32_t r = 0; r < reps; r++)
 			for (uint32_t t = 0; t < tiles; t++)
 				memcpy(b + (uint64_t)((t + 1) % tiles) * chunk,
 				       a + (uint64_t)t * chunk, chunk);
-		t0 = now_s() - t0;
+		t0 = bench_now_s() - t0;
 		if (t0 < mc_best)
 			mc_best = t0;
 	}
@@ -152,7 +135,7 @@ static void bench_exchange(void)
 		exit(1);
 	ex_gbs = (double)total * reps / ex_best / 1e9;
 	mc_gbs = (double)total * reps / mc_best / 1e9;
-	record("exchange_ring_1472_tiles_32KiB_2threads", ex_gbs, "GB/s", mc_gbs,
+	bench_record("exchange_ring_1472_tiles_32KiB_2threads", ex_gbs, "GB/s", mc_gbs,
 	       ex_gbs / mc_gbs, "ratio >= 0.5 (baseline: host memcpy GB/s)");
 	free(a);
 	free(b);
@@ -244,9 +227,9 @@ static void bench_memory(void)
 		fprintf(stderr, "memory child failed\n");
 	waitpid(pid, NULL, 0);
 	close(p[0]);
-	record("gc200_10pct_graph_peak_rss_delta", res[0] / 1048576.0, "MiB",
+	bench_record("gc200_10pct_graph_peak_rss_delta", res[0] / 1048576.0, "MiB",
 	       res[1] / 1048576.0, res[0] / res[1], "ratio <= 1.5 (baseline: planned MiB)");
-	record("gc200_10pct_graph_engine_resident", res[2] / 1048576.0, "MiB",
+	bench_record("gc200_10pct_graph_engine_resident", res[2] / 1048576.0, "MiB",
 	       res[1] / 1048576.0, res[2] / res[1], "ratio <= 1.5 (baseline: planned MiB)");
 }
 
@@ -263,7 +246,7 @@ int main(void)
 		if (i == 0)
 			base = us;
 		snprintf(name, sizeof(name), "empty_superstep_%u_tiles_2threads", tiles[i]);
-		record(name, us, "us", base, us / base,
+		bench_record(name, us, "us", base, us / base,
 		       i == 2 ? "<= 10 us" : "info (baseline: 1 tile)");
 	}
 	bench_exchange();

@@ -18,26 +18,9 @@
 #include <cblas.h>
 
 #include "ipudev.h"
+#include "../../bench/bench_json.h"
 
 void openblas_set_num_threads(int);
-
-static int nrec;
-
-static void record(const char *name, double value, const char *unit, double baseline, double ratio,
-		   const char *target)
-{
-	printf("%s\n  {\"name\": \"%s\", \"value\": %.4g, \"unit\": \"%s\", \"baseline\": %.4g, "
-	       "\"ratio\": %.4g, \"target\": \"%s\"}",
-	       nrec++ ? "," : "[", name, value, unit, baseline, ratio, target);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -112,13 +95,13 @@ int main(int argc, char **argv)
 	}
 	free(bin);
 	for (int r = 0; r < reps; r++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 
 		if (ipu_run(d, 0, 1, &st, &err)) {
 			fprintf(stderr, "bench_matmul: run: %s\n", err.msg);
 			return 1;
 		}
-		tm[r] = now_s() - t0;
+		tm[r] = bench_now_s() - t0;
 		if (getenv("BENCH_VERBOSE"))
 			fprintf(stderr, "run %d: %.2f ms (host_ns %.2f ms)\n", r, tm[r] * 1e3, st.host_ns * 1e-6);
 	}
@@ -133,11 +116,11 @@ int main(int argc, char **argv)
 	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0f, a, (int)n,
 		    b, (int)n, 0.0f, cb, (int)n);
 	for (int r = 0; r < reps; r++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0f, a,
 			    (int)n, b, (int)n, 0.0f, cb, (int)n);
-		tb[r] = now_s() - t0;
+		tb[r] = bench_now_s() - t0;
 	}
 	for (size_t i = 0; i < nn; i++) {
 		double e = fabs((double)c[i] - cb[i]) / (fabs(cb[i]) + 1.0);
@@ -151,14 +134,14 @@ int main(int argc, char **argv)
 	gf_blas = flop / t_blas * 1e-9;
 
 	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_model_%uthreads", n, threads);
-	record(name, gf_model, "GFLOP/s", gf_blas, gf_model / gf_blas, ">= 0.5");
+	bench_record(name, gf_model, "GFLOP/s", gf_blas, gf_model / gf_blas, ">= 0.5");
 	snprintf(name, sizeof(name), "matmul_f32_%u_openblas_%uthreads", n, threads);
-	record(name, gf_blas, "GFLOP/s", gf_blas, 1.0, "");
+	bench_record(name, gf_blas, "GFLOP/s", gf_blas, 1.0, "");
 	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_modelled_tflops", n);
-	record(name, flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12, "TFLOP/s", 62.5,
+	bench_record(name, flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12, "TFLOP/s", 62.5,
 	       flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12 / 62.5, "");
 	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
-	record(name, maxerr, "", 0, 0, "<= 1e-5");
+	bench_record(name, maxerr, "", 0, 0, "<= 1e-5");
 	printf("\n]\n");
 	fprintf(stderr,
 		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms), OpenBLAS %.1f GFLOP/s "
