@@ -138,6 +138,24 @@ static int iommu_set_type(const char *path, const char *type)
 	return ret ? ret : strcmp(cur, type) ? -EIO : 0;
 }
 
+/*
+ * Behind an IOMMU: the "type" file of the IOMMU group of the PCI function
+ * at @pcidir into @path, its type into @type0, then an identity domain for
+ * the group (iommu_set_type()): 0 or -errno. Without one: @path "" and 0.
+ */
+static int iommu_identity(struct __test_metadata *_metadata,
+			  const char *pcidir, char *path, size_t path_len,
+			  char *type0, size_t type0_len)
+{
+	path[0] = 0;
+	if (!iommu_present())
+		return 0;
+	iommu_type_path(pcidir, path, path_len);
+	ASSERT_NE(0, path[0]);
+	ASSERT_EQ(0, ipu_read_file(path, type0, type0_len));
+	return iommu_set_type(path, "identity");
+}
+
 /* Pages from the pool: returns the first page's index. */
 static unsigned pool_pages(FIXTURE_DATA(queue) *self, unsigned n)
 {
@@ -334,18 +352,13 @@ FIXTURE_SETUP(queue)
 	 * only in an identity domain (every DMA still goes through the
 	 * vIOMMU's address space: the card takes the BQL for it).
 	 */
-	if (iommu_present()) {
-		iommu_type_path(self->bar.pcidir, self->type_path,
-				sizeof(self->type_path));
-		ASSERT_NE(0, self->type_path[0]);
-		ASSERT_EQ(0, ipu_read_file(self->type_path, self->type0,
-					   sizeof(self->type0)));
-		ret = iommu_set_type(self->type_path, "identity");
-		if (ret) {
-			self->type_path[0] = 0;
-			SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
-			     strerror(-ret));
-		}
+	ret = iommu_identity(_metadata, self->bar.pcidir, self->type_path,
+			     sizeof(self->type_path), self->type0,
+			     sizeof(self->type0));
+	if (ret) {
+		self->type_path[0] = 0;
+		SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
+		     strerror(-ret));
 	}
 	/* Start from a card without a graph: a soft reset drops it. */
 	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
@@ -922,6 +935,27 @@ static int wait_fetched(FIXTURE_DATA(queue) *self, struct tq *q)
 	return 0;
 }
 
+/*
+ * Rings ABORTs on @q, each given 200 ms to bring a completion (50 at
+ * most): 0 with that completion in *@c, or -ETIMEDOUT. *@n is one more
+ * than the ABORTs rung; theirs complete after it.
+ */
+static int abort_until_completion(FIXTURE_DATA(queue) *self, struct tq *q,
+				  struct ipu_cqe *c, int *n)
+{
+	int ret = -ETIMEDOUT;
+	struct ipu_sqe e;
+
+	for (*n = 1; *n <= 50 && ret == -ETIMEDOUT; (*n)++) {
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_ABORT;
+		post(self, q, &e);
+		doorbell(self, q, false, q->sq_tail);
+		ret = reap(q, c, 200);
+	}
+	return ret;
+}
+
 /* True when every byte of @p's @len bytes is @v. */
 static bool all_bytes(const void *p, size_t len, uint8_t v)
 {
@@ -1200,7 +1234,7 @@ TEST_F(queue, user_queue_abort)
 	struct ipu_cqe c;
 	uint16_t run_cid;
 	struct tq *u;
-	int n, ret = -ETIMEDOUT;
+	int n;
 
 	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
 	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
@@ -1220,14 +1254,7 @@ TEST_F(queue, user_queue_abort)
 	 * The card acts on an ABORT at its doorbell, and only on a run that
 	 * has started: ring ABORTs until the RUN completes.
 	 */
-	for (n = 1; n <= 50 && ret == -ETIMEDOUT; n++) {
-		memset(&e, 0, sizeof(e));
-		e.opcode = IPU_SQE_ABORT;
-		post(self, u, &e);
-		doorbell(self, u, false, u->sq_tail);
-		ret = reap(u, &c, 200);
-	}
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, abort_until_completion(self, u, &c, &n));
 	TH_LOG("the RUN stopped after %d ABORT(s)", n - 1);
 	EXPECT_EQ(run_cid, c.cid);
 	EXPECT_EQ(IPU_CS_ABORTED, IPU_CQE_CODE(c.status));
@@ -1301,6 +1328,24 @@ static int xfer(FIXTURE_DATA(queue) *self, uint8_t op, uint32_t h,
 
 	e.data = make_sgl(self, sgl, first, len, &e.sgl_count);
 	return run_cmd(self, &e, NULL);
+}
+
+/*
+ * @bind_in, @bind_out: STREAM_BINDs of streams 0 ("in") and 1 ("out") to
+ * rings of @ring bytes at pool pages @in and @out (no SG list).
+ */
+static void bind_sqes(FIXTURE_DATA(queue) *self, unsigned in, unsigned out,
+		      uint64_t ring, struct ipu_sqe *bind_in,
+		      struct ipu_sqe *bind_out)
+{
+	memset(bind_in, 0, sizeof(*bind_in));
+	bind_in->opcode = IPU_SQE_STREAM_BIND;
+	bind_in->handle = 0;
+	bind_in->length = ring;
+	bind_in->data = self->phys[in];
+	*bind_out = *bind_in;
+	bind_out->handle = 1;
+	bind_out->data = self->phys[out];
 }
 
 /* Without a graph UNLOAD completes OK (again and again); RUN has no graph. */
@@ -1487,14 +1532,7 @@ TEST_F(queue, unload_unbinds_streams)
 	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
 	for (unsigned i = 0; i < S_ROUNDS * S_ELEMS; i++)
 		x[i] = (float)i * 0.75f;
-	memset(&bind_in, 0, sizeof(bind_in));
-	bind_in.opcode = IPU_SQE_STREAM_BIND;
-	bind_in.handle = 0;
-	bind_in.length = S_RING;
-	bind_in.data = self->phys[in];
-	bind_out = bind_in;
-	bind_out.handle = 1;
-	bind_out.data = self->phys[out];
+	bind_sqes(self, in, out, S_RING, &bind_in, &bind_out);
 	e = bind_in;
 	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
 	e = bind_out;
@@ -1682,14 +1720,7 @@ TEST_F(queue, run_records)
 	EXPECT_EQ(self->phys[rec] >> 32,
 		  rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI)));
 	self->q = &self->qs[1];
-	memset(&bind_in, 0, sizeof(bind_in));
-	bind_in.opcode = IPU_SQE_STREAM_BIND;
-	bind_in.handle = 0;
-	bind_in.length = R_RING;
-	bind_in.data = self->phys[in];
-	bind_out = bind_in;
-	bind_out.handle = 1;
-	bind_out.data = self->phys[out];
+	bind_sqes(self, in, out, R_RING, &bind_in, &bind_out);
 
 	/* 0: LOAD. 1: RUN with the streams unbound fails at its first copy. */
 	e = ld;
@@ -1829,7 +1860,7 @@ TEST_F(queue, run_record_aborted)
 	struct tq *q;
 	void *graph;
 	size_t glen;
-	int n, ret = -ETIMEDOUT;
+	int n;
 
 	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_TEST, N_ELEMS, 0, &graph,
 					   &glen));
@@ -1852,14 +1883,7 @@ TEST_F(queue, run_record_aborted)
 	doorbell(self, q, false, q->sq_tail);
 	ASSERT_EQ(0, wait_fetched(self, q));
 	usleep(20000);
-	for (n = 1; n <= 50 && ret == -ETIMEDOUT; n++) {
-		memset(&e, 0, sizeof(e));
-		e.opcode = IPU_SQE_ABORT;
-		post(self, q, &e);
-		doorbell(self, q, false, q->sq_tail);
-		ret = reap(q, &c, 200);
-	}
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, abort_until_completion(self, q, &c, &n));
 	ASSERT_EQ(run_cid, c.cid);
 	ASSERT_EQ(IPU_CS_ABORTED, IPU_CQE_CODE(c.status));
 	r = rec_at(self, rec, run_slot);
@@ -2365,19 +2389,14 @@ FIXTURE_SETUP(dma)
 	ASSERT_EQ(0, ret) TH_LOG("%s", msg);
 	if (ipu_bar0_rd(&self->bar, IPU_REG_MODEL) != IPU_MODEL_GC200)
 		SKIP(return, "card %d is not a gc200", BIG_CARD);
-	if (iommu_present()) {
-		iommu_type_path(self->bar.pcidir, self->type_path,
-				sizeof(self->type_path));
-		ASSERT_NE(0, self->type_path[0]);
-		ASSERT_EQ(0, ipu_read_file(self->type_path, self->type0,
-					   sizeof(self->type0)));
-		/* The card's rings must be reachable to start with. */
-		ret = set_domain(self, "identity");
-		if (ret) {
-			self->type_path[0] = 0;
-			SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
-			     strerror(-ret));
-		}
+	/* The card's rings must be reachable to start with. */
+	ret = iommu_identity(_metadata, self->bar.pcidir, self->type_path,
+			     sizeof(self->type_path), self->type0,
+			     sizeof(self->type0));
+	if (ret) {
+		self->type_path[0] = 0;
+		SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
+		     strerror(-ret));
 	}
 	ret = map_hugepages(self);
 	if (ret == -ENOMEM)
