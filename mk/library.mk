@@ -115,7 +115,7 @@ BENCH_TARGETS += bench-matmul
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(IPUDEV_A) $(ENG_LIB) \
-		libipudev/ipudev.h $(HARNESS_HDR)
+		libipudev/ipudev.h $(HARNESS_HDR) tests/library/ref_matmul.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)
@@ -188,7 +188,7 @@ ALL_TARGETS += $(VM_EXEC_BINS)
 VM_TESTS += $(VM_EXEC_BINS)
 
 $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common.h \
-		$(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
+		tests/library/ref_matmul.h $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
 	@mkdir -p $(dir $@)
 	@echo "vm-exec-tests: $@"
 	@$(CC) $(VM_EXEC_CFLAGS) -o $@ $< -L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm

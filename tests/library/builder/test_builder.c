@@ -16,6 +16,7 @@
 
 #include "ipudev.h"
 #include "codelets.h"
+#include "../ref_matmul.h"
 #include "kselftest_harness.h"
 
 static const char *tmpdir = "/tmp";
@@ -38,19 +39,6 @@ static void fill_rand(float *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		x[i] = frand();
-}
-
-/* C[m][n] = A[m][k] B[k][n] in double */
-static void ref_matmul(const float *a, const float *b, double *c, unsigned m, unsigned n, unsigned k)
-{
-	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++) {
-			double s = 0;
-
-			for (unsigned l = 0; l < k; l++)
-				s += (double)a[(size_t)i * k + l] * b[(size_t)l * n + j];
-			c[(size_t)i * n + j] = s;
-		}
 }
 
 /* max |got - want| / (|want| + scale) */
