@@ -139,21 +139,28 @@ static int iommu_set_type(const char *path, const char *type)
 }
 
 /*
- * Behind an IOMMU: the "type" file of the IOMMU group of the PCI function
- * at @pcidir into @path, its type into @type0, then an identity domain for
- * the group (iommu_set_type()): 0 or -errno. Without one: @path "" and 0.
+ * For a FIXTURE_SETUP(), behind an IOMMU: the "type" file of the IOMMU
+ * group of the PCI function at @pcidir into @path, its type into @type0,
+ * then an identity domain for the group; the test skipped (@path "") when
+ * the kernel refuses it. Nothing without an IOMMU (@path stays "").
  */
-static int iommu_identity(struct __test_metadata *_metadata,
-			  const char *pcidir, char *path, size_t path_len,
-			  char *type0, size_t type0_len)
+static void iommu_identity(struct __test_metadata *_metadata,
+			   const char *pcidir, char *path, size_t path_len,
+			   char *type0, size_t type0_len)
 {
-	path[0] = 0;
+	int ret;
+
 	if (!iommu_present())
-		return 0;
+		return;
 	iommu_type_path(pcidir, path, path_len);
 	ASSERT_NE(0, path[0]);
 	ASSERT_EQ(0, ipu_read_file(path, type0, type0_len));
-	return iommu_set_type(path, "identity");
+	ret = iommu_set_type(path, "identity");
+	if (ret) {
+		path[0] = 0;
+		SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
+		     strerror(-ret));
+	}
 }
 
 /* Pages from the pool: returns the first page's index. */
@@ -352,14 +359,9 @@ FIXTURE_SETUP(queue)
 	 * only in an identity domain (every DMA still goes through the
 	 * vIOMMU's address space: the card takes the BQL for it).
 	 */
-	ret = iommu_identity(_metadata, self->bar.pcidir, self->type_path,
-			     sizeof(self->type_path), self->type0,
-			     sizeof(self->type0));
-	if (ret) {
-		self->type_path[0] = 0;
-		SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
-		     strerror(-ret));
-	}
+	iommu_identity(_metadata, self->bar.pcidir, self->type_path,
+		       sizeof(self->type_path), self->type0, sizeof(self->type0));
+	IPU_RETURN_IF_SKIPPED();
 	/* Start from a card without a graph: a soft reset drops it. */
 	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
 
@@ -2390,14 +2392,9 @@ FIXTURE_SETUP(dma)
 	if (ipu_bar0_rd(&self->bar, IPU_REG_MODEL) != IPU_MODEL_GC200)
 		SKIP(return, "card %d is not a gc200", BIG_CARD);
 	/* The card's rings must be reachable to start with. */
-	ret = iommu_identity(_metadata, self->bar.pcidir, self->type_path,
-			     sizeof(self->type_path), self->type0,
-			     sizeof(self->type0));
-	if (ret) {
-		self->type_path[0] = 0;
-		SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
-		     strerror(-ret));
-	}
+	iommu_identity(_metadata, self->bar.pcidir, self->type_path,
+		       sizeof(self->type_path), self->type0, sizeof(self->type0));
+	IPU_RETURN_IF_SKIPPED();
 	ret = map_hugepages(self);
 	if (ret == -ENOMEM)
 		SKIP(return, "the VM has too few free hugepages");
