@@ -85,8 +85,8 @@ int ipu_test_record_graph(void **buf, size_t *len)
 }
 
 /* The double graph; without @with_spin only its program 0, "double". */
-static int double_graph(uint32_t model, uint64_t n, bool with_spin, uint64_t big,
-			void **buf, size_t *len)
+static int double_graph(uint32_t model, uint64_t n, bool with_spin,
+			uint64_t big, void **buf, size_t *len)
 {
 	uint32_t shape[1] = { (uint32_t)n };
 	struct ipu_error err;
