@@ -75,6 +75,10 @@ KSELFTEST_HDRS := $(TEST_COMMON)/ipu_test.h include/uapi/linux/ipu.h \
 	include/ipu/ipu_models.h include/ipu/ipu_hw.h
 KSELFTEST_GRAPHS := $(TEST_COMMON)/ipu_graphs.c $(TEST_COMMON)/ipu_graphs.h
 KSELFTEST_CFLAGS := $(USER_CFLAGS) $(HARNESS_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/$(TEST_COMMON)
+# Shared by the benchmarks: JSON records, and the OpenBLAS baseline run in a
+# child with the machine's OpenBLAS overrides removed (docs/benchmarks.md).
+BENCH_JSON     := tests/bench/bench_json.h
+BLAS_BASELINE  := tests/bench/blas_baseline.c tests/bench/blas_baseline.h
 
 .DEFAULT_GOAL := all
 .PHONY: all build deps run check check-inner check-debug check-debug-inner \

@@ -17,12 +17,12 @@ BENCH_MEMCPY := $(B)/bench-bin/memcpy_bw
 BENCH_TARGETS += bench-vm
 ALL_TARGETS += $(BENCH_NVME_READ) $(BENCH_MEMCPY)
 
-$(BENCH_MEMCPY): tests/bench/memcpy_bw.c
+$(BENCH_MEMCPY): tests/bench/memcpy_bw.c $(BENCH_JSON)
 	@mkdir -p $(dir $@)
 	@echo "bench-vm: $@"
 	@$(CC) $(USER_CFLAGS) -o $@ $<
 
-$(BENCH_NVME_READ): tests/bench/nvme_read.c
+$(BENCH_NVME_READ): tests/bench/nvme_read.c $(BENCH_JSON)
 	@mkdir -p $(dir $@)
 	@echo "bench-vm: $@"
 	@$(CC) $(USER_CFLAGS) -static -o $@ $<

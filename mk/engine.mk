@@ -94,7 +94,8 @@ $(ENG_TEST): $(ENG_TDIR)/test_engine.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB) $
 	$(call eng_program,$<,$(HARNESS_CFLAGS))
 $(ENG_GEN): $(ENG_TDIR)/gen_corpus.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB)
 	$(call eng_program,$<)
-$(ENG_BENCH): $(ENG_TDIR)/bench_engine.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB)
+$(ENG_BENCH): $(ENG_TDIR)/bench_engine.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB) \
+		$(BENCH_JSON)
 	$(call eng_program,$<)
 
 $(ENG_FUZZ): $(ENG_TDIR)/fuzz/fuzz_graph_loader.c $(ENG_TSUPPORT) $(ENG_THDRS) $(ENG_LIB_FUZZ)
@@ -107,7 +108,6 @@ CODELETS_TDIR  := $(ENG_TDIR)/codelets
 CODELETS_TEST  := $(B)/codelets/test_codelets
 CODELETS_BENCH := $(B)/codelets/bench_matmul
 CODELETS_CBLAS := $(firstword $(wildcard /usr/include/cblas.h /usr/include/*/cblas.h))
-BLAS_BASELINE  := tests/bench/blas_baseline.c tests/bench/blas_baseline.h
 
 $(CODELETS_TEST): $(CODELETS_TDIR)/test_codelets.c $(ENG_LIB) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)

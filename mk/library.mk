@@ -100,7 +100,7 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 #   make builder-check  -> $(B)/results/builder.ktap
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
 #                          default: all online cores; BENCH_MATMUL_REPS);
-#                          its OpenBLAS child: $(BLAS_BASELINE), mk/engine.mk
+#                          its OpenBLAS child: $(BLAS_BASELINE), the top Makefile
 BUILDER_TEST_DIR := tests/library/builder
 BUILDER_TEST := $(B)/tests/builder/test_builder
 BUILDER_BENCH := $(B)/bench-bin/bench_matmul
@@ -121,7 +121,8 @@ $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(IPUDEV_A) $(ENG_LIB) \
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)
 
-$(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(BLAS_BASELINE) $(IPUDEV_A) $(ENG_LIB) \
+$(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(BLAS_BASELINE) $(BENCH_JSON) \
+		$(IPUDEV_A) $(ENG_LIB) \
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"

@@ -14,13 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_json.h"
 
 int main(int argc, char **argv)
 {
@@ -46,9 +40,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nvme_read: open %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	t0 = now_s();
+	t0 = bench_now_s();
 	do {
-		double s = now_s();
+		double s = bench_now_s();
 		size_t done = 0;
 
 		while (done < size) {
@@ -61,11 +55,11 @@ int main(int argc, char **argv)
 			}
 			done += (size_t)r;
 		}
-		s = now_s() - s;
+		s = bench_now_s() - s;
 		if (size / s > best)
 			best = size / s;
 		n++;
-		t = now_s() - t0;
+		t = bench_now_s() - t0;
 	} while (t < secs || n < 2);
 	printf("{\"device\": \"%s\", \"bytes\": %zu, \"iterations\": %u, \"seconds\": %.6f, "
 	       "\"gbps\": %.6f, \"best_gbps\": %.6f}\n", argv[1], size, n, t,

@@ -138,6 +138,31 @@ static int iommu_set_type(const char *path, const char *type)
 	return ret ? ret : strcmp(cur, type) ? -EIO : 0;
 }
 
+/*
+ * For a FIXTURE_SETUP(), behind an IOMMU: the "type" file of the IOMMU
+ * group of the PCI function at @pcidir into @path, its type into @type0,
+ * then an identity domain for the group; the test skipped (@path "") when
+ * the kernel refuses it. Nothing without an IOMMU (@path stays "").
+ */
+static void iommu_identity(struct __test_metadata *_metadata,
+			   const char *pcidir, char *path, size_t path_len,
+			   char *type0, size_t type0_len)
+{
+	int ret;
+
+	if (!iommu_present())
+		return;
+	iommu_type_path(pcidir, path, path_len);
+	ASSERT_NE(0, path[0]);
+	ASSERT_EQ(0, ipu_read_file(path, type0, type0_len));
+	ret = iommu_set_type(path, "identity");
+	if (ret) {
+		path[0] = 0;
+		SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
+		     strerror(-ret));
+	}
+}
+
 /* Pages from the pool: returns the first page's index. */
 static unsigned pool_pages(FIXTURE_DATA(queue) *self, unsigned n)
 {
@@ -315,45 +340,16 @@ static int open_queue(FIXTURE_DATA(queue) *self, unsigned qi, uint32_t ctrl)
 	return open_queue_rec(self, qi, ctrl, QSIZE, 0);
 }
 
-/* y = x + x over the test model's tiles; x write-only, y read-only. */
-static int build_graph(void **buf, size_t *len)
-{
-	uint32_t shape[1] = { N_ELEMS };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, seq, ret;
-
-	ret = ipu_graph_create(IPU_MODEL_TEST, &g, &err);
-	if (ret)
-		return ret;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 16, &err) < 0 ||
-	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) != 0)
-		goto fail;
-	seq = ipu_prog_sequence(g, &err);
-	if (seq < 0)
-		goto fail;
-	y = ipu_binary(g, seq, IPU_OP_ADD, x, x, "y", &err);
-	/* Handles are numbered in the order tensors are exposed. */
-	if (y < 0 || ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err) != 1 ||
-	    ipu_graph_add_program(g, "double", seq, &err) < 0 ||
-	    ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -EINVAL;
-}
-
 FIXTURE_SETUP(queue)
 {
 	char msg[256];
 	int fd, ret;
 
 	self->pool = MAP_FAILED;
-	ASSERT_EQ(0, build_graph(&self->graph, &self->graph_len));
+	/* y = x + x over the test model's tiles; x write-only, y read-only. */
+	ASSERT_EQ(0, ipu_test_double_only_graph(IPU_MODEL_TEST, N_ELEMS,
+						&self->graph,
+						&self->graph_len));
 	ret = ipu_bar0_take(&self->bar, DEV_CARD, true, msg, sizeof(msg));
 	if (ret == -ENODEV)
 		SKIP(return, "card %d is not present", DEV_CARD);
@@ -363,19 +359,9 @@ FIXTURE_SETUP(queue)
 	 * only in an identity domain (every DMA still goes through the
 	 * vIOMMU's address space: the card takes the BQL for it).
 	 */
-	if (iommu_present()) {
-		iommu_type_path(self->bar.pcidir, self->type_path,
-				sizeof(self->type_path));
-		ASSERT_NE(0, self->type_path[0]);
-		ASSERT_EQ(0, ipu_read_file(self->type_path, self->type0,
-					   sizeof(self->type0)));
-		ret = iommu_set_type(self->type_path, "identity");
-		if (ret) {
-			self->type_path[0] = 0;
-			SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
-			     strerror(-ret));
-		}
-	}
+	iommu_identity(_metadata, self->bar.pcidir, self->type_path,
+		       sizeof(self->type_path), self->type0, sizeof(self->type0));
+	IPU_RETURN_IF_SKIPPED();
 	/* Start from a card without a graph: a soft reset drops it. */
 	ASSERT_EQ(0, ipu_bar0_reset(&self->bar));
 
@@ -951,6 +937,27 @@ static int wait_fetched(FIXTURE_DATA(queue) *self, struct tq *q)
 	return 0;
 }
 
+/*
+ * Rings ABORTs on @q, each given 200 ms to bring a completion (50 at
+ * most): 0 with that completion in *@c, or -ETIMEDOUT. *@n is one more
+ * than the ABORTs rung; theirs complete after it.
+ */
+static int abort_until_completion(FIXTURE_DATA(queue) *self, struct tq *q,
+				  struct ipu_cqe *c, int *n)
+{
+	int ret = -ETIMEDOUT;
+	struct ipu_sqe e;
+
+	for (*n = 1; *n <= 50 && ret == -ETIMEDOUT; (*n)++) {
+		memset(&e, 0, sizeof(e));
+		e.opcode = IPU_SQE_ABORT;
+		post(self, q, &e);
+		doorbell(self, q, false, q->sq_tail);
+		ret = reap(q, c, 200);
+	}
+	return ret;
+}
+
 /* True when every byte of @p's @len bytes is @v. */
 static bool all_bytes(const void *p, size_t len, uint8_t v)
 {
@@ -1229,7 +1236,7 @@ TEST_F(queue, user_queue_abort)
 	struct ipu_cqe c;
 	uint16_t run_cid;
 	struct tq *u;
-	int n, ret = -ETIMEDOUT;
+	int n;
 
 	ASSERT_NE(NULL, self->bar.db) TH_LOG("BAR4: %s", self->bar.db_err);
 	ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
@@ -1249,14 +1256,7 @@ TEST_F(queue, user_queue_abort)
 	 * The card acts on an ABORT at its doorbell, and only on a run that
 	 * has started: ring ABORTs until the RUN completes.
 	 */
-	for (n = 1; n <= 50 && ret == -ETIMEDOUT; n++) {
-		memset(&e, 0, sizeof(e));
-		e.opcode = IPU_SQE_ABORT;
-		post(self, u, &e);
-		doorbell(self, u, false, u->sq_tail);
-		ret = reap(u, &c, 200);
-	}
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, abort_until_completion(self, u, &c, &n));
 	TH_LOG("the RUN stopped after %d ABORT(s)", n - 1);
 	EXPECT_EQ(run_cid, c.cid);
 	EXPECT_EQ(IPU_CS_ABORTED, IPU_CQE_CODE(c.status));
@@ -1330,6 +1330,24 @@ static int xfer(FIXTURE_DATA(queue) *self, uint8_t op, uint32_t h,
 
 	e.data = make_sgl(self, sgl, first, len, &e.sgl_count);
 	return run_cmd(self, &e, NULL);
+}
+
+/*
+ * @bind_in, @bind_out: STREAM_BINDs of streams 0 ("in") and 1 ("out") to
+ * rings of @ring bytes at pool pages @in and @out (no SG list).
+ */
+static void bind_sqes(FIXTURE_DATA(queue) *self, unsigned in, unsigned out,
+		      uint64_t ring, struct ipu_sqe *bind_in,
+		      struct ipu_sqe *bind_out)
+{
+	memset(bind_in, 0, sizeof(*bind_in));
+	bind_in->opcode = IPU_SQE_STREAM_BIND;
+	bind_in->handle = 0;
+	bind_in->length = ring;
+	bind_in->data = self->phys[in];
+	*bind_out = *bind_in;
+	bind_out->handle = 1;
+	bind_out->data = self->phys[out];
 }
 
 /* Without a graph UNLOAD completes OK (again and again); RUN has no graph. */
@@ -1516,14 +1534,7 @@ TEST_F(queue, unload_unbinds_streams)
 	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
 	for (unsigned i = 0; i < S_ROUNDS * S_ELEMS; i++)
 		x[i] = (float)i * 0.75f;
-	memset(&bind_in, 0, sizeof(bind_in));
-	bind_in.opcode = IPU_SQE_STREAM_BIND;
-	bind_in.handle = 0;
-	bind_in.length = S_RING;
-	bind_in.data = self->phys[in];
-	bind_out = bind_in;
-	bind_out.handle = 1;
-	bind_out.data = self->phys[out];
+	bind_sqes(self, in, out, S_RING, &bind_in, &bind_out);
 	e = bind_in;
 	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
 	e = bind_out;
@@ -1605,72 +1616,14 @@ TEST_F(queue, user_queue_unload)
 #define REC_QSIZE	32	/* a record test queue's entries: one page of records */
 #define REC_PAT		0xa5	/* a record slot before the card writes it */
 #define REC_WORDS	11	/* the counters of a record (then reserved) */
-#define R_ELEMS		256	/* f32 per transfer of the record graph's streams */
-#define R_ROUNDS	3
-#define R_RING		(R_ROUNDS * R_ELEMS * 4)	/* one run's transfers */
+/* The record graph (ipu_test_record_graph()) is a stream graph. */
+#define R_ELEMS		S_ELEMS	/* f32 per transfer of its streams */
+#define R_ROUNDS	S_ROUNDS
+#define R_RING		S_RING	/* one run's transfers */
 
 _Static_assert(REC_QSIZE * IPU_RUN_RECORD_SIZE == PAGE, "a page of records");
 _Static_assert(sizeof(struct ipu_run_record) == IPU_RUN_RECORD_SIZE,
 	       "ipu_hw.h's record");
-
-/*
- * The record graph, with something in every counter: R_ROUNDS rounds of a
- * transfer of stream 0 ("in") into x (spread over the tiles), y = x + x (a
- * compute set), z = y (an exchange onto the last tile), a sync, and z out
- * to stream 1 ("out"). Handles: x (0, write-only), z (1, read-only).
- */
-static int build_record_graph(void **buf, size_t *len)
-{
-	uint32_t shape[1] = { R_ELEMS };
-	struct ipu_error err;
-	struct ipu_graph *g;
-	int x, y, z, body, loop, sin, sout, n;
-
-	memset(&err, 0, sizeof(err));
-	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
-		return -EINVAL;
-	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
-	if (x < 0 || ipu_graph_map_linear(g, x, 8, &err) < 0 ||
-	    ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err) != 0)
-		goto fail;
-	z = ipu_graph_add_tensor(g, "z", IPU_DTYPE_F32, 1, shape, &err);
-	if (z < 0 ||
-	    ipu_graph_map_tile(g, z, ipu_graph_tiles(g) - 1, &err) < 0 ||
-	    ipu_graph_expose(g, z, NULL, IPU_HANDLE_READ, &err) != 1)
-		goto fail;
-	sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE,
-				   IPU_DTYPE_F32, R_ELEMS, 2, &err);
-	sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST,
-				    IPU_DTYPE_F32, R_ELEMS, 2, &err);
-	body = ipu_prog_sequence(g, &err);
-	if (sin != 0 || sout != 1 || body < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sin, x, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	y = ipu_binary(g, body, IPU_OP_ADD, x, x, "y", &err);
-	if (y < 0)
-		goto fail;
-	n = ipu_prog_copy(g, ipu_slice_all(g, y), ipu_slice_all(g, z), &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	n = ipu_prog_sync(g, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	n = ipu_prog_stream_copy(g, sout, z, &err);
-	if (n < 0 || ipu_prog_append(g, body, n, &err) < 0)
-		goto fail;
-	loop = ipu_prog_repeat(g, R_ROUNDS, body, &err);
-	if (loop < 0 || ipu_graph_add_program(g, "rounds", loop, &err) < 0 ||
-	    ipu_graph_write(g, buf, len, &err))
-		goto fail;
-	ipu_graph_free(g);
-	return 0;
-fail:
-	fprintf(stderr, "# record graph: %s\n", err.msg);
-	ipu_graph_free(g);
-	return -EINVAL;
-}
 
 /* Record slot @i of the record ring in pool page @page. */
 static const struct ipu_run_record *rec_at(FIXTURE_DATA(queue) *self,
@@ -1755,7 +1708,7 @@ TEST_F(queue, run_records)
 	void *graph;
 	size_t glen;
 
-	ASSERT_EQ(0, build_record_graph(&graph, &glen));
+	ASSERT_EQ(0, ipu_test_record_graph(&graph, &glen));
 	load_sqe(self, graph, glen, &ld);
 	free(graph);
 	for (unsigned i = 0; i < R_ROUNDS * R_ELEMS; i++)
@@ -1769,14 +1722,7 @@ TEST_F(queue, run_records)
 	EXPECT_EQ(self->phys[rec] >> 32,
 		  rd32(self, IPU_REG_Q(1, IPU_Q_REC_BASE_HI)));
 	self->q = &self->qs[1];
-	memset(&bind_in, 0, sizeof(bind_in));
-	bind_in.opcode = IPU_SQE_STREAM_BIND;
-	bind_in.handle = 0;
-	bind_in.length = R_RING;
-	bind_in.data = self->phys[in];
-	bind_out = bind_in;
-	bind_out.handle = 1;
-	bind_out.data = self->phys[out];
+	bind_sqes(self, in, out, R_RING, &bind_in, &bind_out);
 
 	/* 0: LOAD. 1: RUN with the streams unbound fails at its first copy. */
 	e = ld;
@@ -1916,7 +1862,7 @@ TEST_F(queue, run_record_aborted)
 	struct tq *q;
 	void *graph;
 	size_t glen;
-	int n, ret = -ETIMEDOUT;
+	int n;
 
 	ASSERT_EQ(0, ipu_test_double_graph(IPU_MODEL_TEST, N_ELEMS, 0, &graph,
 					   &glen));
@@ -1939,14 +1885,7 @@ TEST_F(queue, run_record_aborted)
 	doorbell(self, q, false, q->sq_tail);
 	ASSERT_EQ(0, wait_fetched(self, q));
 	usleep(20000);
-	for (n = 1; n <= 50 && ret == -ETIMEDOUT; n++) {
-		memset(&e, 0, sizeof(e));
-		e.opcode = IPU_SQE_ABORT;
-		post(self, q, &e);
-		doorbell(self, q, false, q->sq_tail);
-		ret = reap(q, &c, 200);
-	}
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, abort_until_completion(self, q, &c, &n));
 	ASSERT_EQ(run_cid, c.cid);
 	ASSERT_EQ(IPU_CS_ABORTED, IPU_CQE_CODE(c.status));
 	r = rec_at(self, rec, run_slot);
@@ -2452,20 +2391,10 @@ FIXTURE_SETUP(dma)
 	ASSERT_EQ(0, ret) TH_LOG("%s", msg);
 	if (ipu_bar0_rd(&self->bar, IPU_REG_MODEL) != IPU_MODEL_GC200)
 		SKIP(return, "card %d is not a gc200", BIG_CARD);
-	if (iommu_present()) {
-		iommu_type_path(self->bar.pcidir, self->type_path,
-				sizeof(self->type_path));
-		ASSERT_NE(0, self->type_path[0]);
-		ASSERT_EQ(0, ipu_read_file(self->type_path, self->type0,
-					   sizeof(self->type0)));
-		/* The card's rings must be reachable to start with. */
-		ret = set_domain(self, "identity");
-		if (ret) {
-			self->type_path[0] = 0;
-			SKIP(return, "cannot give the card's IOMMU group an identity domain: %s",
-			     strerror(-ret));
-		}
-	}
+	/* The card's rings must be reachable to start with. */
+	iommu_identity(_metadata, self->bar.pcidir, self->type_path,
+		       sizeof(self->type_path), self->type0, sizeof(self->type0));
+	IPU_RETURN_IF_SKIPPED();
 	ret = map_hugepages(self);
 	if (ret == -ENOMEM)
 		SKIP(return, "the VM has too few free hugepages");

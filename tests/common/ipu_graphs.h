@@ -22,6 +22,13 @@
  * builder's message on stderr.
  */
 int ipu_test_stream_graph(void **buf, size_t *len);
+/*
+ * The record graph, with something in every counter of a run record: the
+ * stream graph with x exposed (handle 0, write-only) and y = x + x going to
+ * z on the last tile (an exchange; handle 1, read-only), then a sync, and z
+ * out to stream 1. 0, or -1 as above.
+ */
+int ipu_test_record_graph(void **buf, size_t *len);
 
 /*
  * The "double" graph for @model: "x" (handle 0, write-only) and y = x + x
@@ -32,6 +39,9 @@ int ipu_test_stream_graph(void **buf, size_t *len);
  */
 int ipu_test_double_graph(uint32_t model, uint64_t n, uint64_t big,
 			  void **buf, size_t *len);
+/* Only the double graph's program 0 (no "spin": nothing runs for long). */
+int ipu_test_double_only_graph(uint32_t model, uint64_t n, void **buf,
+			       size_t *len);
 #define H_X		0
 #define H_Y		1
 #define H_BIG		2

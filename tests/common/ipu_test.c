@@ -310,6 +310,42 @@ int ipu_test_detach(int fd)
 	return ioctl(fd, IPU_IOCTL_DETACH, &a) ? -errno : 0;
 }
 
+int ipu_test_submit(int fd, struct ipu_cmd *c)
+{
+	c->argsz = sizeof(*c);
+	if (ioctl(fd, IPU_IOCTL_SUBMIT, c))
+		return -errno;
+	return (c->flags & IPU_CMD_FLAG_ASYNC) ? 0 : (int)c->status;
+}
+
+int ipu_test_wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
+		      struct ipu_wait *out)
+{
+	struct ipu_wait w = { .argsz = sizeof(w), .flags = flags, .seq = seq,
+			      .timeout_ms = ms };
+
+	if (ioctl(fd, IPU_IOCTL_WAIT, &w))
+		return -errno;
+	if (out)
+		*out = w;
+	return (int)w.status;
+}
+
+int ipu_test_buf_pin(int fd, void *p, uint64_t size)
+{
+	struct ipu_buf b = { .argsz = sizeof(b), .size = size,
+			     .user_addr = (uintptr_t)p };
+
+	return ioctl(fd, IPU_IOCTL_BUF_PIN, &b) ? -errno : (int)b.handle;
+}
+
+int ipu_test_buf_free(int fd, uint32_t h)
+{
+	struct ipu_buf b = { .argsz = sizeof(b), .handle = h };
+
+	return ioctl(fd, IPU_IOCTL_BUF_FREE, &b) ? -errno : 0;
+}
+
 static long debug_counter(const char *card, const char *name)
 {
 	char path[128], buf[32];

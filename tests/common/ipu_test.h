@@ -26,6 +26,20 @@
 		return; \
 } while (0)
 
+/*
+ * For a FIXTURE_SETUP(): the class device of card @index into @dev (a
+ * char array), or the test skipped (returning from the setup) when the card
+ * is absent; failed when IPU_VM_CARDS lists it.
+ */
+#define IPU_FIND_CARD_OR_SKIP(index, dev) do { \
+	if (ipu_find_card((index), (dev), sizeof(dev))) { \
+		ASSERT_EQ(NULL, ipu_vm_card(index)) \
+			TH_LOG("card %d is in IPU_VM_CARDS but not bound", (index)); \
+		SKIP(return, "card%d.%s: card %d is absent", (index), \
+		     _metadata->name, (index)); \
+	} \
+} while (0)
+
 /* The per-card variants: card0..card3 of the VM (tools/ipu-vm). */
 #define IPU_CARD_VARIANTS(fixture) \
 	FIXTURE_VARIANT_ADD(fixture, card0) { .index = 0 }; \
@@ -89,6 +103,21 @@ int ipu_test_open_card(int index, int flags);
 int ipu_test_attach(int fd, uint32_t flags);
 /* DETACH: 0 or -errno. */
 int ipu_test_detach(int fd);
+/*
+ * SUBMIT @c (argsz set here): -errno, or the completion status of a
+ * synchronous command, 0 for an ASYNC one (its seq in c->seq).
+ */
+int ipu_test_submit(int fd, struct ipu_cmd *c);
+/*
+ * WAIT for @seq (or any, with IPU_WAIT_FLAG_ANY in @flags) up to @ms: the
+ * command's status or -errno; the reply in *@out unless it is NULL.
+ */
+int ipu_test_wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
+		      struct ipu_wait *out);
+/* BUF_PIN @size bytes at @p: the buffer handle or -errno. */
+int ipu_test_buf_pin(int fd, void *p, uint64_t size);
+/* BUF_FREE handle @h: 0 or -errno. */
+int ipu_test_buf_free(int fd, uint32_t h);
 /*
  * Waits (5 s) until the driver's debugfs counters of card @index (pinned and
  * allocated pages, buffers, commands) are back to zero: 0, or -1 with the

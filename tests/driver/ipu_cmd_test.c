@@ -46,37 +46,13 @@ static int buf_alloc(int fd, uint64_t size, uint64_t *off)
 	return b.handle;
 }
 
-static int buf_pin(int fd, void *p, uint64_t size)
-{
-	struct ipu_buf b = { .argsz = sizeof(b), .size = size,
-			     .user_addr = (uintptr_t)p };
-
-	return ioctl(fd, IPU_IOCTL_BUF_PIN, &b) ? -errno : (int)b.handle;
-}
-
-static int buf_free(int fd, uint32_t h)
-{
-	struct ipu_buf b = { .argsz = sizeof(b), .handle = h };
-
-	return ioctl(fd, IPU_IOCTL_BUF_FREE, &b) ? -errno : 0;
-}
-
-/* SUBMIT; returns -errno or the completion status (sync) / 0 (async). */
-static int submit(int fd, struct ipu_cmd *c)
-{
-	c->argsz = sizeof(*c);
-	if (ioctl(fd, IPU_IOCTL_SUBMIT, c))
-		return -errno;
-	return (c->flags & IPU_CMD_FLAG_ASYNC) ? 0 : (int)c->status;
-}
-
 static int cmd_ptr(int fd, uint32_t op, uint32_t handle, uint64_t off,
 		   void *p, uint64_t len)
 {
 	struct ipu_cmd c = { .opcode = op, .handle = handle, .offset = off,
 			     .user_ptr = (uintptr_t)p, .length = len };
 
-	return submit(fd, &c);
+	return ipu_test_submit(fd, &c);
 }
 
 static int cmd_buf(int fd, uint32_t op, uint32_t handle, uint64_t off,
@@ -85,37 +61,24 @@ static int cmd_buf(int fd, uint32_t op, uint32_t handle, uint64_t off,
 	struct ipu_cmd c = { .opcode = op, .handle = handle, .offset = off,
 			     .buf = buf, .buf_offset = boff, .length = len };
 
-	return submit(fd, &c);
+	return ipu_test_submit(fd, &c);
 }
 
 static int run_async(int fd, uint32_t prog, uint32_t count, uint64_t *seq)
 {
 	struct ipu_cmd c = { .opcode = IPU_CMD_RUN, .handle = prog,
 			     .count = count, .flags = IPU_CMD_FLAG_ASYNC };
-	int ret = submit(fd, &c);
+	int ret = ipu_test_submit(fd, &c);
 
 	*seq = c.seq;
 	return ret;
-}
-
-static int wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
-		    struct ipu_wait *out)
-{
-	struct ipu_wait w = { .argsz = sizeof(w), .flags = flags, .seq = seq,
-			      .timeout_ms = ms };
-
-	if (ioctl(fd, IPU_IOCTL_WAIT, &w))
-		return -errno;
-	if (out)
-		*out = w;
-	return (int)w.status;
 }
 
 static int simple(int fd, uint32_t op)
 {
 	struct ipu_cmd c = { .opcode = op };
 
-	return submit(fd, &c);
+	return ipu_test_submit(fd, &c);
 }
 
 /* --- the fixture: card 3 attached, the small graph loaded --- */
@@ -159,7 +122,7 @@ TEST_F(cmd, write_run_read_user_ptr)
 		x[i] = (float)i * 0.25f - 7.0f;
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, x,
 					 N_ELEMS * 4));
-	ASSERT_EQ(IPU_STATUS_OK, submit(self->fd, &c));
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
 	EXPECT_LT(0ull, c.cycles);
 	EXPECT_LT(0ull, c.host_ns);
 	EXPECT_LT(0ull, c.seq);
@@ -213,7 +176,7 @@ TEST_F(cmd, alloc_mmap_and_pin)
 
 	p = aligned_alloc(4096, sz + 4096);
 	ASSERT_NE(NULL, p);
-	hp = buf_pin(self->fd, (char *)p + 5, sz);
+	hp = ipu_test_buf_pin(self->fd, (char *)p + 5, sz);
 	ASSERT_LT(0, hp);
 	ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ, H_Y, 0, hp, 0, sz));
 	for (int i = 0; i < N_ELEMS; i++) {
@@ -222,9 +185,9 @@ TEST_F(cmd, alloc_mmap_and_pin)
 		memcpy(&v, (char *)p + 5 + i * 4, 4);
 		ASSERT_EQ(2.0f * i, v);
 	}
-	EXPECT_EQ(0, buf_free(self->fd, hp));
-	EXPECT_EQ(-ENOENT, buf_free(self->fd, hp));
-	EXPECT_EQ(0, buf_free(self->fd, h));
+	EXPECT_EQ(0, ipu_test_buf_free(self->fd, hp));
+	EXPECT_EQ(-ENOENT, ipu_test_buf_free(self->fd, hp));
+	EXPECT_EQ(0, ipu_test_buf_free(self->fd, h));
 	/* The mapping outlives the buffer (its own page references). */
 	m[0] = 1;
 	munmap(m, sz);
@@ -249,7 +212,7 @@ TEST_F(cmd, async_wait_poll_eventfd)
 		struct ipu_cmd c = { .opcode = IPU_CMD_FENCE,
 				     .flags = IPU_CMD_FLAG_ASYNC };
 
-		ASSERT_EQ(0, submit(self->fd, &c));
+		ASSERT_EQ(0, ipu_test_submit(self->fd, &c));
 		seqs[i] = c.seq;
 		if (i)
 			ASSERT_EQ(seqs[i - 1] + 1, seqs[i]);
@@ -257,14 +220,17 @@ TEST_F(cmd, async_wait_poll_eventfd)
 	ASSERT_EQ(1, poll(&pfd, 1, 5000));
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	/* The last one by seq, then the others in any order. */
-	ASSERT_EQ(IPU_STATUS_OK, wait_seq(self->fd, seqs[15], 0, 5000, &w));
-	EXPECT_EQ(-ENOENT, wait_seq(self->fd, seqs[15], 0, 0, NULL));
+	ASSERT_EQ(IPU_STATUS_OK,
+		  ipu_test_wait_seq(self->fd, seqs[15], 0, 5000, &w));
+	EXPECT_EQ(-ENOENT, ipu_test_wait_seq(self->fd, seqs[15], 0, 0, NULL));
 	for (int i = 0; i < 15; i++) {
-		ASSERT_EQ(IPU_STATUS_OK, wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY,
-						  5000, &w));
+		ASSERT_EQ(IPU_STATUS_OK,
+			  ipu_test_wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY,
+					    5000, &w));
 		EXPECT_GT(seqs[15], w.seq);
 	}
-	EXPECT_EQ(-ENOENT, wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY, 0, NULL));
+	EXPECT_EQ(-ENOENT,
+		  ipu_test_wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY, 0, NULL));
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 	/* The eventfd counted every completion (possibly coalesced reads). */
 	for (int tries = 0; tries < 100; tries++) {
@@ -280,13 +246,14 @@ TEST_F(cmd, async_wait_poll_eventfd)
 
 	/* WAIT timeouts on a long RUN; ABORT ends it with ABORTED. */
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
-	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, seq, 0, 0, NULL));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd, seq, 0, 0, NULL));
 	long long t0 = ipu_now_ms();
 
-	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, seq, 0, 100, NULL));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd, seq, 0, 100, NULL));
 	EXPECT_LE(95, ipu_now_ms() - t0);
 	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_ABORT));
-	EXPECT_EQ(IPU_STATUS_ABORTED, wait_seq(self->fd, seq, 0, UINT32_MAX, NULL));
+	EXPECT_EQ(IPU_STATUS_ABORTED,
+		  ipu_test_wait_seq(self->fd, seq, 0, UINT32_MAX, NULL));
 	e.fd = -1;
 	EXPECT_EQ(0, ioctl(self->fd, IPU_IOCTL_SET_EVENTFD, &e));
 	e.fd = 12345;
@@ -308,11 +275,12 @@ TEST_F(cmd, sync_interrupted_then_wait)
 	IPU_RETURN_IF_SKIPPED();
 	sigaction(SIGALRM, &sa, NULL);
 	ualarm(100000, 0);
-	EXPECT_EQ(-EINTR, submit(self->fd, &c));
+	EXPECT_EQ(-EINTR, ipu_test_submit(self->fd, &c));
 	ASSERT_LT(0ull, c.seq);
-	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, c.seq, 0, 10, NULL));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd, c.seq, 0, 10, NULL));
 	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_ABORT));
-	EXPECT_EQ(IPU_STATUS_ABORTED, wait_seq(self->fd, c.seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_ABORTED,
+		  ipu_test_wait_seq(self->fd, c.seq, 0, 5000, NULL));
 }
 
 TEST_F(cmd, negative)
@@ -373,10 +341,10 @@ TEST_F(cmd, negative)
 	memset(&c, 0, sizeof(c));
 	c.opcode = IPU_CMD_FENCE;
 	c.reserved0 = 1;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	c.reserved0 = 0;
 	c.reserved[0] = 1;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	memset(&w, 0, sizeof(w));
 	w.argsz = sizeof(w);
 	w.reserved[1] = 1;
@@ -386,17 +354,17 @@ TEST_F(cmd, negative)
 	/* Sizes. */
 	EXPECT_EQ(-EINVAL, buf_alloc(self->fd, 0, NULL));
 	EXPECT_EQ(-EINVAL, buf_alloc(self->fd, (1ull << 30) + 1, NULL));
-	EXPECT_EQ(-EINVAL, buf_pin(self->fd, page_buf, 0));
+	EXPECT_EQ(-EINVAL, ipu_test_buf_pin(self->fd, page_buf, 0));
 
 	/* Opcodes and field combinations. */
 	memset(&c, 0, sizeof(c));
 	c.opcode = 0;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	c.opcode = 8;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	c.opcode = IPU_CMD_FENCE;
 	c.length = 4;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, page_buf, 0));
 	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, NULL, 4));
 	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, page_buf,
@@ -404,7 +372,7 @@ TEST_F(cmd, negative)
 	memset(&c, 0, sizeof(c));
 	c.opcode = IPU_CMD_RUN;
 	c.msg_ptr = (uintptr_t)page_buf;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 
 	/* Bad user pointers: unmapped, and read-only memory for READ. */
 	EXPECT_EQ(-EFAULT, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, (void *)4096, 64));
@@ -412,14 +380,14 @@ TEST_F(cmd, negative)
 	ASSERT_NE(MAP_FAILED, ro);
 	EXPECT_EQ(-EFAULT, cmd_ptr(self->fd, IPU_CMD_READ, H_Y, 0, ro, 64));
 	EXPECT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, ro, 64));
-	EXPECT_EQ(-EFAULT, buf_pin(self->fd, ro, 4096));
-	EXPECT_EQ(-EFAULT, buf_pin(self->fd, (void *)4096, 4096));
+	EXPECT_EQ(-EFAULT, ipu_test_buf_pin(self->fd, ro, 4096));
+	EXPECT_EQ(-EFAULT, ipu_test_buf_pin(self->fd, (void *)4096, 4096));
 	munmap(ro, 4096);
 
 	/* Unknown buffer, data beyond the buffer. */
 	EXPECT_EQ(-ENOENT, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, 999, 0, 4));
-	EXPECT_EQ(-ENOENT, buf_free(self->fd, 999));
-	EXPECT_EQ(-ENOENT, buf_free(self->fd, 0));
+	EXPECT_EQ(-ENOENT, ipu_test_buf_free(self->fd, 999));
+	EXPECT_EQ(-ENOENT, ipu_test_buf_free(self->fd, 0));
 	h = buf_alloc(self->fd, 4096, NULL);
 	ASSERT_LT(0, h);
 	EXPECT_EQ(-ERANGE, cmd_buf(self->fd, IPU_CMD_WRITE, H_X, 0, h, 4095, 2));
@@ -431,22 +399,25 @@ TEST_F(cmd, negative)
 	/* BUF_FREE of a buffer a queued command uses: EBUSY. */
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
 	/* ABORT stops a RUN in progress: let it start. */
-	EXPECT_EQ(-ETIMEDOUT, wait_seq(self->fd, seq, 0, 50, NULL));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd, seq, 0, 50, NULL));
 	memset(&c, 0, sizeof(c));
 	c.opcode = IPU_CMD_WRITE;
 	c.flags = IPU_CMD_FLAG_ASYNC;
 	c.buf = h;
 	c.length = 4096;
-	ASSERT_EQ(0, submit(self->fd, &c));
-	EXPECT_EQ(-EBUSY, buf_free(self->fd, h));
+	ASSERT_EQ(0, ipu_test_submit(self->fd, &c));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_free(self->fd, h));
 	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_ABORT));
-	EXPECT_EQ(IPU_STATUS_ABORTED, wait_seq(self->fd, seq, 0, 5000, NULL));
-	EXPECT_EQ(IPU_STATUS_OK, wait_seq(self->fd, c.seq, 0, 5000, NULL));
-	EXPECT_EQ(0, buf_free(self->fd, h));
+	EXPECT_EQ(IPU_STATUS_ABORTED,
+		  ipu_test_wait_seq(self->fd, seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_OK,
+		  ipu_test_wait_seq(self->fd, c.seq, 0, 5000, NULL));
+	EXPECT_EQ(0, ipu_test_buf_free(self->fd, h));
 
 	/* WAIT for nothing. */
-	EXPECT_EQ(-ENOENT, wait_seq(self->fd, 12345, 0, 100, NULL));
-	EXPECT_EQ(-ENOENT, wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY, 100, NULL));
+	EXPECT_EQ(-ENOENT, ipu_test_wait_seq(self->fd, 12345, 0, 100, NULL));
+	EXPECT_EQ(-ENOENT,
+		  ipu_test_wait_seq(self->fd, 0, IPU_WAIT_FLAG_ANY, 100, NULL));
 
 	/* Too many in flight. */
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
@@ -454,16 +425,16 @@ TEST_F(cmd, negative)
 		memset(&c, 0, sizeof(c));
 		c.opcode = IPU_CMD_FENCE;
 		c.flags = IPU_CMD_FLAG_ASYNC;
-		ASSERT_EQ(0, submit(self->fd, &c));
+		ASSERT_EQ(0, ipu_test_submit(self->fd, &c));
 	}
 	memset(&c, 0, sizeof(c));
 	c.opcode = IPU_CMD_FENCE;
 	c.flags = IPU_CMD_FLAG_ASYNC;
-	EXPECT_EQ(-EAGAIN, submit(self->fd, &c));
+	EXPECT_EQ(-EAGAIN, ipu_test_submit(self->fd, &c));
 	/* Detach with 256 in flight, one of them a long RUN. */
 	EXPECT_EQ(0, ipu_test_detach(self->fd));
 	EXPECT_EQ(-ENOTCONN, ipu_test_detach(self->fd));
-	EXPECT_EQ(-ENOTCONN, wait_seq(self->fd, seq, 0, 0, NULL));
+	EXPECT_EQ(-ENOTCONN, ipu_test_wait_seq(self->fd, seq, 0, 0, NULL));
 }
 
 TEST_F(cmd, rlimit_memlock)
@@ -488,12 +459,12 @@ TEST_F(cmd, rlimit_memlock)
 			_exit(2);
 		if (ipu_test_attach(fd, 0) < 0)
 			_exit(3);
-		h = buf_pin(fd, p, 64 << 10);
+		h = ipu_test_buf_pin(fd, p, 64 << 10);
 		ok &= h > 0;
-		ok &= buf_pin(fd, p, 4096) == -ENOMEM;
-		ok &= buf_free(fd, h) == 0;
-		ok &= buf_pin(fd, p, 1 << 20) == -ENOMEM;
-		h = buf_pin(fd, p + 100, 4096);
+		ok &= ipu_test_buf_pin(fd, p, 4096) == -ENOMEM;
+		ok &= ipu_test_buf_free(fd, h) == 0;
+		ok &= ipu_test_buf_pin(fd, p, 1 << 20) == -ENOMEM;
+		h = ipu_test_buf_pin(fd, p + 100, 4096);
 		ok &= h > 0;
 		/* ALLOC is not pinned user memory: not charged. */
 		ok &= buf_alloc(fd, 1 << 20, NULL) > 0;
@@ -517,12 +488,12 @@ TEST_F(cmd, corrupt_load_message)
 	c.user_ptr = (uintptr_t)bad;
 	c.length = self->graph_len;
 	c.msg_ptr = (uintptr_t)msg;
-	EXPECT_EQ(IPU_STATUS_LOAD_FAILED, submit(self->fd, &c));
+	EXPECT_EQ(IPU_STATUS_LOAD_FAILED, ipu_test_submit(self->fd, &c));
 	EXPECT_NE(0, msg[0]);
 	TH_LOG("card says: %.200s", msg);
 	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(self->fd, IPU_CMD_RUN));
 	c.msg_ptr = 8;
-	EXPECT_EQ(-EFAULT, submit(self->fd, &c));
+	EXPECT_EQ(-EFAULT, ipu_test_submit(self->fd, &c));
 	free(bad);
 }
 
@@ -532,7 +503,7 @@ static int bind(int fd, uint32_t stream, uint32_t buf, uint64_t off,
 	struct ipu_cmd c = { .opcode = IPU_CMD_STREAM_BIND, .handle = stream,
 			     .buf = buf, .buf_offset = off, .length = len };
 
-	return submit(fd, &c);
+	return ipu_test_submit(fd, &c);
 }
 
 TEST_F(cmd, stream_bind)
@@ -561,29 +532,29 @@ TEST_F(cmd, stream_bind)
 	ASSERT_NE(MAP_FAILED, in);
 	ASSERT_EQ(0, posix_memalign((void **)&pin_mem, psz, 4 * psz));
 	out = (float *)((char *)pin_mem + psz - 64);	/* spans 2 pages */
-	hout = buf_pin(self->fd, pin_mem, 4 * psz);
+	hout = ipu_test_buf_pin(self->fd, pin_mem, 4 * psz);
 	ASSERT_LT(0, hout);
 	for (int i = 0; i < S_ROUNDS * S_ELEMS; i++)
 		in[psz / 4 + i] = (float)i * 0.5f - 3.0f;
 
 	/* Negative cases: ioctl errors. */
 	c.user_ptr = (uintptr_t)in;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));	/* user_ptr */
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));	/* user_ptr */
 	c.user_ptr = 0;
 	c.buf = 0x7777;
-	EXPECT_EQ(-ENOENT, submit(self->fd, &c));	/* no such buffer */
+	EXPECT_EQ(-ENOENT, ipu_test_submit(self->fd, &c));	/* no such buffer */
 	c.buf = hin;
 	c.buf_offset = 2 * psz + 4;
-	EXPECT_EQ(-ERANGE, submit(self->fd, &c));	/* beyond the buffer */
+	EXPECT_EQ(-ERANGE, ipu_test_submit(self->fd, &c));	/* beyond the buffer */
 	c.buf_offset = 0;
 	c.length = 0;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));	/* unbind names no buf */
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));	/* unbind names no buf */
 	c.length = S_RING;
 	c.count = 1;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	c.count = 0;
 	c.offset = 4;
-	EXPECT_EQ(-EINVAL, submit(self->fd, &c));
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
 	/* The card's checks: statuses. */
 	EXPECT_EQ(IPU_STATUS_INVALID_FIELD, bind(self->fd, 0, hin, 0, 1000));
 	EXPECT_EQ(IPU_STATUS_BAD_HANDLE, bind(self->fd, 5, hin, 0, 1024));
@@ -594,8 +565,8 @@ TEST_F(cmd, stream_bind)
 	for (int i = 0; i < S_ROUNDS * S_ELEMS; i++)
 		ASSERT_EQ(in[psz / 4 + i] * 2, out[i]);
 	/* Bound buffers are in use; a failed bind kept the old binding. */
-	EXPECT_EQ(-EBUSY, buf_free(self->fd, hin));
-	EXPECT_EQ(-EBUSY, buf_free(self->fd, hout));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_free(self->fd, hin));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_free(self->fd, hout));
 
 	/* A ring of one slot: transfer i is slot i mod 1. */
 	memset(out, 0, S_RING);
@@ -611,7 +582,7 @@ TEST_F(cmd, stream_bind)
 	/* Unbind "in": its buffer is free again, runs fail. */
 	EXPECT_EQ(IPU_STATUS_OK, bind(self->fd, 0, 0, 0, 0));
 	EXPECT_EQ(0, munmap(in, 2 * psz + S_RING));
-	EXPECT_EQ(0, buf_free(self->fd, hin));
+	EXPECT_EQ(0, ipu_test_buf_free(self->fd, hin));
 	EXPECT_EQ(IPU_STATUS_RUN_FAILED, simple(self->fd, IPU_CMD_RUN));
 
 	/* Asynchronous rebind, then a LOAD drops every binding. */
@@ -620,22 +591,23 @@ TEST_F(cmd, stream_bind)
 	c = (struct ipu_cmd){ .opcode = IPU_CMD_STREAM_BIND, .handle = 0,
 			      .buf = hin2, .length = S_RING,
 			      .flags = IPU_CMD_FLAG_ASYNC };
-	ASSERT_EQ(0, submit(self->fd, &c));
+	ASSERT_EQ(0, ipu_test_submit(self->fd, &c));
 	seq = c.seq;
-	EXPECT_EQ(IPU_STATUS_OK, wait_seq(self->fd, seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_OK,
+		  ipu_test_wait_seq(self->fd, seq, 0, 5000, NULL));
 	EXPECT_EQ(IPU_STATUS_OK, simple(self->fd, IPU_CMD_RUN));
-	EXPECT_EQ(-EBUSY, buf_free(self->fd, hin2));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_free(self->fd, hin2));
 	EXPECT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
 					 self->graph, self->graph_len));
-	EXPECT_EQ(0, buf_free(self->fd, hin2));
-	EXPECT_EQ(0, buf_free(self->fd, hout));
+	EXPECT_EQ(0, ipu_test_buf_free(self->fd, hin2));
+	EXPECT_EQ(0, ipu_test_buf_free(self->fd, hout));
 
 	/* Left bound at close: detach unbinds it (teardown checks leaks). */
 	ASSERT_EQ(0, ipu_test_stream_graph(&graph, &glen));
 	ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0, graph,
 					 glen));
 	free(graph);
-	hout = buf_pin(self->fd, pin_mem, 4 * psz);
+	hout = ipu_test_buf_pin(self->fd, pin_mem, 4 * psz);
 	ASSERT_LT(0, hout);
 	ASSERT_EQ(IPU_STATUS_OK, bind(self->fd, 1, hout, 0, S_RING));
 	close(self->fd);
@@ -672,7 +644,7 @@ TEST_F(cmd, run_counters)
 	uint64_t seq;
 
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(IPU_STATUS_OK, submit(self->fd, &c));
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
 	EXPECT_LT(0ull, c.run.cycles_compute);
 	EXPECT_LT(0ull, c.run.compute_sets);
 	EXPECT_EQ(c.cycles, counters_cycles(&c.run));
@@ -680,14 +652,14 @@ TEST_F(cmd, run_counters)
 	EXPECT_LT(0ull, c.run.steps);
 
 	ASSERT_EQ(0, run_async(self->fd, P_DOUBLE, 3, &seq));
-	ASSERT_EQ(IPU_STATUS_OK, wait_seq(self->fd, seq, 0, 5000, &w));
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_wait_seq(self->fd, seq, 0, 5000, &w));
 	EXPECT_EQ(0, memcmp(&c.run, &w.run, sizeof(w.run)));
 	EXPECT_EQ(c.cycles, w.cycles);
 
 	/* Other commands: zero counters. */
 	memset(&c, 0, sizeof(c));
 	c.opcode = IPU_CMD_FENCE;
-	ASSERT_EQ(IPU_STATUS_OK, submit(self->fd, &c));
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
 	EXPECT_EQ(0ull, c.run.steps + counters_cycles(&c.run));
 
 	/* The 1.1 size: accepted, written back as such, nothing beyond. */
@@ -744,7 +716,8 @@ TEST_F(cmd, reset_while_attached)
 	/* Another file: only with FORCE (uAPI 1.3). */
 	EXPECT_EQ(-EBUSY, ipu_reset(fd2, 0, 0, &r));
 	ASSERT_EQ(0, ipu_reset(fd2, IPU_RESET_FLAG_FORCE, 0, &r));
-	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_RESET,
+		  ipu_test_wait_seq(self->fd, seq, 0, 5000, NULL));
 	/* The queue runs again; the graph is gone with the reset. */
 	EXPECT_EQ(IPU_STATUS_NO_GRAPH, simple(self->fd, IPU_CMD_RUN));
 	EXPECT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_LOAD, 0, 0,
@@ -754,7 +727,8 @@ TEST_F(cmd, reset_while_attached)
 	ASSERT_EQ(0, run_async(self->fd, P_SPIN, 0, &seq));
 	ASSERT_EQ(0, ipu_reset(fd2, IPU_RESET_FLAG_NOWAIT |
 			       IPU_RESET_FLAG_FORCE, 0, &r));
-	EXPECT_EQ(IPU_STATUS_RESET, wait_seq(self->fd, seq, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_RESET,
+		  ipu_test_wait_seq(self->fd, seq, 0, 5000, NULL));
 	ASSERT_EQ(0, ipu_find_card(SMALL_CARD, name, sizeof(name)));
 	EXPECT_EQ(0, ipu_wait_state(name, "ready", 2000));
 	t0 = ipu_now_ms();
@@ -781,7 +755,7 @@ TEST(attach_exclusive)
 	/* Without ATTACH: ENOTCONN; read-only files cannot attach. */
 	EXPECT_EQ(-ENOTCONN, buf_alloc(b, 4096, NULL));
 	EXPECT_EQ(-ENOTCONN, simple(b, IPU_CMD_FENCE));
-	EXPECT_EQ(-ENOTCONN, wait_seq(b, 1, 0, 0, NULL));
+	EXPECT_EQ(-ENOTCONN, ipu_test_wait_seq(b, 1, 0, 0, NULL));
 	EXPECT_EQ(-ENOTCONN, ipu_test_detach(b));
 	EXPECT_EQ(-EPERM, ipu_test_attach(ro, 0));
 	EXPECT_EQ(0, ioctl(ro, IPU_IOCTL_NULL, NULL));
@@ -892,16 +866,16 @@ TEST_F(big, round_trips)
 			ASSERT_EQ(IPU_STATUS_OK, cmd_ptr(self->fd, IPU_CMD_READ,
 				  H_BIG, toff, self->dst + dof, len));
 		} else if (mode == 1) {	/* BUF_PIN, unaligned */
-			hs = buf_pin(self->fd, self->src + so, len);
-			hd = buf_pin(self->fd, self->dst + dof, len);
+			hs = ipu_test_buf_pin(self->fd, self->src + so, len);
+			hd = ipu_test_buf_pin(self->fd, self->dst + dof, len);
 			ASSERT_LT(0, hs);
 			ASSERT_LT(0, hd);
 			ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_WRITE,
 				  H_BIG, toff, hs, 0, len));
 			ASSERT_EQ(IPU_STATUS_OK, cmd_buf(self->fd, IPU_CMD_READ,
 				  H_BIG, toff, hd, 0, len));
-			EXPECT_EQ(0, buf_free(self->fd, hs));
-			EXPECT_EQ(0, buf_free(self->fd, hd));
+			EXPECT_EQ(0, ipu_test_buf_free(self->fd, hs));
+			EXPECT_EQ(0, ipu_test_buf_free(self->fd, hd));
 		} else {		/* BUF_ALLOC + mmap */
 			hs = buf_alloc(self->fd, len, &off);
 			ASSERT_LT(0, hs);
@@ -916,7 +890,7 @@ TEST_F(big, round_trips)
 				  H_BIG, toff, hs, 0, len));
 			memcpy(self->dst + dof, m, len);
 			munmap(m, msz);
-			EXPECT_EQ(0, buf_free(self->fd, hs));
+			EXPECT_EQ(0, ipu_test_buf_free(self->fd, hs));
 		}
 		ASSERT_EQ(0, memcmp(self->src + so, self->dst + dof, len)) {
 			TH_LOG("size %llu mode %d", (unsigned long long)len, mode);
@@ -949,7 +923,7 @@ TEST_F(big, kill_mid_transfer_and_run)
 			    ipu_test_double_graph(IPU_MODEL_GC200, N_ELEMS, BIG_BYTES, &g, &len) ||
 			    cmd_ptr(cfd, IPU_CMD_LOAD, 0, 0, g, len))
 				_exit(1);
-			h = buf_pin(cfd, self->src, BIG_BYTES);
+			h = ipu_test_buf_pin(cfd, self->src, BIG_BYTES);
 			if (h <= 0 || buf_alloc(cfd, 1 << 20, NULL) <= 0)
 				_exit(2);
 			for (int i = 0; i < 8; i++) {
@@ -973,8 +947,8 @@ TEST_F(big, kill_mid_transfer_and_run)
 
 					run_async(cfd, P_SPIN, 0, &s);
 				}
-				submit(cfd, &cm);
-				if (submit(cfd, &cu))
+				ipu_test_submit(cfd, &cm);
+				if (ipu_test_submit(cfd, &cu))
 					_exit(3);
 			}
 			write(p[1], "g", 1);

@@ -38,52 +38,16 @@
 #define TENSOR_FILL	0x5a
 #define WATCH_MS	300
 
-static int submit(int fd, struct ipu_cmd *c)
-{
-	c->argsz = sizeof(*c);
-	if (ioctl(fd, IPU_IOCTL_SUBMIT, c))
-		return -errno;
-	return (c->flags & IPU_CMD_FLAG_ASYNC) ? 0 : (int)c->status;
-}
-
 static int xfer(int fd, uint32_t op, uint32_t flags, uint32_t handle,
 		void *p, uint64_t len, uint64_t *seq)
 {
 	struct ipu_cmd c = { .opcode = op, .flags = flags, .handle = handle,
 			     .user_ptr = (uintptr_t)p, .length = len };
-	int ret = submit(fd, &c);
+	int ret = ipu_test_submit(fd, &c);
 
 	if (seq)
 		*seq = c.seq;
 	return ret;
-}
-
-static int wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
-		    struct ipu_wait *out)
-{
-	struct ipu_wait w = { .argsz = sizeof(w), .flags = flags, .seq = seq,
-			      .timeout_ms = ms };
-
-	if (ioctl(fd, IPU_IOCTL_WAIT, &w))
-		return -errno;
-	if (out)
-		*out = w;
-	return (int)w.status;
-}
-
-static int buf_pin(int fd, void *p, uint64_t size)
-{
-	struct ipu_buf b = { .argsz = sizeof(b), .size = size,
-			     .user_addr = (uintptr_t)p };
-
-	return ioctl(fd, IPU_IOCTL_BUF_PIN, &b) ? -errno : (int)b.handle;
-}
-
-static int buf_free(int fd, uint32_t h)
-{
-	struct ipu_buf b = { .argsz = sizeof(b), .handle = h };
-
-	return ioctl(fd, IPU_IOCTL_BUF_FREE, &b) ? -errno : 0;
 }
 
 /* Opens card @index, attaches and loads the double graph (+ @big bytes). */
@@ -188,7 +152,7 @@ TEST_F(inflight, reset_leaves_memory_alone)
 		ASSERT_EQ(0, xfer(self->fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC,
 				  H_BIG, self->dst, BIG_BYTES, &seq));
 		ASSERT_EQ(0, ipu_reset(self->fd, IPU_RESET_FLAG_NOWAIT, 0, &r));
-		st = wait_seq(self->fd, seq, 0, 20000, NULL);
+		st = ipu_test_wait_seq(self->fd, seq, 0, 20000, NULL);
 		ASSERT_EQ(0, ipu_get_info(self->fd, &info));
 		if (st == IPU_STATUS_RESET) {
 			resets++;
@@ -275,17 +239,17 @@ static pid_t start_holder(int index, int *ready_fd)
 		char ok;
 
 		close(p[0]);
-		if (fd < 0 || submit(fd, &c))
+		if (fd < 0 || ipu_test_submit(fd, &c))
 			_exit(1);
 		ok = 'h';
 		if (write(p[1], &ok, 1) != 1)
 			_exit(1);
 		/* The forced reset fails the RUN with RESET; then no graph. */
-		if (wait_seq(fd, c.seq, 0, 30000, NULL) != IPU_STATUS_RESET)
+		if (ipu_test_wait_seq(fd, c.seq, 0, 30000, NULL) != IPU_STATUS_RESET)
 			_exit(2);
 		c.flags = 0;
 		c.handle = P_DOUBLE;
-		_exit(submit(fd, &c) == IPU_STATUS_NO_GRAPH ? 0 : 3);
+		_exit(ipu_test_submit(fd, &c) == IPU_STATUS_NO_GRAPH ? 0 : 3);
 	}
 	close(p[1]);
 	*ready_fd = p[0];
@@ -453,36 +417,36 @@ TEST(writable_mappings_are_exclusive)
 	memset(p, 1, 1 << 20);
 
 	/* BUF_PIN claims its lines: a second pin or READ of them is -EBUSY. */
-	h = buf_pin(fd, p, 4096);
+	h = ipu_test_buf_pin(fd, p, 4096);
 	ASSERT_LT(0, h);
-	EXPECT_EQ(-EBUSY, buf_pin(fd, p + 4000, 200));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd, p + 4000, 200));
 	EXPECT_EQ(-EBUSY, xfer(fd, IPU_CMD_READ, 0, H_Y, p + 64, 256, NULL));
 	/* The next line is free; memory the card only reads is never busy. */
-	h2 = buf_pin(fd, p + 4096, 64);
+	h2 = ipu_test_buf_pin(fd, p + 4096, 64);
 	EXPECT_LT(0, h2);
 	EXPECT_EQ(IPU_STATUS_OK, xfer(fd, IPU_CMD_WRITE, 0, H_X, p, 4096, NULL));
 	EXPECT_EQ(IPU_STATUS_OK, xfer(fd, IPU_CMD_WRITE, 0, H_X, p + 100, 4096,
 				      NULL));
-	EXPECT_EQ(0, buf_free(fd, h));
-	EXPECT_EQ(0, buf_free(fd, h2));
+	EXPECT_EQ(0, ipu_test_buf_free(fd, h));
+	EXPECT_EQ(0, ipu_test_buf_free(fd, h2));
 	/* Given back: pin again. */
-	h = buf_pin(fd, p, 4096);
+	h = ipu_test_buf_pin(fd, p, 4096);
 	EXPECT_LT(0, h);
-	EXPECT_EQ(0, buf_free(fd, h));
+	EXPECT_EQ(0, ipu_test_buf_free(fd, h));
 
 	/* A line shared at the edge of two ranges is one claim too many. */
-	h = buf_pin(fd, p + 8192, 100);
+	h = ipu_test_buf_pin(fd, p + 8192, 100);
 	ASSERT_LT(0, h);
-	EXPECT_EQ(-EBUSY, buf_pin(fd, p + 8192 + 100, 100));
-	EXPECT_EQ(0, buf_free(fd, h));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd, p + 8192 + 100, 100));
+	EXPECT_EQ(0, ipu_test_buf_free(fd, h));
 
 	/* Two READs in flight into disjoint lines of one array are fine. */
 	EXPECT_EQ(0, xfer(fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC, H_Y, p,
 			  4 * N_ELEMS / 2, &s1));
 	EXPECT_EQ(0, xfer(fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC, H_Y,
 			  p + 4 * N_ELEMS / 2, 4 * N_ELEMS / 2, &s2));
-	EXPECT_EQ(IPU_STATUS_OK, wait_seq(fd, s1, 0, 5000, NULL));
-	EXPECT_EQ(IPU_STATUS_OK, wait_seq(fd, s2, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_wait_seq(fd, s1, 0, 5000, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_wait_seq(fd, s2, 0, 5000, NULL));
 
 	/* BUF_ALLOC's pages, mapped into the process, are the card's. */
 	ASSERT_EQ(0, ioctl(fd, IPU_IOCTL_BUF_ALLOC, &b));
@@ -490,7 +454,7 @@ TEST(writable_mappings_are_exclusive)
 	m = mmap(NULL, 1 << 16, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 b.mmap_offset);
 	ASSERT_NE(MAP_FAILED, m);
-	EXPECT_EQ(-EBUSY, buf_pin(fd, m, 4096));
+	EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd, m, 4096));
 	EXPECT_EQ(-EBUSY, xfer(fd, IPU_CMD_READ, 0, H_Y, m, 64, NULL));
 	EXPECT_EQ(IPU_STATUS_OK, xfer(fd, IPU_CMD_WRITE, 0, H_X, m, 4096, NULL));
 
@@ -499,25 +463,25 @@ TEST(writable_mappings_are_exclusive)
 		ring = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 			    uq.sq_offset);
 		ASSERT_NE(MAP_FAILED, ring);
-		EXPECT_EQ(-EBUSY, buf_pin(fd, ring, 4096));
+		EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd, ring, 4096));
 		munmap(ring, 4096);
 	}
 
 	/* Across cards as well. */
 	fd2 = open_loaded(OTHER_CARD, IPU_MODEL_GC200, 0);
 	if (fd2 >= 0) {
-		h = buf_pin(fd, p + 65536, 4096);
+		h = ipu_test_buf_pin(fd, p + 65536, 4096);
 		EXPECT_LT(0, h);
-		EXPECT_EQ(-EBUSY, buf_pin(fd2, p + 65536, 4096));
+		EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd2, p + 65536, 4096));
 		EXPECT_EQ(-EBUSY, xfer(fd2, IPU_CMD_READ, 0, H_Y, p + 65536,
 				       64, NULL));
-		EXPECT_EQ(0, buf_free(fd, h));
-		h = buf_pin(fd2, p + 65536, 4096);
+		EXPECT_EQ(0, ipu_test_buf_free(fd, h));
+		h = ipu_test_buf_pin(fd2, p + 65536, 4096);
 		EXPECT_LT(0, h);
 		close(fd2);
 	}
 	munmap(m, 1 << 16);
-	EXPECT_EQ(0, buf_free(fd, hb));
+	EXPECT_EQ(0, ipu_test_buf_free(fd, hb));
 	close(fd);
 	free(p);
 	EXPECT_EQ(0, ipu_test_no_leaks(SMALL_CARD));
@@ -540,7 +504,7 @@ static void *wait_any_thread(void *arg)
 	struct racer *r = arg;
 
 	while (!r->stop) {
-		int st = wait_seq(r->fd, 0, IPU_WAIT_FLAG_ANY, 0, NULL);
+		int st = ipu_test_wait_seq(r->fd, 0, IPU_WAIT_FLAG_ANY, 0, NULL);
 
 		if (st == IPU_STATUS_OK)
 			__atomic_fetch_add(&r->collected, 1, __ATOMIC_RELAXED);
@@ -566,7 +530,7 @@ TEST(async_submit_vs_wait_any)
 	for (int i = 0; i < RACE_OPS; i++) {
 		struct ipu_cmd c = { .opcode = IPU_CMD_FENCE,
 				     .flags = IPU_CMD_FLAG_ASYNC };
-		int ret = submit(r.fd, &c);
+		int ret = ipu_test_submit(r.fd, &c);
 
 		if (ret == -EAGAIN) {
 			eagain++;
@@ -581,7 +545,8 @@ TEST(async_submit_vs_wait_any)
 	r.stop = 1;
 	for (int i = 0; i < 2; i++)
 		ASSERT_EQ(0, pthread_join(t[i], NULL));
-	while (wait_seq(r.fd, 0, IPU_WAIT_FLAG_ANY, 1000, NULL) == IPU_STATUS_OK)
+	while (ipu_test_wait_seq(r.fd, 0, IPU_WAIT_FLAG_ANY, 1000, NULL) ==
+	       IPU_STATUS_OK)
 		r.collected++;
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(0, r.errors);

@@ -199,6 +199,18 @@ static int pci_address(const char *name, char *addr, size_t len)
 	return 0;
 }
 
+/*
+ * With the module loaded (ensure_loaded()): the class devices into @names,
+ * the PCI address of the first into @addr.
+ */
+static void first_card(struct __test_metadata *_metadata, int cards,
+		       char names[][IPU_TEST_NAME_MAX], char *addr, size_t len)
+{
+	ensure_loaded(_metadata, cards);
+	ASSERT_LT(0, ipu_list_cards(names, IPU_TEST_MAX_CARDS));
+	ASSERT_EQ(0, pci_address(names[0], addr, len));
+}
+
 TEST_F_TIMEOUT(mod, unbind_while_open, 120)
 {
 	char names[IPU_TEST_MAX_CARDS][IPU_TEST_NAME_MAX], addr[64], path[128];
@@ -208,9 +220,7 @@ TEST_F_TIMEOUT(mod, unbind_while_open, 120)
 	int fd, fd2, err;
 
 	IPU_RETURN_IF_SKIPPED();
-	ensure_loaded(_metadata, self->cards);
-	ASSERT_LT(0, ipu_list_cards(names, IPU_TEST_MAX_CARDS));
-	ASSERT_EQ(0, pci_address(names[0], addr, sizeof(addr)));
+	first_card(_metadata, self->cards, names, addr, sizeof(addr));
 	fd = ipu_open_name(names[0], O_RDWR);
 	ASSERT_LE(0, fd);
 	fd2 = ipu_open_name(names[0], O_RDONLY);
@@ -299,9 +309,7 @@ TEST_F_TIMEOUT(mod, unbind_under_load, 300)
 	for (int round = 0; round < 8; round++) {
 		pid_t pids[3];
 
-		ensure_loaded(_metadata, self->cards);
-		ASSERT_LT(0, ipu_list_cards(names, IPU_TEST_MAX_CARDS));
-		ASSERT_EQ(0, pci_address(names[0], addr, sizeof(addr)));
+		first_card(_metadata, self->cards, names, addr, sizeof(addr));
 		for (int c = 0; c < 3; c++) {
 			pids[c] = fork();
 			ASSERT_LE(0, pids[c]);
@@ -368,9 +376,7 @@ TEST_F_TIMEOUT(mod, function_reset_while_open, 120)
 	int fd;
 
 	IPU_RETURN_IF_SKIPPED();
-	ensure_loaded(_metadata, self->cards);
-	ASSERT_LT(0, ipu_list_cards(names, IPU_TEST_MAX_CARDS));
-	ASSERT_EQ(0, pci_address(names[0], addr, sizeof(addr)));
+	first_card(_metadata, self->cards, names, addr, sizeof(addr));
 	fd = ipu_open_name(names[0], O_RDWR);
 	ASSERT_LE(0, fd);
 

@@ -66,12 +66,7 @@ IPU_CARD_VARIANTS(card);
 FIXTURE_SETUP(card)
 {
 	self->fd = -1;
-	if (ipu_find_card(variant->index, self->name, sizeof(self->name))) {
-		ASSERT_EQ(NULL, ipu_vm_card(variant->index))
-			TH_LOG("card %d is in IPU_VM_CARDS but not bound", variant->index);
-		SKIP(return, "card%d.%s: card %d is absent", variant->index,
-		     _metadata->name, variant->index);
-	}
+	IPU_FIND_CARD_OR_SKIP(variant->index, self->name);
 	self->fd = ipu_open_name(self->name, O_RDONLY);
 	ASSERT_LE(0, self->fd) TH_LOG("open /dev/%s: %s", self->name, strerror(errno));
 	ASSERT_EQ(0, ipu_get_info(self->fd, &self->info));

@@ -26,20 +26,19 @@
 #include "ipu/ipu_models.h"
 #include "gw.h"
 #include "tcodelets.h"
+#include "../bench/bench_json.h"
 
 #define I32 IPU_DTYPE_I32
-static int nrec;
-
 /* @first_s, @steady_s: whole runs, first and steady state; 0: not a run's figure */
 static void record(const char *name, double value, const char *unit, double baseline,
 		   double ratio, const char *target, double first_s, double steady_s)
 {
-	printf("%s\n  {\"name\": \"%s\", \"value\": %.4g, \"unit\": \"%s\", \"baseline\": %.4g, "
-	       "\"ratio\": %.4g, \"target\": \"%s\"",
-	       nrec++ ? "," : "[", name, value, unit, baseline, ratio, target);
+	char extra[96] = "";
+
 	if (first_s > 0)
-		printf(", \"first_run_s\": %.4g, \"steady_run_s\": %.4g", first_s, steady_s);
-	printf("}");
+		snprintf(extra, sizeof(extra), ", \"first_run_s\": %.4g, \"steady_run_s\": %.4g",
+			 first_s, steady_s);
+	bench_record(name, value, unit, baseline, ratio, target, extra);
 }
 
 /* the first run of the loaded graph, alone; seconds */
@@ -51,14 +50,6 @@ static double first_run(struct ipue_engine *e)
 	if (ipue_run(e, &o, &st))
 		exit(1);
 	return st.host_ns * 1e-9;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static struct ipue_engine *mk(unsigned threads)
@@ -160,12 +151,12 @@ static void bench_exchange(void)
 			exit(1);
 		if (st.host_ns * 1e-9 < ex_best)
 			ex_best = st.host_ns * 1e-9;
-		t0 = now_s();
+		t0 = bench_now_s();
 		for (uint32_t r = 0; r < reps; r++)
 			for (uint32_t t = 0; t < tiles; t++)
 				memcpy(b + (uint64_t)((t + 1) % tiles) * chunk,
 				       a + (uint64_t)t * chunk, chunk);
-		t0 = now_s() - t0;
+		t0 = bench_now_s() - t0;
 		if (t0 < mc_best)
 			mc_best = t0;
 	}

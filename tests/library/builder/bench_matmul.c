@@ -26,6 +26,7 @@
 
 #include "blas_baseline.h"
 #include "ipudev.h"
+#include "bench_json.h"
 
 /* the job shared with the OpenBLAS child */
 struct blas_job {
@@ -33,25 +34,6 @@ struct blas_job {
 	double secs;		/* the child's median sgemm time */
 	float m[];		/* A, B, then the child's C, n x n each */
 };
-
-static int nrec;
-
-/* one JSON record; @extra: more members (", \"key\": value"), or "" */
-static void record(const char *name, double value, const char *unit, double baseline, double ratio,
-		   const char *target, const char *extra)
-{
-	printf("%s\n  {\"name\": \"%s\", \"value\": %.4g, \"unit\": \"%s\", \"baseline\": %.4g, "
-	       "\"ratio\": %.4g, \"target\": \"%s\"%s}",
-	       nrec++ ? "," : "[", name, value, unit, baseline, ratio, target, extra);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -83,10 +65,10 @@ static int baseline(struct blas_job *j)
 	openblas_set_num_threads((int)j->threads);
 	sgemm(j->n, j->m, j->m + nn, j->m + 2 * nn);
 	for (unsigned r = 0; r < j->reps; r++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 
 		sgemm(j->n, j->m, j->m + nn, j->m + 2 * nn);
-		t[r] = now_s() - t0;
+		t[r] = bench_now_s() - t0;
 	}
 	j->secs = median(t, (int)j->reps);
 	free(t);
@@ -156,20 +138,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	free(bin);
-	t_first = now_s();	/* the first run commits tile memory: timed on its own */
+	t_first = bench_now_s();	/* the first run commits tile memory: timed on its own */
 	if (ipu_run(d, 0, 1, &st, &err)) {
 		fprintf(stderr, "bench_matmul: first run: %s\n", err.msg);
 		return 1;
 	}
-	t_first = now_s() - t_first;
+	t_first = bench_now_s() - t_first;
 	for (int r = 0; r < reps; r++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 
 		if (ipu_run(d, 0, 1, &st, &err)) {
 			fprintf(stderr, "bench_matmul: run: %s\n", err.msg);
 			return 1;
 		}
-		tm[r] = now_s() - t0;
+		tm[r] = bench_now_s() - t0;
 		if (getenv("BENCH_VERBOSE"))
 			fprintf(stderr, "run %d: %.2f ms (host_ns %.2f ms)\n", r, tm[r] * 1e3, st.host_ns * 1e-6);
 	}
@@ -208,23 +190,23 @@ int main(int argc, char **argv)
 	snprintf(extra, sizeof(extra),
 		 ", \"first_run_s\": %.4g, \"steady_run_s\": %.4g, \"openblas_core\": \"%s\"",
 		 t_first, t_model, core);
-	record(name, gf_model, "GFLOP/s", gf_blas, gf_model / gf_blas, ">= 0.5", extra);
+	bench_record(name, gf_model, "GFLOP/s", gf_blas, gf_model / gf_blas, ">= 0.5", extra);
 	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", core);
 	snprintf(name, sizeof(name), "matmul_f32_%u_openblas_%uthreads", n, threads);
-	record(name, gf_blas, "GFLOP/s", gf_blas, 1.0, "", extra);
+	bench_record(name, gf_blas, "GFLOP/s", gf_blas, 1.0, "", extra);
 	if (gf_pinned > 0) {
 		snprintf(name, sizeof(name), "matmul_f32_%u_openblas_inherited_env_%uthreads", n,
 			 threads);
 		snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", pinned_core);
-		record(name, gf_pinned, "GFLOP/s", gf_blas, gf_pinned / gf_blas,
+		bench_record(name, gf_pinned, "GFLOP/s", gf_blas, gf_pinned / gf_blas,
 		       "info (OPENBLAS_CORETYPE/L2_SIZE kept)", extra);
 	}
 	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_modelled_tflops", n);
-	record(name, flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12, "TFLOP/s", 62.5,
+	bench_record(name, flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12, "TFLOP/s", 62.5,
 	       flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12 / 62.5, "", "");
 	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", core);
 	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
-	record(name, maxerr, "", 0, 0, "<= 1e-5", extra);
+	bench_record(name, maxerr, "", 0, 0, "<= 1e-5", extra);
 	printf("\n]\n");
 	fprintf(stderr,
 		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms; first run %.2f ms), "

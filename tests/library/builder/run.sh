@@ -8,16 +8,7 @@ RUN=$B/tools/ipu-run
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-n=0
-lines=()
-add() {	# add ok|fail|skip NAME [REASON]
-	n=$((n + 1))
-	case $1 in
-	ok) lines+=("ok $n $2") ;;
-	skip) lines+=("ok $n $2 # SKIP $3") ;;
-	*) lines+=("not ok $n $2${3:+ # $3}") ;;
-	esac
-}
+. "$(dirname "$0")/../ktap.sh"
 # expect NAME RC NEEDLE COMMAND...: exit code RC and NEEDLE in the output
 expect() {
 	local name=$1 want=$2 needle=$3; shift 3
@@ -79,6 +70,4 @@ else
 	fi
 fi
 
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${lines[@]}"
+ktap_print

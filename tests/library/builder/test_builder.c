@@ -16,6 +16,7 @@
 
 #include "ipudev.h"
 #include "codelets.h"
+#include "../ref_matmul.h"
 #include "kselftest_harness.h"
 
 static const char *tmpdir = "/tmp";
@@ -38,19 +39,6 @@ static void fill_rand(float *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		x[i] = frand();
-}
-
-/* C[m][n] = A[m][k] B[k][n] in double */
-static void ref_matmul(const float *a, const float *b, double *c, unsigned m, unsigned n, unsigned k)
-{
-	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++) {
-			double s = 0;
-
-			for (unsigned l = 0; l < k; l++)
-				s += (double)a[(size_t)i * k + l] * b[(size_t)l * n + j];
-			c[(size_t)i * n + j] = s;
-		}
 }
 
 /* max |got - want| / (|want| + scale) */
@@ -478,21 +466,26 @@ static int s_push(void *user, const void *src, size_t len)
 	return 0;
 }
 
-TEST(loop_streams_errors)
+/*
+ * The loop tests' graph so far: *ctx zeroed with 5 transfers of 16 f32 to
+ * fetch, x (tiles 1 and 2) and *acc (tile 2, zeroed) of 16 f32, streams "in"
+ * (depth 2) and "out" (depth 1), and the sequence it returns: "in" into x,
+ * acc += x, acc to "out".
+ */
+static int loop_body(struct __test_metadata *_metadata, struct sctx *ctx,
+		     struct ipu_graph **gp, int *accp)
 {
 	struct ipu_graph *g;
-	struct ipu_device *d;
 	uint32_t sh[1] = { 16 };
-	struct sctx ctx;
 	float zero[16] = { 0 };
-	struct ipu_stream_callbacks cin = { s_fetch, NULL, &ctx }, cout = { NULL, s_push, &ctx };
-	int x, acc, sin, sout, body, rep, seq;
+	int x, acc, sin, sout, body;
 
-	memset(&ctx, 0, sizeof(ctx));
+	memset(ctx, 0, sizeof(*ctx));
 	for (int i = 0; i < 5; i++)
 		for (int j = 0; j < 16; j++)
-			ctx.data[i][j] = (float)(i * 16 + j);
+			ctx->data[i][j] = (float)(i * 16 + j);
 	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	*gp = g;
 	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, sh, &err));
 	ASSERT_CALL(acc = ipu_graph_add_tensor(g, "acc", IPU_DTYPE_F32, 1, sh, &err));
 	ASSERT_CALL(ipu_graph_map(g, x, 0, 8, 1, &err));
@@ -505,6 +498,19 @@ TEST(loop_streams_errors)
 	ASSERT_CALL(ipu_prog_append(g, body, ipu_prog_stream_copy(g, sin, x, &err), &err));
 	ASSERT_CALL(ipu_binary(g, body, IPU_OP_ADD, acc, x, NULL, &err));
 	ASSERT_CALL(ipu_prog_append(g, body, ipu_prog_stream_copy(g, sout, acc, &err), &err));
+	*accp = acc;
+	return body;
+}
+
+TEST(loop_streams_errors)
+{
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	struct sctx ctx;
+	struct ipu_stream_callbacks cin = { s_fetch, NULL, &ctx }, cout = { NULL, s_push, &ctx };
+	int acc, body, rep, seq;
+
+	body = loop_body(_metadata, &ctx, &g, &acc);
 	ASSERT_CALL(rep = ipu_prog_repeat(g, 5, body, &err));
 	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
 	ASSERT_CALL(ipu_prog_append(g, seq, rep, &err));
@@ -527,30 +533,13 @@ TEST(loop_streams_run)
 {
 	struct ipu_graph *g;
 	struct ipu_device *d;
-	uint32_t sh[1] = { 16 };
 	struct sctx ctx;
-	float zero[16] = { 0 }, accv[16];
+	float accv[16];
 	struct ipu_stream_callbacks cin = { s_fetch, NULL, &ctx }, cout = { NULL, s_push, &ctx };
 	struct ipu_run_stats st;
-	int x, acc, sin, sout, body, seq;
+	int acc, body, seq;
 
-	memset(&ctx, 0, sizeof(ctx));
-	for (int i = 0; i < 5; i++)
-		for (int j = 0; j < 16; j++)
-			ctx.data[i][j] = (float)(i * 16 + j);
-	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
-	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, sh, &err));
-	ASSERT_CALL(acc = ipu_graph_add_tensor(g, "acc", IPU_DTYPE_F32, 1, sh, &err));
-	ASSERT_CALL(ipu_graph_map(g, x, 0, 8, 1, &err));
-	ASSERT_CALL(ipu_graph_map(g, x, 8, 8, 2, &err));
-	ASSERT_CALL(ipu_graph_map(g, acc, 0, 16, 2, &err));
-	ASSERT_CALL(ipu_graph_set_initial(g, acc, zero, sizeof(zero), &err));
-	ASSERT_CALL(sin = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32, 16, 2, &err));
-	ASSERT_CALL(sout = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST, IPU_DTYPE_F32, 16, 1, &err));
-	ASSERT_CALL(body = ipu_prog_sequence(g, &err));
-	ASSERT_CALL(ipu_prog_append(g, body, ipu_prog_stream_copy(g, sin, x, &err), &err));
-	ASSERT_CALL(ipu_binary(g, body, IPU_OP_ADD, acc, x, NULL, &err));
-	ASSERT_CALL(ipu_prog_append(g, body, ipu_prog_stream_copy(g, sout, acc, &err), &err));
+	body = loop_body(_metadata, &ctx, &g, &acc);
 	ASSERT_CALL(seq = ipu_prog_repeat(g, 5, body, &err));
 	ASSERT_CALL(ipu_graph_add_program(g, "loop", seq, &err));
 	ASSERT_CALL(ipu_graph_expose(g, acc, NULL, IPU_HANDLE_READ, &err));

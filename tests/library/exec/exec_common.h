@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "ipudev.h"
+#include "../ref_matmul.h"
 
 static int kt_n, kt_fail;
 
@@ -213,19 +214,6 @@ static inline int graph_loop(uint32_t model, unsigned n, unsigned iters, void **
 out:
 	ipu_graph_free(g);
 	return r < 0 ? r : 0;
-}
-
-static inline void ref_matmul(const float *a, const float *b, double *c, unsigned m,
-			      unsigned n, unsigned k)
-{
-	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++) {
-			double s = 0;
-
-			for (unsigned l = 0; l < k; l++)
-				s += (double)a[(size_t)i * k + l] * b[(size_t)l * n + j];
-			c[(size_t)i * n + j] = s;
-		}
 }
 
 /* max |got - want| / (|want| + scale) */

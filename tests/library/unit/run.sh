@@ -13,16 +13,7 @@ SO=$B/lib/libipudev.so.1.0.0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-n=0 failed=0
-lines=()
-add() {	# add ok|fail|skip NAME [REASON]
-	n=$((n + 1))
-	case $1 in
-	ok) lines+=("ok $n $2") ;;
-	skip) lines+=("ok $n $2 # SKIP $3") ;;
-	*) lines+=("not ok $n $2${3:+ # $3}"); failed=$((failed + 1)) ;;
-	esac
-}
+. "$HERE/../ktap.sh"
 check() {	# check NAME COMMAND...: ok when the command succeeds
 	local name=$1; shift
 	if "$@" >"$TMP/out" 2>&1; then add ok "$name"
@@ -206,7 +197,5 @@ check "text: table header and rows" sh -c "
 	grep -q ' test  .* 2 MiB ' '$TMP/table'"
 
 # --- report -----------------------------------------------------------------
-echo "KTAP version 1"
-echo "1..$n"
-printf '%s\n' "${lines[@]}"
+ktap_print
 [ "$failed" = 0 ]

@@ -406,12 +406,29 @@ static void *release_later(void *arg)
 	return NULL;
 }
 
+/*
+ * @err: the message of RUN @handle (program @program) on ipu7 completing
+ * with @status and @detail through SUBMIT (ipu__card_status_err()).
+ */
+static void submit_run_err(struct ipu_error *err, uint32_t handle,
+			   const char *program, uint32_t status,
+			   uint32_t detail)
+{
+	struct ipu__cmd_ctx x;
+
+	memset(&x, 0, sizeof(x));
+	x.dev = "ipu7";
+	x.opcode = IPU_CMD_RUN;
+	x.handle = handle;
+	x.program = program;
+	ipu__card_status_err(err, &x, status, detail, 0);
+}
+
 TEST(uqueue_run_path)
 {
 	struct rig g;
 	struct ipu_run_stats st;
 	struct ipu_error e, e2;
-	struct ipu__cmd_ctx x;
 	char buf[16];
 	uint64_t req;
 	uint32_t tail;
@@ -477,12 +494,7 @@ TEST(uqueue_run_path)
 	/* a failed run: the same message as through SUBMIT */
 	__atomic_store_n(&g.f.code, IPU_CS_BAD_HANDLE, __ATOMIC_RELEASE);
 	r = ipu_run(g.dev, 1, 1, &st, &e);
-	memset(&x, 0, sizeof(x));
-	x.dev = "ipu7";
-	x.opcode = IPU_CMD_RUN;
-	x.handle = 1;
-	x.program = "other";
-	ipu__card_status_err(&e2, &x, IPU_STATUS_BAD_HANDLE, 1001, 0);
+	submit_run_err(&e2, 1, "other", IPU_STATUS_BAD_HANDLE, 1001);
 	EXPECT_TRUE(r == -ERANGE && !strcmp(e.msg, e2.msg) && st.steps == 0 && !st.cycles_compute && !st.compute_sets && !st.stream_bytes_d2h) TH_LOG("%s: " "r=%d '%s' vs '%s'", "uqueue run: a failed run reports as through SUBMIT (its zeroed record too)", r, e.msg, e2.msg);
 	__atomic_store_n(&g.f.code, IPU_CS_SUCCESS, __ATOMIC_RELEASE);
 
@@ -523,12 +535,7 @@ TEST(uqueue_run_path)
 			close(p[1]);
 			g.c->fd = p[0];
 			r = ipu_run(g.dev, 0, 1, &st, &e);
-			memset(&x, 0, sizeof(x));
-			x.dev = "ipu7";
-			x.opcode = IPU_CMD_RUN;
-			x.handle = 0;
-			x.program = "empty";
-			ipu__card_status_err(&e2, &x, IPU_STATUS_RESET, 0, 0);
+			submit_run_err(&e2, 0, "empty", IPU_STATUS_RESET, 0);
 			EXPECT_TRUE(r == -EIO && !strcmp(e.msg, e2.msg) && g.c->uq.state == IPU__UQ_GONE && !g.c->uq.db) TH_LOG("%s: " "r=%d state=%d msg='%s'", "uqueue run: a queue gone mid-run reports the reset as SUBMIT does", r, g.c->uq.state, e.msg);
 			/* the next run creates it again: UQUEUE on a pipe is
 			 * ENOTTY, so SUBMIT from then on */

@@ -1,0 +1,20 @@
+# shellcheck shell=bash
+# KTAP results of the host test scripts (builder/run.sh, unit/run.sh),
+# sourced: add() collects the result lines (also "# FILE:LINE" comments,
+# appended to lines directly), ktap_print() writes them; n counts the
+# results, failed the failures.
+n=0 failed=0
+lines=()
+add() {	# add ok|fail|skip NAME [REASON]
+	n=$((n + 1))
+	case $1 in
+	ok) lines+=("ok $n $2") ;;
+	skip) lines+=("ok $n $2 # SKIP $3") ;;
+	*) lines+=("not ok $n $2${3:+ # $3}"); failed=$((failed + 1)) ;;
+	esac
+}
+ktap_print() {
+	echo "KTAP version 1"
+	echo "1..$n"
+	printf '%s\n' "${lines[@]}"
+}
