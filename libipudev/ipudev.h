@@ -522,10 +522,15 @@ enum ipu_reduce_op {
 IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in,
 		      const char *name, struct ipu_error *err);
 /**
- * ipu_binary() - out = a op b, out laid out like @a (in place into @a when
- * @name is NULL). @b has as many elements as @a, or as many as @a's last
- * dimension (broadcast along the rows, e.g. a bias), or one (scalar).
- * Parts of @b that are not on the tile that needs them are copied there.
+ * ipu_binary() - out = a op b, out of @a's shape and laid out like @a (in
+ * place into @a when @name is NULL). @b is broadcast onto @a's shape by
+ * numpy's rules: its shape right-aligned to @a's, each of its dimensions 1
+ * or equal to @a's, its rank at most @a's; e.g. [C] (a bias) or [R, 1]
+ * (per row) onto [R, C], a rank-0 or one-element @b (scalar). @a is never
+ * broadcast (numpy would): a @b of higher rank or a shape that does not
+ * broadcast is refused with -EINVAL naming both tensors and shapes; so are
+ * different dtypes. Parts of @b that are not on the tile that needs them
+ * are copied there (once per tile when @b has fewer elements than @a).
  */
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b,
 		       const char *name, struct ipu_error *err);

@@ -114,8 +114,8 @@ HOST_CHECKS += builder-check
 BENCH_TARGETS += bench-matmul
 
 # on the kernel's kselftest harness
-$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(IPUDEV_A) $(ENG_LIB) \
-		libipudev/ipudev.h $(HARNESS_HDR)
+$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
+		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)

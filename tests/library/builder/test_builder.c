@@ -732,6 +732,8 @@ TEST(model_open_and_load_errors)
 	free(bin);
 }
 
+#include "broadcast_tests.h"
+
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
 /*
