@@ -97,4 +97,11 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
 		unsigned tile, uint32_t off, struct ipu_error *err);
 
+/*
+ * ipu_binary() with b seen as shape bshape (brank dims, b's element count;
+ * NULL: b's own shape), e.g. a row reduction [R] as [R, 1] (partition.c).
+ */
+int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
+		      const uint32_t *bshape, const char *name, struct ipu_error *err);
+
 #endif /* IPUDEV_BUILDER_INTERNAL_H */

@@ -522,10 +522,15 @@ enum ipu_reduce_op {
 IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in,
 		      const char *name, struct ipu_error *err);
 /**
- * ipu_binary() - out = a op b, out laid out like @a (in place into @a when
- * @name is NULL). @b has as many elements as @a, or as many as @a's last
- * dimension (broadcast along the rows, e.g. a bias), or one (scalar).
- * Parts of @b that are not on the tile that needs them are copied there.
+ * ipu_binary() - out = a op b, out of @a's shape and laid out like @a (in
+ * place into @a when @name is NULL). @b is broadcast onto @a's shape by
+ * numpy's rules: its shape right-aligned to @a's, each of its dimensions 1
+ * or equal to @a's, its rank at most @a's; e.g. [C] (a bias) or [R, 1]
+ * (per row) onto [R, C], a rank-0 or one-element @b (scalar). @a is never
+ * broadcast (numpy would): a @b of higher rank or a shape that does not
+ * broadcast is refused with -EINVAL naming both tensors and shapes; so are
+ * different dtypes. Parts of @b that are not on the tile that needs them
+ * are copied there (once per tile when @b has fewer elements than @a).
  */
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b,
 		       const char *name, struct ipu_error *err);
@@ -582,6 +587,53 @@ IPU_API int ipu_matmul_create_rhs(struct ipu_graph *g,
 IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b,
 		       const char *name, const struct ipu_matmul_plan *plan,
 		       struct ipu_error *err);
+
+/* --- popnn-level ops (nn.c) ---
+ *
+ * Like Poplar's popnn, composed from the partitioned operations above (row
+ * reductions, broadcast binary ops, exp and log), with their program nodes
+ * appended to sequence @seq. Each call creates its output tensor @name
+ * (non-NULL, unique; laid out like the input) and temporaries named
+ * "@name/..." (max, sum, exp, ...), so those names must be free as well.
+ * Errors: -EINVAL (message names the op, the tensor and the reason) for a
+ * NULL graph, a missing name, a tensor that is not f32 or not fully mapped,
+ * a bad shape; -EEXIST when @name is taken; -ENOSPC when a tile runs out
+ * of memory; -ENOMEM.
+ */
+
+/**
+ * ipu_softmax() - out = exp(x - max) / sum(exp(x - max)) over the last
+ * dimension of @in (f32, rank >= 1), each row shifted by its maximum so
+ * that exp() cannot overflow (logits of 1e3 or more are fine). Returns the
+ * output's id.
+ */
+IPU_API int ipu_softmax(struct ipu_graph *g, int seq, int in, const char *name,
+			struct ipu_error *err);
+/**
+ * ipu_log_softmax() - out = (x - max) - log(sum(exp(x - max))) over the
+ * last dimension of @in (f32, rank >= 1); stable as ipu_softmax(). Returns
+ * the output's id.
+ */
+IPU_API int ipu_log_softmax(struct ipu_graph *g, int seq, int in,
+			    const char *name, struct ipu_error *err);
+/**
+ * ipu_cross_entropy() - mean cross-entropy loss of a batch:
+ * loss = -(1/N) sum_n sum_c targets[n][c] * log_softmax(logits)[n][c]
+ * @logits:    f32 [N][C], unnormalised scores
+ * @targets:   f32 [N][C]: one-hot rows (class labels) or class
+ *             probabilities, each row summing to 1 (not checked)
+ * @name:      the loss, a rank-0 f32 tensor created by the call
+ * @grad_name: NULL: no gradient; else the name of the gradient
+ *             d(loss)/d(logits) = (softmax(logits) - targets) / N, an f32
+ *             [N][C] tensor laid out like @logits, whose id goes to *@grad
+ *             (non-NULL then)
+ * Returns the loss's id. Temporaries are named "@name/..." and
+ * "@grad_name/...".
+ */
+IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits,
+			      int targets, const char *name,
+			      const char *grad_name, int *grad,
+			      struct ipu_error *err);
 
 /* --- .npy files (npy.c): little-endian <f4, <f2, <i4, C order --- */
 

@@ -63,11 +63,14 @@ static char *nm(char *buf, size_t n, const char *base, const char *suffix)
 static int output_like(struct ipu_graph *g, const char *name, int like, struct ipu_error *err)
 {
 	const struct ipu__tensor *t = ipu__graph_tensor(g, like);
+	uint32_t shape[IPU_MAX_RANK];
 	int out, r;
 
 	if (!name)
 		return like;
-	out = ipu_graph_add_tensor(g, name, t->dtype, t->rank, t->shape, err);
+	/* a copy: adding a tensor may move the graph's tensor array, t->shape with it */
+	memcpy(shape, t->shape, sizeof(shape));
+	out = ipu_graph_add_tensor(g, name, t->dtype, t->rank, shape, err);
 	if (out < 0)
 		return out;
 	if ((r = ipu_graph_map_like(g, out, like, err)))
@@ -244,85 +247,149 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 	return out;
 }
 
-/* how b meets a in a binary op */
-enum { BC_SAME, BC_ROW, BC_SCALAR };
-
-/* a binary op being built: its vertices are planned first, so the exchange can precede the compute set */
+/*
+ * How b meets a in a binary op (numpy broadcasting of b onto a's shape): a
+ * is cut in segments of seg elements (its trailing dimensions) within
+ * which b's elements either follow a's one for one (contiguous) or stay
+ * one element (constant, e.g. b [R,1] on a [R,C]).
+ */
 struct binop {
 	int a, b, out;
-	int mode;		/* BC_* */
-	uint64_t row;		/* elements of a row of a (BC_ROW) */
+	int same;		/* b has a's elements: each vertex gets its own copy of its part */
+	int constant;		/* within a segment, b is one element */
+	uint64_t seg;		/* elements of a segment */
+	unsigned rank;		/* a's */
+	uint32_t ashape[IPU_MAX_RANK], bshape[IPU_MAX_RANK];	/* bshape: b's, right-aligned, 1-padded */
 	uint64_t es;		/* bytes of an element */
-	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; long boff; } *vp;
+	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; uint64_t bi; long boff; } *vp;
 	size_t nvp, cvp;
-	int64_t *lo, *hi;	/* BC_ROW/BC_SCALAR, per tile: the part [lo, hi) of b it needs */
-	long *boff;		/* BC_ROW/BC_SCALAR, per tile: where that part is on it */
+	int64_t *lo, *hi;	/* !same, per tile: the part [lo, hi) of b it needs */
+	uint64_t *need;		/* !same, per tile: elements of b its vertices read (with repeats) */
+	long *boff;		/* !same, per tile: where that part is on it, -1: per vertex */
 	int ex;			/* the operand exchange, -1 until one is needed */
 	char exname[200];
 };
 
-/* x->mode and x->row from the element counts of a and b; 0 or -EINVAL naming both */
-static int binary_broadcast(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
+/* "[4, 5]" (rank 0: "[]") into buf */
+static const char *shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape)
+{
+	size_t k = (size_t)snprintf(buf, n, "[");
+
+	for (unsigned i = 0; i < rank && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, i ? ", %u" : "%u", shape[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+	return buf;
+}
+
+/*
+ * x's broadcast fields from a's shape and b's (brank, bshape: b's own or a
+ * view of it with the same elements); 0 or -EINVAL naming both tensors and
+ * shapes.
+ */
+static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank, const uint32_t *bshape,
+			    struct ipu_error *err)
 {
 	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a), *tb = ipu__graph_tensor(g, x->b);
+	char sa[96], sb[96];
+	uint64_t nb = 1;
+	int kind = -1;
 
 	if (ta->dtype != tb->dtype)
 		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
 				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
 	x->es = ipu_dtype_size(ta->dtype);
-	if (tb->elements == ta->elements) {
-		x->mode = BC_SAME;
-	} else if (tb->elements == 1) {
-		x->mode = BC_SCALAR;
-	} else if (ta->rank >= 1 && tb->elements == ta->shape[ta->rank - 1]) {
-		x->mode = BC_ROW;
-		x->row = tb->elements;
-	} else {
-		return ipu__err(err, -EINVAL,
-				"ipu_binary: tensor '%s' (%llu elements) does not broadcast to tensor '%s' "
-				"(%llu elements): needs the same count, its last dimension, or 1",
-				tb->name, (unsigned long long)tb->elements, ta->name,
-				(unsigned long long)ta->elements);
+	x->rank = ta->rank;
+	shape_str(sa, sizeof(sa), ta->rank, ta->shape);
+	shape_str(sb, sizeof(sb), brank, bshape);
+	for (unsigned j = 0; j < brank; j++)
+		nb *= bshape[j];
+	if (brank > IPU_MAX_RANK || nb != tb->elements)
+		return ipu__err(err, -EINVAL, "ipu_binary: shape %s is not one of tensor '%s' (%llu elements)",
+				sb, tb->name, (unsigned long long)tb->elements);
+	if (brank > ta->rank)
+		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' %s has a higher rank than tensor '%s' %s: "
+				"b is broadcast onto a's shape, a is never broadcast", tb->name, sb, ta->name, sa);
+	for (unsigned i = 0; i < ta->rank; i++) {
+		unsigned j = i + brank - ta->rank;	/* b's dimension, when i >= rank - brank */
+
+		x->ashape[i] = ta->shape[i];
+		x->bshape[i] = i + brank >= ta->rank ? bshape[j] : 1;
+		if (x->bshape[i] != 1 && x->bshape[i] != x->ashape[i])
+			return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' %s does not broadcast to tensor "
+					"'%s' %s: dimension %u is %u, must be 1 or %u (numpy rules, shapes "
+					"right-aligned)", tb->name, sb, ta->name, sa, j, x->bshape[i], x->ashape[i]);
 	}
+	/* the trailing dimensions of one kind (those of size 1 in a go with either) form a segment */
+	x->seg = 1;
+	for (unsigned i = ta->rank; i-- > 0;) {
+		int k = x->bshape[i] == 1;
+
+		if (x->ashape[i] == 1)
+			continue;
+		if (kind >= 0 && k != kind)
+			break;
+		kind = k;
+		x->seg *= x->ashape[i];
+	}
+	x->constant = kind == 1;
+	x->same = tb->elements == ta->elements;
 	return 0;
+}
+
+/* the index in b of the element a's element e meets */
+static uint64_t binary_bindex(const struct binop *x, uint64_t e)
+{
+	uint64_t bi = 0, stride = 1;
+
+	for (unsigned i = x->rank; i-- > 0;) {
+		uint64_t c = e % x->ashape[i];
+
+		e /= x->ashape[i];
+		if (x->bshape[i] != 1)
+			bi += c * stride;
+		stride *= x->bshape[i];
+	}
+	return bi;
 }
 
 /* one vertex on tile for elements [e, e + n) of a (at aoff there); widens the tile's part of b */
 static int binary_plan_add(struct binop *x, uint32_t tile, uint64_t e, uint64_t n, uint32_t aoff,
 			   struct ipu_error *err)
 {
+	uint64_t bi = binary_bindex(x, e);
+
 	if (grow_array((void **)&x->vp, x->nvp, &x->cvp, sizeof(*x->vp)))
 		return oom(err);
-	x->vp[x->nvp++] = (struct vplan){ tile, e, n, aoff, -1 };
-	if (x->mode == BC_ROW) {
-		int64_t c0 = (int64_t)(e % x->row), c1 = c0 + (int64_t)n;
+	x->vp[x->nvp++] = (struct vplan){ tile, e, n, aoff, bi, -1 };
+	if (!x->same) {
+		int64_t c0 = (int64_t)bi, c1 = c0 + (int64_t)(x->constant ? 1 : n);
 
 		if (c0 < x->lo[tile])
 			x->lo[tile] = c0;
 		if (c1 > x->hi[tile])
 			x->hi[tile] = c1;
-	} else if (x->mode == BC_SCALAR) {
-		x->lo[tile] = 0;
-		x->hi[tile] = 1;
+		x->need[tile] += (uint64_t)(c1 - c0);
 	}
 	return 0;
 }
 
 /*
- * The vertex plan: each interval of a cut in segments (within one row when
- * b is a row), each segment in up to WORKERS chunks. Allocates x's arrays
- * (freed by binary_free). 0 or -ENOMEM.
+ * The vertex plan: each interval of a cut in segments, each segment in up
+ * to WORKERS chunks. Allocates x's arrays (freed by binary_free). 0 or
+ * -ENOMEM.
  */
 static int binary_plan(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
 {
 	unsigned tiles = ipu_graph_tiles(g);
 	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a);
 
-	if (x->mode != BC_SAME) {
+	if (!x->same) {
 		x->lo = malloc(tiles * sizeof(*x->lo));
 		x->hi = malloc(tiles * sizeof(*x->hi));
 		x->boff = malloc(tiles * sizeof(*x->boff));
-		if (!x->lo || !x->hi || !x->boff)
+		x->need = calloc(tiles, sizeof(*x->need));
+		if (!x->lo || !x->hi || !x->boff || !x->need)
 			return oom(err);
 		for (unsigned t = 0; t < tiles; t++) {
 			x->lo[t] = INT64_MAX;
@@ -337,8 +404,8 @@ static int binary_plan(struct ipu_graph *g, struct binop *x, struct ipu_error *e
 			unsigned nc;
 
 			seg = end - e;
-			if (x->mode == BC_ROW && seg > x->row - e % x->row)
-				seg = x->row - e % x->row;	/* stay within one row */
+			if (seg > x->seg - e % x->seg)
+				seg = x->seg - e % x->seg;	/* stay within one segment */
 			nc = chunks(seg, &csz);
 			for (unsigned c = 0; c < nc; c++) {
 				uint64_t b0 = e + c * csz, n = seg - c * csz < csz ? seg - c * csz : csz;
@@ -353,25 +420,20 @@ static int binary_plan(struct ipu_graph *g, struct binop *x, struct ipu_error *e
 }
 
 /*
- * The part of b each vertex reads, on its tile (vp[].boff): per tile one
- * copy of the part it needs when b is a row or a scalar, else per vertex
- * its own elements; copies go to exchange x->ex. 0 or negative errno.
+ * The part of b each vertex reads, on its tile (vp[].boff): one copy per
+ * tile of the range of b its vertices read when that range is no larger
+ * than their reads together (a bias read by many rows), else (b has a's
+ * elements, or a tile's reads are far apart in b) per vertex its own part,
+ * so that a tile never holds more of b than of a. Copies go to exchange
+ * x->ex. 0 or negative errno.
  */
 static int binary_operand(struct ipu_graph *g, struct binop *x, struct ipu_error *err)
 {
 	unsigned tiles = ipu_graph_tiles(g);
 
-	if (x->mode == BC_SAME) {
-		for (size_t i = 0; i < x->nvp; i++) {
-			x->vp[i].boff = local_copy(g, &x->ex, x->exname, x->b, x->vp[i].e, x->vp[i].n,
-						   x->vp[i].tile, err);
-			if (x->vp[i].boff < 0)
-				return (int)x->vp[i].boff;
-		}
-		return 0;
-	}
-	for (unsigned t = 0; t < tiles; t++) {
-		if (x->hi[t] < 0)
+	for (unsigned t = 0; t < tiles && !x->same; t++) {
+		x->boff[t] = -1;
+		if (x->hi[t] < 0 || (uint64_t)(x->hi[t] - x->lo[t]) > x->need[t])
 			continue;
 		x->boff[t] = local_copy(g, &x->ex, x->exname, x->b, (uint64_t)x->lo[t],
 					(uint64_t)(x->hi[t] - x->lo[t]), t, err);
@@ -381,8 +443,13 @@ static int binary_operand(struct ipu_graph *g, struct binop *x, struct ipu_error
 	for (size_t i = 0; i < x->nvp; i++) {
 		struct vplan *v = &x->vp[i];
 
-		v->boff = x->boff[v->tile] +
-			  (long)((x->mode == BC_ROW ? v->e % x->row - (uint64_t)x->lo[v->tile] : 0) * x->es);
+		if (!x->same && x->boff[v->tile] >= 0)
+			v->boff = x->boff[v->tile] + (long)((v->bi - (uint64_t)x->lo[v->tile]) * x->es);
+		else
+			v->boff = local_copy(g, &x->ex, x->exname, x->b, v->bi, x->constant ? 1 : v->n,
+					     v->tile, err);
+		if (v->boff < 0)
+			return (int)v->boff;
 	}
 	return 0;
 }
@@ -399,7 +466,7 @@ static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigne
 		int r;
 
 		f[0] = rf(v->aoff, v->n, dtype, x->a);
-		f[1] = rf((uint32_t)v->boff, x->mode == BC_SCALAR ? 1 : v->n, dtype, x->b);
+		f[1] = rf((uint32_t)v->boff, x->constant ? 1 : v->n, dtype, x->b);
 		if (x->out == x->a) {
 			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), v->tile, f, 2,
 						NULL, 0, err);
@@ -443,11 +510,12 @@ static void binary_free(struct binop *x)
 	free(x->vp);
 	free(x->lo);
 	free(x->hi);
+	free(x->need);
 	free(x->boff);
 }
 
-IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
-		       struct ipu_error *err)
+int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
+		      const uint32_t *bshape, const char *name, struct ipu_error *err)
 {
 	struct binop x = { .a = a, .b = b, .ex = -1 };
 	const char *base;
@@ -459,7 +527,11 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 		return r;
 	if (op < IPU_OP_ADD || op > IPU_OP_MIN)
 		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
-	if ((r = binary_broadcast(g, &x, err)))
+	if (!bshape) {
+		bshape = ipu__graph_tensor(g, b)->shape;
+		brank = ipu__graph_tensor(g, b)->rank;
+	}
+	if ((r = binary_broadcast(g, &x, brank, bshape, err)))
 		return r;
 	x.out = output_like(g, name, a, err);
 	if (x.out < 0)
@@ -473,6 +545,12 @@ IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, 
 		r = binary_program(g, seq, &x, op, base, err);
 	binary_free(&x);
 	return r < 0 ? r : x.out;
+}
+
+IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
+		       struct ipu_error *err)
+{
+	return ipu__binary_bcast(g, seq, op, a, b, 0, NULL, name, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -507,14 +585,16 @@ static uint64_t row_chunks(const struct reduction *x, uint64_t rr)
 static int reduce_output(struct ipu_graph *g, struct reduction *x, int rows_mode, struct ipu_error *err)
 {
 	const struct ipu__tensor *t = ipu__graph_tensor(g, x->in);
+	uint32_t shape[IPU_MAX_RANK];
 
+	memcpy(shape, t->shape, sizeof(shape));	/* adding the output may move t */
 	x->odt = t->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : t->dtype;
 	if (rows_mode) {
 		if (t->rank < 1)
 			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", t->name);
 		x->L = t->shape[t->rank - 1];
 		x->R = t->elements / x->L;
-		x->out = ipu_graph_add_tensor(g, x->name, x->odt, t->rank - 1u, t->shape, err);
+		x->out = ipu_graph_add_tensor(g, x->name, x->odt, t->rank - 1u, shape, err);
 	} else {
 		x->L = t->elements;
 		x->R = 1;

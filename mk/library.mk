@@ -95,7 +95,7 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 
 # --- builder tests (host) and the matmul benchmark ---------------------------
 # The graph builder, partition helpers, model device and .npy
-# (libipudev/builder*.c, partition.c, model_device.c, npy.c), and ipu-run
+# (libipudev/builder*.c, partition.c, nn.c, model_device.c, npy.c), and ipu-run
 # (mk/tools.mk).
 #   make builder-check  -> $(B)/results/builder.ktap
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
@@ -115,8 +115,8 @@ HOST_CHECKS += builder-check
 BENCH_TARGETS += bench-matmul
 
 # on the kernel's kselftest harness
-$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(IPUDEV_A) $(ENG_LIB) \
-		libipudev/ipudev.h $(HARNESS_HDR)
+$(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
+		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(BUILDER_LIBS)

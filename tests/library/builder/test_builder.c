@@ -721,6 +721,9 @@ TEST(model_open_and_load_errors)
 	free(bin);
 }
 
+#include "broadcast_tests.h"
+#include "nn_tests.h"
+
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
 /*

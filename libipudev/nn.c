@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * popnn-level operations composed from the partitioned ops of partition.c:
+ * softmax, log-softmax and the cross-entropy loss with its gradient. No
+ * codelet of their own: row reductions, broadcast binary ops and exp/log.
+ * See docs/builder.md, "popnn-level ops".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builder_internal.h"
+
+/* "<base>/<suffix>" into buf */
+static const char *sub_name(char *buf, size_t n, const char *base, const char *suffix)
+{
+	snprintf(buf, n, "%s/%s", base, suffix);
+	return buf;
+}
+
+/*
+ * @in a mapped f32 tensor of rank >= 1 and @name a free output name,
+ * checked before anything is added to the graph; 0, or -EINVAL (-EEXIST
+ * for a taken name) naming @op, the tensor and the reason.
+ */
+static int check_rows_input(const struct ipu_graph *g, int in, const char *name, const char *op,
+			    struct ipu_error *err)
+{
+	const struct ipu__tensor *t;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "%s: graph is NULL", op);
+	if (!name || !*name)
+		return ipu__err(err, -EINVAL, "%s: the output needs a name", op);
+	if (!(t = ipu__graph_tensor(g, in)))
+		return ipu__err(err, -EINVAL, "%s '%s': no tensor %d", op, name, in);
+	if (t->dtype != IPU_DTYPE_F32)
+		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' is %s, must be f32", op, name, t->name,
+				ipu_dtype_name(t->dtype));
+	if (t->rank < 1)
+		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' has rank 0, needs a dimension to "
+				"normalise over", op, name, t->name);
+	if (t->mapped != t->elements)
+		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' is not fully mapped to tiles", op, name,
+				t->name);
+	if (ipu_graph_find_tensor(g, name) >= 0)
+		return ipu__err(err, -EEXIST, "%s: a tensor '%s' already exists", op, name);
+	return 0;
+}
+
+/*
+ * a op rows (ipu_binary(): in place into a when name is NULL), with @rows
+ * the per-row values of a row reduction of a tensor shaped like a, seen as
+ * a's shape with a last dimension of 1. The output's id or negative errno.
+ */
+static int per_row(struct ipu_graph *g, int seq, unsigned op, int a, int rows, const char *name,
+		   struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, a);
+	uint32_t sh[IPU_MAX_RANK];
+
+	for (unsigned i = 0; i + 1 < t->rank; i++)
+		sh[i] = t->shape[i];
+	sh[t->rank - 1] = 1;
+	return ipu__binary_bcast(g, seq, op, a, rows, t->rank, sh, name, err);
+}
+
+/*
+ * name = in - max(in) per row (new tensor laid out like @in): the shift
+ * that keeps exp() from overflowing. Its id or negative errno.
+ */
+static int shifted(struct ipu_graph *g, int seq, int in, const char *name, struct ipu_error *err)
+{
+	char buf[200];
+	int mx;
+
+	mx = ipu_reduce_rows(g, seq, IPU_REDUCE_MAX, in, sub_name(buf, sizeof(buf), name, "max"), err);
+	if (mx < 0)
+		return mx;
+	return per_row(g, seq, IPU_OP_SUB, in, mx, name, err);
+}
+
+IPU_API int ipu_softmax(struct ipu_graph *g, int seq, int in, const char *name,
+			struct ipu_error *err)
+{
+	char buf[200];
+	int out, sum, r;
+
+	if ((r = check_rows_input(g, in, name, "ipu_softmax", err)))
+		return r;
+	if ((out = shifted(g, seq, in, name, err)) < 0)
+		return out;
+	if ((r = ipu_unary(g, seq, IPU_OP_EXP, out, NULL, err)) < 0)
+		return r;
+	sum = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, out, sub_name(buf, sizeof(buf), name, "sum"), err);
+	if (sum < 0)
+		return sum;
+	if ((r = per_row(g, seq, IPU_OP_DIV, out, sum, NULL, err)) < 0)
+		return r;
+	return out;
+}
+
+IPU_API int ipu_log_softmax(struct ipu_graph *g, int seq, int in, const char *name,
+			    struct ipu_error *err)
+{
+	char buf[200];
+	int out, e, sum, r;
+
+	if ((r = check_rows_input(g, in, name, "ipu_log_softmax", err)))
+		return r;
+	if ((out = shifted(g, seq, in, name, err)) < 0)
+		return out;
+	if ((e = ipu_unary(g, seq, IPU_OP_EXP, out, sub_name(buf, sizeof(buf), name, "exp"), err)) < 0)
+		return e;
+	sum = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, e, sub_name(buf, sizeof(buf), name, "sum"), err);
+	if (sum < 0)
+		return sum;
+	if ((r = ipu_unary(g, seq, IPU_OP_LOG, sum, NULL, err)) < 0)
+		return r;
+	if ((r = per_row(g, seq, IPU_OP_SUB, out, sum, NULL, err)) < 0)
+		return r;
+	return out;
+}
+
+/*
+ * A rank-0 f32 constant named "<base>/<suffix>" of value v on the tile of
+ * element 0 of @near (where its one user is). Id or negative errno.
+ */
+static int constant_near(struct ipu_graph *g, const char *base, const char *suffix, float v, int near,
+			 struct ipu_error *err)
+{
+	char buf[200];
+	int c, tile, r;
+
+	c = ipu_graph_add_tensor(g, sub_name(buf, sizeof(buf), base, suffix), IPU_DTYPE_F32, 0, NULL, err);
+	if (c < 0)
+		return c;
+	tile = ipu_graph_tile_of(g, near, 0);
+	if ((r = ipu_graph_map_tile(g, c, tile < 0 ? 0 : (unsigned)tile, err)) ||
+	    (r = ipu_graph_set_initial(g, c, &v, sizeof(v), err)))
+		return r;
+	return c;
+}
+
+/* logits f32 [N][C], targets f32 of the same shape, names free; 0 or -EINVAL/-EEXIST naming them */
+static int check_ce(const struct ipu_graph *g, int logits, int targets, const char *name,
+		    const char *grad_name, struct ipu_error *err)
+{
+	const struct ipu__tensor *tl, *tt;
+	int r;
+
+	if ((r = check_rows_input(g, logits, name, "ipu_cross_entropy", err)))
+		return r;
+	tl = ipu__graph_tensor(g, logits);
+	if (tl->rank != 2)
+		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': logits '%s' have rank %u, must be "
+				"[N][C]", name, tl->name, tl->rank);
+	if (!(tt = ipu__graph_tensor(g, targets)))
+		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': no tensor %d", name, targets);
+	if (tt->dtype != IPU_DTYPE_F32 || tt->rank != 2 || tt->shape[0] != tl->shape[0] ||
+	    tt->shape[1] != tl->shape[1])
+		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': targets '%s' (%s, rank %u) must be f32 "
+				"[%u][%u] like logits '%s' (one-hot rows or class probabilities)", name,
+				tt->name, ipu_dtype_name(tt->dtype), tt->rank, tl->shape[0], tl->shape[1],
+				tl->name);
+	if (tt->mapped != tt->elements)
+		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': targets '%s' are not fully mapped to tiles",
+				name, tt->name);
+	if (grad_name && !*grad_name)
+		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': the gradient name is empty", name);
+	if (grad_name && (ipu_graph_find_tensor(g, grad_name) >= 0 || !strcmp(grad_name, name)))
+		return ipu__err(err, -EEXIST, "ipu_cross_entropy '%s': gradient name '%s' is taken", name,
+				grad_name);
+	return 0;
+}
+
+IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits, int targets, const char *name,
+			      const char *grad_name, int *grad, struct ipu_error *err)
+{
+	char buf[200];
+	float n;
+	int ls, prod, total, scale, loss, gr, inv, r;
+
+	if ((r = check_ce(g, logits, targets, name, grad_name, err)))
+		return r;
+	if (grad_name && !grad)
+		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': gradient '%s' wanted but grad is NULL",
+				name, grad_name);
+	n = (float)ipu__graph_tensor(g, logits)->shape[0];
+	/* loss = sum(targets * log_softmax(logits)) / -N (a division by N is exact to the rounding) */
+	if ((ls = ipu_log_softmax(g, seq, logits, sub_name(buf, sizeof(buf), name, "log_softmax"), err)) < 0)
+		return ls;
+	prod = ipu_binary(g, seq, IPU_OP_MUL, ls, targets, sub_name(buf, sizeof(buf), name, "product"), err);
+	if (prod < 0)
+		return prod;
+	total = ipu_reduce(g, seq, IPU_REDUCE_SUM, prod, sub_name(buf, sizeof(buf), name, "total"), err);
+	if (total < 0)
+		return total;
+	if ((scale = constant_near(g, name, "count", -n, total, err)) < 0)
+		return scale;
+	if ((loss = ipu_binary(g, seq, IPU_OP_DIV, total, scale, name, err)) < 0)
+		return loss;
+	if (!grad_name)
+		return loss;
+	/* d loss / d logits = (softmax - targets) / N, softmax = exp(log_softmax): no second reduction */
+	if ((gr = ipu_unary(g, seq, IPU_OP_EXP, ls, grad_name, err)) < 0)
+		return gr;
+	if ((r = ipu_binary(g, seq, IPU_OP_SUB, gr, targets, NULL, err)) < 0)
+		return r;
+	if ((inv = constant_near(g, grad_name, "count", n, gr, err)) < 0)
+		return inv;
+	if ((r = ipu_binary(g, seq, IPU_OP_DIV, gr, inv, NULL, err)) < 0)
+		return r;
+	*grad = gr;
+	return loss;
+}
