@@ -104,4 +104,35 @@ int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
 int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
 		      const uint32_t *bshape, const char *name, struct ipu_error *err);
 
+/*
+ * A binary-shaped elementwise op for ipu__binary_op(): out = f(a, b) with b
+ * broadcast onto a (and cond, when given, an i32 tensor of a's shape read
+ * elementwise as the codelet's first field).
+ */
+struct ipu__binspec {
+	const char *op;		/* the public name, for messages */
+	const char *cs;		/* suffix of the compute set's name */
+	unsigned codelet;	/* fields [cond,] a, b, out */
+	unsigned inplace;	/* fields [cond,] a (InOut), b; 0: none, the output needs a name */
+	unsigned out_dtype;	/* 0: a's */
+	int cond;		/* -1 or the cond tensor */
+};
+int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *spec, int a, int b,
+		   unsigned brank, const uint32_t *bshape, const char *name, struct ipu_error *err);
+
+/*
+ * A new tensor @name of @like's shape and layout and dtype @dtype (0:
+ * like's); @like itself when @name is NULL. Id or negative errno.
+ */
+int ipu__output_like(struct ipu_graph *g, const char *name, int like, unsigned dtype,
+		     struct ipu_error *err);
+
+/*
+ * Reduce @in (mapped, elements a multiple of @L >= 1) seen as rows of @L
+ * elements into a new tensor @name of @orank dimensions @oshape (one element
+ * per row; f32 for f16 input), spread like the rows (partition.c).
+ */
+int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
+			const uint32_t *oshape, const char *name, struct ipu_error *err);
+
 #endif /* IPUDEV_BUILDER_INTERNAL_H */

@@ -588,6 +588,76 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b,
 		       const char *name, const struct ipu_matmul_plan *plan,
 		       struct ipu_error *err);
 
+/* --- popops-level ops (popops.c) ---
+ *
+ * Like Poplar's popops: cast, reductions along any axes, comparisons,
+ * select and argmax, each appending its program nodes to sequence @seq and
+ * creating its output tensor @name (non-NULL, unique) and temporaries
+ * "@name/..." (those names must be free as well). Errors: -EINVAL (message
+ * names the op, the tensor and the reason) for a NULL graph, a missing
+ * name, an unknown op, a tensor that is not fully mapped, a bad dtype, bad
+ * axes, shapes that do not broadcast; -EEXIST when @name is taken;
+ * -ENOSPC when a tile runs out of memory; -ENOMEM. On an error the graph
+ * may hold some of the op's objects already: drop it. (Tensors have no
+ * empty dimensions in this builder, so no op sees an empty input.)
+ */
+
+/* comparisons: values of the engine's binary codelet ops (IPUE_BOP_EQ ...) */
+enum ipu_compare_op {
+	IPU_CMP_EQ = 7, IPU_CMP_NE, IPU_CMP_LT, IPU_CMP_LE, IPU_CMP_GT, IPU_CMP_GE,
+};
+
+/**
+ * ipu_cast() - out = @in converted to @dtype (IPU_DTYPE_F32, F16 or I32),
+ * of @in's shape and laid out like it (popops::cast). f32 -> f16 rounds to
+ * nearest even (overflow to Inf); float -> i32 truncates toward zero,
+ * saturates, NaN -> 0; i32 -> float rounds to nearest even; the same dtype
+ * copies (docs/codelets.md, Cast). Returns the output's id.
+ */
+IPU_API int ipu_cast(struct ipu_graph *g, int seq, int in, unsigned dtype,
+		     const char *name, struct ipu_error *err);
+/**
+ * ipu_reduce_axes() - out = reduce(@in) over dimensions @axes[0..@naxes)
+ * (IPU_REDUCE_SUM, MAX, MIN; numpy's keepdims=False): the output has @in's
+ * shape without those dimensions, rank 0 when all are reduced, @in itself
+ * reduced over nothing (converted) when @naxes is 0. Axes may be negative
+ * (-1: the last); out of range or repeated axes are refused. Output dtype:
+ * @in's, f32 for f16 input; sums and NaN as ipu_reduce(). When the reduced
+ * dimensions are the trailing ones (dimensions of 1 aside) the rows reduce
+ * where they lie, as ipu_reduce_rows() (whose case this is); otherwise an
+ * exchange first copies @in into "@name/moved", kept dimensions first,
+ * rows of reduced elements spread whole over the tiles. Returns the
+ * output's id.
+ */
+IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in,
+			    const int *axes, unsigned naxes, const char *name,
+			    struct ipu_error *err);
+/**
+ * ipu_compare() - out = (a op b) as i32 0/1 (IPU_CMP_*), of @a's shape and
+ * laid out like @a; @b broadcast onto @a as in ipu_binary() (same dtype,
+ * any of f32, f16, i32). IEEE: a NaN operand makes every comparison false
+ * but NE, and -0 == +0. Returns the output's id.
+ */
+IPU_API int ipu_compare(struct ipu_graph *g, int seq, unsigned op, int a, int b,
+			const char *name, struct ipu_error *err);
+/**
+ * ipu_select() - out = cond ? a : b elementwise (popops::select), of @a's
+ * shape, dtype and layout. @cond: i32 (non-zero: take @a) of @a's shape
+ * (an ipu_compare() result); @b of @a's dtype, broadcast onto @a as in
+ * ipu_binary(). Values are copied bit for bit. Returns the output's id.
+ */
+IPU_API int ipu_select(struct ipu_graph *g, int seq, int cond, int a, int b,
+		       const char *name, struct ipu_error *err);
+/**
+ * ipu_argmax() - out[r] = the index of the maximum of row r of @in (its
+ * last dimension), i32 of @in's shape without that dimension; the first
+ * index on ties, and the first NaN when a row holds one (numpy.argmax).
+ * Rows lying whole in one tile's piece are searched in place, others are
+ * gathered first ("@name/gather"). Returns the output's id.
+ */
+IPU_API int ipu_argmax(struct ipu_graph *g, int seq, int in, const char *name,
+		       struct ipu_error *err);
+
 /* --- popnn-level ops (nn.c) ---
  *
  * Like Poplar's popnn, composed from the partitioned operations above (row

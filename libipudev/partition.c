@@ -55,12 +55,8 @@ static char *nm(char *buf, size_t n, const char *base, const char *suffix)
 	return buf;
 }
 
-/*
- * The output of an elementwise op: like itself when name is NULL (in place),
- * else a new tensor name with like's dtype, shape and layout. Id or
- * negative errno.
- */
-static int output_like(struct ipu_graph *g, const char *name, int like, struct ipu_error *err)
+int ipu__output_like(struct ipu_graph *g, const char *name, int like, unsigned dtype,
+		     struct ipu_error *err)
 {
 	const struct ipu__tensor *t = ipu__graph_tensor(g, like);
 	uint32_t shape[IPU_MAX_RANK];
@@ -70,12 +66,17 @@ static int output_like(struct ipu_graph *g, const char *name, int like, struct i
 		return like;
 	/* a copy: adding a tensor may move the graph's tensor array, t->shape with it */
 	memcpy(shape, t->shape, sizeof(shape));
-	out = ipu_graph_add_tensor(g, name, t->dtype, t->rank, shape, err);
+	out = ipu_graph_add_tensor(g, name, dtype ? dtype : t->dtype, t->rank, shape, err);
 	if (out < 0)
 		return out;
 	if ((r = ipu_graph_map_like(g, out, like, err)))
 		return r;
 	return out;
+}
+
+static int output_like(struct ipu_graph *g, const char *name, int like, struct ipu_error *err)
+{
+	return ipu__output_like(g, name, like, 0, err);
 }
 
 /*
@@ -254,6 +255,7 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
  * one element (constant, e.g. b [R,1] on a [R,C]).
  */
 struct binop {
+	const struct ipu__binspec *spec;
 	int a, b, out;
 	int same;		/* b has a's elements: each vertex gets its own copy of its part */
 	int constant;		/* within a segment, b is one element */
@@ -261,7 +263,7 @@ struct binop {
 	unsigned rank;		/* a's */
 	uint32_t ashape[IPU_MAX_RANK], bshape[IPU_MAX_RANK];	/* bshape: b's, right-aligned, 1-padded */
 	uint64_t es;		/* bytes of an element */
-	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; uint64_t bi; long boff; } *vp;
+	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; uint64_t bi; long boff, coff; } *vp;
 	size_t nvp, cvp;
 	int64_t *lo, *hi;	/* !same, per tile: the part [lo, hi) of b it needs */
 	uint64_t *need;		/* !same, per tile: elements of b its vertices read (with repeats) */
@@ -296,7 +298,7 @@ static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank
 	int kind = -1;
 
 	if (ta->dtype != tb->dtype)
-		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' is %s, tensor '%s' is %s",
+		return ipu__err(err, -EINVAL, "%s: tensor '%s' is %s, tensor '%s' is %s", x->spec->op,
 				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
 	x->es = ipu_dtype_size(ta->dtype);
 	x->rank = ta->rank;
@@ -305,20 +307,20 @@ static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank
 	for (unsigned j = 0; j < brank; j++)
 		nb *= bshape[j];
 	if (brank > IPU_MAX_RANK || nb != tb->elements)
-		return ipu__err(err, -EINVAL, "ipu_binary: shape %s is not one of tensor '%s' (%llu elements)",
-				sb, tb->name, (unsigned long long)tb->elements);
+		return ipu__err(err, -EINVAL, "%s: shape %s is not one of tensor '%s' (%llu elements)",
+				x->spec->op, sb, tb->name, (unsigned long long)tb->elements);
 	if (brank > ta->rank)
-		return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' %s has a higher rank than tensor '%s' %s: "
-				"b is broadcast onto a's shape, a is never broadcast", tb->name, sb, ta->name, sa);
+		return ipu__err(err, -EINVAL, "%s: tensor '%s' %s has a higher rank than tensor '%s' %s: "
+				"b is broadcast onto a's shape, a is never broadcast", x->spec->op, tb->name, sb, ta->name, sa);
 	for (unsigned i = 0; i < ta->rank; i++) {
 		unsigned j = i + brank - ta->rank;	/* b's dimension, when i >= rank - brank */
 
 		x->ashape[i] = ta->shape[i];
 		x->bshape[i] = i + brank >= ta->rank ? bshape[j] : 1;
 		if (x->bshape[i] != 1 && x->bshape[i] != x->ashape[i])
-			return ipu__err(err, -EINVAL, "ipu_binary: tensor '%s' %s does not broadcast to tensor "
+			return ipu__err(err, -EINVAL, "%s: tensor '%s' %s does not broadcast to tensor "
 					"'%s' %s: dimension %u is %u, must be 1 or %u (numpy rules, shapes "
-					"right-aligned)", tb->name, sb, ta->name, sa, j, x->bshape[i], x->ashape[i]);
+					"right-aligned)", x->spec->op, tb->name, sb, ta->name, sa, j, x->bshape[i], x->ashape[i]);
 	}
 	/* the trailing dimensions of one kind (those of size 1 in a go with either) form a segment */
 	x->seg = 1;
@@ -361,7 +363,7 @@ static int binary_plan_add(struct binop *x, uint32_t tile, uint64_t e, uint64_t 
 
 	if (grow_array((void **)&x->vp, x->nvp, &x->cvp, sizeof(*x->vp)))
 		return oom(err);
-	x->vp[x->nvp++] = (struct vplan){ tile, e, n, aoff, bi, -1 };
+	x->vp[x->nvp++] = (struct vplan){ tile, e, n, aoff, bi, -1, -1 };
 	if (!x->same) {
 		int64_t c0 = (int64_t)bi, c1 = c0 + (int64_t)(x->constant ? 1 : n);
 
@@ -450,33 +452,41 @@ static int binary_operand(struct ipu_graph *g, struct binop *x, struct ipu_error
 					     v->tile, err);
 		if (v->boff < 0)
 			return (int)v->boff;
+		/* cond has a's elements: the vertex's own part, in place when it is on the tile */
+		if (x->spec->cond >= 0 &&
+		    (v->coff = local_copy(g, &x->ex, x->exname, x->spec->cond, v->e, v->n, v->tile, err)) < 0)
+			return (int)v->coff;
 	}
 	return 0;
 }
 
 /* the planned vertices in compute set cs (in place into a when out == a); 0 or negative errno */
-static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigned op,
-			   struct ipu_error *err)
+static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, struct ipu_error *err)
 {
+	const struct ipu__binspec *sp = x->spec;
 	unsigned dtype = ipu__graph_tensor(g, x->a)->dtype;
+	unsigned odt = ipu__graph_tensor(g, x->out)->dtype;
 
 	for (size_t i = 0; i < x->nvp; i++) {
 		const struct vplan *v = &x->vp[i];
-		struct ipu__rawfield f[3];
+		struct ipu__rawfield f[4], *ab = f + (sp->cond >= 0);
+		unsigned nf = sp->cond >= 0;
 		int r;
 
-		f[0] = rf(v->aoff, v->n, dtype, x->a);
-		f[1] = rf((uint32_t)v->boff, x->constant ? 1 : v->n, dtype, x->b);
+		if (sp->cond >= 0)
+			f[0] = rf((uint32_t)v->coff, v->n, IPU_DTYPE_I32, sp->cond);
+		ab[0] = rf(v->aoff, v->n, dtype, x->a);
+		ab[1] = rf((uint32_t)v->boff, x->constant ? 1 : v->n, dtype, x->b);
+		nf += 2;
 		if (x->out == x->a) {
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), v->tile, f, 2,
-						NULL, 0, err);
+			r = ipu__add_vertex_raw(g, cs, sp->inplace, v->tile, f, nf, NULL, 0, err);
 		} else {
-			long oo = piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
+			long oo = piece_off(g, x->out, v->e, v->n, sp->op, err);
 
 			if (oo < 0)
 				return (int)oo;
-			f[2] = rf((uint32_t)oo, v->n, dtype, x->out);
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), v->tile, f, 3, NULL, 0, err);
+			f[nf] = rf((uint32_t)oo, v->n, odt, x->out);
+			r = ipu__add_vertex_raw(g, cs, sp->codelet, v->tile, f, nf + 1, NULL, 0, err);
 		}
 		if (r < 0)
 			return r;
@@ -488,18 +498,18 @@ static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigne
  * Appended to seq: the operand exchange, if any copy was needed, then
  * compute set BASE/binary with the planned vertices. 0 or negative errno.
  */
-static int binary_program(struct ipu_graph *g, int seq, struct binop *x, unsigned op,
-			  const char *base, struct ipu_error *err)
+static int binary_program(struct ipu_graph *g, int seq, struct binop *x, const char *base,
+			  struct ipu_error *err)
 {
 	char buf[200];
 	int cs, r;
 
 	if (x->ex >= 0 && (r = add_exch(g, seq, x->ex, err)))
 		return r;
-	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), base, "binary"), err);
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), base, x->spec->cs), err);
 	if (cs < 0)
 		return cs;
-	if ((r = binary_vertices(g, x, cs, op, err)))
+	if ((r = binary_vertices(g, x, cs, err)))
 		return r;
 	return add_exec(g, seq, cs, err);
 }
@@ -514,26 +524,26 @@ static void binary_free(struct binop *x)
 	free(x->boff);
 }
 
-int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
-		      const uint32_t *bshape, const char *name, struct ipu_error *err)
+int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, int a, int b,
+		   unsigned brank, const uint32_t *bshape, const char *name, struct ipu_error *err)
 {
-	struct binop x = { .a = a, .b = b, .ex = -1 };
+	struct binop x = { .spec = sp, .a = a, .b = b, .ex = -1 };
 	const char *base;
 	int r;
 
 	if (!g)
-		return ipu__err(err, -EINVAL, "ipu_binary: graph is NULL");
-	if ((r = check_mapped(g, a, "ipu_binary", err)) || (r = check_mapped(g, b, "ipu_binary", err)))
+		return ipu__err(err, -EINVAL, "%s: graph is NULL", sp->op);
+	if ((r = check_mapped(g, a, sp->op, err)) || (r = check_mapped(g, b, sp->op, err)))
 		return r;
-	if (op < IPU_OP_ADD || op > IPU_OP_MIN)
-		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
+	if (!name && !sp->inplace)
+		return ipu__err(err, -EINVAL, "%s: the output needs a name (no in-place form)", sp->op);
 	if (!bshape) {
 		bshape = ipu__graph_tensor(g, b)->shape;
 		brank = ipu__graph_tensor(g, b)->rank;
 	}
 	if ((r = binary_broadcast(g, &x, brank, bshape, err)))
 		return r;
-	x.out = output_like(g, name, a, err);
+	x.out = ipu__output_like(g, name, a, sp->out_dtype, err);
 	if (x.out < 0)
 		return x.out;
 	base = name ? name : ipu__graph_tensor(g, a)->name;
@@ -542,9 +552,23 @@ int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, u
 	if (!r)
 		r = binary_operand(g, &x, err);
 	if (!r)
-		r = binary_program(g, seq, &x, op, base, err);
+		r = binary_program(g, seq, &x, base, err);
 	binary_free(&x);
 	return r < 0 ? r : x.out;
+}
+
+int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
+		      const uint32_t *bshape, const char *name, struct ipu_error *err)
+{
+	struct ipu__binspec sp = { "ipu_binary", "binary", IPUE_CODELET_BINARY(op),
+				   IPUE_CODELET_BINARY_INPLACE(op), 0, -1 };
+
+	if (op < IPU_OP_ADD || op > IPU_OP_MIN) {
+		if (!g)
+			return ipu__err(err, -EINVAL, "ipu_binary: graph is NULL");
+		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
+	}
+	return ipu__binary_op(g, seq, &sp, a, b, brank, bshape, name, err);
 }
 
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
@@ -579,27 +603,20 @@ static uint64_t row_chunks(const struct reduction *x, uint64_t rr)
 }
 
 /*
- * The output tensor: a scalar, or (rows_mode) in's shape without its last
- * dimension; sets L, R and odt. 0 or negative errno (rank 0 in rows_mode).
+ * The output tensor of orank dimensions oshape (R elements), of in's dtype
+ * or f32 for f16; sets L, R and odt. 0 or negative errno.
  */
-static int reduce_output(struct ipu_graph *g, struct reduction *x, int rows_mode, struct ipu_error *err)
+static int reduce_output(struct ipu_graph *g, struct reduction *x, uint64_t L, unsigned orank,
+			 const uint32_t *oshape, struct ipu_error *err)
 {
 	const struct ipu__tensor *t = ipu__graph_tensor(g, x->in);
 	uint32_t shape[IPU_MAX_RANK];
 
-	memcpy(shape, t->shape, sizeof(shape));	/* adding the output may move t */
+	memcpy(shape, oshape, orank * sizeof(*shape));	/* oshape may be t's: adding the output may move t */
 	x->odt = t->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : t->dtype;
-	if (rows_mode) {
-		if (t->rank < 1)
-			return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", t->name);
-		x->L = t->shape[t->rank - 1];
-		x->R = t->elements / x->L;
-		x->out = ipu_graph_add_tensor(g, x->name, x->odt, t->rank - 1u, shape, err);
-	} else {
-		x->L = t->elements;
-		x->R = 1;
-		x->out = ipu_graph_add_tensor(g, x->name, x->odt, 0, NULL, err);
-	}
+	x->L = L;
+	x->R = t->elements / L;
+	x->out = ipu_graph_add_tensor(g, x->name, x->odt, orank, shape, err);
 	return x->out < 0 ? x->out : 0;
 }
 
@@ -759,28 +776,15 @@ static void reduce_free(struct reduction *x)
 	free(x->home);
 }
 
-/*
- * ipu_reduce() (rows_mode 0: to a scalar) and ipu_reduce_rows() (1: over
- * the last dimension): stage 1 per chunk, stage 2 per row of several.
- * The output's id or negative errno.
- */
-static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
-		       int rows_mode, struct ipu_error *err)
+int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
+			const uint32_t *oshape, const char *name, struct ipu_error *err)
 {
 	struct reduction x = { .in = in, .part = -1, .name = name };
 	int r;
 
-	if (!g)
-		return ipu__err(err, -EINVAL, "ipu_reduce: graph is NULL");
-	if ((r = check_mapped(g, in, "ipu_reduce", err)))
-		return r;
-	if (op < IPU_REDUCE_SUM || op > IPU_REDUCE_MIN)
-		return ipu__err(err, -EINVAL, "ipu_reduce: unknown op %u", op);
-	if (!name || !*name)
-		return ipu__err(err, -EINVAL, "ipu_reduce: the output needs a name");
 	x.codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
 		    op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
-	if ((r = reduce_output(g, &x, rows_mode, err)))
+	if ((r = reduce_output(g, &x, L, orank, oshape, err)))
 		return r;
 	r = reduce_chunks(g, &x, err);
 	if (!r)
@@ -791,6 +795,33 @@ static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const 
 		r = reduce_stage2(g, seq, &x, err);
 	reduce_free(&x);
 	return r < 0 ? r : x.out;
+}
+
+/*
+ * ipu_reduce() (rows_mode 0: to a scalar) and ipu_reduce_rows() (1: over
+ * the last dimension): stage 1 per chunk, stage 2 per row of several.
+ * The output's id or negative errno.
+ */
+static int reduce_impl(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,
+		       int rows_mode, struct ipu_error *err)
+{
+	const struct ipu__tensor *t;
+	int r;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_reduce: graph is NULL");
+	if ((r = check_mapped(g, in, "ipu_reduce", err)))
+		return r;
+	if (op < IPU_REDUCE_SUM || op > IPU_REDUCE_MIN)
+		return ipu__err(err, -EINVAL, "ipu_reduce: unknown op %u", op);
+	if (!name || !*name)
+		return ipu__err(err, -EINVAL, "ipu_reduce: the output needs a name");
+	t = ipu__graph_tensor(g, in);
+	if (!rows_mode)
+		return ipu__reduce_rows_as(g, seq, op, in, t->elements, 0, NULL, name, err);
+	if (t->rank < 1)
+		return ipu__err(err, -EINVAL, "ipu_reduce_rows: tensor '%s' has rank 0", t->name);
+	return ipu__reduce_rows_as(g, seq, op, in, t->shape[t->rank - 1], t->rank - 1u, t->shape, name, err);
 }
 
 IPU_API int ipu_reduce(struct ipu_graph *g, int seq, unsigned op, int in, const char *name,

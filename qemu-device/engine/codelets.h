@@ -100,12 +100,12 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 2	/* 2: MatMulPartial OVERWRITE flag */
+#define IPUE_CODELET_LIBRARY_VERSION 3	/* 2: MatMulPartial OVERWRITE flag; 3: compare, Select, ArgMax */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
  * 0x02xx unary   x = op(x)           fields: x (InOut)
- * 0x03xx binary  out = a op b        fields: a, b, out
+ * 0x03xx binary  out = a op b        fields: a, b, out (comparisons: out i32)
  * 0x04xx binary  a = a op b          fields: a (InOut), b
  * 0x05xx data movement: cast, fill, copy
  * 0x06xx reductions
@@ -120,7 +120,11 @@ enum ipue_unary_op {
 enum ipue_binary_op {
 	IPUE_BOP_ADD = 1, IPUE_BOP_SUB, IPUE_BOP_MUL, IPUE_BOP_DIV,
 	IPUE_BOP_MAX, IPUE_BOP_MIN,
-	IPUE_BOP_COUNT_
+	IPUE_BOP_COUNT_, /* one past the last arithmetic op */
+	/* comparisons: out is i32 0/1 whatever a's dtype, so no in-place form */
+	IPUE_BOP_EQ = IPUE_BOP_COUNT_, IPUE_BOP_NE, IPUE_BOP_LT, IPUE_BOP_LE,
+	IPUE_BOP_GT, IPUE_BOP_GE,
+	IPUE_BOP_CMP_END_ /* one past the last comparison */
 };
 
 #define IPUE_CODELET_UNARY(op)		((uint16_t)(0x0100 | (op)))
@@ -132,10 +136,12 @@ enum {
 	IPUE_CODELET_CAST		= 0x0501, /* in, out; any dtype -> any dtype */
 	IPUE_CODELET_FILL		= 0x0502, /* out; params[0] = value bits */
 	IPUE_CODELET_COPY		= 0x0503, /* in, out; memmove semantics */
+	IPUE_CODELET_SELECT		= 0x0504, /* cond(i32), a, b, out: out = cond ? a : b */
 
 	IPUE_CODELET_REDUCE_SUM		= 0x0601, /* in, out(scalar); params[0] = flags */
 	IPUE_CODELET_REDUCE_MAX		= 0x0602,
 	IPUE_CODELET_REDUCE_MIN		= 0x0603,
+	IPUE_CODELET_ARGMAX		= 0x0604, /* in, out(i32); params[0] = row length */
 
 	IPUE_CODELET_MATMUL		= 0x0701, /* A, B, C(f32); params M, N, K, flags */
 	IPUE_CODELET_CONV2D		= 0x0702, /* in, w, out(f32); params Cin,H,W,Cout,KH,KW,SY,SX */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Data movement codelets: cast, fill, copy (0x05xx). */
+/* Data movement codelets: cast, fill, copy, select (0x05xx). */
 #include <string.h>
 
 #include "codelets_impl.h"
@@ -176,6 +176,81 @@ static void copy_run(const struct ipue_field *f, const uint32_t *p)
 		memmove(f[1].data, f[0].data, (size_t)f[0].count * ipue__dtype_size(f[0].dtype));
 }
 
+/* ---------------- select ---------------- */
+
+/*
+ * cond (i32), a, b, out: a, b, out of one dtype; cond, a, out of one count,
+ * b of that count or 1; out may coincide exactly with a, with a full b, or
+ * (4-byte types) with cond.
+ */
+static int select_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	const struct ipue_field *c = &f[0], *a = &f[1], *b = &f[2], *o = &f[3];
+	int r;
+
+	(void)p;
+	if ((r = ipue__check_field(c, "cond", msg, msglen)) ||
+	    (r = ipue__check_field(a, "a", msg, msglen)) ||
+	    (r = ipue__check_field(b, "b", msg, msglen)) ||
+	    (r = ipue__check_field(o, "out", msg, msglen)))
+		return r;
+	if (c->dtype != IPU_DTYPE_I32)
+		return ipue__fail(msg, msglen, "cond is %s, must be i32", ipue__dtype_name(c->dtype));
+	if (a->dtype != b->dtype || a->dtype != o->dtype)
+		return ipue__fail(msg, msglen, "dtypes differ: a %s, b %s, out %s",
+				  ipue__dtype_name(a->dtype), ipue__dtype_name(b->dtype),
+				  ipue__dtype_name(o->dtype));
+	if (c->count != o->count || a->count != o->count)
+		return ipue__fail(msg, msglen, "cond has %u elements, a %u, out %u", c->count,
+				  a->count, o->count);
+	if (b->count != o->count && b->count != 1)
+		return ipue__fail(msg, msglen, "b has %u elements, expected %u or 1", b->count,
+				  o->count);
+	if (ipue__overlap(c, o) && !ipue__same_region(c, o))
+		return ipue__fail(msg, msglen, "out overlaps cond");
+	if (ipue__overlap(a, o) && !ipue__same_region(a, o))
+		return ipue__fail(msg, msglen, "out overlaps a");
+	if (ipue__overlap(b, o) && !(ipue__same_region(b, o) && b->count == o->count))
+		return ipue__fail(msg, msglen, "out overlaps b");
+	return 0;
+}
+
+/* bit copies (NaN payloads kept); element i is read before it is written */
+#define SELECT_LOOP(T)								\
+do {										\
+	const int32_t *c = f[0].data;						\
+	const T *a = f[1].data, *b = f[2].data;					\
+	T *o = f[3].data;							\
+										\
+	if (f[2].count == 1 && n > 1) {						\
+		T s = b[0];							\
+										\
+		for (uint32_t i = 0; i < n; i++)				\
+			o[i] = c[i] ? a[i] : s;					\
+	} else {								\
+		for (uint32_t i = 0; i < n; i++)				\
+			o[i] = c[i] ? a[i] : b[i];				\
+	}									\
+} while (0)
+
+static void select_run(const struct ipue_field *f, const uint32_t *p)
+{
+	uint32_t n = f[3].count;
+
+	(void)p;
+	if (f[3].dtype == IPU_DTYPE_F16)
+		SELECT_LOOP(uint16_t);
+	else
+		SELECT_LOOP(uint32_t);
+}
+
+/* one predicated move per element */
+static uint64_t select_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	(void)p;
+	return IPUE_CYCLES_VERTEX_OVERHEAD + f[0].count;	/* cond's count: out's */
+}
+
 static const struct ipue_codelet codelets[] = {
 	{ .id = IPUE_CODELET_CAST, .name = "Cast", .nfields = 2, .nparams = 0,
 	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
@@ -188,6 +263,12 @@ static const struct ipue_codelet codelets[] = {
 	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
 		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
 	  .check = copy_check, .run = copy_run, .cycles = cast_cycles },
+	{ .id = IPUE_CODELET_SELECT, .name = "Select", .nfields = 4, .nparams = 0,
+	  .field = { { "cond", IPUE_FIELD_IN, 0, IPUE_DTMASK_I32 },
+		     { "a", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
+		     { "b", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
+		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
+	  .check = select_check, .run = select_run, .cycles = select_cycles },
 };
 
 const struct ipue__slice ipue__data_slice = {

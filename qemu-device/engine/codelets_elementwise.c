@@ -3,7 +3,8 @@
  * Elementwise codelets: unary (0x01xx, 0x02xx in place) and binary
  * (0x03xx, 0x04xx in place) over f32, f16 and i32. f16 is computed in f32
  * and rounded to nearest even once. i32 arithmetic is two's complement
- * wrap-around (computed via uint32_t, no UB); see docs/codelets.md.
+ * wrap-around (computed via uint32_t, no UB). Comparisons (0x0307..0x030c)
+ * write i32 0/1 for any input dtype; see docs/codelets.md.
  */
 #include <math.h>
 #include <string.h>
@@ -267,6 +268,49 @@ static ALWAYS_INLINE void binary_loop(int op, uint8_t dt, const void *a, const v
 	}
 }
 
+/* IEEE comparisons: any NaN operand makes all false but ne (numpy, C) */
+#define CMP(op, a, b)							\
+	((op) == IPUE_BOP_EQ ? (a) == (b) : (op) == IPUE_BOP_NE ? (a) != (b) :	\
+	 (op) == IPUE_BOP_LT ? (a) < (b) : (op) == IPUE_BOP_LE ? (a) <= (b) :	\
+	 (op) == IPUE_BOP_GT ? (a) > (b) : (a) >= (b))
+
+/* out[i] = a[i] op b[i * b_step] as i32 0/1; f16 compared exactly in f32 */
+static ALWAYS_INLINE void compare_loop(int op, uint8_t dt, const void *a, const void *b,
+				       uint32_t b_step, int32_t *z, uint32_t n)
+{
+	if (dt == IPU_DTYPE_I32) {
+		const int32_t *x = a, *y = b;
+
+		for (uint32_t i = 0; i < n; i++)
+			z[i] = CMP(op, x[i], y[i * b_step]);
+		return;
+	}
+	if (dt == IPU_DTYPE_F32) {
+		const float *x = a, *y = b;
+
+		for (uint32_t i = 0; i < n; i++)
+			z[i] = CMP(op, x[i], y[i * b_step]);
+		return;
+	}
+
+	bool f16c = ipue__f16c_supported();
+	float ta[CH], tb[CH];
+
+	for (uint32_t i = 0; i < n; i += CH) {
+		uint32_t m = n - i < CH ? n - i : CH;
+
+		/* the whole chunk is read before z is written: z may alias a or b */
+		load_chunk(ta, dt, a, i, m, f16c);
+		if (b_step)
+			load_chunk(tb, dt, b, i, m, f16c);
+		else
+			for (uint32_t j = 0; j < m; j++)
+				tb[j] = ipue__h2f(((const uint16_t *)b)[0]);
+		for (uint32_t j = 0; j < m; j++)
+			z[i + j] = CMP(op, ta[j], tb[j]);
+	}
+}
+
 /* ---------------- checks ---------------- */
 
 static bool uop_int_ok(int op)
@@ -315,6 +359,34 @@ static int binary_check(const struct ipue_field *a, const struct ipue_field *b,
 				  b->count, a->count);
 	if (a != out && ipue__overlap(a, out) && !ipue__same_region(a, out))
 		return ipue__fail(msg, msglen, "out partially overlaps a");
+	if (ipue__overlap(b, out) && !(ipue__same_region(b, out) && b->count == out->count))
+		return ipue__fail(msg, msglen, "out overlaps b");
+	return 0;
+}
+
+/* a, b of one dtype, out i32 of a's count; out may coincide with a or b (4-byte types) */
+static int compare_check(const struct ipue_field *a, const struct ipue_field *b,
+			 const struct ipue_field *out, char *msg, size_t msglen)
+{
+	int r;
+
+	if ((r = ipue__check_field(a, "a", msg, msglen)) ||
+	    (r = ipue__check_field(b, "b", msg, msglen)) ||
+	    (r = ipue__check_field(out, "out", msg, msglen)))
+		return r;
+	if (a->dtype != b->dtype)
+		return ipue__fail(msg, msglen, "dtypes differ: a %s, b %s",
+				  ipue__dtype_name(a->dtype), ipue__dtype_name(b->dtype));
+	if (out->dtype != IPU_DTYPE_I32)
+		return ipue__fail(msg, msglen, "out is %s, must be i32",
+				  ipue__dtype_name(out->dtype));
+	if (a->count != out->count)
+		return ipue__fail(msg, msglen, "a has %u elements, out %u", a->count, out->count);
+	if (b->count != a->count && b->count != 1)
+		return ipue__fail(msg, msglen, "b has %u elements, expected %u or 1",
+				  b->count, a->count);
+	if (ipue__overlap(a, out) && !ipue__same_region(a, out))
+		return ipue__fail(msg, msglen, "out overlaps a");
 	if (ipue__overlap(b, out) && !(ipue__same_region(b, out) && b->count == out->count))
 		return ipue__fail(msg, msglen, "out overlaps b");
 	return 0;
@@ -416,6 +488,28 @@ static uint64_t binary_##lname##_cycles(const struct ipue_field *f, const uint32
 	       ipue__ceil_div((uint64_t)f[0].count * bop_qcycles(OP, f[0].dtype), 4);	\
 }
 
+#define COMPARE_FNS(OP, lname)								\
+static int compare_##lname##_check(const struct ipue_field *f, const uint32_t *p,	\
+				   char *msg, size_t msglen)			\
+{											\
+	(void)p;									\
+	return compare_check(&f[0], &f[1], &f[2], msg, msglen);			\
+}											\
+static void compare_##lname##_run(const struct ipue_field *f, const uint32_t *p)	\
+{											\
+	(void)p;									\
+	compare_loop(OP, f[0].dtype, f[0].data, f[1].data, f[1].count != 1 || f[0].count == 1,	\
+		     f[2].data, f[0].count);						\
+}
+
+/* like the simple binary ops: 2 f32 / 4 f16 / 1 i32 per cycle */
+static uint64_t compare_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	(void)p;
+	return IPUE_CYCLES_VERTEX_OVERHEAD +
+	       ipue__ceil_div((uint64_t)f[0].count * bop_qcycles(IPUE_BOP_MAX, f[0].dtype), 4);
+}
+
 UNARY_FNS(IPUE_UOP_NEG, neg)
 UNARY_FNS(IPUE_UOP_ABS, abs)
 UNARY_FNS(IPUE_UOP_EXP, exp)
@@ -431,6 +525,13 @@ BINARY_FNS(IPUE_BOP_MUL, mul)
 BINARY_FNS(IPUE_BOP_DIV, div)
 BINARY_FNS(IPUE_BOP_MAX, max)
 BINARY_FNS(IPUE_BOP_MIN, min)
+
+COMPARE_FNS(IPUE_BOP_EQ, eq)
+COMPARE_FNS(IPUE_BOP_NE, ne)
+COMPARE_FNS(IPUE_BOP_LT, lt)
+COMPARE_FNS(IPUE_BOP_LE, le)
+COMPARE_FNS(IPUE_BOP_GT, gt)
+COMPARE_FNS(IPUE_BOP_GE, ge)
 
 /* ---------------- registry slice ---------------- */
 
@@ -462,6 +563,15 @@ BINARY_FNS(IPUE_BOP_MIN, min)
 	.check = binary_ip_##lname##_check, .run = binary_ip_##lname##_run,		\
 	.cycles = binary_##lname##_cycles }
 
+#define COMPARE_ENTRY(OP, lname, Name) {						\
+	.id = IPUE_CODELET_BINARY(OP), .name = "Binary" Name,				\
+	.nfields = 3, .nparams = 0,							\
+	.field = { { "a", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },				\
+		   { "b", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },				\
+		   { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_I32 } },			\
+	.check = compare_##lname##_check, .run = compare_##lname##_run,			\
+	.cycles = compare_cycles }
+
 #define M_ALL IPUE_DTMASK_ALL
 #define M_FLT IPUE_DTMASK_FLOAT
 
@@ -491,6 +601,12 @@ static const struct ipue_codelet codelets[] = {
 	BINARY_ENTRY(IPUE_BOP_DIV, div, "Div"),
 	BINARY_ENTRY(IPUE_BOP_MAX, max, "Max"),
 	BINARY_ENTRY(IPUE_BOP_MIN, min, "Min"),
+	COMPARE_ENTRY(IPUE_BOP_EQ, eq, "Eq"),
+	COMPARE_ENTRY(IPUE_BOP_NE, ne, "Ne"),
+	COMPARE_ENTRY(IPUE_BOP_LT, lt, "Lt"),
+	COMPARE_ENTRY(IPUE_BOP_LE, le, "Le"),
+	COMPARE_ENTRY(IPUE_BOP_GT, gt, "Gt"),
+	COMPARE_ENTRY(IPUE_BOP_GE, ge, "Ge"),
 
 	BINARY_IP_ENTRY(IPUE_BOP_ADD, add, "Add"),
 	BINARY_IP_ENTRY(IPUE_BOP_SUB, sub, "Sub"),

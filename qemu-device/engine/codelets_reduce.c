@@ -6,7 +6,8 @@
  * the lanes are combined as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)). The result
  * is bit-reproducible on every host. i32 sums wrap (two's complement).
  * max/min follow IEEE 754-2019 maximum/minimum (-0 < +0); any NaN gives the
- * canonical quiet NaN.
+ * canonical quiet NaN. ArgMax (0x0604): the first index of each row's
+ * maximum, a NaN counting as the maximum (numpy.argmax).
  */
 #include <string.h>
 
@@ -161,6 +162,82 @@ static uint64_t reduce_cycles(const struct ipue_field *f, const uint32_t *p)
 	}
 }
 
+/* ---------------- argmax ---------------- */
+
+/* in: rows of params[0] (>= 1) elements; out (i32): one index per row */
+static int argmax_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	const struct ipue_field *in = &f[0], *out = &f[1];
+	int r;
+
+	if ((r = ipue__check_field(in, "in", msg, msglen)) ||
+	    (r = ipue__check_field(out, "out", msg, msglen)))
+		return r;
+	if (out->dtype != IPU_DTYPE_I32)
+		return ipue__fail(msg, msglen, "out is %s, must be i32", ipue__dtype_name(out->dtype));
+	if (!p[0])
+		return ipue__fail(msg, msglen, "row length 0: an empty row has no argmax");
+	if ((uint64_t)out->count * p[0] != in->count)
+		return ipue__fail(msg, msglen, "in has %u elements, not %u rows of %u", in->count,
+				  out->count, p[0]);
+	if (ipue__overlap(in, out))
+		return ipue__fail(msg, msglen, "out overlaps in");
+	return 0;
+}
+
+/* index of the first maximum of the n >= 1 floats (f32 or f16: dt) at x; the first NaN wins */
+static ALWAYS_INLINE int32_t argmax_float(uint8_t dt, const void *x, uint32_t n)
+{
+	float bv = load_float(dt, x, 0);
+	int32_t best = 0;
+
+	if (bv != bv)
+		return 0;
+	for (uint32_t i = 1; i < n; i++) {
+		float v = load_float(dt, x, i);
+
+		if (v != v)
+			return (int32_t)i;
+		if (v > bv) {
+			bv = v;
+			best = (int32_t)i;
+		}
+	}
+	return best;
+}
+
+static void argmax_run(const struct ipue_field *f, const uint32_t *p)
+{
+	uint32_t L = p[0], rows = f[1].count;
+	size_t es = ipue__dtype_size(f[0].dtype);
+	int32_t *out = f[1].data;
+
+	for (uint32_t r = 0; r < rows; r++) {
+		const void *x = (const char *)f[0].data + (size_t)r * L * es;
+
+		if (f[0].dtype == IPU_DTYPE_I32) {
+			const int32_t *y = x;
+			int32_t best = 0;
+
+			for (uint32_t i = 1; i < L; i++)
+				if (y[i] > y[best])
+					best = (int32_t)i;
+			out[r] = best;
+		} else if (f[0].dtype == IPU_DTYPE_F16) {
+			out[r] = argmax_float(IPU_DTYPE_F16, x, L);
+		} else {
+			out[r] = argmax_float(IPU_DTYPE_F32, x, L);
+		}
+	}
+}
+
+/* a compare and a predicated move per element, a store per row */
+static uint64_t argmax_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	(void)p;
+	return IPUE_CYCLES_VERTEX_OVERHEAD + f[0].count + 2ull * f[1].count;
+}
+
 static void sum_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_SUM, f, p); }
 static void max_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_MAX, f, p); }
 static void min_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_MIN, f, p); }
@@ -175,6 +252,10 @@ static const struct ipue_codelet codelets[] = {
 	REDUCE_ENTRY(IPUE_CODELET_REDUCE_SUM, "ReduceSum", sum_run),
 	REDUCE_ENTRY(IPUE_CODELET_REDUCE_MAX, "ReduceMax", max_run),
 	REDUCE_ENTRY(IPUE_CODELET_REDUCE_MIN, "ReduceMin", min_run),
+	{ .id = IPUE_CODELET_ARGMAX, .name = "ArgMax", .nfields = 2, .nparams = 1,
+	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
+		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_I32 } },
+	  .check = argmax_check, .run = argmax_run, .cycles = argmax_cycles },
 };
 
 const struct ipue__slice ipue__reduce_slice = {

@@ -285,9 +285,14 @@ static void t_registry(void)
 		{ 0x0502, "Fill" }, { 0x0503, "Copy" }, { 0x0601, "ReduceSum" },
 		{ 0x0602, "ReduceMax" }, { 0x0603, "ReduceMin" }, { 0x0701, "MatMulPartial" },
 		{ 0x0702, "Conv2dPartial" }, { 0x0801, "ScaledAdd" }, { 0x0802, "ScaledAddScalar" },
+		{ 0x0307, "BinaryEq" }, { 0x0308, "BinaryNe" }, { 0x0309, "BinaryLt" },
+		{ 0x030a, "BinaryLe" }, { 0x030b, "BinaryGt" }, { 0x030c, "BinaryGe" },
+		{ 0x0504, "Select" }, { 0x0604, "ArgMax" },
 	};
 
-	EXPECT(n == 38, "expected 38 codelets, have %zu", n);
+	EXPECT(n == 46, "expected 46 codelets, have %zu", n);
+	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
+	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
 	EXPECT(ipue_codelet_find(0) == NULL && ipue_codelet_find(0xffff) == NULL &&
 	       ipue_codelet_find(0x0109) == NULL, "unknown ids found");
@@ -1142,6 +1147,204 @@ next:
 	}
 }
 
+/* ---------------- comparisons, select, argmax ---------------- */
+
+static const char *const cmp_name[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+
+/* the value of element i of p (dtype dt) as a double: exact for all three dtypes */
+static double value_at(const void *p, uint32_t i, uint8_t dt)
+{
+	if (dt == IPU_DTYPE_F32)
+		return ((const float *)p)[i];
+	if (dt == IPU_DTYPE_F16)
+		return half_decode_ref(((const uint16_t *)p)[i]);
+	return ((const int32_t *)p)[i];
+}
+
+static int cmp_ref(int op, double a, double b)
+{
+	switch (op) {
+	case IPUE_BOP_EQ: return a == b;
+	case IPUE_BOP_NE: return a != b;
+	case IPUE_BOP_LT: return a < b;
+	case IPUE_BOP_LE: return a <= b;
+	case IPUE_BOP_GT: return a > b;
+	default: return a >= b;
+	}
+}
+
+/*
+ * Every comparison on random sizes (b full or one element), exact against
+ * double; ties are frequent (b copies some of a, ±0 mixed in); out aliasing
+ * a exactly when a's elements are 4 bytes.
+ */
+static void t_compare(uint8_t dt)
+{
+	for (int op = IPUE_BOP_EQ; op < IPUE_BOP_CMP_END_; op++) {
+		for (unsigned si = 0; si < 2 * NSIZES + 4; si++) {
+			uint32_t n = si < 2 * NSIZES ? sizes[si % NSIZES] : 2000 + rndn(3000);
+			uint32_t nb = (si >= NSIZES && si < 2 * NSIZES) ? 1 : n;
+			size_t es = dsize(dt);
+			void *a = xalloc((size_t)n * es), *b = xalloc((size_t)nb * es), *x = xalloc((size_t)n * 4);
+			int32_t *out = xalloc((size_t)n * 4);
+			struct ipue_field f[3] = { fld(a, n, dt), fld(b, nb, dt), fld(out, n, IPU_DTYPE_I32) };
+
+			fill_random(a, n, dt, si & 1);
+			fill_random(b, nb, dt, si & 1);
+			for (uint32_t i = 0; i < nb && nb == n; i++)
+				if (rndn(3) == 0)
+					memcpy((char *)b + i * es, (char *)a + i * es, es);
+			if (dt == IPU_DTYPE_F32 && n > 2 && nb == n) {
+				((float *)a)[0] = -0.0f; ((float *)b)[0] = 0.0f;
+				((float *)a)[1] = NAN; ((float *)b)[1] = NAN;
+			}
+			if (run_ok(IPUE_CODELET_BINARY(op), f, 3, NULL, 0))
+				goto next;
+			for (uint32_t i = 0; i < n; i++) {
+				double va = value_at(a, i, dt), vb = value_at(b, nb == 1 ? 0 : i, dt);
+
+				EXPECT(out[i] == cmp_ref(op, va, vb), "%s %s(%g, %g) = %d", ipue__dtype_name(dt),
+				       cmp_name[op - IPUE_BOP_EQ], va, vb, out[i]);
+			}
+			if (es == 4) {	/* out written over a */
+				memcpy(x, a, (size_t)n * 4);
+				f[0] = fld(x, n, dt);
+				f[2] = fld(x, n, IPU_DTYPE_I32);
+				if (!run_ok(IPUE_CODELET_BINARY(op), f, 3, NULL, 0))
+					EXPECT(same_values(x, out, n, IPU_DTYPE_I32), "%s aliased differs",
+					       cmp_name[op - IPUE_BOP_EQ]);
+			}
+next:
+			free(a);
+			free(b);
+			free(x);
+			free(out);
+		}
+	}
+}
+
+/* select of every dtype, b full or broadcast, bit-exact (NaN payloads kept), aliased out */
+static void t_select(void)
+{
+	for (unsigned di = 0; di < 3; di++) {
+		uint8_t dt = all_dt[di];
+		size_t es = dsize(dt);
+
+		for (unsigned si = 0; si < 2 * NSIZES + 3; si++) {
+			uint32_t n = si < 2 * NSIZES ? sizes[si % NSIZES] : 1000 + rndn(5000);
+			uint32_t nb = (si >= NSIZES && si < 2 * NSIZES) ? 1 : n;
+			int32_t *c = xalloc((size_t)n * 4);
+			void *a = xalloc((size_t)n * es), *b = xalloc((size_t)nb * es);
+			void *out = xalloc((size_t)n * es), *want = xalloc((size_t)n * es), *x = xalloc((size_t)n * es);
+			struct ipue_field f[4] = { fld(c, n, IPU_DTYPE_I32), fld(a, n, dt), fld(b, nb, dt),
+						   fld(out, n, dt) };
+
+			for (uint32_t i = 0; i < n; i++)
+				c[i] = rndn(3) ? (int32_t)rndn(2) : rnd_i32();
+			fill_random(a, n, dt, 0);
+			fill_random(b, nb, dt, 0);
+			for (uint32_t i = 0; i < n; i++)
+				memcpy((char *)want + i * es, c[i] ? (char *)a + i * es : (char *)b + (nb == 1 ? 0 : i) * es, es);
+			if (run_ok(IPUE_CODELET_SELECT, f, 4, NULL, 0))
+				goto next;
+			EXPECT(!n || !memcmp(out, want, (size_t)n * es), "select %s n %u nb %u differs",
+			       ipue__dtype_name(dt), n, nb);
+			/* out over a, then over a full b */
+			memcpy(x, a, (size_t)n * es);
+			f[1] = fld(x, n, dt);
+			f[3] = fld(x, n, dt);
+			if (!run_ok(IPUE_CODELET_SELECT, f, 4, NULL, 0))
+				EXPECT(!n || !memcmp(x, want, (size_t)n * es), "select over a differs");
+			if (nb == n) {
+				memcpy(x, b, (size_t)n * es);
+				f[1] = fld(a, n, dt);
+				f[2] = fld(x, n, dt);
+				if (!run_ok(IPUE_CODELET_SELECT, f, 4, NULL, 0))
+					EXPECT(!n || !memcmp(x, want, (size_t)n * es), "select over b differs");
+			}
+next:
+			free(c);
+			free(a);
+			free(b);
+			free(out);
+			free(want);
+			free(x);
+		}
+	}
+}
+
+/* the reference: first index of the maximum, the first NaN wins (numpy.argmax) */
+static int32_t argmax_ref(const void *p, uint32_t base, uint32_t L, uint8_t dt)
+{
+	int32_t best = 0;
+	double bv = value_at(p, base, dt);
+
+	for (uint32_t i = 0; i < L; i++) {
+		double v = value_at(p, base + i, dt);
+
+		if (v != v)
+			return (int32_t)i;
+		if (v > bv) {
+			bv = v;
+			best = (int32_t)i;
+		}
+	}
+	return best;
+}
+
+/* argmax over rows of random lengths (1, odd, long), many ties, NaN and ±0 */
+static void t_argmax(void)
+{
+	for (unsigned di = 0; di < 3; di++) {
+		uint8_t dt = all_dt[di];
+		size_t es = dsize(dt);
+
+		for (unsigned si = 0; si < NSIZES + 8; si++) {
+			uint32_t L = si < NSIZES ? (sizes[si] ? sizes[si] : 1) : 1 + rndn(3000);
+			uint32_t R = si % 3 == 0 ? 1 : rndn(9);	/* R = 0: no rows */
+			uint32_t n = R * L;
+			void *in = xalloc((size_t)n * es);
+			int32_t *out = xalloc((size_t)R * 4 + 4);
+			struct ipue_field f[2] = { fld(in, n, dt), fld(out, R, IPU_DTYPE_I32) };
+
+			fill_random(in, n, dt, (si & 1) ? 1 : 0);
+			if (si & 2)	/* few values: ties everywhere */
+				for (uint32_t i = 0; i < n; i++) {
+					int32_t v = (int32_t)rndn(4) - 2;
+
+					if (dt == IPU_DTYPE_F32)
+						((float *)in)[i] = v ? (float)v : (rndn(2) ? -0.0f : 0.0f);
+					else if (dt == IPU_DTYPE_F16)
+						((uint16_t *)in)[i] = ipue__f2h(v ? (float)v : (rndn(2) ? -0.0f : 0.0f));
+					else
+						((int32_t *)in)[i] = v;
+				}
+			if (run_ok(IPUE_CODELET_ARGMAX, f, 2, &L, 1))
+				goto next;
+			for (uint32_t r = 0; r < R; r++)
+				EXPECT(out[r] == argmax_ref(in, r * L, L, dt), "%s argmax row %u of %u = %d want %d",
+				       ipue__dtype_name(dt), r, L, out[r], argmax_ref(in, r * L, L, dt));
+next:
+			free(in);
+			free(out);
+		}
+	}
+	/* the first NaN wins, also over a later +Inf; -0 and +0 tie */
+	{
+		float x[8] = { 1, -INFINITY, NAN, INFINITY, NAN, 0, 0, 0 }, z[4] = { -0.0f, 0.0f, -0.0f, 0.0f };
+		int32_t o[2];
+		uint32_t L = 4;
+		struct ipue_field f[2] = { fld(x, 8, IPU_DTYPE_F32), fld(o, 2, IPU_DTYPE_I32) };
+
+		if (!run_ok(IPUE_CODELET_ARGMAX, f, 2, &L, 1))
+			EXPECT(o[0] == 2 && o[1] == 0, "NaN row: %d, then %d", o[0], o[1]);
+		f[0] = fld(z, 4, IPU_DTYPE_F32);
+		f[1] = fld(o, 1, IPU_DTYPE_I32);
+		if (!run_ok(IPUE_CODELET_ARGMAX, f, 2, &L, 1))
+			EXPECT(o[0] == 0, "-0/+0 tie: %d", o[0]);
+	}
+}
+
 static void t_check_negative(void)
 {
 	_Alignas(16) char buf[4096];
@@ -1321,6 +1524,74 @@ static void t_check_negative(void)
 		f[2] = fld(buf + 4, 1, F32);
 		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s inside x");
 	}
+	/* comparisons, select, argmax */
+	{
+		uint16_t eq = IPUE_CODELET_BINARY(IPUE_BOP_EQ), lt = IPUE_CODELET_BINARY(IPUE_BOP_LT);
+		uint32_t L4 = 4, L0 = 0;
+		struct ipue_field f[4] = { fld(p, 4, F32), fld(q, 4, F32), fld(r, 4, I32), fld(r, 4, F32) };
+		char m[96];
+
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(eq), f, 3, NULL, 0, m, sizeof(m)),
+		       "valid compare rejected: %s", m);
+		f[2] = fld(r, 4, F32);
+		run_bad(eq, f, 3, NULL, 0, "compare out f32");
+		f[2] = fld(r, 4, I32);
+		f[1] = fld(q, 4, I32);
+		run_bad(lt, f, 3, NULL, 0, "compare a/b dtypes differ");
+		f[1] = fld(q, 3, F32);
+		run_bad(lt, f, 3, NULL, 0, "compare b count");
+		f[1] = fld(q, 4, F32);
+		f[2] = fld(r, 3, I32);
+		run_bad(lt, f, 3, NULL, 0, "compare out count");
+		f[2] = fld(buf + 4, 4, I32);
+		run_bad(lt, f, 3, NULL, 0, "compare out overlaps a partly");
+		f[0] = fld(p, 4, F16);
+		f[1] = fld(q, 4, F16);
+		f[2] = fld(p, 4, I32);
+		run_bad(lt, f, 3, NULL, 0, "compare i32 out over f16 a");
+		/* select: cond, a, b, out */
+		f[0] = fld(r, 4, I32);
+		f[1] = fld(p, 4, F32);
+		f[2] = fld(q, 4, F32);
+		f[3] = fld(buf + 3072, 4, F32);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_SELECT), f, 4, NULL, 0, m, sizeof(m)),
+		       "valid select rejected: %s", m);
+		f[0] = fld(r, 4, F32);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select cond f32");
+		f[0] = fld(r, 3, I32);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select cond count");
+		f[0] = fld(r, 4, I32);
+		f[2] = fld(q, 4, F16);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select a/b dtypes");
+		f[2] = fld(q, 2, F32);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select b count");
+		f[2] = fld(q, 4, F32);
+		f[3] = fld(buf + 8, 4, F32);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select out overlaps a partly");
+		f[3] = fld(q, 4, F32);
+		f[2] = fld(q, 1, F32);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select out over a one-element b");
+		f[2] = fld(buf + 1040, 4, F32);
+		f[3] = fld(r, 4, F16);
+		run_bad(IPUE_CODELET_SELECT, f, 4, NULL, 0, "select out dtype");
+		/* argmax: in, out(i32); params[0] = L */
+		f[0] = fld(p, 8, F32);
+		f[1] = fld(q, 2, I32);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ARGMAX), f, 2, &L4, 1, m, sizeof(m)),
+		       "valid argmax rejected: %s", m);
+		run_bad(IPUE_CODELET_ARGMAX, f, 2, &L0, 1, "argmax row length 0");
+		f[1] = fld(q, 3, I32);
+		run_bad(IPUE_CODELET_ARGMAX, f, 2, &L4, 1, "argmax count");
+		f[1] = fld(q, 2, F32);
+		run_bad(IPUE_CODELET_ARGMAX, f, 2, &L4, 1, "argmax out f32");
+		f[1] = fld(buf + 16, 2, I32);
+		run_bad(IPUE_CODELET_ARGMAX, f, 2, &L4, 1, "argmax out overlaps in");
+		f[1] = fld(q, 2, I32);
+		run_bad(IPUE_CODELET_ARGMAX, f, 2, NULL, 0, "argmax without its param");
+		f[1] = fld(q, 0x10000, I32);
+		f[0] = fld(p, 0, F32);
+		run_bad(IPUE_CODELET_ARGMAX, f, 2, &big, 1, "argmax rows x L wraps 32 bits");
+	}
 }
 
 static void t_cycles(void)
@@ -1342,6 +1613,18 @@ static void t_cycles(void)
 	EXPECT(add->cycles(g, NULL) == 50 + 500, "add f32 cycles %" PRIu64, add->cycles(g, NULL));
 	g[0].dtype = IPU_DTYPE_F16;
 	EXPECT(add->cycles(g, NULL) == 50 + 250, "add f16 cycles");
+	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY(IPUE_BOP_LT))->cycles(g, NULL) == 50 + 250,
+	       "lt f16 cycles");
+	{
+		struct ipue_field s4[4] = { fld(a, 1000, IPU_DTYPE_I32), fld(a, 1000, IPU_DTYPE_F32),
+					    fld(b, 1000, IPU_DTYPE_F32), fld(c, 1000, IPU_DTYPE_F32) };
+		struct ipue_field am[2] = { fld(a, 1000, IPU_DTYPE_F32), fld(b, 10, IPU_DTYPE_I32) };
+		uint32_t L = 100;
+
+		EXPECT(ipue_codelet_find(IPUE_CODELET_SELECT)->cycles(s4, NULL) == 50 + 1000, "select cycles");
+		EXPECT(ipue_codelet_find(IPUE_CODELET_ARGMAX)->cycles(am, &L) == 50 + 1000 + 20,
+		       "argmax cycles");
+	}
 	g[0].count = 0;
 	for (size_t i = 0; i < ipue_codelet_count(); i++) {
 		const struct ipue_codelet *c2 = ipue_codelet_at(i);
@@ -1382,6 +1665,11 @@ GROUP(matmul_f16, t_matmul(true))
 GROUP(conv_f32, t_conv(false))
 GROUP(conv_f16, t_conv(true))
 GROUP(scaled_add, t_scaled_add())
+GROUP(compare_f32, t_compare(IPU_DTYPE_F32))
+GROUP(compare_f16, t_compare(IPU_DTYPE_F16))
+GROUP(compare_i32, t_compare(IPU_DTYPE_I32))
+GROUP(select_all, t_select())
+GROUP(argmax, t_argmax())
 GROUP(check_negative, t_check_negative())
 GROUP(cycles, t_cycles())
 
