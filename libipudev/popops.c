@@ -204,8 +204,8 @@ static int axes_mask(const int *axes, unsigned naxes, unsigned rank, const char 
 
 /*
  * The temporary NAME/moved: @in's elements with the kept dimensions first
- * and the reduced ones last (order kept within each), rows of @L spread
- * whole over the tiles; filled by exchange NAME/move, appended to @seq.
+ * and the reduced ones last (order kept within each), spread evenly over
+ * the tiles; filled by exchange NAME/move, appended to @seq.
  * Copies go by runs of consecutive source elements. Id or negative errno.
  */
 static int move_reduced_last(struct ipu_graph *g, int seq, int in, unsigned mask, uint64_t L,
@@ -230,7 +230,8 @@ static int move_reduced_last(struct ipu_graph *g, int seq, int in, unsigned mask
 	tmp = ipu_graph_add_tensor(g, sub(buf, sizeof(buf), name, "moved"), t->dtype, rank, shape, err);
 	if (tmp < 0)
 		return tmp;
-	if ((r = ipu_graph_map_linear(g, tmp, L, err)))
+	/* whole rows per tile when there are enough rows to go round, else rows cut evenly (two-stage sums) */
+	if ((r = ipu_graph_map_linear(g, tmp, n / L >= ipu_graph_tiles(g) ? L : 1, err)))
 		return r;
 	if ((ex = ipu_graph_add_exchange(g, sub(buf, sizeof(buf), name, "move"), err)) < 0)
 		return ex;
