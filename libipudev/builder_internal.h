@@ -128,6 +128,20 @@ int ipu__output_like(struct ipu_graph *g, const char *name, int like, unsigned d
 		     struct ipu_error *err);
 
 /*
+ * Offset on their tile of elements [begin, begin + count) of t, which the
+ * caller laid out as one piece; -EINVAL "OP: internal layout error" if not.
+ */
+long ipu__piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count, const char *op,
+		    struct ipu_error *err);
+/*
+ * Elements [begin, begin + count) of t contiguous on tile: their offset there
+ * when they already are, else a new buffer filled by copies added to
+ * exchange *ex (created, named exname, on first use: *ex < 0).
+ */
+long ipu__local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t begin,
+		     uint64_t count, unsigned tile, struct ipu_error *err);
+
+/*
  * Reduce @in (mapped, elements a multiple of @L >= 1) seen as rows of @L
  * elements into a new tensor @name of @orank dimensions @oshape (one element
  * per row; f32 for f16 input), spread like the rows (partition.c).

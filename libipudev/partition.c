@@ -84,8 +84,8 @@ static int output_like(struct ipu_graph *g, const char *name, int like, struct i
  * caller laid out as one piece; -EINVAL "OP: internal layout error" if
  * they are not.
  */
-static long piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count,
-		      const char *op, struct ipu_error *err)
+long ipu__piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count, const char *op,
+		    struct ipu_error *err)
 {
 	struct ipu__piece *pc;
 	long np = ipu__slice_pieces(g, t, begin, count, &pc, NULL), off;
@@ -97,6 +97,12 @@ static long piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t
 	off = pc[0].off;
 	free(pc);
 	return off;
+}
+
+static long piece_off(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count,
+		      const char *op, struct ipu_error *err)
+{
+	return ipu__piece_off(g, t, begin, count, op, err);
 }
 
 /* room in *arr (n of *cap elements of elsz bytes used) for one more; 0 or -ENOMEM (*arr kept) */
@@ -153,8 +159,8 @@ static int gather(struct ipu_graph *g, int ex, int t, struct ipu__piece *pc, lon
  * tile: their offset there if they already are, else a new buffer filled by
  * copies added to exchange ex (created on first use: *ex < 0).
  */
-static long local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t begin,
-		       uint64_t count, unsigned tile, struct ipu_error *err)
+long ipu__local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t begin,
+		     uint64_t count, unsigned tile, struct ipu_error *err)
 {
 	const struct ipu__tensor *x = ipu__graph_tensor(g, t);
 	unsigned es = ipu_dtype_size(x->dtype);
@@ -177,6 +183,12 @@ static long local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, 
 	}
 	r = gather(g, *ex, t, pc, n, tile, (uint32_t)off, err);
 	return r ? r : off;
+}
+
+static long local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t begin,
+		       uint64_t count, unsigned tile, struct ipu_error *err)
+{
+	return ipu__local_copy(g, ex, exname, t, begin, count, tile, err);
 }
 
 /* split count elements into up to WORKERS chunks (aligned to 8 elements) */

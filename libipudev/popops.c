@@ -60,22 +60,6 @@ static int check_in(const struct ipu_graph *g, int in, const char *name, const c
 	return 0;
 }
 
-/* offset on its tile of elements [begin, begin + count) of t, laid out by the caller as one piece */
-static long one_piece(const struct ipu_graph *g, int t, uint64_t begin, uint64_t count, const char *op,
-		      struct ipu_error *err)
-{
-	struct ipu__piece *pc;
-	long np = ipu__slice_pieces(g, t, begin, count, &pc, NULL), off;
-
-	if (np != 1) {
-		free(np > 0 ? pc : NULL);
-		return ipu__err(err, -EINVAL, "%s: internal layout error", op);
-	}
-	off = pc[0].off;
-	free(pc);
-	return off;
-}
-
 static struct ipu__rawfield rawf(uint32_t off, uint64_t count, unsigned dtype, int tensor, uint64_t begin)
 {
 	struct ipu__rawfield f = { off, (uint32_t)count, (uint8_t)dtype, tensor, begin };
@@ -117,7 +101,7 @@ IPU_API int ipu_cast(struct ipu_graph *g, int seq, int in, unsigned dtype, const
 		for (uint64_t b = 0; b < iv[i].count && !r; b += c) {
 			uint64_t n = iv[i].count - b < c ? iv[i].count - b : c, e = iv[i].begin + b;
 			struct ipu__rawfield f[2];
-			long oo = one_piece(g, out, e, n, "ipu_cast", err);
+			long oo = ipu__piece_off(g, out, e, n, "ipu_cast", err);
 
 			if (oo < 0) {
 				r = (int)oo;
@@ -319,7 +303,7 @@ static int argmax_vertex(struct ipu_graph *g, struct argmax *x, unsigned tile, u
 
 	if ((r = ipu_graph_map(g, x->out, r0, nr, tile, err)))
 		return r;
-	if ((oo = one_piece(g, x->out, r0, nr, "ipu_argmax", err)) < 0)
+	if ((oo = ipu__piece_off(g, x->out, r0, nr, "ipu_argmax", err)) < 0)
 		return (int)oo;
 	f[0] = rawf(ioff, nr * x->L, x->dtype, itensor, r0 * x->L);
 	f[1] = rawf((uint32_t)oo, nr, IPU_DTYPE_I32, x->out, r0);
@@ -333,36 +317,15 @@ static int argmax_vertex(struct ipu_graph *g, struct argmax *x, unsigned tile, u
  */
 static int argmax_split_row(struct ipu_graph *g, struct argmax *x, uint64_t rr, struct ipu_error *err)
 {
-	unsigned es = ipu_dtype_size(x->dtype);
-	struct ipu__piece *pc;
-	long np = ipu__slice_pieces(g, x->in, rr * x->L, x->L, &pc, NULL), off;
-	unsigned tile;
-	uint32_t d;
-	int r = 0;
+	int tile = ipu_graph_tile_of(g, x->in, rr * x->L);
+	long off;
 
-	if (np <= 0)
-		return np == -ENOMEM ? oom("ipu_argmax", err) : ipu__err(err, -EINVAL, "ipu_argmax: internal layout error");
-	tile = pc[0].tile;
-	if (np == 1) {
-		off = pc[0].off;
-	} else {
-		off = ipu__tile_alloc(g, tile, x->L * es, 16, x->exname, err);
-		if (off >= 0 && x->ex < 0 && (x->ex = ipu_graph_add_exchange(g, x->exname, err)) < 0)
-			off = x->ex;
-		d = (uint32_t)off;
-		for (long i = 0; i < np && off >= 0 && !r; i++) {
-			if (pc[i].tile != tile || pc[i].off != d)
-				r = ipu__exchange_raw(g, x->ex, pc[i].tile, pc[i].off, tile, d,
-						      (uint32_t)(pc[i].count * es), x->in, -1, err);
-			d += (uint32_t)(pc[i].count * es);
-		}
-	}
-	free(pc);
+	if (tile < 0)
+		return ipu__err(err, -EINVAL, "ipu_argmax: internal layout error");
+	off = ipu__local_copy(g, &x->ex, x->exname, x->in, rr * x->L, x->L, (unsigned)tile, err);
 	if (off < 0)
 		return (int)off;
-	if (r)
-		return r;
-	return argmax_vertex(g, x, tile, rr, 1, (uint32_t)off, np == 1 ? x->in : -1, err);
+	return argmax_vertex(g, x, (unsigned)tile, rr, 1, (uint32_t)off, x->in, err);
 }
 
 /*

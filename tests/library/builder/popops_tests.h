@@ -423,6 +423,71 @@ TEST(argmax_matches_reference)
 	}
 }
 
+/* the worked example of docs/builder.md, "popops-level ops", with its numbers */
+TEST(popops_worked_example)
+{
+	const float logits[6] = { 0.1f, 2, 2, 3, -1, NAN }, dl[6] = { 0.5f, -1, 0.25f, 0.5f, 1, -0.25f };
+	const float x[6] = { 1, -2, 0, -0.0f, 3, -1 }, dy[6] = { 1, 2, 3, 4, 5, 6 }, zero = 0;
+	const int32_t labels[2] = { 1, 0 };
+	uint32_t s23[2] = { 2, 3 }, s2[1] = { 2 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int tl, tlab, tdl, tx, tdy, tz, seq, outs[4];
+	int32_t pred[2];
+	float correct, dbias[3], dx[6];
+
+	ASSERT_LE(0, tl = popops_graph(_metadata, &g, "logits", IPU_DTYPE_F32, 2, s23, 1, &seq));
+	ASSERT_CALL(tlab = ipu_graph_add_tensor(g, "labels", IPU_DTYPE_I32, 1, s2, &err));
+	ASSERT_CALL(tdl = ipu_graph_add_tensor(g, "dlogits", IPU_DTYPE_F32, 2, s23, &err));
+	ASSERT_CALL(tx = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, s23, &err));
+	ASSERT_CALL(tdy = ipu_graph_add_tensor(g, "dy", IPU_DTYPE_F32, 2, s23, &err));
+	ASSERT_CALL(tz = ipu_graph_add_tensor(g, "zero", IPU_DTYPE_F32, 0, NULL, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tlab, 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tdl, 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tx, 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tdy, 1, &err));
+	ASSERT_CALL(ipu_graph_map_tile(g, tz, 0, &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, tz, &zero, sizeof(zero), &err));
+	ASSERT_CALL(ipu_graph_expose(g, tlab, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tdl, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tx, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tdy, NULL, IPU_HANDLE_WRITE, &err));
+
+	int pr = ipu_argmax(g, seq, tl, "pred", &err);
+	int hit = ipu_compare(g, seq, IPU_CMP_EQ, pr, tlab, "hit", &err);
+	int hitf = ipu_cast(g, seq, hit, IPU_DTYPE_F32, "hitf", &err);
+	int nc = ipu_reduce_axes(g, seq, IPU_REDUCE_SUM, hitf, (int[]){ 0 }, 1, "correct", &err);
+	int db = ipu_reduce_axes(g, seq, IPU_REDUCE_SUM, tdl, (int[]){ 0 }, 1, "dbias", &err);
+	int pos = ipu_compare(g, seq, IPU_CMP_GT, tx, tz, "pos", &err);
+	int tdx = ipu_select(g, seq, pos, tdy, tz, "dx", &err);
+
+	ASSERT_CALL(tdx);
+	ASSERT_TRUE(pr >= 0 && hit >= 0 && hitf >= 0 && nc >= 0 && db >= 0 && pos >= 0);
+	outs[0] = pr;
+	outs[1] = nc;
+	outs[2] = db;
+	outs[3] = tdx;
+	popops_load(_metadata, g, seq, outs, 4, &d);
+	ASSERT_CALL(ipu_tensor_write(d, "logits", logits, sizeof(logits), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "labels", labels, sizeof(labels), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "dlogits", dl, sizeof(dl), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "x", x, sizeof(x), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "dy", dy, sizeof(dy), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "pred", pred, sizeof(pred), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "correct", &correct, sizeof(correct), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "dbias", dbias, sizeof(dbias), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "dx", dx, sizeof(dx), &err));
+	ipu_device_close(d);
+	ASSERT_TRUE(pred[0] == 1 && pred[1] == 2) TH_LOG("pred %d %d", pred[0], pred[1]);
+	ASSERT_TRUE(correct == 1.0f) TH_LOG("correct %g", correct);
+	ASSERT_TRUE(dbias[0] == 1 && dbias[1] == 0 && dbias[2] == 0)
+		TH_LOG("dbias %g %g %g", dbias[0], dbias[1], dbias[2]);
+	for (int i = 0; i < 6; i++) {
+		ASSERT_TRUE(dx[i] == (x[i] > 0 ? dy[i] : 0)) TH_LOG("dx[%d] = %g", i, dx[i]);
+	}
+}
+
 /* ---------------- refusals ---------------- */
 
 TEST(popops_refused)
