@@ -103,5 +103,15 @@ int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
  */
 int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
 		      const uint32_t *bshape, const char *name, struct ipu_error *err);
+/* "[4, 5]" (rank 0: "[]") into buf (partition.c) */
+const char *ipu__shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape);
+/*
+ * A three-field elementwise codelet (a, b, out) over a and b of one dtype
+ * and shape (mapped; the caller checks): out laid out like a, or a itself
+ * when name is NULL; parts of b not on a's tiles are copied there. The
+ * output's id or negative errno (partition.c).
+ */
+int ipu__elementwise2(struct ipu_graph *g, int seq, unsigned codelet, int a, int b, const char *name,
+		      struct ipu_error *err);
 
 #endif /* IPUDEV_BUILDER_INTERNAL_H */

@@ -14,7 +14,8 @@
 #include "builder_internal.h"
 #include "codelets.h"
 
-_Static_assert((int)IPU_OP_RELU == (int)IPUE_UOP_RELU && (int)IPU_OP_NEG == (int)IPUE_UOP_NEG, "unary ops");
+_Static_assert((int)IPU_OP_RELU == (int)IPUE_UOP_RELU && (int)IPU_OP_NEG == (int)IPUE_UOP_NEG &&
+	       (int)IPU_OP_GELU == (int)IPUE_UOP_GELU, "unary ops");
 _Static_assert((int)IPU_OP_ADD == (int)IPUE_BOP_ADD && (int)IPU_OP_MIN == (int)IPUE_BOP_MIN, "binary ops");
 
 #define WORKERS 6
@@ -208,7 +209,7 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 		return ipu__err(err, -EINVAL, "ipu_unary: graph is NULL");
 	if ((r = check_mapped(g, in, "ipu_unary", err)))
 		return r;
-	if (op < IPU_OP_NEG || op > IPU_OP_RELU)
+	if (op < IPU_OP_NEG || op > IPU_OP_GELU)
 		return ipu__err(err, -EINVAL, "ipu_unary: unknown op %u", op);
 	out = output_like(g, name, in, err);
 	if (out < 0)
@@ -267,11 +268,11 @@ struct binop {
 	uint64_t *need;		/* !same, per tile: elements of b its vertices read (with repeats) */
 	long *boff;		/* !same, per tile: where that part is on it, -1: per vertex */
 	int ex;			/* the operand exchange, -1 until one is needed */
+	unsigned codelet;	/* 0: Binary*(op); else this codelet's fields (a, b, out), out == a allowed */
 	char exname[200];
 };
 
-/* "[4, 5]" (rank 0: "[]") into buf */
-static const char *shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape)
+const char *ipu__shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape)
 {
 	size_t k = (size_t)snprintf(buf, n, "[");
 
@@ -300,8 +301,8 @@ static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank
 				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
 	x->es = ipu_dtype_size(ta->dtype);
 	x->rank = ta->rank;
-	shape_str(sa, sizeof(sa), ta->rank, ta->shape);
-	shape_str(sb, sizeof(sb), brank, bshape);
+	ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape);
+	ipu__shape_str(sb, sizeof(sb), brank, bshape);
 	for (unsigned j = 0; j < brank; j++)
 		nb *= bshape[j];
 	if (brank > IPU_MAX_RANK || nb != tb->elements)
@@ -467,16 +468,17 @@ static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigne
 
 		f[0] = rf(v->aoff, v->n, dtype, x->a);
 		f[1] = rf((uint32_t)v->boff, x->constant ? 1 : v->n, dtype, x->b);
-		if (x->out == x->a) {
+		if (x->out == x->a && !x->codelet) {
 			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), v->tile, f, 2,
 						NULL, 0, err);
 		} else {
-			long oo = piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
+			long oo = x->out == x->a ? (long)v->aoff : piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
 
 			if (oo < 0)
 				return (int)oo;
 			f[2] = rf((uint32_t)oo, v->n, dtype, x->out);
-			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY(op), v->tile, f, 3, NULL, 0, err);
+			r = ipu__add_vertex_raw(g, cs, x->codelet ? x->codelet : IPUE_CODELET_BINARY(op),
+						v->tile, f, 3, NULL, 0, err);
 		}
 		if (r < 0)
 			return r;
@@ -514,11 +516,41 @@ static void binary_free(struct binop *x)
 	free(x->boff);
 }
 
+/*
+ * The op of x (a, b, ex and codelet set; b seen as bshape, NULL: its own
+ * shape) into a new output @name, or into a when name is NULL: broadcast
+ * check, vertex plan, operand copies and program. Out's id or negative errno.
+ */
+static int binary_build(struct ipu_graph *g, int seq, struct binop *x, unsigned op, unsigned brank,
+			const uint32_t *bshape, const char *name, struct ipu_error *err)
+{
+	const char *base;
+	int r;
+
+	if (!bshape) {
+		bshape = ipu__graph_tensor(g, x->b)->shape;
+		brank = ipu__graph_tensor(g, x->b)->rank;
+	}
+	if ((r = binary_broadcast(g, x, brank, bshape, err)))
+		return r;
+	x->out = output_like(g, name, x->a, err);
+	if (x->out < 0)
+		return x->out;
+	base = name ? name : ipu__graph_tensor(g, x->a)->name;
+	snprintf(x->exname, sizeof(x->exname), "%s/operand", base);
+	r = binary_plan(g, x, err);
+	if (!r)
+		r = binary_operand(g, x, err);
+	if (!r)
+		r = binary_program(g, seq, x, op, base, err);
+	binary_free(x);
+	return r < 0 ? r : x->out;
+}
+
 int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
 		      const uint32_t *bshape, const char *name, struct ipu_error *err)
 {
 	struct binop x = { .a = a, .b = b, .ex = -1 };
-	const char *base;
 	int r;
 
 	if (!g)
@@ -527,24 +559,15 @@ int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, u
 		return r;
 	if (op < IPU_OP_ADD || op > IPU_OP_MIN)
 		return ipu__err(err, -EINVAL, "ipu_binary: unknown op %u", op);
-	if (!bshape) {
-		bshape = ipu__graph_tensor(g, b)->shape;
-		brank = ipu__graph_tensor(g, b)->rank;
-	}
-	if ((r = binary_broadcast(g, &x, brank, bshape, err)))
-		return r;
-	x.out = output_like(g, name, a, err);
-	if (x.out < 0)
-		return x.out;
-	base = name ? name : ipu__graph_tensor(g, a)->name;
-	snprintf(x.exname, sizeof(x.exname), "%s/operand", base);
-	r = binary_plan(g, &x, err);
-	if (!r)
-		r = binary_operand(g, &x, err);
-	if (!r)
-		r = binary_program(g, seq, &x, op, base, err);
-	binary_free(&x);
-	return r < 0 ? r : x.out;
+	return binary_build(g, seq, &x, op, brank, bshape, name, err);
+}
+
+int ipu__elementwise2(struct ipu_graph *g, int seq, unsigned codelet, int a, int b, const char *name,
+		      struct ipu_error *err)
+{
+	struct binop x = { .a = a, .b = b, .ex = -1, .codelet = codelet };
+
+	return binary_build(g, seq, &x, 0, 0, NULL, name, err);
 }
 
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b, const char *name,
