@@ -472,7 +472,8 @@ static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, unsigne
 			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_BINARY_INPLACE(op), v->tile, f, 2,
 						NULL, 0, err);
 		} else {
-			long oo = x->out == x->a ? (long)v->aoff : piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
+			long oo = x->out == x->a ? (long)v->aoff
+						 : piece_off(g, x->out, v->e, v->n, "ipu_binary", err);
 
 			if (oo < 0)
 				return (int)oo;

@@ -259,21 +259,23 @@ TEST(nonlinearity_grad_finite_difference)
 
 TEST(nonlinearity_refused)
 {
-	struct ipu_graph *g;
+	/* [4, 5] f32, f16, i32; [5, 4] f32; [4, 5] f32 left unmapped */
+	static const char *const names[] = { "f", "h", "i", "ft", "unmapped" };
+	static const unsigned dts[] = { IPU_DTYPE_F32, IPU_DTYPE_F16, IPU_DTYPE_I32, IPU_DTYPE_F32,
+					IPU_DTYPE_F32 };
 	uint32_t s45[2] = { 4, 5 }, s54[2] = { 5, 4 };
-	int tf, th, ti, tt, tu, seq;
+	struct ipu_graph *g;
+	int t[5], seq;
 
 	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
-	ASSERT_CALL(tf = ipu_graph_add_tensor(g, "f", IPU_DTYPE_F32, 2, s45, &err));
-	ASSERT_CALL(th = ipu_graph_add_tensor(g, "h", IPU_DTYPE_F16, 2, s45, &err));
-	ASSERT_CALL(ti = ipu_graph_add_tensor(g, "i", IPU_DTYPE_I32, 2, s45, &err));
-	ASSERT_CALL(tt = ipu_graph_add_tensor(g, "ft", IPU_DTYPE_F32, 2, s54, &err));
-	ASSERT_CALL(tu = ipu_graph_add_tensor(g, "unmapped", IPU_DTYPE_F32, 2, s45, &err));
-	ASSERT_CALL(ipu_graph_map_linear(g, tf, 1, &err));
-	ASSERT_CALL(ipu_graph_map_linear(g, th, 1, &err));
-	ASSERT_CALL(ipu_graph_map_linear(g, ti, 1, &err));
-	ASSERT_CALL(ipu_graph_map_linear(g, tt, 1, &err));
+	for (int k = 0; k < 5; k++) {
+		ASSERT_CALL(t[k] = ipu_graph_add_tensor(g, names[k], dts[k], 2, k == 3 ? s54 : s45, &err));
+		if (k < 4)
+			ASSERT_CALL(ipu_graph_map_linear(g, t[k], 1, &err));
+	}
 	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	const int tf = t[0], th = t[1], ti = t[2], tt = t[3], tu = t[4];
+
 	expect_err(_metadata, ipu_nonlinearity(g, seq, 0, tf, "y", &err), "unknown nonlinearity type 0",
 		   "type 0");
 	expect_err(_metadata, ipu_nonlinearity(g, seq, 5, tf, "y", &err), "unknown nonlinearity type 5",
