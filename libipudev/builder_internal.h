@@ -103,6 +103,16 @@ int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
  */
 int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,
 		      const uint32_t *bshape, const char *name, struct ipu_error *err);
+/* "[4, 5]" (rank 0: "[]") into buf (partition.c) */
+const char *ipu__shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape);
+/*
+ * A three-field elementwise codelet (a, b, out) over a and b of one dtype
+ * and shape (mapped; the caller checks): out laid out like a, or a itself
+ * when name is NULL; parts of b not on a's tiles are copied there. The
+ * output's id or negative errno (partition.c).
+ */
+int ipu__elementwise2(struct ipu_graph *g, int seq, unsigned codelet, int a, int b, const char *name,
+		      struct ipu_error *err);
 
 /*
  * A binary-shaped elementwise op for ipu__binary_op(): out = f(a, b) with b
@@ -113,7 +123,8 @@ struct ipu__binspec {
 	const char *op;		/* the public name, for messages */
 	const char *cs;		/* suffix of the compute set's name */
 	unsigned codelet;	/* fields [cond,] a, b, out */
-	unsigned inplace;	/* fields [cond,] a (InOut), b; 0: none, the output needs a name */
+	unsigned inplace;	/* in place: a codelet of fields [cond,] a (InOut), b; = codelet: out
+				 * bound over a (the codelet allows it); 0: none, a name is required */
 	unsigned out_dtype;	/* 0: a's */
 	int cond;		/* -1 or the cond tensor */
 };

@@ -503,10 +503,12 @@ IPU_API int ipu_graph_write_file(struct ipu_graph *g, const char *path,
  * and mapped by the call and named @name (must be unique).
  */
 
-/* unary ops (values of the engine's codelet library) */
+/* unary ops (values of the engine's codelet library); GELU: the tanh
+ * approximation x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), f32/f16 */
 enum ipu_unary_op {
 	IPU_OP_NEG = 1, IPU_OP_ABS, IPU_OP_EXP, IPU_OP_LOG,
 	IPU_OP_SQRT, IPU_OP_TANH, IPU_OP_SIGMOID, IPU_OP_RELU,
+	IPU_OP_GELU,
 };
 enum ipu_binary_op {
 	IPU_OP_ADD = 1, IPU_OP_SUB, IPU_OP_MUL, IPU_OP_DIV, IPU_OP_MAX, IPU_OP_MIN,
@@ -661,9 +663,11 @@ IPU_API int ipu_argmax(struct ipu_graph *g, int seq, int in, const char *name,
 /* --- popnn-level ops (nn.c) ---
  *
  * Like Poplar's popnn, composed from the partitioned operations above (row
- * reductions, broadcast binary ops, exp and log), with their program nodes
+ * reductions, broadcast binary ops, exp and log; the nonlinearities and
+ * their gradients have codelets of their own), with their program nodes
  * appended to sequence @seq. Each call creates its output tensor @name
- * (non-NULL, unique; laid out like the input) and temporaries named
+ * (unique; laid out like the input; non-NULL except where a NULL name
+ * means in place) and temporaries named
  * "@name/..." (max, sum, exp, ...), so those names must be free as well.
  * Errors: -EINVAL (message names the op, the tensor and the reason) for a
  * NULL graph, a missing name, a tensor that is not f32 or not fully mapped,
@@ -704,6 +708,42 @@ IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits,
 			      int targets, const char *name,
 			      const char *grad_name, int *grad,
 			      struct ipu_error *err);
+
+/* nonlinearities (popnn::NonLinearityType; values of the engine's gradient codelets) */
+enum ipu_nonlinearity {
+	IPU_NL_RELU = 1,	/* max(x, 0) */
+	IPU_NL_GELU,		/* tanh approximation, as IPU_OP_GELU */
+	IPU_NL_SIGMOID,		/* 1 / (1 + exp(-x)) */
+	IPU_NL_TANH,
+};
+/**
+ * ipu_nonlinearity() - out = f(in) elementwise (popnn::nonLinearity), for
+ * @in f32 or f16 of any shape (fully mapped); out is laid out like @in and
+ * named @name, or @in itself when @name is NULL (in place, returns @in;
+ * the only case where the name may be NULL). One compute set, appended to
+ * @seq. Returns the output's id. Errors: -EINVAL naming the tensor and the
+ * reason (NULL graph, unknown @type, no such tensor, i32, unmapped),
+ * -EEXIST for a taken @name, -ENOSPC, -ENOMEM.
+ */
+IPU_API int ipu_nonlinearity(struct ipu_graph *g, int seq, unsigned type,
+			     int in, const char *name, struct ipu_error *err);
+/**
+ * ipu_nonlinearity_grad() - the input gradient of a nonlinearity
+ * (popnn::nonLinearityInputGradient): in_grad = f'(x) * out_grad.
+ * @act:      for RELU, SIGMOID and TANH the forward OUTPUT y = f(x) (as in
+ *            Poplar: f' is a function of it, y' = y (1 - y), 1 - y^2,
+ *            y > 0); for GELU the forward INPUT x (its derivative is not a
+ *            function of the output, which is not one-to-one)
+ * @out_grad: d loss / d y, of @act's dtype (f32 or f16) and shape
+ * @name:     the gradient, created laid out like @out_grad; NULL: written
+ *            over @out_grad (in place, returns @out_grad)
+ * Parts of @act that are not on @out_grad's tiles are copied there first.
+ * Returns the gradient's id. Errors as ipu_nonlinearity(), plus -EINVAL
+ * when @act and @out_grad differ in dtype or shape (both named).
+ */
+IPU_API int ipu_nonlinearity_grad(struct ipu_graph *g, int seq, unsigned type,
+				  int act, int out_grad, const char *name,
+				  struct ipu_error *err);
 
 /* --- .npy files (npy.c): little-endian <f4, <f2, <i4, C order --- */
 

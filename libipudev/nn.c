@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * popnn-level operations composed from the partitioned ops of partition.c:
- * softmax, log-softmax and the cross-entropy loss with its gradient. No
- * codelet of their own: row reductions, broadcast binary ops and exp/log.
- * See docs/builder.md, "popnn-level ops".
+ * softmax, log-softmax and the cross-entropy loss with its gradient (no
+ * codelet of their own: row reductions, broadcast binary ops and exp/log);
+ * the nonlinearities relu, gelu, sigmoid, tanh (unary codelets) and their
+ * input gradients (the 0x09xx codelets). See docs/builder.md, "popnn-level
+ * ops".
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "builder_internal.h"
+#include "codelets.h"
 
 /* "<base>/<suffix>" into buf */
 static const char *sub_name(char *buf, size_t n, const char *base, const char *suffix)
@@ -214,4 +217,98 @@ IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits, int targ
 		return r;
 	*grad = gr;
 	return loss;
+}
+
+/* ------------------------------------------------------------------------ */
+/* nonlinearities                                                           */
+
+_Static_assert((int)IPU_NL_RELU == (int)IPUE_NL_RELU && (int)IPU_NL_GELU == (int)IPUE_NL_GELU &&
+	       (int)IPU_NL_SIGMOID == (int)IPUE_NL_SIGMOID && (int)IPU_NL_TANH == (int)IPUE_NL_TANH,
+	       "nonlinearity types");
+
+static const char *nl_name(unsigned type)
+{
+	static const char *const names[] = { "?", "relu", "gelu", "sigmoid", "tanh" };
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
+}
+
+/*
+ * @t a mapped f32/f16 tensor for @op's @role; 0 or -EINVAL naming op, the
+ * nonlinearity, the output, the tensor and the reason.
+ */
+static int check_nl_tensor(const struct ipu_graph *g, int t, const char *op, unsigned type,
+			   const char *out, const char *role, struct ipu_error *err)
+{
+	const struct ipu__tensor *x = ipu__graph_tensor(g, t);
+
+	if (!x)
+		return ipu__err(err, -EINVAL, "%s %s '%s': no tensor %d (%s)", op, nl_name(type), out, t,
+				role);
+	if (x->dtype != IPU_DTYPE_F32 && x->dtype != IPU_DTYPE_F16)
+		return ipu__err(err, -EINVAL, "%s %s '%s': %s '%s' is %s, must be f32 or f16", op,
+				nl_name(type), out, role, x->name, ipu_dtype_name(x->dtype));
+	if (x->mapped != x->elements)
+		return ipu__err(err, -EINVAL, "%s %s '%s': %s '%s' is not fully mapped to tiles", op,
+				nl_name(type), out, role, x->name);
+	return 0;
+}
+
+/* graph, type and output name of a nonlinearity call; 0, -EINVAL or -EEXIST */
+static int check_nl_call(const struct ipu_graph *g, unsigned type, const char *name, const char *op,
+			 struct ipu_error *err)
+{
+	if (!g)
+		return ipu__err(err, -EINVAL, "%s: graph is NULL", op);
+	if (type < IPU_NL_RELU || type > IPU_NL_TANH)
+		return ipu__err(err, -EINVAL, "%s '%s': unknown nonlinearity type %u", op,
+				name ? name : "(in place)", type);
+	if (name && !*name)
+		return ipu__err(err, -EINVAL, "%s %s: the output name is empty (NULL: in place)", op,
+				nl_name(type));
+	if (name && ipu_graph_find_tensor(g, name) >= 0)
+		return ipu__err(err, -EEXIST, "%s %s: a tensor '%s' already exists", op, nl_name(type), name);
+	return 0;
+}
+
+IPU_API int ipu_nonlinearity(struct ipu_graph *g, int seq, unsigned type, int in, const char *name,
+			     struct ipu_error *err)
+{
+	static const unsigned uop[] = { 0, IPU_OP_RELU, IPU_OP_GELU, IPU_OP_SIGMOID, IPU_OP_TANH };
+	int r;
+
+	if ((r = check_nl_call(g, type, name, "ipu_nonlinearity", err)) ||
+	    (r = check_nl_tensor(g, in, "ipu_nonlinearity", type, name ? name : "(in place)", "input", err)))
+		return r;
+	return ipu_unary(g, seq, uop[type], in, name, err);
+}
+
+IPU_API int ipu_nonlinearity_grad(struct ipu_graph *g, int seq, unsigned type, int act, int out_grad,
+				  const char *name, struct ipu_error *err)
+{
+	const char *op = "ipu_nonlinearity_grad", *out = name ? name : "(in place)";
+	const char *role = type == IPU_NL_GELU ? "act (the forward input)" : "act (the forward output)";
+	const struct ipu__tensor *ta, *tg;
+	int r;
+
+	if ((r = check_nl_call(g, type, name, op, err)) ||
+	    (r = check_nl_tensor(g, act, op, type, out, role, err)) ||
+	    (r = check_nl_tensor(g, out_grad, op, type, out, "out_grad", err)))
+		return r;
+	ta = ipu__graph_tensor(g, act);
+	tg = ipu__graph_tensor(g, out_grad);
+	if (ta->dtype != tg->dtype)
+		return ipu__err(err, -EINVAL, "%s %s '%s': act '%s' is %s but out_grad '%s' is %s", op,
+				nl_name(type), out, ta->name, ipu_dtype_name(ta->dtype), tg->name,
+				ipu_dtype_name(tg->dtype));
+	if (ta->rank != tg->rank || memcmp(ta->shape, tg->shape, ta->rank * sizeof(ta->shape[0]))) {
+		char sa[96], sg[96];
+
+		ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape);
+		ipu__shape_str(sg, sizeof(sg), tg->rank, tg->shape);
+		return ipu__err(err, -EINVAL, "%s %s '%s': act '%s' %s and out_grad '%s' %s differ in shape",
+				op, nl_name(type), out, ta->name, sa, tg->name, sg);
+	}
+	/* the vertices follow out_grad (the output's layout); act comes to them */
+	return ipu__elementwise2(g, seq, IPUE_CODELET_NL_GRAD(type), out_grad, act, name, err);
 }

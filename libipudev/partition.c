@@ -14,7 +14,8 @@
 #include "builder_internal.h"
 #include "codelets.h"
 
-_Static_assert((int)IPU_OP_RELU == (int)IPUE_UOP_RELU && (int)IPU_OP_NEG == (int)IPUE_UOP_NEG, "unary ops");
+_Static_assert((int)IPU_OP_RELU == (int)IPUE_UOP_RELU && (int)IPU_OP_NEG == (int)IPUE_UOP_NEG &&
+	       (int)IPU_OP_GELU == (int)IPUE_UOP_GELU, "unary ops");
 _Static_assert((int)IPU_OP_ADD == (int)IPUE_BOP_ADD && (int)IPU_OP_MIN == (int)IPUE_BOP_MIN, "binary ops");
 
 #define WORKERS 6
@@ -221,7 +222,7 @@ IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in, const c
 		return ipu__err(err, -EINVAL, "ipu_unary: graph is NULL");
 	if ((r = check_mapped(g, in, "ipu_unary", err)))
 		return r;
-	if (op < IPU_OP_NEG || op > IPU_OP_RELU)
+	if (op < IPU_OP_NEG || op > IPU_OP_GELU)
 		return ipu__err(err, -EINVAL, "ipu_unary: unknown op %u", op);
 	out = output_like(g, name, in, err);
 	if (out < 0)
@@ -284,8 +285,7 @@ struct binop {
 	char exname[200];
 };
 
-/* "[4, 5]" (rank 0: "[]") into buf */
-static const char *shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape)
+const char *ipu__shape_str(char *buf, size_t n, unsigned rank, const uint32_t *shape)
 {
 	size_t k = (size_t)snprintf(buf, n, "[");
 
@@ -314,8 +314,8 @@ static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank
 				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
 	x->es = ipu_dtype_size(ta->dtype);
 	x->rank = ta->rank;
-	shape_str(sa, sizeof(sa), ta->rank, ta->shape);
-	shape_str(sb, sizeof(sb), brank, bshape);
+	ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape);
+	ipu__shape_str(sb, sizeof(sb), brank, bshape);
 	for (unsigned j = 0; j < brank; j++)
 		nb *= bshape[j];
 	if (brank > IPU_MAX_RANK || nb != tb->elements)
@@ -490,10 +490,11 @@ static int binary_vertices(struct ipu_graph *g, struct binop *x, int cs, struct 
 		ab[0] = rf(v->aoff, v->n, dtype, x->a);
 		ab[1] = rf((uint32_t)v->boff, x->constant ? 1 : v->n, dtype, x->b);
 		nf += 2;
-		if (x->out == x->a) {
+		if (x->out == x->a && sp->inplace != sp->codelet) {
 			r = ipu__add_vertex_raw(g, cs, sp->inplace, v->tile, f, nf, NULL, 0, err);
 		} else {
-			long oo = piece_off(g, x->out, v->e, v->n, sp->op, err);
+			/* in place by binding out over a (the codelet allows that exact alias) */
+			long oo = x->out == x->a ? (long)v->aoff : piece_off(g, x->out, v->e, v->n, sp->op, err);
 
 			if (oo < 0)
 				return (int)oo;
@@ -567,6 +568,14 @@ int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, 
 		r = binary_program(g, seq, &x, base, err);
 	binary_free(&x);
 	return r < 0 ? r : x.out;
+}
+
+int ipu__elementwise2(struct ipu_graph *g, int seq, unsigned codelet, int a, int b, const char *name,
+		      struct ipu_error *err)
+{
+	struct ipu__binspec sp = { "ipu_binary", "binary", codelet, codelet, 0, -1 };
+
+	return ipu__binary_op(g, seq, &sp, a, b, 0, NULL, name, err);
 }
 
 int ipu__binary_bcast(struct ipu_graph *g, int seq, unsigned op, int a, int b, unsigned brank,

@@ -100,7 +100,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 3	/* 2: MatMulPartial OVERWRITE flag; 3: compare, Select, ArgMax */
+#define IPUE_CODELET_LIBRARY_VERSION 3	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
@@ -111,10 +111,12 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
  * 0x06xx reductions
  * 0x07xx matmul / convolution partials
  * 0x08xx weight update
+ * 0x09xx gradients: in_grad = f'(act) * out_grad   fields: out_grad, act, in_grad
  */
 enum ipue_unary_op {
 	IPUE_UOP_NEG = 1, IPUE_UOP_ABS, IPUE_UOP_EXP, IPUE_UOP_LOG,
 	IPUE_UOP_SQRT, IPUE_UOP_TANH, IPUE_UOP_SIGMOID, IPUE_UOP_RELU,
+	IPUE_UOP_GELU,	/* tanh approximation, see docs/codelets.md */
 	IPUE_UOP_COUNT_ /* one past the last */
 };
 enum ipue_binary_op {
@@ -131,6 +133,15 @@ enum ipue_binary_op {
 #define IPUE_CODELET_UNARY_INPLACE(op)	((uint16_t)(0x0200 | (op)))
 #define IPUE_CODELET_BINARY(op)		((uint16_t)(0x0300 | (op)))
 #define IPUE_CODELET_BINARY_INPLACE(op)	((uint16_t)(0x0400 | (op)))
+
+/* nonlinearity gradients (popnn::nonLinearityInputGradient): act is the
+ * forward OUTPUT for relu, sigmoid and tanh (Poplar's convention), the
+ * forward INPUT for gelu (its derivative is not a function of the output) */
+enum ipue_nl_type {
+	IPUE_NL_RELU = 1, IPUE_NL_GELU, IPUE_NL_SIGMOID, IPUE_NL_TANH,
+	IPUE_NL_COUNT_
+};
+#define IPUE_CODELET_NL_GRAD(t)		((uint16_t)(0x0900 | (t)))
 
 enum {
 	IPUE_CODELET_CAST		= 0x0501, /* in, out; any dtype -> any dtype */

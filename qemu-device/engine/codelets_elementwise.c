@@ -36,6 +36,7 @@ static ALWAYS_INLINE float uop_f32(int op, float x)
 	case IPUE_UOP_TANH: return tanhf(x);
 	case IPUE_UOP_SIGMOID: return sigmoid_f32(x);
 	case IPUE_UOP_RELU: return x > 0.0f ? x : (x != x ? x : 0.0f);
+	case IPUE_UOP_GELU: return (float)ipue__gelu(x);
 	default: return x;
 	}
 }
@@ -408,6 +409,8 @@ static uint64_t uop_qcycles(int op, uint8_t dt)
 		return h ? 4 : 8;				/* 1 x f16 / 0.5 x f32 per cycle */
 	case IPUE_UOP_SQRT:
 		return h ? 8 : 16;
+	case IPUE_UOP_GELU:				/* tanh and 5 multiply-adds */
+		return h ? 6 : 12;
 	default:
 		return 4;
 	}
@@ -518,6 +521,7 @@ UNARY_FNS(IPUE_UOP_SQRT, sqrt)
 UNARY_FNS(IPUE_UOP_TANH, tanh)
 UNARY_FNS(IPUE_UOP_SIGMOID, sigmoid)
 UNARY_FNS(IPUE_UOP_RELU, relu)
+UNARY_FNS(IPUE_UOP_GELU, gelu)
 
 BINARY_FNS(IPUE_BOP_ADD, add)
 BINARY_FNS(IPUE_BOP_SUB, sub)
@@ -585,6 +589,7 @@ static const struct ipue_codelet codelets[] = {
 	UNARY_ENTRY(IPUE_UOP_TANH, tanh, "Tanh", M_FLT),
 	UNARY_ENTRY(IPUE_UOP_SIGMOID, sigmoid, "Sigmoid", M_FLT),
 	UNARY_ENTRY(IPUE_UOP_RELU, relu, "Relu", M_ALL),
+	UNARY_ENTRY(IPUE_UOP_GELU, gelu, "Gelu", M_FLT),
 
 	UNARY_IP_ENTRY(IPUE_UOP_NEG, neg, "Neg", M_ALL),
 	UNARY_IP_ENTRY(IPUE_UOP_ABS, abs, "Abs", M_ALL),
@@ -594,6 +599,7 @@ static const struct ipue_codelet codelets[] = {
 	UNARY_IP_ENTRY(IPUE_UOP_TANH, tanh, "Tanh", M_FLT),
 	UNARY_IP_ENTRY(IPUE_UOP_SIGMOID, sigmoid, "Sigmoid", M_FLT),
 	UNARY_IP_ENTRY(IPUE_UOP_RELU, relu, "Relu", M_ALL),
+	UNARY_IP_ENTRY(IPUE_UOP_GELU, gelu, "Gelu", M_FLT),
 
 	BINARY_ENTRY(IPUE_BOP_ADD, add, "Add"),
 	BINARY_ENTRY(IPUE_BOP_SUB, sub, "Sub"),

@@ -7,6 +7,7 @@
 #define IPUE_CODELETS_IMPL_H
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,6 +35,7 @@ extern const struct ipue__slice ipue__reduce_slice;
 extern const struct ipue__slice ipue__matmul_slice;
 extern const struct ipue__slice ipue__conv_slice;
 extern const struct ipue__slice ipue__update_slice;
+extern const struct ipue__slice ipue__grad_slice;
 
 /* check() helpers: all return 0 or -EINVAL after formatting msg */
 int ipue__fail(char *msg, size_t msglen, const char *fmt, ...) IPUE_PRINTF(3, 4);
@@ -72,6 +74,40 @@ static ALWAYS_INLINE float ipue__min_f32(float a, float b)
 	if (b < a)
 		return b;
 	return (ipue__f2u(a) & 0x80000000u) ? a : b;
+}
+
+/*
+ * GELU, tanh approximation (Hendrycks & Gimpel; BERT, Poplar's GELU):
+ * gelu(x) = x/2 (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), evaluated
+ * as x * sigmoid(2u) (the same function; no cancellation in 1 + tanh(u)
+ * for x < 0). In double, rounded once by the caller: f32 results are within
+ * 1 ulp although exp() amplifies the error of 2u by |2u| (up to 88).
+ */
+#define IPUE_GELU_A	1.5957691216057308	/* 2 sqrt(2/pi) */
+#define IPUE_GELU_K	0.044715
+
+static inline double ipue__gelu(double x)
+{
+	double z = IPUE_GELU_A * (x + IPUE_GELU_K * x * x * x), e;
+
+	if (z >= 0)
+		return x / (1.0 + exp(-z));
+	e = exp(z);			/* NaN x lands here and stays NaN */
+	if (e == 0)
+		return -0.0;		/* the limit, also at -Inf (where x * e is NaN) */
+	return x * e / (1.0 + e);
+}
+
+/* d gelu / dx = s + x s (1 - s) 2u'(x), s = sigmoid(2u), s (1 - s) = e / (1 + e)^2 */
+static inline double ipue__gelu_grad(double x)
+{
+	double z = IPUE_GELU_A * (x + IPUE_GELU_K * x * x * x);
+	double e = exp(-fabs(z)), s = (z >= 0 ? 1.0 : e) / (1.0 + e);
+	double sd = e / ((1.0 + e) * (1.0 + e));
+
+	if (sd == 0)
+		return s;		/* |x| > ~22 or Inf: avoids Inf * 0 */
+	return s + x * sd * (IPUE_GELU_A * (1.0 + 3.0 * IPUE_GELU_K * x * x));
 }
 
 /* cost-model helpers */

@@ -14,6 +14,7 @@ static const struct ipue__slice *const slices[] = {
 	&ipue__matmul_slice,
 	&ipue__conv_slice,
 	&ipue__update_slice,
+	&ipue__grad_slice,
 };
 #define NSLICES (sizeof(slices) / sizeof(slices[0]))
 

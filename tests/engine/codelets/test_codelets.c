@@ -285,17 +285,20 @@ static void t_registry(void)
 		{ 0x0502, "Fill" }, { 0x0503, "Copy" }, { 0x0601, "ReduceSum" },
 		{ 0x0602, "ReduceMax" }, { 0x0603, "ReduceMin" }, { 0x0701, "MatMulPartial" },
 		{ 0x0702, "Conv2dPartial" }, { 0x0801, "ScaledAdd" }, { 0x0802, "ScaledAddScalar" },
+		{ 0x0109, "UnaryGelu" }, { 0x0209, "UnaryGeluInPlace" }, { 0x0901, "ReluGrad" },
+		{ 0x0902, "GeluGrad" }, { 0x0903, "SigmoidGrad" }, { 0x0904, "TanhGrad" },
 		{ 0x0307, "BinaryEq" }, { 0x0308, "BinaryNe" }, { 0x0309, "BinaryLt" },
 		{ 0x030a, "BinaryLe" }, { 0x030b, "BinaryGt" }, { 0x030c, "BinaryGe" },
 		{ 0x0504, "Select" }, { 0x0604, "ArgMax" },
 	};
 
-	EXPECT(n == 46, "expected 46 codelets, have %zu", n);
+	EXPECT(n == 52, "expected 52 codelets, have %zu", n);
 	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
 	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
 	EXPECT(ipue_codelet_find(0) == NULL && ipue_codelet_find(0xffff) == NULL &&
-	       ipue_codelet_find(0x0109) == NULL, "unknown ids found");
+	       ipue_codelet_find(0x010a) == NULL && ipue_codelet_find(0x0905) == NULL,
+	       "unknown ids found");
 	for (size_t i = 0; i < n; i++) {
 		const struct ipue_codelet *c = ipue_codelet_at(i);
 
@@ -432,6 +435,40 @@ static void t_fp16_rounding(void)
 	       ipue_f32_to_f16(0x1.8p-24f) == 2, "subnormal rounding");
 }
 
+/*
+ * GELU (tanh approximation) in long double, as x * sigmoid(2u): the same
+ * function as x/2 (1 + tanh(u)) without its cancellation for x < 0.
+ * ref_gelu_grad is its derivative, checked against a central difference
+ * in t_grad.
+ */
+static const long double gelu_a = 1.5957691216057308008L;	/* 2 sqrt(2/pi) */
+
+static double ref_gelu(double x)
+{
+	long double lx = x, z = gelu_a * (lx + 0.044715L * lx * lx * lx), e;
+
+	if (x != x)
+		return x;
+	if (x == -INFINITY)
+		return -0.0;
+	if (z >= 0)
+		return (double)(lx / (1 + expl(-z)));
+	e = expl(z);
+	return (double)(lx * e / (1 + e));
+}
+
+static double ref_gelu_grad(double x)
+{
+	long double lx = x, z = gelu_a * (lx + 0.044715L * lx * lx * lx);
+	long double e = expl(-fabsl(z)), s = (z >= 0 ? 1 : e) / (1 + e);
+
+	if (x != x)
+		return x;
+	if (isinf(x))
+		return x > 0 ? 1 : 0;
+	return (double)(s + lx * e / ((1 + e) * (1 + e)) * gelu_a * (1 + 3 * 0.044715L * lx * lx));
+}
+
 /* unary reference in double */
 static double uref(int op, double x)
 {
@@ -444,6 +481,7 @@ static double uref(int op, double x)
 	case IPUE_UOP_TANH: return tanh(x);
 	case IPUE_UOP_SIGMOID: return 1.0 / (1.0 + exp(-x));
 	case IPUE_UOP_RELU: return x != x ? x : x > 0 ? x : 0.0;
+	case IPUE_UOP_GELU: return ref_gelu(x);
 	default: return 0;
 	}
 }
@@ -451,12 +489,14 @@ static double uref(int op, double x)
 /* documented ULP bounds: f32 results, and f16 results (in f16 ulps) */
 static const uint32_t ulp_f32[IPUE_UOP_COUNT_] = {
 	[IPUE_UOP_EXP] = 1, [IPUE_UOP_LOG] = 1, [IPUE_UOP_TANH] = 2, [IPUE_UOP_SIGMOID] = 2,
+	[IPUE_UOP_GELU] = 1,
 };
 static const uint32_t ulp_f16[IPUE_UOP_COUNT_] = {
 	[IPUE_UOP_EXP] = 1, [IPUE_UOP_LOG] = 1, [IPUE_UOP_TANH] = 1, [IPUE_UOP_SIGMOID] = 1,
+	[IPUE_UOP_GELU] = 1,
 };
 static const char *const uop_name[IPUE_UOP_COUNT_] = {
-	"", "neg", "abs", "exp", "log", "sqrt", "tanh", "sigmoid", "relu"
+	"", "neg", "abs", "exp", "log", "sqrt", "tanh", "sigmoid", "relu", "gelu"
 };
 
 static int uop_int(int op)
@@ -1147,6 +1187,161 @@ next:
 	}
 }
 
+/* ---- nonlinearity gradients ---- */
+
+static const char *const nl_name[IPUE_NL_COUNT_] = { "", "relu", "gelu", "sigmoid", "tanh" };
+/* documented ULP bounds of in_grad: f32, and f16 in f16 ulps */
+static const uint32_t grad_ulp_f32[IPUE_NL_COUNT_] = {
+	[IPUE_NL_GELU] = 1, [IPUE_NL_SIGMOID] = 2, [IPUE_NL_TANH] = 2,
+};
+static const uint32_t grad_ulp_f16[IPUE_NL_COUNT_] = {
+	[IPUE_NL_GELU] = 1, [IPUE_NL_SIGMOID] = 1, [IPUE_NL_TANH] = 1,
+};
+
+/* in_grad in double from act (the output; gelu: the input) and out_grad */
+static double gref(int t, double a, double g)
+{
+	switch (t) {
+	case IPUE_NL_RELU: return a > 0 ? g : a != a ? a : 0.0;
+	case IPUE_NL_SIGMOID: return a * (1 - a) * g;
+	case IPUE_NL_TANH: return (1 - a) * (1 + a) * g;
+	case IPUE_NL_GELU: return ref_gelu_grad(a) * g;
+	default: return 0;
+	}
+}
+
+/* the forward op of gradient type t */
+static int nl_uop(int t)
+{
+	return t == IPUE_NL_RELU ? IPUE_UOP_RELU : t == IPUE_NL_GELU ? IPUE_UOP_GELU :
+	       t == IPUE_NL_SIGMOID ? IPUE_UOP_SIGMOID : IPUE_UOP_TANH;
+}
+
+/* a realistic act: the forward output of a random input (gelu: any input), at times a special */
+static float rnd_act(int t, int kind)
+{
+	static const float special[] = { 0.0f, -0.0f, 1.0f, -1.0f, 0.5f, NAN };
+	float x = rnd_f32(kind);
+
+	if (rndn(16) == 0)
+		return special[rndn(sizeof(special) / sizeof(special[0]))];
+	if (t == IPUE_NL_GELU || t == IPUE_NL_RELU)
+		return x;	/* relu's select is exact for any value */
+	return (float)uref(nl_uop(t), x);
+}
+
+static void grad_case(int t, uint8_t dt, uint32_t n, int kind, uint32_t *worst)
+{
+	size_t bytes = (size_t)n * dsize(dt);
+	void *g = xalloc(bytes), *a = xalloc(bytes), *out = xalloc(bytes), *x = xalloc(bytes);
+	struct ipue_field f[3] = { fld(g, n, dt), fld(a, n, dt), fld(out, n, dt) };
+	uint16_t id = IPUE_CODELET_NL_GRAD(t);
+
+	for (uint32_t i = 0; i < n; i++) {
+		float av = rnd_act(t, kind), gv = rnd_f32(rndn(4) ? 1 : 0);
+
+		if (dt == IPU_DTYPE_F32) {
+			((float *)a)[i] = av;
+			((float *)g)[i] = gv;
+		} else {
+			((uint16_t *)a)[i] = ipue__f2h(av);
+			((uint16_t *)g)[i] = rndn(8) ? ipue__f2h(gv) : rnd_f16();
+		}
+	}
+	if (run_ok(id, f, 3, NULL, 0))
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		if (dt == IPU_DTYPE_F32) {
+			float av = ((float *)a)[i], gv = ((float *)g)[i], got = ((float *)out)[i];
+			float want = (float)gref(t, av, gv);
+			uint32_t d = ulp_diff_f32(got, want);
+
+			if (d > *worst)
+				*worst = d;
+			/* relu's select gives +0; elsewhere a zero's sign is that of an underflow */
+			EXPECT(d <= grad_ulp_f32[t] && (t != IPUE_NL_RELU || got != 0 ||
+							!!signbit(got) == !!signbit(want)),
+			       "f32 %s grad(act %a, out_grad %a) = %a want %a (%u ulp)",
+			       nl_name[t], av, gv, got, want, d);
+		} else {
+			uint16_t av = ((uint16_t *)a)[i], gv = ((uint16_t *)g)[i], got = ((uint16_t *)out)[i];
+			uint16_t want = half_round_ref(gref(t, half_decode_ref(av), half_decode_ref(gv)));
+
+			EXPECT(ulp_diff_f16(got, want) <= grad_ulp_f16[t],
+			       "f16 %s grad(act 0x%04x, out_grad 0x%04x) = 0x%04x want 0x%04x",
+			       nl_name[t], av, gv, got, want);
+		}
+	}
+	/* in_grad exactly over out_grad, then over act: identical bits */
+	for (int over = 0; over < 2; over++) {
+		memcpy(x, over ? a : g, bytes);
+		f[over] = fld(x, n, dt);
+		f[2] = fld(x, n, dt);
+		if (!run_ok(id, f, 3, NULL, 0))
+			EXPECT(same_values(x, out, n, dt), "%s grad in place over %s differs",
+			       nl_name[t], over ? "act" : "out_grad");
+		f[over] = fld(over ? a : g, n, dt);
+	}
+out:
+	free(g);
+	free(a);
+	free(out);
+	free(x);
+}
+
+static void t_grad(uint8_t dt)
+{
+	uint32_t worst[IPUE_NL_COUNT_] = { 0 };
+
+	for (int t = 1; t < IPUE_NL_COUNT_; t++)
+		for (unsigned si = 0; si < NSIZES + 4; si++)
+			grad_case(t, dt, si < NSIZES ? sizes[si] : 2000 + rndn(30000), (si & 1) ? 1 : 0,
+				  &worst[t]);
+	if (dt == IPU_DTYPE_F32) {
+		printf("# max f32 ulp:");
+		for (int t = 1; t < IPUE_NL_COUNT_; t++)
+			printf(" %s=%u", nl_name[t], worst[t]);
+		printf("\n");
+		/* the references are the derivatives: f'(x) from the output (gelu: the input)
+		 * against a central difference of the forward reference, h = 1e-4 */
+		for (int t = 1; t < IPUE_NL_COUNT_; t++)
+			for (double xv = -8.03; xv < 8; xv += 0.05) {
+				double h = 1e-4, op = nl_uop(t);
+				double fd = (uref((int)op, xv + h) - uref((int)op, xv - h)) / (2 * h);
+				double an = gref(t, t == IPUE_NL_GELU ? xv : uref((int)op, xv), 1.0);
+
+				EXPECT(fabs(fd - an) <= 1e-7, "%s'(%g): reference %.12g, difference %.12g",
+				       nl_name[t], xv, an, fd);
+			}
+	}
+	/* f16: every act with random out_grad */
+	if (dt == IPU_DTYPE_F16) {
+		uint16_t *a = xalloc(65536 * 2), *g = xalloc(65536 * 2), *out = xalloc(65536 * 2);
+
+		for (uint32_t h = 0; h < 65536; h++) {
+			a[h] = (uint16_t)h;
+			g[h] = rndn(4) ? ipue__f2h((float)((rndu() - 0.5) * 8)) : rnd_f16();
+		}
+		for (int t = 1; t < IPUE_NL_COUNT_; t++) {
+			struct ipue_field f[3] = { fld(g, 65536, dt), fld(a, 65536, dt), fld(out, 65536, dt) };
+
+			if (run_ok(IPUE_CODELET_NL_GRAD(t), f, 3, NULL, 0))
+				continue;
+			for (uint32_t h = 0; h < 65536; h++) {
+				uint16_t want = half_round_ref(gref(t, half_decode_ref(a[h]),
+								    half_decode_ref(g[h])));
+
+				EXPECT(ulp_diff_f16(out[h], want) <= grad_ulp_f16[t],
+				       "f16 %s grad(act 0x%04x, out_grad 0x%04x) = 0x%04x want 0x%04x",
+				       nl_name[t], a[h], g[h], out[h], want);
+			}
+		}
+		free(a);
+		free(g);
+		free(out);
+	}
+}
+
 /* ---------------- comparisons, select, argmax ---------------- */
 
 static const char *const cmp_name[] = { "eq", "ne", "lt", "le", "gt", "ge" };
@@ -1524,6 +1719,49 @@ static void t_check_negative(void)
 		f[2] = fld(buf + 4, 1, F32);
 		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s inside x");
 	}
+	/* nonlinearity gradients: out_grad, act, in_grad */
+	{
+		uint16_t id = IPUE_CODELET_NL_GRAD(IPUE_NL_TANH);
+		struct ipue_field f[3] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32) };
+		char m[64];
+
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(id), f, 3, NULL, 0, m, sizeof(m)),
+		       "valid tanh grad rejected: %s", m);
+		run_bad(id, f, 2, NULL, 0, "two fields");
+		f[1] = fld(q, 8, F16);
+		run_bad(id, f, 3, NULL, 0, "act f16, out_grad f32");
+		f[1] = fld(q, 8, F32);
+		f[2] = fld(r, 8, F16);
+		run_bad(IPUE_CODELET_NL_GRAD(IPUE_NL_GELU), f, 3, NULL, 0, "in_grad f16");
+		f[0] = fld(p, 8, I32);
+		f[1] = fld(q, 8, I32);
+		f[2] = fld(r, 8, I32);
+		run_bad(IPUE_CODELET_NL_GRAD(IPUE_NL_RELU), f, 3, NULL, 0, "i32");
+		f[0] = fld(p, 8, F32);
+		f[1] = fld(q, 7, F32);
+		f[2] = fld(r, 8, F32);
+		run_bad(IPUE_CODELET_NL_GRAD(IPUE_NL_SIGMOID), f, 3, NULL, 0, "act count");
+		f[1] = fld(q, 8, F32);
+		f[2] = fld(r, 9, F32);
+		run_bad(id, f, 3, NULL, 0, "in_grad count");
+		f[2] = fld(buf + 4, 8, F32);
+		run_bad(id, f, 3, NULL, 0, "in_grad partially over out_grad");
+		f[2] = fld(buf + 1028, 8, F32);
+		run_bad(id, f, 3, NULL, 0, "in_grad partially over act");
+		f[2] = fld(buf + 2, 8, F32);
+		run_bad(id, f, 3, NULL, 0, "in_grad misaligned");
+		f[0] = fld(p, 4, F16);
+		f[1] = fld(q, 4, F16);
+		f[2] = fld(p, 2, F32);
+		run_bad(id, f, 3, NULL, 0, "in_grad f32 over f16 out_grad");
+		f[2] = fld(q, 4, F16);	/* exactly over act: fine */
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(id), f, 3, NULL, 0, m, sizeof(m)),
+		       "in_grad == act rejected: %s", m);
+		f[1] = fld(p, 4, F16);	/* act == out_grad == in_grad: fine */
+		f[2] = fld(p, 4, F16);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(id), f, 3, NULL, 0, m, sizeof(m)),
+		       "all three aliased rejected: %s", m);
+	}
 	/* comparisons, select, argmax */
 	{
 		uint16_t eq = IPUE_CODELET_BINARY(IPUE_BOP_EQ), lt = IPUE_CODELET_BINARY(IPUE_BOP_LT);
@@ -1665,6 +1903,8 @@ GROUP(matmul_f16, t_matmul(true))
 GROUP(conv_f32, t_conv(false))
 GROUP(conv_f16, t_conv(true))
 GROUP(scaled_add, t_scaled_add())
+GROUP(grad_f32, t_grad(IPU_DTYPE_F32))
+GROUP(grad_f16, t_grad(IPU_DTYPE_F16))
 GROUP(compare_f32, t_compare(IPU_DTYPE_F32))
 GROUP(compare_f16, t_compare(IPU_DTYPE_F16))
 GROUP(compare_i32, t_compare(IPU_DTYPE_I32))
