@@ -139,6 +139,13 @@ int ipu__output_like(struct ipu_graph *g, const char *name, int like, unsigned d
 		     struct ipu_error *err);
 
 /*
+ * The checks of an op @op making output @name from tensor @in (@what names
+ * its role): a graph, a name, a fully mapped @in, @name free. 0 or
+ * -EINVAL/-EEXIST naming @op, the tensor and the reason (partition.c).
+ */
+int ipu__check_op_input(const struct ipu_graph *g, int in, const char *name, const char *op, const char *what,
+			struct ipu_error *err);
+/*
  * Offset on their tile of elements [begin, begin + count) of t, which the
  * caller laid out as one piece; -EINVAL "OP: internal layout error" if not.
  */

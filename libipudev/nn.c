@@ -31,24 +31,17 @@ static int check_rows_input(const struct ipu_graph *g, int in, const char *name,
 			    struct ipu_error *err)
 {
 	const struct ipu__tensor *t;
+	int r;
 
-	if (!g)
-		return ipu__err(err, -EINVAL, "%s: graph is NULL", op);
-	if (!name || !*name)
-		return ipu__err(err, -EINVAL, "%s: the output needs a name", op);
-	if (!(t = ipu__graph_tensor(g, in)))
-		return ipu__err(err, -EINVAL, "%s '%s': no tensor %d", op, name, in);
+	if ((r = ipu__check_op_input(g, in, name, op, "input", err)))
+		return r;
+	t = ipu__graph_tensor(g, in);
 	if (t->dtype != IPU_DTYPE_F32)
 		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' is %s, must be f32", op, name, t->name,
 				ipu_dtype_name(t->dtype));
 	if (t->rank < 1)
 		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' has rank 0, needs a dimension to "
 				"normalise over", op, name, t->name);
-	if (t->mapped != t->elements)
-		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' is not fully mapped to tiles", op, name,
-				t->name);
-	if (ipu_graph_find_tensor(g, name) >= 0)
-		return ipu__err(err, -EEXIST, "%s: a tensor '%s' already exists", op, name);
 	return 0;
 }
 

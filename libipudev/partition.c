@@ -135,6 +135,30 @@ static int check_mapped(const struct ipu_graph *g, int t, const char *op, struct
 }
 
 /*
+ * The common checks of an op making output @name from tensor @in: a graph,
+ * a free name, a fully mapped @in. 0 or -EINVAL/-EEXIST naming @op, the
+ * tensor and the reason.
+ */
+int ipu__check_op_input(const struct ipu_graph *g, int in, const char *name, const char *op, const char *what,
+			struct ipu_error *err)
+{
+	const struct ipu__tensor *t;
+
+	if (!g)
+		return ipu__err(err, -EINVAL, "%s: graph is NULL", op);
+	if (!name || !*name)
+		return ipu__err(err, -EINVAL, "%s: the output needs a name", op);
+	if (!(t = ipu__graph_tensor(g, in)))
+		return ipu__err(err, -EINVAL, "%s '%s': no tensor %d (%s)", op, name, in, what);
+	if (t->mapped != t->elements)
+		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' is not fully mapped to tiles", op, name,
+				t->name);
+	if (ipu_graph_find_tensor(g, name) >= 0)
+		return ipu__err(err, -EEXIST, "%s: a tensor '%s' already exists", op, name);
+	return 0;
+}
+
+/*
  * Copy the @n pieces @pc of tensor @t one after another to @tile from
  * offset @d on, by exchange @ex; a piece already in its place stays. Frees
  * @pc. Returns 0 or a negative errno (reported).

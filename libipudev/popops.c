@@ -36,30 +36,6 @@ static int append(struct ipu_graph *g, int seq, int node, struct ipu_error *err)
 	return node < 0 ? node : ipu_prog_append(g, seq, node, err);
 }
 
-/*
- * The common checks of an op making output @name from tensor @in: a graph,
- * a free name, a fully mapped @in. 0 or -EINVAL/-EEXIST naming @op, the
- * tensor and the reason.
- */
-static int check_in(const struct ipu_graph *g, int in, const char *name, const char *op,
-		    const char *what, struct ipu_error *err)
-{
-	const struct ipu__tensor *t;
-
-	if (!g)
-		return ipu__err(err, -EINVAL, "%s: graph is NULL", op);
-	if (!name || !*name)
-		return ipu__err(err, -EINVAL, "%s: the output needs a name", op);
-	if (!(t = ipu__graph_tensor(g, in)))
-		return ipu__err(err, -EINVAL, "%s '%s': no tensor %d (%s)", op, name, in, what);
-	if (t->mapped != t->elements)
-		return ipu__err(err, -EINVAL, "%s '%s': tensor '%s' is not fully mapped to tiles", op, name,
-				t->name);
-	if (ipu_graph_find_tensor(g, name) >= 0)
-		return ipu__err(err, -EEXIST, "%s: a tensor '%s' already exists", op, name);
-	return 0;
-}
-
 static struct ipu__rawfield rawf(uint32_t off, uint64_t count, unsigned dtype, int tensor, uint64_t begin)
 {
 	struct ipu__rawfield f = { off, (uint32_t)count, (uint8_t)dtype, tensor, begin };
@@ -79,7 +55,7 @@ IPU_API int ipu_cast(struct ipu_graph *g, int seq, int in, unsigned dtype, const
 	char buf[200];
 	int out, cs, r = 0;
 
-	if ((r = check_in(g, in, name, "ipu_cast", "input", err)))
+	if ((r = ipu__check_op_input(g, in, name, "ipu_cast", "input", err)))
 		return r;
 	if (dtype != IPU_DTYPE_F32 && dtype != IPU_DTYPE_F16 && dtype != IPU_DTYPE_I32)
 		return ipu__err(err, -EINVAL, "ipu_cast '%s': dtype %u is not f32, f16 or i32", name, dtype);
@@ -131,7 +107,7 @@ IPU_API int ipu_compare(struct ipu_graph *g, int seq, unsigned op, int a, int b,
 	struct ipu__binspec sp = { "ipu_compare", "compare", IPUE_CODELET_BINARY(op), 0, IPU_DTYPE_I32, -1 };
 	int r;
 
-	if ((r = check_in(g, a, name, "ipu_compare", "a", err)))
+	if ((r = ipu__check_op_input(g, a, name, "ipu_compare", "a", err)))
 		return r;
 	if (op < IPU_CMP_EQ || op > IPU_CMP_GE)
 		return ipu__err(err, -EINVAL, "ipu_compare '%s': unknown op %u", name, op);
@@ -145,8 +121,8 @@ IPU_API int ipu_select(struct ipu_graph *g, int seq, int cond, int a, int b, con
 	const struct ipu__tensor *tc, *ta;
 	int r;
 
-	if ((r = check_in(g, a, name, "ipu_select", "a", err)) ||
-	    (r = check_in(g, cond, name, "ipu_select", "cond", err)))
+	if ((r = ipu__check_op_input(g, a, name, "ipu_select", "a", err)) ||
+	    (r = ipu__check_op_input(g, cond, name, "ipu_select", "cond", err)))
 		return r;
 	tc = ipu__graph_tensor(g, cond);
 	ta = ipu__graph_tensor(g, a);
@@ -255,7 +231,7 @@ IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in, c
 	uint64_t L = 1;
 	int seen_reduced = 0, kept_after = 0, src = in, r;
 
-	if ((r = check_in(g, in, name, "ipu_reduce_axes", "input", err)))
+	if ((r = ipu__check_op_input(g, in, name, "ipu_reduce_axes", "input", err)))
 		return r;
 	if (op < IPU_REDUCE_SUM || op > IPU_REDUCE_MIN)
 		return ipu__err(err, -EINVAL, "ipu_reduce_axes '%s': unknown op %u", name, op);
@@ -379,7 +355,7 @@ IPU_API int ipu_argmax(struct ipu_graph *g, int seq, int in, const char *name, s
 	char buf[200];
 	int r;
 
-	if ((r = check_in(g, in, name, "ipu_argmax", "input", err)))
+	if ((r = ipu__check_op_input(g, in, name, "ipu_argmax", "input", err)))
 		return r;
 	t = ipu__graph_tensor(g, in);
 	if (t->rank < 1)

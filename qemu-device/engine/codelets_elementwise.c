@@ -339,9 +339,12 @@ static int unary_check(int op, const struct ipue_field *in, const struct ipue_fi
 	return 0;
 }
 
-/* a (In or InOut), b, out (== a for the in-place form) */
+/*
+ * a (In or InOut), b, out (== a for the in-place form); a comparison's out
+ * is i32 whatever a's dtype (it may still coincide with a 4-byte a or b)
+ */
 static int binary_check(const struct ipue_field *a, const struct ipue_field *b,
-			const struct ipue_field *out, char *msg, size_t msglen)
+			const struct ipue_field *out, bool cmp, char *msg, size_t msglen)
 {
 	int r;
 
@@ -349,10 +352,10 @@ static int binary_check(const struct ipue_field *a, const struct ipue_field *b,
 	    (r = ipue__check_field(b, "b", msg, msglen)) ||
 	    (r = ipue__check_field(out, "out", msg, msglen)))
 		return r;
-	if (a->dtype != b->dtype || a->dtype != out->dtype)
-		return ipue__fail(msg, msglen, "dtypes differ: a %s, b %s, out %s",
+	if (a->dtype != b->dtype || (cmp ? out->dtype != IPU_DTYPE_I32 : a->dtype != out->dtype))
+		return ipue__fail(msg, msglen, "dtypes differ: a %s, b %s, out %s%s",
 				  ipue__dtype_name(a->dtype), ipue__dtype_name(b->dtype),
-				  ipue__dtype_name(out->dtype));
+				  ipue__dtype_name(out->dtype), cmp ? " (a comparison's out is i32)" : "");
 	if (a->count != out->count)
 		return ipue__fail(msg, msglen, "a has %u elements, out %u", a->count, out->count);
 	if (b->count != a->count && b->count != 1)
@@ -360,34 +363,6 @@ static int binary_check(const struct ipue_field *a, const struct ipue_field *b,
 				  b->count, a->count);
 	if (a != out && ipue__overlap(a, out) && !ipue__same_region(a, out))
 		return ipue__fail(msg, msglen, "out partially overlaps a");
-	if (ipue__overlap(b, out) && !(ipue__same_region(b, out) && b->count == out->count))
-		return ipue__fail(msg, msglen, "out overlaps b");
-	return 0;
-}
-
-/* a, b of one dtype, out i32 of a's count; out may coincide with a or b (4-byte types) */
-static int compare_check(const struct ipue_field *a, const struct ipue_field *b,
-			 const struct ipue_field *out, char *msg, size_t msglen)
-{
-	int r;
-
-	if ((r = ipue__check_field(a, "a", msg, msglen)) ||
-	    (r = ipue__check_field(b, "b", msg, msglen)) ||
-	    (r = ipue__check_field(out, "out", msg, msglen)))
-		return r;
-	if (a->dtype != b->dtype)
-		return ipue__fail(msg, msglen, "dtypes differ: a %s, b %s",
-				  ipue__dtype_name(a->dtype), ipue__dtype_name(b->dtype));
-	if (out->dtype != IPU_DTYPE_I32)
-		return ipue__fail(msg, msglen, "out is %s, must be i32",
-				  ipue__dtype_name(out->dtype));
-	if (a->count != out->count)
-		return ipue__fail(msg, msglen, "a has %u elements, out %u", a->count, out->count);
-	if (b->count != a->count && b->count != 1)
-		return ipue__fail(msg, msglen, "b has %u elements, expected %u or 1",
-				  b->count, a->count);
-	if (ipue__overlap(a, out) && !ipue__same_region(a, out))
-		return ipue__fail(msg, msglen, "out overlaps a");
 	if (ipue__overlap(b, out) && !(ipue__same_region(b, out) && b->count == out->count))
 		return ipue__fail(msg, msglen, "out overlaps b");
 	return 0;
@@ -464,7 +439,7 @@ static int binary_##lname##_check(const struct ipue_field *f, const uint32_t *p,
 				  char *msg, size_t msglen)			\
 {											\
 	(void)p;									\
-	return binary_check(&f[0], &f[1], &f[2], msg, msglen);			\
+	return binary_check(&f[0], &f[1], &f[2], false, msg, msglen);		\
 }											\
 static void binary_##lname##_run(const struct ipue_field *f, const uint32_t *p)	\
 {											\
@@ -476,7 +451,7 @@ static int binary_ip_##lname##_check(const struct ipue_field *f, const uint32_t 
 				     char *msg, size_t msglen)			\
 {											\
 	(void)p;									\
-	return binary_check(&f[0], &f[1], &f[0], msg, msglen);			\
+	return binary_check(&f[0], &f[1], &f[0], false, msg, msglen);		\
 }											\
 static void binary_ip_##lname##_run(const struct ipue_field *f, const uint32_t *p)	\
 {											\
@@ -496,7 +471,7 @@ static int compare_##lname##_check(const struct ipue_field *f, const uint32_t *p
 				   char *msg, size_t msglen)			\
 {											\
 	(void)p;									\
-	return compare_check(&f[0], &f[1], &f[2], msg, msglen);			\
+	return binary_check(&f[0], &f[1], &f[2], true, msg, msglen);		\
 }											\
 static void compare_##lname##_run(const struct ipue_field *f, const uint32_t *p)	\
 {											\
