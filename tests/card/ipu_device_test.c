@@ -179,22 +179,41 @@ TEST_F(bar0, bad_widths_and_offsets)
 	EXPECT_LE(before + 12, guest_errors("ipu: "));
 }
 
+/*
+ * A second CONTROL.RESET while the card resets is ignored. The test can only
+ * see that when the second write lands inside the first reset's emulated
+ * delay: a vCPU descheduled for longer (TCG on a busy host) lets the first
+ * reset finish, and the second then rightly starts another. Such a try is
+ * told by the guest's clock and repeated.
+ */
 TEST_F(bar0, reset_handshake)
 {
 	IPU_RETURN_IF_SKIPPED();
-	uint32_t count = rd32(self, IPU_REG_RESET_COUNT);
-	long ms;
+	uint32_t count, status, got = 0;
+	long long gap_ms;
+	long ms = -1;
 
-	wr32(self, IPU_REG_SCRATCH, 0xabcd);
-	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_RESETTING), rd32(self, IPU_REG_STATUS));
-	/* A second reset while resetting is ignored. */
-	wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
-	ms = ipu_bar0_wait_state(&self->bar, IPU_CARD_STATE_READY,
-				 IPU_READY_TIMEOUT_MS);
-	ASSERT_LE(0, ms);
+	for (int attempt = 0; attempt < 3; attempt++) {
+		long long t0 = ipu_now_ms();
+
+		count = rd32(self, IPU_REG_RESET_COUNT);
+		wr32(self, IPU_REG_SCRATCH, 0xabcd);
+		wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+		status = rd32(self, IPU_REG_STATUS);
+		wr32(self, IPU_REG_CONTROL, IPU_CONTROL_RESET);
+		gap_ms = ipu_now_ms() - t0;
+		ms = ipu_bar0_wait_state(&self->bar, IPU_CARD_STATE_READY,
+					 IPU_READY_TIMEOUT_MS);
+		ASSERT_LE(0, ms);
+		got = rd32(self, IPU_REG_RESET_COUNT);
+		if (got == count + 1 || gap_ms * 2000 < IPU_READY_DELAY_US)
+			break;
+		TH_LOG("try %d: the writes were %lld ms apart, the first reset may have ended; again",
+		       attempt, gap_ms);
+	}
+	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_RESETTING), status);
 	EXPECT_EQ((uint32_t)(IPU_CARD_STATE_READY | IPU_CARD_READY), rd32(self, IPU_REG_STATUS));
-	EXPECT_EQ((uint32_t)(count + 1), rd32(self, IPU_REG_RESET_COUNT));
+	EXPECT_EQ((uint32_t)(count + 1), got);
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_SCRATCH));
 	/* The ready cause is pending (masked or not). */
 	EXPECT_NE((uint32_t)(0), rd32(self, IPU_REG_IRQ_STATUS) & IPU_IRQ_READY);
