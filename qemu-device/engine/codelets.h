@@ -100,7 +100,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 3	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax */
+#define IPUE_CODELET_LIBRARY_VERSION 4	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
@@ -112,6 +112,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
  * 0x07xx matmul / convolution partials
  * 0x08xx weight update
  * 0x09xx gradients: in_grad = f'(act) * out_grad   fields: out_grad, act, in_grad
+ * 0x0Axx optimizers (f32): SGD with momentum, Adam
  */
 enum ipue_unary_op {
 	IPUE_UOP_NEG = 1, IPUE_UOP_ABS, IPUE_UOP_EXP, IPUE_UOP_LOG,
@@ -159,6 +160,11 @@ enum {
 
 	IPUE_CODELET_SCALED_ADD		= 0x0801, /* x(InOut), y; params[0] = f32 bits of s */
 	IPUE_CODELET_SCALED_ADD_S	= 0x0802, /* x(InOut), y, s(scalar f32 field) */
+
+	/* optimizers (codelets_optim.c); params are f32 bits */
+	IPUE_CODELET_SGD_MOMENTUM	= 0x0A01, /* w, v (InOut), g, lr(scalar); params momentum */
+	IPUE_CODELET_ADAM_STEP		= 0x0A02, /* step(i32 InOut), lr, k[2] (Out); params beta1, beta2 */
+	IPUE_CODELET_ADAM		= 0x0A03, /* w, m, v (InOut), g, k[2]; params beta1, beta2, eps */
 };
 
 /* reduce flags (params[0]) */

@@ -15,6 +15,7 @@ static const struct ipue__slice *const slices[] = {
 	&ipue__conv_slice,
 	&ipue__update_slice,
 	&ipue__grad_slice,
+	&ipue__optim_slice,
 };
 #define NSLICES (sizeof(slices) / sizeof(slices[0]))
 

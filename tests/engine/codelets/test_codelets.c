@@ -290,9 +290,10 @@ static void t_registry(void)
 		{ 0x0307, "BinaryEq" }, { 0x0308, "BinaryNe" }, { 0x0309, "BinaryLt" },
 		{ 0x030a, "BinaryLe" }, { 0x030b, "BinaryGt" }, { 0x030c, "BinaryGe" },
 		{ 0x0504, "Select" }, { 0x0604, "ArgMax" },
+		{ 0x0a01, "SgdMomentum" }, { 0x0a02, "AdamStep" }, { 0x0a03, "Adam" },
 	};
 
-	EXPECT(n == 52, "expected 52 codelets, have %zu", n);
+	EXPECT(n == 55, "expected 55 codelets, have %zu", n);
 	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
 	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
@@ -1187,6 +1188,120 @@ next:
 	}
 }
 
+/* ---- optimizers (0x0Axx) ---- */
+
+/* SgdMomentum on n random elements against the documented double sequence, exactly */
+static void sgd_case(uint32_t n, float mu, float lr)
+{
+	float *w = xalloc(n * 4ull), *g = xalloc(n * 4ull), *v = xalloc(n * 4ull);
+	float *w0 = xalloc(n * 4ull), *v0 = xalloc(n * 4ull);
+	uint32_t mb = ipue__f2u(mu);
+	struct ipue_field f[4] = { fld(w, n, IPU_DTYPE_F32), fld(g, n, IPU_DTYPE_F32),
+				   fld(v, n, IPU_DTYPE_F32), fld(&lr, 1, IPU_DTYPE_F32) };
+
+	fill_random(w, n, IPU_DTYPE_F32, 1);
+	fill_random(g, n, IPU_DTYPE_F32, 1);
+	fill_random(v, n, IPU_DTYPE_F32, 1);
+	memcpy(w0, w, n * 4ull);
+	memcpy(v0, v, n * 4ull);
+	if (!run_ok(IPUE_CODELET_SGD_MOMENTUM, f, 4, &mb, 1)) {
+		for (uint32_t i = 0; i < n; i++) {
+			float wv = (float)((double)mu * v0[i] + g[i]);
+			float ww = (float)(w0[i] - (double)lr * wv);
+
+			EXPECT(ulp_diff_f32(v[i], wv) == 0 && ulp_diff_f32(w[i], ww) == 0,
+			       "sgd[%u] of %u: v %a w %a, want %a %a", i, n, v[i], w[i], wv, ww);
+			/* and close to the f32 PyTorch sequence (which rounds mu * v first) */
+			float pv = mu * v0[i] + g[i];
+			double tol = 2 * FLT_EPSILON * (fabs((double)mu * v0[i]) + fabs(g[i])) + 2 * FLT_TRUE_MIN;
+
+			EXPECT(!isfinite(pv) || fabs((double)v[i] - pv) <= tol,
+			       "sgd v[%u] %a vs f32 %a", i, v[i], pv);
+		}
+	}
+	free(w);
+	free(g);
+	free(v);
+	free(w0);
+	free(v0);
+}
+
+/* AdamStep from step t0, then Adam on n elements, each exactly as documented */
+static void adam_case(uint32_t n, int32_t t0, float b1, float b2, float eps, float lr)
+{
+	float *w = xalloc(n * 4ull), *g = xalloc(n * 4ull), *m = xalloc(n * 4ull), *v = xalloc(n * 4ull);
+	float *w0 = xalloc(n * 4ull), *m0 = xalloc(n * 4ull), *v0 = xalloc(n * 4ull), k[2];
+	int32_t step = t0;
+	uint32_t pb[3] = { ipue__f2u(b1), ipue__f2u(b2), ipue__f2u(eps) };
+	struct ipue_field fs[3] = { fld(&step, 1, IPU_DTYPE_I32), fld(&lr, 1, IPU_DTYPE_F32),
+				    fld(k, 2, IPU_DTYPE_F32) };
+	struct ipue_field f[5] = { fld(w, n, IPU_DTYPE_F32), fld(g, n, IPU_DTYPE_F32),
+				   fld(m, n, IPU_DTYPE_F32), fld(v, n, IPU_DTYPE_F32),
+				   fld(k, 2, IPU_DTYPE_F32) };
+
+	fill_random(w, n, IPU_DTYPE_F32, 1);
+	fill_random(g, n, IPU_DTYPE_F32, 1);
+	fill_random(m, n, IPU_DTYPE_F32, 1);
+	for (uint32_t i = 0; i < n; i++)	/* a second moment is never negative */
+		v[i] = (float)(rndu() * 10);
+	memcpy(w0, w, n * 4ull);
+	memcpy(m0, m, n * 4ull);
+	memcpy(v0, v, n * 4ull);
+	if (run_ok(IPUE_CODELET_ADAM_STEP, fs, 3, pb, 2))
+		goto out;
+	{
+		double t = step < 1 ? 1 : step;
+		float k0 = (float)(lr / (1.0 - pow(b1, t))), k1 = (float)(1.0 / sqrt(1.0 - pow(b2, t)));
+
+		EXPECT((int64_t)step == (int64_t)t0 + 1 || (t0 == INT32_MAX && step == t0),
+		       "step %d after %d", step, t0);
+		EXPECT(ulp_diff_f32(k[0], k0) == 0 && ulp_diff_f32(k[1], k1) == 0,
+		       "AdamStep t %g: k %a %a, want %a %a", t, k[0], k[1], k0, k1);
+	}
+	if (run_ok(IPUE_CODELET_ADAM, f, 5, pb, 3))
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		double gi = g[i];
+		float wm = (float)((double)b1 * m0[i] + (1.0 - b1) * gi);
+		float wv = (float)((double)b2 * v0[i] + (1.0 - b2) * (gi * gi));
+		float ww = (float)(w0[i] - (double)k[0] * wm / (sqrt((double)wv) * k[1] + eps));
+		/* Kingma & Ba's m_hat / (sqrt(v_hat) + eps) in long double, from the same moments */
+		long double t = (long double)step, mh = wm / (1.0L - powl(b1, t)),
+			    vh = wv / (1.0L - powl(b2, t)),
+			    kb = w0[i] - (long double)lr * mh / (sqrtl(vh) + eps);
+
+		EXPECT(ulp_diff_f32(m[i], wm) == 0 && ulp_diff_f32(v[i], wv) == 0 &&
+		       ulp_diff_f32(w[i], ww) == 0,
+		       "adam[%u] of %u: m %a v %a w %a, want %a %a %a", i, n, m[i], v[i], w[i], wm, wv, ww);
+		/* the f32 rounding of k and the eps placement keep w within 4 ulp of the step */
+		EXPECT(!isfinite((double)kb) || !isfinite(w0[i]) || fabsl(w[i] - kb) <= 4 * FLT_EPSILON * (fabsl(kb - w0[i]) + fabsl(kb)) + 1e-30L,
+		       "adam[%u] w %a, Kingma-Ba %La", i, w[i], kb);
+	}
+out:
+	free(w);
+	free(g);
+	free(m);
+	free(v);
+	free(w0);
+	free(m0);
+	free(v0);
+}
+
+static void t_optim(void)
+{
+	for (unsigned si = 0; si < NSIZES; si++) {
+		sgd_case(sizes[si], 0.9f, 0.01f);
+		sgd_case(sizes[si], 0.0f, (float)rndu());
+		adam_case(sizes[si], 0, 0.9f, 0.999f, 1e-8f, 1e-3f);
+		adam_case(sizes[si], (int32_t)rndn(1000), (float)(rndu() * 0.99), (float)rndu(),
+			  (float)(rndu() * 1e-3 + 1e-9), (float)rndu());
+	}
+	sgd_case(100000, 0.5f, 0.1f);
+	adam_case(100000, 7, 0.9f, 0.999f, 1e-8f, 1e-3f);
+	adam_case(3, -5, 0.9f, 0.999f, 1e-8f, 1e-3f);	/* a host-written negative count acts as 0 */
+	adam_case(3, INT32_MAX, 0.0f, 0.0f, 1e-8f, 1e-3f);	/* saturates */
+}
+
 /* ---- nonlinearity gradients ---- */
 
 static const char *const nl_name[IPUE_NL_COUNT_] = { "", "relu", "gelu", "sigmoid", "tanh" };
@@ -1719,6 +1834,70 @@ static void t_check_negative(void)
 		f[2] = fld(buf + 4, 1, F32);
 		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s inside x");
 	}
+	/* optimizers: w, g, v, lr / step, lr, k / w, g, m, v, k */
+	{
+		uint32_t mu = ipue__f2u(0.9f), pb[3] = { ipue__f2u(0.9f), ipue__f2u(0.999f),
+							  ipue__f2u(1e-8f) };
+		int32_t step = 0;
+		struct ipue_field s4[4] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32), fld(buf + 3000, 1, F32) };
+		struct ipue_field st[3] = { fld(&step, 1, IPU_DTYPE_I32), fld(buf + 3000, 1, F32),
+					    fld(buf + 3008, 2, F32) };
+		struct ipue_field a5[5] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32),
+					    fld(buf + 3072, 8, F32), fld(buf + 3008, 2, F32) };
+		uint32_t bad = ipue__f2u(1.0f), nan = 0x7fc00000u, neg = ipue__f2u(-0.5f);
+		char m[96];
+
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_SGD_MOMENTUM), s4, 4, &mu, 1,
+					      m, sizeof(m)), "valid sgd rejected: %s", m);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ADAM_STEP), st, 3, pb, 2,
+					      m, sizeof(m)), "valid adam step rejected: %s", m);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ADAM), a5, 5, pb, 3,
+					      m, sizeof(m)), "valid adam rejected: %s", m);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &bad, 1, "momentum 1");
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &nan, 1, "momentum NaN");
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &neg, 1, "momentum < 0");
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 3, &mu, 1, "three fields");
+		s4[1] = fld(q, 7, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "g count");
+		s4[1] = fld(q, 8, F16);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "g f16");
+		s4[1] = fld(q, 8, F32);
+		s4[2] = fld(buf + 4, 8, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "v overlaps w");
+		s4[2] = fld(r, 8, F32);
+		s4[3] = fld(p, 1, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "lr inside w");
+		s4[3] = fld(buf + 3000, 2, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "lr not scalar");
+
+		st[0] = fld(buf + 3000, 1, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "step f32");
+		st[0] = fld(&step, 1, IPU_DTYPE_I32);
+		st[2] = fld(buf + 3008, 3, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "k of 3");
+		st[2] = fld(buf + 3000, 2, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "k over lr");
+		st[2] = fld(buf + 3008, 2, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, (uint32_t[]){ bad, pb[1] }, 2, "beta1 1");
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, (uint32_t[]){ pb[0], neg }, 2, "beta2 < 0");
+
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], pb[1], 0 }, 3, "eps 0");
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], pb[1], 0x7f800000u }, 3, "eps inf");
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], nan, pb[2] }, 3, "beta2 NaN");
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ bad, pb[1], pb[2] }, 3, "beta1 1");
+		a5[3] = fld(r, 8, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "v is m");
+		a5[3] = fld(buf + 3072, 9, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "v count");
+		a5[3] = fld(buf + 3072, 8, F32);
+		a5[4] = fld(buf + 3008, 1, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "k of 1");
+		a5[4] = fld(buf + 3076, 2, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "k inside v");
+		a5[4] = fld(buf + 3008, 2, F32);
+		a5[0] = fld(p, 8, F16);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "w f16");
+	}
 	/* nonlinearity gradients: out_grad, act, in_grad */
 	{
 		uint16_t id = IPUE_CODELET_NL_GRAD(IPUE_NL_TANH);
@@ -1903,6 +2082,7 @@ GROUP(matmul_f16, t_matmul(true))
 GROUP(conv_f32, t_conv(false))
 GROUP(conv_f16, t_conv(true))
 GROUP(scaled_add, t_scaled_add())
+GROUP(optim, t_optim())
 GROUP(grad_f32, t_grad(IPU_DTYPE_F32))
 GROUP(grad_f16, t_grad(IPU_DTYPE_F16))
 GROUP(compare_f32, t_compare(IPU_DTYPE_F32))
