@@ -745,6 +745,74 @@ IPU_API int ipu_nonlinearity_grad(struct ipu_graph *g, int seq, unsigned type,
 				  int act, int out_grad, const char *name,
 				  struct ipu_error *err);
 
+/* --- training: optimizers (optim.c) ---
+ *
+ * Weight updates on the device, like popops::scaledAddTo and the Poplar
+ * MNIST demo's SGD. An optimizer named @name creates its state as tensors
+ * "@name/..." laid out like the weights (zero at load, exposed for
+ * read/write so that the host can checkpoint or reset them) and appends
+ * to @seq one exchange (gradient pieces not on their weights' tiles,
+ * per-tile copies of the learning rate or step factors) and one compute
+ * set of fused vertices, one per tile-contiguous region of the weights
+ * (codelets 0x0Axx, docs/codelets.md). Run the same program every step:
+ * weights and state stay on the device between runs. Weights and
+ * gradients are f32 (f16 weights are refused: keep an f32 master copy);
+ * the gradient may have any layout. The graph owns everything created;
+ * nothing is returned to free. Errors (nothing added to the graph when
+ * the arguments are refused): -EINVAL naming the op, the tensor and the
+ * reason (NULL graph, missing name, unmapped tensor, dtype, shape
+ * mismatch, weights passed as their own gradient, hyper-parameter out of
+ * range), -EEXIST when a "@name/..." tensor exists; errors while adding
+ * (e.g. -ENOSPC: tile memory) may leave part of the update in the graph.
+ */
+
+/**
+ * ipu_scaled_add() - @x += @scale * @y in place (popops::scaledAddTo), @x
+ * and @y of one shape and dtype (f32 or f16, f16 computed in f32 and
+ * rounded once), any layouts (parts of @y not on @x's tiles are copied
+ * there); @y may be @x. @scale must be finite. Returns @x.
+ */
+IPU_API int ipu_scaled_add(struct ipu_graph *g, int seq, int x, int y, float scale,
+			   struct ipu_error *err);
+/**
+ * ipu_sgd_momentum() - SGD with momentum, PyTorch's convention (dampening
+ * 0, no Nesterov, no weight decay): v = momentum * v + grad; w -= lr * v.
+ * (Poplar's and Sutskever's v = momentum * v - lr * grad agree with it when
+ * lr is constant.) Creates "@name/velocity" (laid out like @w) and the
+ * learning rate "@name/lr", an f32 scalar on @w's first tile holding @lr
+ * at load: the host may write it between runs (a learning-rate schedule;
+ * not validated on the device). @momentum is a build-time constant.
+ * @lr finite and >= 0, @momentum in [0, 1). Each element is computed in
+ * double and v, w rounded to f32 once. Returns the id of "@name/lr".
+ */
+IPU_API int ipu_sgd_momentum(struct ipu_graph *g, int seq, int w, int grad, float lr,
+			     float momentum, const char *name, struct ipu_error *err);
+
+/** Adam's hyper-parameters; IPU_ADAM_DEFAULTS are PyTorch's. */
+struct ipu_adam_params {
+	float lr;	/* finite, >= 0; initial value of "@name/lr" */
+	float beta1;	/* [0, 1) */
+	float beta2;	/* [0, 1) */
+	float eps;	/* > 0, finite */
+};
+#define IPU_ADAM_DEFAULTS { .lr = 1e-3f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f }
+
+/**
+ * ipu_adam() - Adam (Kingma & Ba, with bias correction), as PyTorch
+ * computes it: t += 1; m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
+ * w -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps). Creates
+ * "@name/m", "@name/v" (f32, laid out like @w), the step counter
+ * "@name/step" (i32 scalar, 0 at load; the host may read it, or write 0 to
+ * restart the bias correction), "@name/lr" (f32 scalar, host-writable as
+ * for SGD) and "@name/k" (internal). Each run, one vertex on @w's first
+ * tile advances the step and computes the step factors from it, so the
+ * same program serves every step. @p NULL: IPU_ADAM_DEFAULTS. Returns the
+ * id of "@name/lr".
+ */
+IPU_API int ipu_adam(struct ipu_graph *g, int seq, int w, int grad,
+		     const struct ipu_adam_params *p, const char *name,
+		     struct ipu_error *err);
+
 /* --- .npy files (npy.c): little-endian <f4, <f2, <i4, C order --- */
 
 #define IPU_NPY_MAX_DIMS	8
