@@ -1298,7 +1298,7 @@ static void t_optim(void)
 	}
 	sgd_case(100000, 0.5f, 0.1f);
 	adam_case(100000, 7, 0.9f, 0.999f, 1e-8f, 1e-3f);
-	adam_case(3, -5, 0.9f, 0.999f, 1e-8f, 1e-3f);	/* a host-written negative count acts as 0 */
+	adam_case(3, -5, 0.9f, 0.999f, 1e-8f, 1e-3f);	/* a host-written count below 0: t = 1 */
 	adam_case(3, INT32_MAX, 0.0f, 0.0f, 1e-8f, 1e-3f);	/* saturates */
 }
 
