@@ -1150,21 +1150,19 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 }
 
 /*
- * Offset on tile of the [c1 - c0][s1 - s0] row-major transpose of rows
- * [s0, s1) x columns [c0, c1) of rank-2 view t (cols total columns): a
- * buffer filled by exchange ex with one copy per element (the exchange
- * moves bytes, it cannot stride), or by whole pieces when s1 - s0 == 1 and
- * the transpose is the same bytes.
+ * The [c1 - c0][s1 - s0] row-major transpose of rows [s0, s1) x columns
+ * [c0, c1) of rank-2 view t (cols total columns) written at dst on tile by
+ * exchange *ex (created on first use): one copy per element (the exchange
+ * moves bytes, it cannot stride), whole pieces when s1 - s0 == 1 (the
+ * same bytes). 0 or negative errno.
  */
-static long block_transposed_on_tile(struct ipu_graph *g, int *ex, const char *exname, int t,
-				     uint32_t cols, uint32_t s0, uint32_t s1, uint32_t c0, uint32_t c1,
-				     unsigned tile, long *buf, uint64_t bufbytes, struct ipu_error *err)
+static int block_transposed_to(struct ipu_graph *g, int *ex, const char *exname, int t, uint32_t cols,
+			       uint32_t s0, uint32_t s1, uint32_t c0, uint32_t c1, unsigned tile, uint32_t dst,
+			       struct ipu_error *err)
 {
 	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
 	uint64_t ld = s1 - s0;
 
-	if (*buf < 0 && (*buf = ipu__tile_alloc(g, tile, bufbytes, 64, exname, err)) < 0)
-		return *buf;
 	if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
 		return *ex;
 	for (uint32_t sr = s0; sr < s1; sr++) {
@@ -1176,19 +1174,19 @@ static long block_transposed_on_tile(struct ipu_graph *g, int *ex, const char *e
 		if (np < 0)
 			return np == -ENOMEM ? oom(err) : ipu__err(err, -EINVAL, "matmul: operand not mapped");
 		if (ld == 1) {
-			if ((r = gather(g, *ex, t, pc, np, tile, (uint32_t)*buf, err)))
+			if ((r = gather(g, *ex, t, pc, np, tile, dst, err)))
 				return r;
 			continue;
 		}
 		for (long q = 0; q < np && !r; q++)
 			for (uint64_t e = 0; e < pc[q].count && !r; e++, idx++)
 				r = ipu__exchange_raw(g, *ex, pc[q].tile, (uint32_t)(pc[q].off + e * es), tile,
-						      (uint32_t)(*buf + (idx * ld + (sr - s0)) * es), es, t, -1, err);
+						      (uint32_t)(dst + (idx * ld + (sr - s0)) * es), es, t, -1, err);
 		free(pc);
 		if (r)
 			return r;
 	}
-	return *buf;
+	return 0;
 }
 
 /*
@@ -1333,23 +1331,87 @@ static int mm_partials(struct ipu_graph *g, struct mm *x, struct ipu_error *err)
 	return 0;
 }
 
+/* rows [q0, q1) of C block b that tile j of the pn sharing its A block transposes */
+static void mm_tr_rows(const struct ipu_matmul_plan *p, const struct mm_blk *b, uint32_t j, uint32_t *q0,
+		       uint32_t *q1)
+{
+	blk(b->m1 - b->m0, cdiv(b->m1 - b->m0, p->pn), j, q0, q1);
+}
+
 /*
- * Grid tile lt's A block rows [m0, m1) x K [k0, k1) as [m][k] on its tile:
- * gathered rows, or with TRANSPOSE_A a per-element transpose of the stored
- * [k][m] block. Offset or negative errno.
+ * Tile (i, j, l)'s A block rows [m0, m1) x K [k0, k1) as [m][k] on its
+ * tile: gathered rows; with TRANSPOSE_A the rows that the other pn - 1
+ * tiles sharing the block transposed (mm_transpose()), one copy each.
+ * Offset or negative errno.
  */
-static long mm_a_block(struct ipu_graph *g, struct mm *x, size_t lt, const struct mm_blk *cb,
-		       uint32_t k0, uint32_t k1, int *ex, const char *exname, struct ipu_error *err)
+static long mm_a_block(struct ipu_graph *g, struct mm *x, uint32_t i, uint32_t j, uint32_t l,
+		       const struct mm_blk *cb, uint32_t k0, uint32_t k1, int *ex, const char *exname,
+		       struct ipu_error *err)
 {
 	const struct ipu_matmul_plan *p = &x->p;
-	unsigned tile = x->tile0 + (unsigned)lt;
-	uint64_t bytes = (uint64_t)p->bm * p->bk * ipu_dtype_size(p->dtype);
+	unsigned lt = mm_tile(p, i, j, l), tile = x->tile0 + lt, es = ipu_dtype_size(p->dtype);
+	uint64_t rowb = (uint64_t)(k1 - k0) * es;
+	int r;
 
-	if (x->flags & IPU_MATMUL_TRANSPOSE_A)
-		return block_transposed_on_tile(g, ex, exname, x->a, x->acols, x->a0 + k0, x->a0 + k1, cb->m0,
-						cb->m1, tile, &x->abuf[lt], bytes, err);
-	return block_on_tile(g, ex, exname, x->a, x->acols, x->a0 + cb->m0, x->a0 + cb->m1, k0, k1, tile,
-			     &x->abuf[lt], bytes, err);
+	if (!(x->flags & IPU_MATMUL_TRANSPOSE_A))
+		return block_on_tile(g, ex, exname, x->a, x->acols, x->a0 + cb->m0, x->a0 + cb->m1, k0, k1, tile,
+				     &x->abuf[lt], (uint64_t)p->bm * p->bk * es, err);
+	for (uint32_t j2 = 0; j2 < p->pn; j2++) {
+		unsigned src = mm_tile(p, i, j2, l);
+		uint32_t q0, q1;
+
+		mm_tr_rows(p, cb, j2, &q0, &q1);
+		if (j2 == j || q0 == q1)
+			continue;
+		if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
+			return *ex;
+		r = ipu__exchange_raw(g, *ex, x->tile0 + src, (uint32_t)(x->abuf[src] + q0 * rowb), tile,
+				      (uint32_t)(x->abuf[lt] + q0 * rowb), (uint32_t)((q1 - q0) * rowb), x->a, -1, err);
+		if (r)
+			return r;
+	}
+	return x->abuf[lt];
+}
+
+/*
+ * TRANSPOSE_A, serial step s: the pn tiles (i, j, l) sharing A block (i,
+ * l * ks + s) each transpose a 1/pn share of its rows from the stored
+ * [k][m] into their buffer, one copy per element, in exchange
+ * NAME/transpose[.s]; mm_a_block() then exchanges the shares like an
+ * all-gather. Per-element copies once per A element, the traffic balanced
+ * as without the transpose. 0 or negative errno.
+ */
+static int mm_transpose(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, uint32_t s,
+			struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &xs[0].p;
+	uint64_t bytes = (uint64_t)p->bm * p->bk * ipu_dtype_size(p->dtype);
+	char sfx[32], exname[200];
+	int ex = -1, r;
+
+	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "transpose.%u" : "transpose", s);
+	nm(exname, sizeof(exname), xs[0].name, sfx);
+	for (size_t t = 0; t < nx * xs[0].ntile; t++) {
+		struct mm *x = &xs[t / xs[0].ntile];
+		unsigned lt = (unsigned)(t % xs[0].ntile), tile = x->tile0 + lt;
+		uint32_t k0, k1, q0, q1;
+		struct mm_blk cb = mm_tile_cblock(p, lt);
+
+		blk(p->k, p->bk, (uint32_t)(lt / (p->pm * p->pn)) * p->ks + s, &k0, &k1);
+		if (x->poff[lt] < 0 || k0 == k1)
+			continue;
+		if (x->abuf[lt] < 0 && (x->abuf[lt] = ipu__tile_alloc(g, tile, bytes, 64, exname, err)) < 0)
+			return (int)x->abuf[lt];
+		mm_tr_rows(p, &cb, lt % p->pn, &q0, &q1);
+		if (q0 < q1 && (r = block_transposed_to(g, &ex, exname, x->a, x->acols, x->a0 + k0, x->a0 + k1,
+							cb.m0 + q0, cb.m0 + q1, tile,
+							(uint32_t)(x->abuf[lt] + (uint64_t)q0 * (k1 - k0) *
+								   ipu_dtype_size(p->dtype)), err)))
+			return r;
+	}
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	return 0;
 }
 
 /*
@@ -1391,7 +1453,7 @@ static int mm_step_tile(struct ipu_graph *g, struct mm *x, uint32_t s, uint32_t 
 	blk(p->k, p->bk, l * p->ks + s, &k0, &k1);
 	if (x->poff[lt] < 0 || k0 == k1)
 		return 0;
-	if ((ao = mm_a_block(g, x, lt, &cb, k0, k1, ex, exname, err)) < 0)
+	if ((ao = mm_a_block(g, x, i, j, l, &cb, k0, k1, ex, exname, err)) < 0)
 		return (int)ao;
 	if ((bo = mm_b_block(g, x, lt, &cb, k0, k1, ex, exname, err)) < 0)
 		return (int)bo;
@@ -1504,7 +1566,7 @@ static int mm_ones(struct ipu_graph *g, const struct mm *x, struct ipu_error *er
 	return r ? r : ones;
 }
 
-/* the reduction's state: the group's ones tensor and how much of it is mapped, the exchange and compute set */
+/* the reduction's state: the group's ones tensor and how much of it is mapped, exchange, compute set */
 struct mm_red {
 	int ones, ex, cs;
 	uint64_t o1;
@@ -1665,8 +1727,12 @@ static int mm_build(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, stru
 
 	for (size_t x = 0; !r && x < nx; x++)
 		r = mm_partials(g, &xs[x], err);
-	for (uint32_t s = 0; !r && s < xs[0].p.ks; s++)
-		r = mm_step(g, seq, xs, nx, s, err);
+	for (uint32_t s = 0; !r && s < xs[0].p.ks; s++) {
+		if (xs[0].flags & IPU_MATMUL_TRANSPOSE_A)
+			r = mm_transpose(g, seq, xs, nx, s, err);
+		if (!r)
+			r = mm_step(g, seq, xs, nx, s, err);
+	}
 	if (!r)
 		r = mm_zero_unwritten(g, seq, xs, nx, err);
 	if (!r && xs[0].p.pk > 1)

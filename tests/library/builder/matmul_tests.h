@@ -143,6 +143,8 @@ TEST(matmul_transposed_test_chip)
 {
 	static const uint32_t sz[][3] = {	/* m, n, k: 1s, odd, many tiles, K split */
 		{ 1, 1, 1 }, { 1, 7, 5 }, { 9, 1, 13 }, { 5, 3, 1 }, { 37, 53, 29 }, { 130, 70, 33 }, { 8, 8, 700 },
+		{ 2, 300, 40 },		/* 2 rows shared out over 30 tiles: most transpose shares empty */
+		{ 256, 256, 256 },	/* K split over 2 tiles and 3 serial steps */
 	};
 
 	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
@@ -216,11 +218,13 @@ TEST(matmul_ex_refusals)
 	mmx_refused(_metadata, 2, s34, F, 2, s43, F, IPU_MATMUL_TRANSPOSE_B, -EINVAL,
 		    "'b' [4][3] (transposed) has K = 3");
 	mmx_refused(_metadata, 3, g234, F, 3, g254, F, 0, -EINVAL, "'b' [2][5][4] has K = 5");
-	mmx_refused(_metadata, 3, g234, F, 3, g345, F, 0, -EINVAL, "'a' [2][3][4] has 2 groups, 'b' [3][4][5] has 3");
+	mmx_refused(_metadata, 3, g234, F, 3, g345, F, 0, -EINVAL,
+		    "'a' [2][3][4] has 2 groups, 'b' [3][4][5] has 3");
 	mmx_refused(_metadata, 2, s34, F, 2, s43, H, 0, -EINVAL, "'a' (f32) and 'b' (f16) must both be f32 or f16");
 	mmx_refused(_metadata, 2, s34, I, 2, s43, I, 0, -EINVAL, "'a' (i32) and 'b' (i32)");
 	mmx_refused(_metadata, 3, g234, H, 3, g245, F, 0, -EINVAL, "must both be f32 or f16");
-	mmx_refused(_metadata, 2, s34, F, 3, g245, F, 0, -EINVAL, "'a' [3][4] and 'b' [2][4][5] must both have rank 2");
+	mmx_refused(_metadata, 2, s34, F, 3, g245, F, 0, -EINVAL,
+		    "'a' [3][4] and 'b' [2][4][5] must both have rank 2");
 }
 
 TEST(matmul_ex_plan_mismatch)
