@@ -250,3 +250,50 @@ TEST(matmul_ex_plan_mismatch)
 	ASSERT_CALL(ipu_matmul_ex(g, seq, ta, tb, IPU_MATMUL_TRANSPOSE_B, "c", &p, &err));
 	ipu_graph_free(g);
 }
+
+/* docs/builder.md's worked example: a linear layer's backward, dX = dY W^T and dW = X^T dY */
+TEST(matmul_linear_backward_example)
+{
+	enum { B = 64, I = 96, O = 40 };
+	static float x[B * I], w[I * O], dy[B * O], dx[B * I], dw[I * O], wt[O * I], xt[I * B];
+	static double rdx[B * I], rdw[I * O];
+	uint32_t sx[2] = { B, I }, sw[2] = { I, O }, sdy[2] = { B, O };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int tx, tw, tdy, tdx, tdw, seq;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(tx = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, sx, &err));
+	ASSERT_CALL(tw = ipu_graph_add_tensor(g, "w", IPU_DTYPE_F32, 2, sw, &err));
+	ASSERT_CALL(tdy = ipu_graph_add_tensor(g, "dy", IPU_DTYPE_F32, 2, sdy, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tx, 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tw, 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tdy, 1, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(tdx = ipu_matmul_ex(g, seq, tdy, tw, IPU_MATMUL_TRANSPOSE_B, "dx", NULL, &err));
+	ASSERT_CALL(tdw = ipu_matmul_ex(g, seq, tx, tdy, IPU_MATMUL_TRANSPOSE_A, "dw", NULL, &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "backward", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tx, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tw, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tdy, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tdx, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tdw, NULL, IPU_HANDLE_READ, &err));
+	load_run(_metadata, g, "test", &d);
+	ipu_graph_free(g);
+	fill_rand(x, B * I);
+	fill_rand(w, I * O);
+	fill_rand(dy, B * O);
+	ASSERT_CALL(ipu_tensor_write(d, "x", x, sizeof(x), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "w", w, sizeof(w), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "dy", dy, sizeof(dy), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "dx", dx, sizeof(dx), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "dw", dw, sizeof(dw), &err));
+	ipu_device_close(d);
+	mmx_store(w, wt, I, O, 1);
+	mmx_store(x, xt, B, I, 1);
+	ref_matmul(dy, wt, rdx, B, I, O);
+	ref_matmul(xt, dy, rdw, I, O, B);
+	ASSERT_TRUE(max_err(dx, rdx, B * I, sqrt((double)O)) < 1e-5);
+	ASSERT_TRUE(max_err(dw, rdw, I * O, sqrt((double)B)) < 1e-5);
+}
