@@ -602,8 +602,8 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b,
  * materialised transpose. op(A) is [m][k], op(B) [k][n]; C is f32 [m][n],
  * created and named @name; @plan (for m, n, k; NULL: planned now) is not
  * kept. TRANSPOSE_B costs nothing (the codelet reads B as [n][k]);
- * TRANSPOSE_A gathers A blocks with one exchange copy per element (see
- * docs/builder.md). Appends to @seq; the graph owns everything created.
+ * TRANSPOSE_A transposes A in the operand exchange, one copy per element
+ * of A, shared out over the tiles using each block (see docs/builder.md). Appends to @seq; the graph owns everything created.
  * Returns C's tensor id, or -EINVAL (message names the matmul, the
  * tensors, their shapes and the reason) for unknown flags, ranks other
  * than 2, K mismatch, dtypes other than both f32 or both f16, unmapped
