@@ -585,10 +585,49 @@ IPU_API int ipu_matmul_create_rhs(struct ipu_graph *g,
  * ipu_matmul() - C = A x B (rank-2 tensors of any layout; A [m][k], B
  * [k][n], A and B of one dtype f32/f16); C is f32 [m][n], created and
  * named @name. @plan NULL: planned now. Returns C's tensor id.
+ * Same as ipu_matmul_ex() with flags 0.
  */
 IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b,
 		       const char *name, const struct ipu_matmul_plan *plan,
 		       struct ipu_error *err);
+
+/* ipu_matmul_ex() / ipu_matmul_grouped() flags: use the stored operand transposed */
+#define IPU_MATMUL_TRANSPOSE_A	1u	/* A stored [k][m], used as A^T */
+#define IPU_MATMUL_TRANSPOSE_B	2u	/* B stored [n][k], used as B^T */
+
+/**
+ * ipu_matmul_ex() - C = op(A) x op(B), op() transposing the operands
+ * @flags name (IPU_MATMUL_TRANSPOSE_*); like Poplar's poplin::matMul on
+ * transposed views, so dX = dY x W^T and dW = X^T x dY need no
+ * materialised transpose. op(A) is [m][k], op(B) [k][n]; C is f32 [m][n],
+ * created and named @name; @plan (for m, n, k; NULL: planned now) is not
+ * kept. TRANSPOSE_B costs nothing (the codelet reads B as [n][k]);
+ * TRANSPOSE_A transposes A in the operand exchange, one copy per element
+ * of A, shared out over the tiles using each block (see docs/builder.md). Appends to @seq; the graph owns everything created.
+ * Returns C's tensor id, or -EINVAL (message names the matmul, the
+ * tensors, their shapes and the reason) for unknown flags, ranks other
+ * than 2, K mismatch, dtypes other than both f32 or both f16, unmapped
+ * operands or a plan for other sizes; -ENOSPC when it does not fit;
+ * -EEXIST when @name is taken; -ENOMEM.
+ */
+IPU_API int ipu_matmul_ex(struct ipu_graph *g, int seq, int a, int b,
+			  unsigned flags, const char *name,
+			  const struct ipu_matmul_plan *plan,
+			  struct ipu_error *err);
+/**
+ * ipu_matmul_grouped() - C[g] = op(A[g]) x op(B[g]) for G groups, like
+ * poplin::matMulGrouped: A [G][m][k] (TRANSPOSE_A: [G][k][m]), B [G][k][n]
+ * (TRANSPOSE_B: [G][n][k]), C f32 [G][m][n] named @name. Groups run side
+ * by side on disjoint tiles, as many at once as the chip has room for
+ * grids of @plan (one group's m x n x k; NULL: planned now, trading
+ * tiles per group against waves of groups with ipu_matmul_plan()'s cost
+ * model). Ownership and errors as ipu_matmul_ex(); -EINVAL also for ranks
+ * other than 3, group counts that differ and empty groups.
+ */
+IPU_API int ipu_matmul_grouped(struct ipu_graph *g, int seq, int a, int b,
+			       unsigned flags, const char *name,
+			       const struct ipu_matmul_plan *plan,
+			       struct ipu_error *err);
 
 /* --- popops-level ops (popops.c) ---
  *

@@ -907,22 +907,15 @@ static void blk(uint32_t n, uint32_t b, uint32_t i, uint32_t *lo, uint32_t *hi)
 	*hi = (uint32_t)(h < n ? h : n);
 }
 
-IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k,
-			    unsigned dtype, struct ipu_matmul_plan *plan, struct ipu_error *err)
+/*
+ * The grid of m x n x k (dtype) on at most T tiles with at most mem bytes
+ * per tile that minimises the modelled cycles: 0 or -ENOSPC (no message).
+ */
+static int mm_plan_search(uint32_t m, uint32_t n, uint32_t k, unsigned dtype, unsigned T, uint64_t mem,
+			  struct ipu_matmul_plan *plan)
 {
-	unsigned T;
-	uint64_t mem, es, rate, best = UINT64_MAX;
+	uint64_t es = ipu_dtype_size(dtype), rate, best = UINT64_MAX;
 
-	if (!g || !plan)
-		return ipu__err(err, -EINVAL, "ipu_matmul_plan: NULL argument");
-	if (!m || !n || !k)
-		return ipu__err(err, -EINVAL, "ipu_matmul_plan: empty matmul %ux%ux%u", m, n, k);
-	if (dtype != IPU_DTYPE_F32 && dtype != IPU_DTYPE_F16)
-		return ipu__err(err, -EINVAL, "ipu_matmul_plan: A and B must be f32 or f16, not %s",
-				ipu_dtype_name(dtype));
-	T = ipu_graph_tiles(g);
-	mem = ipu_graph_tile_memory(g);
-	es = ipu_dtype_size(dtype);
 	rate = dtype == IPU_DTYPE_F16 ? IPUE_AMP_MACS_F16 : IPUE_AMP_MACS_F32;
 	memset(plan, 0, sizeof(*plan));
 	for (uint32_t pm = 1; pm <= T && pm <= m; pm++) {
@@ -981,7 +974,20 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 			}
 		}
 	}
-	if (best == UINT64_MAX)
+	return best == UINT64_MAX ? -ENOSPC : 0;
+}
+
+IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k,
+			    unsigned dtype, struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	if (!g || !plan)
+		return ipu__err(err, -EINVAL, "ipu_matmul_plan: NULL argument");
+	if (!m || !n || !k)
+		return ipu__err(err, -EINVAL, "ipu_matmul_plan: empty matmul %ux%ux%u", m, n, k);
+	if (dtype != IPU_DTYPE_F32 && dtype != IPU_DTYPE_F16)
+		return ipu__err(err, -EINVAL, "ipu_matmul_plan: A and B must be f32 or f16, not %s",
+				ipu_dtype_name(dtype));
+	if (mm_plan_search(m, n, k, dtype, ipu_graph_tiles(g), ipu_graph_tile_memory(g), plan))
 		return ipu__err(err, -ENOSPC, "ipu_matmul_plan: %ux%ux%u (%s) does not fit the tile memory "
 				"of the %s model", m, n, k, ipu_dtype_name(dtype),
 				ipu_model_name(ipu_graph_model(g)));
@@ -1143,15 +1149,64 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 	return off;
 }
 
-/* a matmul being built */
+/*
+ * The [c1 - c0][s1 - s0] row-major transpose of rows [s0, s1) x columns
+ * [c0, c1) of rank-2 view t (cols total columns) written at dst on tile by
+ * exchange *ex (created on first use): one copy per element (the exchange
+ * moves bytes, it cannot stride), whole pieces when s1 - s0 == 1 (the
+ * same bytes). 0 or negative errno.
+ */
+static int block_transposed_to(struct ipu_graph *g, int *ex, const char *exname, int t, uint32_t cols,
+			       uint32_t s0, uint32_t s1, uint32_t c0, uint32_t c1, unsigned tile, uint32_t dst,
+			       struct ipu_error *err)
+{
+	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
+	uint64_t ld = s1 - s0;
+
+	if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
+		return *ex;
+	for (uint32_t sr = s0; sr < s1; sr++) {
+		struct ipu__piece *pc;
+		long np = ipu__slice_pieces(g, t, (uint64_t)sr * cols + c0, c1 - c0, &pc, NULL);
+		uint64_t idx = 0;
+		int r = 0;
+
+		if (np < 0)
+			return np == -ENOMEM ? oom(err) : ipu__err(err, -EINVAL, "matmul: operand not mapped");
+		if (ld == 1) {
+			if ((r = gather(g, *ex, t, pc, np, tile, dst, err)))
+				return r;
+			continue;
+		}
+		for (long q = 0; q < np && !r; q++)
+			for (uint64_t e = 0; e < pc[q].count && !r; e++, idx++)
+				r = ipu__exchange_raw(g, *ex, pc[q].tile, (uint32_t)(pc[q].off + e * es), tile,
+						      (uint32_t)(dst + (idx * ld + (sr - s0)) * es), es, t, -1, err);
+		free(pc);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * A matmul being built: one group's C[m][n] = op(A) x op(B). The operands
+ * are seen as rank-2 [rows][cols] views of their tensors (a grouped
+ * operand [G][R][C] as [G*R][C]); this group's matrices start at rows a0,
+ * b0, c0 of them, and its grid at tile tile0.
+ */
 struct mm {
 	struct ipu_matmul_plan p;
 	int a, b, c;		/* c: the result, -1 until created */
 	const char *name;
+	unsigned flags;		/* IPU_MATMUL_TRANSPOSE_* */
+	uint32_t a0, b0, c0;	/* first rows of the group's A, B, C */
+	uint32_t acols, bcols;	/* stored columns of A and B */
+	unsigned tile0;
 	size_t ntile;		/* pm * pn * pk */
-	long *poff;		/* per tile: its partial C block, -1 when its C block is empty */
-	long *abuf, *bbuf;	/* per tile: its A and B operand buffers, -1 until needed */
-	unsigned char *inited;	/* per tile: some step has written its partials */
+	long *poff;		/* per grid tile: its partial C block, -1 when its C block is empty */
+	long *abuf, *bbuf;	/* per grid tile: its A and B operand buffers, -1 until needed */
+	unsigned char *inited;	/* per grid tile: some step has written its partials */
 };
 
 /* C block (i, j): rows [m0, m1), columns [n0, n1) */
@@ -1181,35 +1236,69 @@ static void mm_own_rows(const struct ipu_matmul_plan *p, const struct mm_blk *b,
 	blk(b->m1 - b->m0, cdiv(b->m1 - b->m0, p->pk), l, q0, q1);
 }
 
-/*
- * x->p: a copy of plan when it fits the operands (shapes and dtype), else
- * planned now; checks that a is [m][k], b [k][n], both f32 or both f16.
- * 0 or -EINVAL/-ENOSPC with a message naming the matmul.
- */
-static int mm_plan_for(const struct ipu_graph *g, struct mm *x, const struct ipu_matmul_plan *plan,
-		       struct ipu_error *err)
+/* "[d0][d1]..." of tensor t, for messages */
+static const char *mm_shape(const struct ipu__tensor *t, char *buf, size_t n)
 {
-	const struct ipu__tensor *ta = ipu__graph_tensor(g, x->a), *tb = ipu__graph_tensor(g, x->b);
-	uint32_t m, n, k;
+	size_t o = 0;
 
-	if (ta->rank != 2 || tb->rank != 2 || ta->shape[1] != tb->shape[0])
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': shapes do not match: '%s' must be [m][k] and "
-				"'%s' [k][n]", x->name, ta->name, tb->name);
+	buf[0] = 0;
+	for (unsigned d = 0; d < t->rank && o < n; d++)
+		o += (size_t)snprintf(buf + o, n - o, "[%u]", t->shape[d]);
+	return buf;
+}
+
+/*
+ * The logical m, n, k of op(A) x op(B) (the last two dimensions, after the
+ * transposes in flags) and the group count (rank 3: grouped). Checks the
+ * ranks, the group counts, K and the dtypes. 0 or -EINVAL with a message
+ * naming op, the matmul, the tensors and their shapes.
+ */
+static int mm_dims(const struct ipu_graph *g, const char *op, const char *name, int a, int b,
+		   unsigned flags, unsigned rank, uint32_t dims[4], struct ipu_error *err)
+{
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, a), *tb = ipu__graph_tensor(g, b);
+	char sa[48], sb[48];
+	int tA = !!(flags & IPU_MATMUL_TRANSPOSE_A), tB = !!(flags & IPU_MATMUL_TRANSPOSE_B);
+	uint32_t ka, kb;
+
+	mm_shape(ta, sa, sizeof(sa));
+	mm_shape(tb, sb, sizeof(sb));
+	if (ta->rank != rank || tb->rank != rank)
+		return ipu__err(err, -EINVAL, "%s '%s': '%s' %s and '%s' %s must both have rank %u", op, name,
+				ta->name, sa, tb->name, sb, rank);
+	if (rank == 3 && ta->shape[0] != tb->shape[0])
+		return ipu__err(err, -EINVAL, "%s '%s': '%s' %s has %u groups, '%s' %s has %u", op, name,
+				ta->name, sa, ta->shape[0], tb->name, sb, tb->shape[0]);
+	dims[0] = rank == 3 ? ta->shape[0] : 1;
+	dims[1] = ta->shape[rank - 2 + tA];		/* m */
+	ka = ta->shape[rank - 1 - tA];
+	kb = tb->shape[rank - 2 + tB];
+	dims[2] = tb->shape[rank - 1 - tB];		/* n */
+	dims[3] = ka;
+	if (ka != kb)
+		return ipu__err(err, -EINVAL, "%s '%s': shapes do not match: '%s' %s%s has K = %u, '%s' %s%s "
+				"has K = %u", op, name, ta->name, sa, tA ? " (transposed)" : "", ka, tb->name, sb,
+				tB ? " (transposed)" : "", kb);
 	if (ta->dtype != tb->dtype || (ta->dtype != IPU_DTYPE_F32 && ta->dtype != IPU_DTYPE_F16))
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16",
-				x->name, ta->name, ipu_dtype_name(ta->dtype), tb->name,
-				ipu_dtype_name(tb->dtype));
-	m = ta->shape[0];
-	k = ta->shape[1];
-	n = tb->shape[1];
-	if (!plan)
-		return ipu_matmul_plan(g, m, n, k, ta->dtype, &x->p, err);
-	x->p = *plan;
-	if (x->p.m != m || x->p.n != n || x->p.k != k || x->p.dtype != ta->dtype)
-		return ipu__err(err, -EINVAL, "ipu_matmul '%s': the plan is for %ux%ux%u %s, the operands "
-				"are %ux%ux%u %s", x->name, x->p.m, x->p.n, x->p.k, ipu_dtype_name(x->p.dtype),
-				m, n, k, ipu_dtype_name(ta->dtype));
-	return bad_plan(g, &x->p, err);
+		return ipu__err(err, -EINVAL, "%s '%s': '%s' (%s) and '%s' (%s) must both be f32 or f16", op, name,
+				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
+	return 0;
+}
+
+/*
+ * *p: a copy of plan when it fits m x n x k of dtype, else -EINVAL naming
+ * the matmul. 0 or negative errno.
+ */
+static int mm_check_plan(const struct ipu_graph *g, const char *op, const char *name,
+			 const struct ipu_matmul_plan *plan, const uint32_t dims[4], unsigned dtype,
+			 struct ipu_matmul_plan *p, struct ipu_error *err)
+{
+	*p = *plan;
+	if (p->m != dims[1] || p->n != dims[2] || p->k != dims[3] || p->dtype != dtype)
+		return ipu__err(err, -EINVAL, "%s '%s': the plan is for %ux%ux%u %s, the operands "
+				"are %ux%ux%u %s", op, name, p->m, p->n, p->k, ipu_dtype_name(p->dtype),
+				dims[1], dims[2], dims[3], ipu_dtype_name(dtype));
+	return bad_plan(g, p, err);
 }
 
 /*
@@ -1234,12 +1323,114 @@ static int mm_partials(struct ipu_graph *g, struct mm *x, struct ipu_error *err)
 		x->poff[tile] = -1;
 		if (cb.m0 == cb.m1 || cb.n0 == cb.n1)
 			continue;
-		x->poff[tile] = ipu__tile_alloc(g, (unsigned)tile, (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0) * 4,
-						64, x->name, err);
+		x->poff[tile] = ipu__tile_alloc(g, x->tile0 + (unsigned)tile,
+						(uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0) * 4, 64, x->name, err);
 		if (x->poff[tile] < 0)
 			return (int)x->poff[tile];
 	}
 	return 0;
+}
+
+/* rows [q0, q1) of C block b that tile j of the pn sharing its A block transposes */
+static void mm_tr_rows(const struct ipu_matmul_plan *p, const struct mm_blk *b, uint32_t j, uint32_t *q0,
+		       uint32_t *q1)
+{
+	blk(b->m1 - b->m0, cdiv(b->m1 - b->m0, p->pn), j, q0, q1);
+}
+
+/*
+ * Tile (i, j, l)'s A block rows [m0, m1) x K [k0, k1) as [m][k] on its
+ * tile: gathered rows; with TRANSPOSE_A the rows that the other pn - 1
+ * tiles sharing the block transposed (mm_transpose()), one copy each.
+ * Offset or negative errno.
+ */
+static long mm_a_block(struct ipu_graph *g, struct mm *x, uint32_t i, uint32_t j, uint32_t l,
+		       const struct mm_blk *cb, uint32_t k0, uint32_t k1, int *ex, const char *exname,
+		       struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	unsigned lt = mm_tile(p, i, j, l), tile = x->tile0 + lt, es = ipu_dtype_size(p->dtype);
+	uint64_t rowb = (uint64_t)(k1 - k0) * es;
+	int r;
+
+	if (!(x->flags & IPU_MATMUL_TRANSPOSE_A))
+		return block_on_tile(g, ex, exname, x->a, x->acols, x->a0 + cb->m0, x->a0 + cb->m1, k0, k1, tile,
+				     &x->abuf[lt], (uint64_t)p->bm * p->bk * es, err);
+	for (uint32_t j2 = 0; j2 < p->pn; j2++) {
+		unsigned src = mm_tile(p, i, j2, l);
+		uint32_t q0, q1;
+
+		mm_tr_rows(p, cb, j2, &q0, &q1);
+		if (j2 == j || q0 == q1)
+			continue;
+		if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
+			return *ex;
+		r = ipu__exchange_raw(g, *ex, x->tile0 + src, (uint32_t)(x->abuf[src] + q0 * rowb), tile,
+				      (uint32_t)(x->abuf[lt] + q0 * rowb), (uint32_t)((q1 - q0) * rowb), x->a, -1, err);
+		if (r)
+			return r;
+	}
+	return x->abuf[lt];
+}
+
+/*
+ * TRANSPOSE_A, serial step s: the pn tiles (i, j, l) sharing A block (i,
+ * l * ks + s) each transpose a 1/pn share of its rows from the stored
+ * [k][m] into their buffer, one copy per element, in exchange
+ * NAME/transpose[.s]; mm_a_block() then exchanges the shares like an
+ * all-gather. Per-element copies once per A element, the traffic balanced
+ * as without the transpose. 0 or negative errno.
+ */
+static int mm_transpose(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, uint32_t s,
+			struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &xs[0].p;
+	uint64_t bytes = (uint64_t)p->bm * p->bk * ipu_dtype_size(p->dtype);
+	char sfx[32], exname[200];
+	int ex = -1, r;
+
+	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "transpose.%u" : "transpose", s);
+	nm(exname, sizeof(exname), xs[0].name, sfx);
+	for (size_t t = 0; t < nx * xs[0].ntile; t++) {
+		struct mm *x = &xs[t / xs[0].ntile];
+		unsigned lt = (unsigned)(t % xs[0].ntile), tile = x->tile0 + lt;
+		uint32_t k0, k1, q0, q1;
+		struct mm_blk cb = mm_tile_cblock(p, lt);
+
+		blk(p->k, p->bk, (uint32_t)(lt / (p->pm * p->pn)) * p->ks + s, &k0, &k1);
+		if (x->poff[lt] < 0 || k0 == k1)
+			continue;
+		if (x->abuf[lt] < 0 && (x->abuf[lt] = ipu__tile_alloc(g, tile, bytes, 64, exname, err)) < 0)
+			return (int)x->abuf[lt];
+		mm_tr_rows(p, &cb, lt % p->pn, &q0, &q1);
+		if (q0 < q1 && (r = block_transposed_to(g, &ex, exname, x->a, x->acols, x->a0 + k0, x->a0 + k1,
+							cb.m0 + q0, cb.m0 + q1, tile,
+							(uint32_t)(x->abuf[lt] + (uint64_t)q0 * (k1 - k0) *
+								   ipu_dtype_size(p->dtype)), err)))
+			return r;
+	}
+	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	return 0;
+}
+
+/*
+ * Grid tile lt's B block K [k0, k1) x columns [n0, n1): gathered rows of
+ * [k][n], or with TRANSPOSE_B of the stored [n][k] (the codelet's
+ * B_TRANSPOSED reads it as it is). Offset or negative errno.
+ */
+static long mm_b_block(struct ipu_graph *g, struct mm *x, size_t lt, const struct mm_blk *cb,
+		       uint32_t k0, uint32_t k1, int *ex, const char *exname, struct ipu_error *err)
+{
+	const struct ipu_matmul_plan *p = &x->p;
+	unsigned tile = x->tile0 + (unsigned)lt;
+	uint64_t bytes = (uint64_t)p->bk * p->bn * ipu_dtype_size(p->dtype);
+
+	if (x->flags & IPU_MATMUL_TRANSPOSE_B)
+		return block_on_tile(g, ex, exname, x->b, x->bcols, x->b0 + cb->n0, x->b0 + cb->n1, k0, k1, tile,
+				     &x->bbuf[lt], bytes, err);
+	return block_on_tile(g, ex, exname, x->b, x->bcols, x->b0 + k0, x->b0 + k1, cb->n0, cb->n1, tile,
+			     &x->bbuf[lt], bytes, err);
 }
 
 /*
@@ -1252,7 +1443,7 @@ static int mm_step_tile(struct ipu_graph *g, struct mm *x, uint32_t s, uint32_t 
 			uint32_t l, int cs, int *ex, const char *exname, struct ipu_error *err)
 {
 	const struct ipu_matmul_plan *p = &x->p;
-	unsigned tile = mm_tile(p, i, j, l), es = ipu_dtype_size(p->dtype);
+	unsigned lt = mm_tile(p, i, j, l);
 	struct mm_blk cb = mm_cblock(p, i, j);
 	uint32_t k0, k1, prm[4];
 	struct ipu__rawfield f[3];
@@ -1260,50 +1451,49 @@ static int mm_step_tile(struct ipu_graph *g, struct mm *x, uint32_t s, uint32_t 
 	int r;
 
 	blk(p->k, p->bk, l * p->ks + s, &k0, &k1);
-	if (x->poff[tile] < 0 || k0 == k1)
+	if (x->poff[lt] < 0 || k0 == k1)
 		return 0;
-	ao = block_on_tile(g, ex, exname, x->a, p->k, cb.m0, cb.m1, k0, k1, tile, &x->abuf[tile],
-			   (uint64_t)p->bm * p->bk * es, err);
-	if (ao < 0)
+	if ((ao = mm_a_block(g, x, i, j, l, &cb, k0, k1, ex, exname, err)) < 0)
 		return (int)ao;
-	bo = block_on_tile(g, ex, exname, x->b, p->n, k0, k1, cb.n0, cb.n1, tile, &x->bbuf[tile],
-			   (uint64_t)p->bk * p->bn * es, err);
-	if (bo < 0)
+	if ((bo = mm_b_block(g, x, lt, &cb, k0, k1, ex, exname, err)) < 0)
 		return (int)bo;
 	f[0] = rf((uint32_t)ao, (uint64_t)(cb.m1 - cb.m0) * (k1 - k0), p->dtype, x->a);
 	f[1] = rf((uint32_t)bo, (uint64_t)(k1 - k0) * (cb.n1 - cb.n0), p->dtype, x->b);
-	f[2] = rf((uint32_t)x->poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
+	f[2] = rf((uint32_t)x->poff[lt], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
 	prm[0] = cb.m1 - cb.m0;
 	prm[1] = cb.n1 - cb.n0;
 	prm[2] = k1 - k0;
-	prm[3] = x->inited[tile] ? 0 : IPUE_MATMUL_OVERWRITE;
-	x->inited[tile] = 1;
-	r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4, err);
+	prm[3] = x->inited[lt] ? 0 : IPUE_MATMUL_OVERWRITE;
+	if (x->flags & IPU_MATMUL_TRANSPOSE_B)
+		prm[3] |= IPUE_MATMUL_B_TRANSPOSED;
+	x->inited[lt] = 1;
+	r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_MATMUL, x->tile0 + lt, f, 3, prm, 4, err);
 	return r < 0 ? r : 0;
 }
 
 /*
- * Serial step s: exchange NAME/operands[.s] with the operand blocks, then
- * compute set NAME/matmul[.s] with every tile's partial product. 0 or
- * negative errno.
+ * Serial step s of the nx groups xs (one plan, disjoint tiles): exchange
+ * NAME/operands[.s] with the operand blocks, then compute set
+ * NAME/matmul[.s] with every tile's partial product. 0 or negative errno.
  */
-static int mm_step(struct ipu_graph *g, int seq, struct mm *x, uint32_t s, struct ipu_error *err)
+static int mm_step(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, uint32_t s, struct ipu_error *err)
 {
-	const struct ipu_matmul_plan *p = &x->p;
+	const struct ipu_matmul_plan *p = &xs[0].p;
 	char sfx[32], buf[200], exname[200];
 	int cs, ex = -1, r;
 
 	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "matmul.%u" : "matmul", s);
-	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, sfx), err);
+	cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), xs[0].name, sfx), err);
 	if (cs < 0)
 		return cs;
 	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "operands.%u" : "operands", s);
-	nm(exname, sizeof(exname), x->name, sfx);
-	for (uint32_t l = 0; l < p->pk; l++)
-		for (uint32_t i = 0; i < p->pm; i++)
-			for (uint32_t j = 0; j < p->pn; j++)
-				if ((r = mm_step_tile(g, x, s, i, j, l, cs, &ex, exname, err)))
-					return r;
+	nm(exname, sizeof(exname), xs[0].name, sfx);
+	for (size_t x = 0; x < nx; x++)
+		for (uint32_t l = 0; l < p->pk; l++)
+			for (uint32_t i = 0; i < p->pm; i++)
+				for (uint32_t j = 0; j < p->pn; j++)
+					if ((r = mm_step_tile(g, &xs[x], s, i, j, l, cs, &ex, exname, err)))
+						return r;
 	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
 		return r;
 	return add_exec(g, seq, cs, err);
@@ -1313,25 +1503,29 @@ static int mm_step(struct ipu_graph *g, int seq, struct mm *x, uint32_t s, struc
  * Partials no step wrote (only with a plan whose K blocks can be empty):
  * zeroed by compute set NAME/zero. 0 or negative errno.
  */
-static int mm_zero_unwritten(struct ipu_graph *g, int seq, struct mm *x, struct ipu_error *err)
+static int mm_zero_unwritten(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, struct ipu_error *err)
 {
 	const uint32_t zero = 0;
 	char buf[200];
 	int cs = -1, r;
 
-	for (size_t tile = 0; tile < x->ntile; tile++) {
-		struct mm_blk cb = mm_tile_cblock(&x->p, tile);
-		struct ipu__rawfield f[1];
+	for (size_t x = 0; x < nx; x++)
+		for (size_t tile = 0; tile < xs[x].ntile; tile++) {
+			struct mm_blk cb = mm_tile_cblock(&xs[x].p, tile);
+			struct ipu__rawfield f[1];
 
-		if (x->poff[tile] < 0 || x->inited[tile])
-			continue;
-		if (cs < 0 && (cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "zero"), err)) < 0)
-			return cs;
-		f[0] = rf((uint32_t)x->poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0), IPU_DTYPE_F32, -1);
-		r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_FILL, (unsigned)tile, f, 1, &zero, 1, err);
-		if (r < 0)
-			return r;
-	}
+			if (xs[x].poff[tile] < 0 || xs[x].inited[tile])
+				continue;
+			if (cs < 0 && (cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), xs[0].name, "zero"),
+								      err)) < 0)
+				return cs;
+			f[0] = rf((uint32_t)xs[x].poff[tile], (uint64_t)(cb.m1 - cb.m0) * (cb.n1 - cb.n0),
+				  IPU_DTYPE_F32, -1);
+			r = ipu__add_vertex_raw(g, cs, IPUE_CODELET_FILL, xs[x].tile0 + (unsigned)tile, f, 1, &zero,
+						1, err);
+			if (r < 0)
+				return r;
+		}
 	return cs >= 0 ? add_exec(g, seq, cs, err) : 0;
 }
 
@@ -1372,7 +1566,7 @@ static int mm_ones(struct ipu_graph *g, const struct mm *x, struct ipu_error *er
 	return r ? r : ones;
 }
 
-/* the reduction's state: the ones tensor and how much of it is mapped, its exchange and compute set */
+/* the reduction's state: the group's ones tensor and how much of it is mapped, exchange, compute set */
 struct mm_red {
 	int ones, ex, cs;
 	uint64_t o1;
@@ -1390,7 +1584,7 @@ static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd,
 			   uint32_t j, uint32_t l, struct ipu_error *err)
 {
 	const struct ipu_matmul_plan *p = &x->p;
-	unsigned tile = mm_tile(p, i, j, l), slot = 0;
+	unsigned lt = mm_tile(p, i, j, l), tile = x->tile0 + lt, slot = 0;
 	struct mm_blk cb = mm_cblock(p, i, j);
 	uint32_t q0, q1, bn = cb.n1 - cb.n0, prm[4];
 	struct ipu__rawfield f[3];
@@ -1398,7 +1592,7 @@ static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd,
 	long go, oo;
 	int r;
 
-	if (x->poff[tile] < 0)
+	if (x->poff[lt] < 0)
 		return 0;
 	mm_own_rows(p, &cb, l, &q0, &q1);
 	if (q1 == q0)
@@ -1419,7 +1613,7 @@ static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd,
 
 		if (l2 == l)
 			continue;
-		r = ipu__exchange_raw(g, rd->ex, src, (uint32_t)(x->poff[src] + (uint64_t)q0 * bn * 4),
+		r = ipu__exchange_raw(g, rd->ex, x->tile0 + src, (uint32_t)(x->poff[src] + (uint64_t)q0 * bn * 4),
 				      tile, (uint32_t)(go + slot * nel * 4), (uint32_t)(nel * 4), -1, -1, err);
 		if (r)
 			return r;
@@ -1429,7 +1623,7 @@ static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd,
 	f[0] = rf((uint32_t)oo, p->pk - 1, IPU_DTYPE_F32, rd->ones);
 	f[0].begin = rd->o1;
 	f[1] = rf((uint32_t)go, nel * (p->pk - 1), IPU_DTYPE_F32, -1);
-	f[2] = rf((uint32_t)(x->poff[tile] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, x->c);
+	f[2] = rf((uint32_t)(x->poff[lt] + (uint64_t)q0 * bn * 4), nel, IPU_DTYPE_F32, x->c);
 	prm[0] = 1;
 	prm[1] = (uint32_t)nel;
 	prm[2] = p->pk - 1;
@@ -1442,28 +1636,32 @@ static int mm_reduce_owner(struct ipu_graph *g, struct mm *x, struct mm_red *rd,
 }
 
 /*
- * Reduction of the K partials (pk > 1): the pk tiles of a C block each own
- * some of its rows and add the others' partials of them to their own, in
- * exchange NAME/partials and compute set NAME/reduce; each sum in fixed
- * order (own + (p1 + p2 + ...)). 0 or negative errno.
+ * Reduction of the K partials (pk > 1) of the nx groups xs: the pk tiles
+ * of a C block each own some of its rows and add the others' partials of
+ * them to their own, in exchange NAME/partials and compute set
+ * NAME/reduce; each sum in fixed order (own + (p1 + p2 + ...)). 0 or
+ * negative errno.
  */
-static int mm_reduce(struct ipu_graph *g, int seq, struct mm *x, struct ipu_error *err)
+static int mm_reduce(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, struct ipu_error *err)
 {
-	struct mm_red rd = { .ex = -1 };
+	struct mm_red rd = { .ex = -1, .cs = -1 };
 	char buf[200];
 	int r;
 
-	if ((rd.ones = mm_ones(g, x, err)) < 0)
-		return rd.ones;
-	rd.cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), x->name, "reduce"), err);
-	if (rd.cs < 0)
-		return rd.cs;
-	snprintf(rd.exname, sizeof(rd.exname), "%s/partials", x->name);
-	for (uint32_t i = 0; i < x->p.pm; i++)
-		for (uint32_t j = 0; j < x->p.pn; j++)
-			for (uint32_t l = 0; l < x->p.pk; l++)
-				if ((r = mm_reduce_owner(g, x, &rd, i, j, l, err)))
-					return r;
+	snprintf(rd.exname, sizeof(rd.exname), "%s/partials", xs[0].name);
+	for (size_t x = 0; x < nx; x++) {
+		if ((rd.ones = mm_ones(g, &xs[x], err)) < 0)
+			return rd.ones;
+		rd.o1 = 0;
+		if (rd.cs < 0 &&
+		    (rd.cs = ipu_graph_add_compute_set(g, nm(buf, sizeof(buf), xs[0].name, "reduce"), err)) < 0)
+			return rd.cs;
+		for (uint32_t i = 0; i < xs[x].p.pm; i++)
+			for (uint32_t j = 0; j < xs[x].p.pn; j++)
+				for (uint32_t l = 0; l < xs[x].p.pk; l++)
+					if ((r = mm_reduce_owner(g, &xs[x], &rd, i, j, l, err)))
+						return r;
+	}
 	if (rd.ex >= 0 && (r = add_exch(g, seq, rd.ex, err)))
 		return r;
 	if (rd.ex >= 0 && (r = add_exec(g, seq, rd.cs, err)))
@@ -1483,7 +1681,7 @@ static int mm_map_result(struct ipu_graph *g, struct mm *x, struct ipu_error *er
 	for (uint32_t i = 0; i < p->pm; i++)
 		for (uint32_t j = 0; j < p->pn; j++)
 			for (uint32_t l = 0; l < p->pk; l++) {
-				unsigned tile = mm_tile(p, i, j, l);
+				unsigned lt = mm_tile(p, i, j, l);
 				struct mm_blk cb = mm_cblock(p, i, j);
 				uint32_t q0, q1, cols = cb.n1 - cb.n0;
 				int r;
@@ -1498,11 +1696,12 @@ static int mm_map_result(struct ipu_graph *g, struct mm *x, struct ipu_error *er
 				} else {
 					continue;
 				}
-				if (x->poff[tile] < 0)
+				if (x->poff[lt] < 0)
 					continue;
 				for (uint32_t q = q0; q < q1; q++)
-					if ((r = ipu__map_at(g, x->c, (uint64_t)(cb.m0 + q) * p->n + cb.n0, cols, tile,
-							     (uint32_t)(x->poff[tile] + (uint64_t)q * cols * 4), err)))
+					if ((r = ipu__map_at(g, x->c, (uint64_t)(x->c0 + cb.m0 + q) * p->n + cb.n0, cols,
+							     x->tile0 + lt,
+							     (uint32_t)(x->poff[lt] + (uint64_t)q * cols * 4), err)))
 						return r;
 			}
 	return 0;
@@ -1517,35 +1716,189 @@ static void mm_free(struct mm *x)
 	free(x->inited);
 }
 
-IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *name,
-		       const struct ipu_matmul_plan *plan, struct ipu_error *err)
+/*
+ * The program of the nx groups xs, which run side by side on disjoint
+ * tiles with one plan: partials, the serial steps, zeroing, the reduction,
+ * C mapped. 0 or negative errno.
+ */
+static int mm_build(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, struct ipu_error *err)
 {
-	struct mm x = { .a = a, .b = b, .c = -1, .name = name };
-	uint32_t shape[2];
+	int r = 0;
+
+	for (size_t x = 0; !r && x < nx; x++)
+		r = mm_partials(g, &xs[x], err);
+	for (uint32_t s = 0; !r && s < xs[0].p.ks; s++) {
+		if (xs[0].flags & IPU_MATMUL_TRANSPOSE_A)
+			r = mm_transpose(g, seq, xs, nx, s, err);
+		if (!r)
+			r = mm_step(g, seq, xs, nx, s, err);
+	}
+	if (!r)
+		r = mm_zero_unwritten(g, seq, xs, nx, err);
+	if (!r && xs[0].p.pk > 1)
+		r = mm_reduce(g, seq, xs, nx, err);
+	for (size_t x = 0; !r && x < nx; x++)
+		r = mm_map_result(g, &xs[x], err);
+	for (size_t x = 0; x < nx; x++)
+		mm_free(&xs[x]);
+	return r;
+}
+
+/* the checks every matmul entry point makes; 0 or -EINVAL naming op and the reason */
+static int mm_check_args(const struct ipu_graph *g, const char *op, int a, int b, unsigned flags,
+			 const char *name, struct ipu_error *err)
+{
 	int r;
 
 	if (!g)
-		return ipu__err(err, -EINVAL, "ipu_matmul: graph is NULL");
+		return ipu__err(err, -EINVAL, "%s: graph is NULL", op);
 	if (!name || !*name)
-		return ipu__err(err, -EINVAL, "ipu_matmul: the output needs a name");
-	if ((r = check_mapped(g, a, "ipu_matmul", err)) || (r = check_mapped(g, b, "ipu_matmul", err)))
+		return ipu__err(err, -EINVAL, "%s: the output needs a name", op);
+	if (flags & ~(unsigned)(IPU_MATMUL_TRANSPOSE_A | IPU_MATMUL_TRANSPOSE_B))
+		return ipu__err(err, -EINVAL, "%s '%s': unknown flags 0x%x", op, name,
+				flags & ~(unsigned)(IPU_MATMUL_TRANSPOSE_A | IPU_MATMUL_TRANSPOSE_B));
+	if ((r = check_mapped(g, a, op, err)) || (r = check_mapped(g, b, op, err)))
 		return r;
-	if ((r = mm_plan_for(g, &x, plan, err)))
+	return 0;
+}
+
+/* x's operand geometry for group grp of op(A) [m][k], op(B) [k][n] (dims as mm_dims gives them) */
+static void mm_group(struct mm *x, const uint32_t dims[4], uint32_t grp)
+{
+	int tA = !!(x->flags & IPU_MATMUL_TRANSPOSE_A), tB = !!(x->flags & IPU_MATMUL_TRANSPOSE_B);
+
+	x->acols = tA ? dims[1] : dims[3];
+	x->bcols = tB ? dims[3] : dims[2];
+	x->a0 = grp * (tA ? dims[3] : dims[1]);
+	x->b0 = grp * (tB ? dims[2] : dims[3]);
+	x->c0 = grp * dims[1];
+}
+
+IPU_API int ipu_matmul_ex(struct ipu_graph *g, int seq, int a, int b, unsigned flags, const char *name,
+			  const struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	struct mm x = { .a = a, .b = b, .c = -1, .name = name, .flags = flags };
+	uint32_t dims[4], shape[2];
+	int r;
+
+	if ((r = mm_check_args(g, "ipu_matmul", a, b, flags, name, err)) ||
+	    (r = mm_dims(g, "ipu_matmul", name, a, b, flags, 2, dims, err)))
 		return r;
+	if (!plan)
+		r = ipu_matmul_plan(g, dims[1], dims[2], dims[3], ipu__graph_tensor(g, a)->dtype, &x.p, err);
+	else
+		r = mm_check_plan(g, "ipu_matmul", name, plan, dims, ipu__graph_tensor(g, a)->dtype, &x.p, err);
+	if (r)
+		return r;
+	mm_group(&x, dims, 0);
 	shape[0] = x.p.m;
 	shape[1] = x.p.n;
 	x.c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 2, shape, err);
 	if (x.c < 0)
 		return x.c;
-	r = mm_partials(g, &x, err);
-	for (uint32_t s = 0; !r && s < x.p.ks; s++)
-		r = mm_step(g, seq, &x, s, err);
-	if (!r)
-		r = mm_zero_unwritten(g, seq, &x, err);
-	if (!r && x.p.pk > 1)
-		r = mm_reduce(g, seq, &x, err);
-	if (!r)
-		r = mm_map_result(g, &x, err);
-	mm_free(&x);
+	r = mm_build(g, seq, &x, 1, err);
+	return r < 0 ? r : x.c;
+}
+
+IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *name,
+		       const struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	return ipu_matmul_ex(g, seq, a, b, 0, name, plan, err);
+}
+
+/*
+ * Plan for G groups of m x n x k: for each number of waves w (groups run
+ * w after another, ceil(G / w) side by side), the best grid within that
+ * many groups' share of the tiles and 1/w of the tile memory (a tile
+ * holds the buffers of up to w groups); the fewest modelled cycles
+ * (w x the group's) wins. 0 or -ENOSPC.
+ */
+static int mm_plan_grouped(const struct ipu_graph *g, uint32_t G, const uint32_t dims[4], unsigned dtype,
+			   struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	unsigned T = ipu_graph_tiles(g);
+	uint64_t mem = ipu_graph_tile_memory(g), best = UINT64_MAX;
+
+	for (uint32_t w = 1; w <= G; w++) {
+		uint32_t gp = cdiv(G, w);
+		struct ipu_matmul_plan p;
+
+		if (cdiv(G, gp) != w || gp > T)
+			continue;
+		if (mm_plan_search(dims[1], dims[2], dims[3], dtype, T / gp, mem / w, &p))
+			continue;
+		if (p.est_cycles * w < best) {
+			best = p.est_cycles * w;
+			*plan = p;
+		}
+	}
+	if (best == UINT64_MAX)
+		return ipu__err(err, -ENOSPC, "ipu_matmul_grouped: %u groups of %ux%ux%u (%s) do not fit the tile "
+				"memory of the %s model", G, dims[1], dims[2], dims[3], ipu_dtype_name(dtype),
+				ipu_model_name(ipu_graph_model(g)));
+	return 0;
+}
+
+/* the waves of a grouped matmul: gp groups side by side on gp grids of plan->tiles tiles each */
+static int mm_grouped_waves(struct ipu_graph *g, int seq, const struct mm *proto, const uint32_t dims[4],
+			    struct ipu_error *err)
+{
+	uint32_t G = dims[0], tiles = proto->p.pm * proto->p.pn * proto->p.pk;
+	uint32_t gp = ipu_graph_tiles(g) / tiles, waves;
+	struct mm *xs;
+	int r = 0;
+
+	gp = gp < G ? gp : G;
+	waves = cdiv(G, gp);
+	if (!(xs = calloc(gp, sizeof(*xs))))
+		return oom(err);
+	for (uint32_t w = 0; !r && w < waves; w++) {
+		uint32_t first = w * gp, nx = G - first < gp ? G - first : gp;
+		char wname[200];
+
+		/* waves reuse the tiles; their programs get distinct names */
+		if (waves > 1)
+			snprintf(wname, sizeof(wname), "%s/wave.%u", proto->name, w);
+		for (uint32_t q = 0; q < nx; q++) {
+			xs[q] = *proto;
+			xs[q].name = waves > 1 ? wname : proto->name;
+			xs[q].tile0 = q * tiles;
+			mm_group(&xs[q], dims, first + q);
+		}
+		r = mm_build(g, seq, xs, nx, err);
+	}
+	free(xs);
+	return r;
+}
+
+IPU_API int ipu_matmul_grouped(struct ipu_graph *g, int seq, int a, int b, unsigned flags,
+			       const char *name, const struct ipu_matmul_plan *plan,
+			       struct ipu_error *err)
+{
+	struct mm x = { .a = a, .b = b, .c = -1, .name = name, .flags = flags };
+	uint32_t dims[4], shape[3];
+	unsigned dtype;
+	int r;
+
+	if ((r = mm_check_args(g, "ipu_matmul_grouped", a, b, flags, name, err)) ||
+	    (r = mm_dims(g, "ipu_matmul_grouped", name, a, b, flags, 3, dims, err)))
+		return r;
+	dtype = ipu__graph_tensor(g, a)->dtype;
+	if (!dims[0] || !dims[1] || !dims[2] || !dims[3])
+		return ipu__err(err, -EINVAL, "ipu_matmul_grouped '%s': empty matmul %u x %ux%ux%u", name, dims[0],
+				dims[1], dims[2], dims[3]);
+	if (!plan)
+		r = mm_plan_grouped(g, dims[0], dims, dtype, &x.p, err);
+	else
+		r = mm_check_plan(g, "ipu_matmul_grouped", name, plan, dims, dtype, &x.p, err);
+	if (r)
+		return r;
+	shape[0] = dims[0];
+	shape[1] = dims[1];
+	shape[2] = dims[2];
+	x.c = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 3, shape, err);
+	if (x.c < 0)
+		return x.c;
+	r = mm_grouped_waves(g, seq, &x, dims, err);
 	return r < 0 ? r : x.c;
 }
