@@ -153,6 +153,10 @@ enum {
 	IPUE_CODELET_REDUCE_MAX		= 0x0602,
 	IPUE_CODELET_REDUCE_MIN		= 0x0603,
 	IPUE_CODELET_ARGMAX		= 0x0604, /* in, out(i32); params[0] = row length */
+	/* in, out; params flags, row length C, column of in[0], column of out[0] */
+	IPUE_CODELET_REDUCE_COLS_SUM	= 0x0605,
+	IPUE_CODELET_REDUCE_COLS_MAX	= 0x0606,
+	IPUE_CODELET_REDUCE_COLS_MIN	= 0x0607,
 
 	IPUE_CODELET_MATMUL		= 0x0701, /* A, B, C(f32); params M, N, K, flags */
 	IPUE_CODELET_CONV2D		= 0x0702, /* in, w, out(f32); params Cin,H,W,Cout,KH,KW,SY,SX */
