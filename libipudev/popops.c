@@ -170,10 +170,13 @@ static int axes_mask(const int *axes, unsigned naxes, unsigned rank, const char 
  * vertex per contiguous run of a tile's interval turns it into partials for
  * the columns it holds, padded with the identity to whole ranges of w
  * columns. Stage 2 (exchange NAME/gather, compute set NAME/reduce2): each
- * range's partial rows gathered [P][w] on its owner tile and reduced there.
- * Copies go by (vertex, range), never by element.
+ * range's P partial rows gathered [P][w] on its owner tile and reduced
+ * there; when P > COLS_FANIN, groups of COLS_FANIN rows first reduce on
+ * tiles of their own (NAME/gather2, NAME/reduce3, ...), a tree. Copies go
+ * by (partial row, range), never by element.
  */
-#define COLS_BUDGET_DIV 32	/* a range's gather buffer: at most 1/32 of a tile's memory */
+#define COLS_BUDGET_DIV 32	/* a gather buffer: at most 1/32 of a tile's memory */
+#define COLS_FANIN 16		/* partial rows of a range reduced together; more go through levels */
 
 /* a stage-1 vertex: n elements of in at in_off on tile, from column c0 of output row ko */
 struct colv {
@@ -289,9 +292,9 @@ static int col_vertices(struct ipu_graph *g, struct colred *x, struct ipu_error 
 }
 
 /*
- * The range width w: as wide as lets the most partials any column has fit
- * a range's gather buffer into the budget; the partials' windows then
- * rounded out to whole ranges.
+ * The range width w: as wide as lets a gather of the most partial rows a
+ * column has (at most COLS_FANIN) fit the budget; the partials' windows
+ * then rounded out to whole ranges.
  */
 static int col_width(struct ipu_graph *g, struct colred *x, struct ipu_error *err)
 {
@@ -309,6 +312,7 @@ static int col_width(struct ipu_graph *g, struct colred *x, struct ipu_error *er
 			pmax = (uint64_t)cov;
 	free(d);
 	budget = ipu_graph_tile_memory(g) / COLS_BUDGET_DIV / ipu_dtype_size(x->odt);
+	pmax = pmax < COLS_FANIN ? pmax : COLS_FANIN;	/* a gather holds at most COLS_FANIN rows */
 	x->w = (uint32_t)(budget / pmax < x->C ? budget / pmax : x->C);
 	if (!x->w)
 		x->w = 1;
@@ -408,72 +412,172 @@ static int col_stage1(struct ipu_graph *g, int seq, struct colred *x, struct ipu
 	return append(g, seq, ipu_prog_execute(g, cs, err), err);
 }
 
-/*
- * Range rr's partial rows [P][width] on its owner: in place when there is
- * one, else gathered by exchange *ex (created on first use). Offset or
- * negative errno.
- */
-static long col_gather(struct ipu_graph *g, struct colred *x, uint64_t rr, uint32_t owner, int *ex,
-		       struct ipu_error *err)
+/* a partial row of a range: its columns at off on tile */
+struct csrc {
+	uint32_t tile, off;
+};
+
+/* a level of the tree: the partial rows of each range, s[first[rr] .. first[rr + 1]) */
+struct collevel {
+	struct csrc *s;
+	size_t *first;
+	int ex, cs;
+	unsigned lvl;
+};
+
+/* up to WORKERS vertices on tile reducing [p][wr] at goff into wr elements at oo (tensor ot from element ob) */
+static int col_reduce(struct ipu_graph *g, const struct colred *x, int cs, uint32_t tile, uint32_t goff, uint32_t p,
+		      uint32_t wr, uint32_t oo, int ot, uint64_t ob, struct ipu_error *err)
 {
 	unsigned oes = ipu_dtype_size(x->odt);
-	uint32_t wr, c = col_range(x, rr, &wr);
-	size_t p = x->first[rr + 1] - x->first[rr];
-	char buf[200];
+	uint64_t ns = ((uint64_t)p * wr + 4 * MIN_CHUNK - 1) / (4 * MIN_CHUNK);
+	int r;
+
+	ns = ns < WORKERS ? ns : WORKERS;
+	ns = ns < wr ? ns : wr;
+	for (uint32_t s = 0, per = (uint32_t)((wr + ns - 1) / ns); s < wr; s += per) {
+		uint32_t n = wr - s < per ? wr - s : per, prm[4] = { 0, wr, 0, s };
+		struct ipu__rawfield f[2] = { rawf(goff, (uint64_t)p * wr, x->odt, -1, 0),
+					      rawf(oo + s * oes, n, x->odt, ot, ob + s) };
+
+		if ((r = ipu__add_vertex_raw(g, cs, x->codelet, tile, f, 2, prm, 4, err)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The p partial rows s of wr columns as [p][wr] on tile: in place when
+ * there is one there, else gathered by the level's exchange (created on
+ * first use). Offset or negative errno.
+ */
+static long col_gather(struct ipu_graph *g, const struct colred *x, struct collevel *lv, const struct csrc *s,
+		       size_t p, uint32_t wr, uint32_t tile, struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	char sfx[16], buf[200];
 	long goff;
 	int r;
 
-	if (p == 1)
-		return x->v[x->list[x->first[rr]]].buf + (long)(c - x->v[x->list[x->first[rr]]].lo) * oes;
-	sub(buf, sizeof(buf), x->name, "gather");
-	if ((goff = ipu__tile_alloc(g, owner, (uint64_t)p * wr * oes, 8, buf, err)) < 0)
+	if (p == 1 && s[0].tile == tile)
+		return s[0].off;
+	snprintf(sfx, sizeof(sfx), lv->lvl ? "gather%u" : "gather", lv->lvl + 1);
+	sub(buf, sizeof(buf), x->name, sfx);
+	if ((goff = ipu__tile_alloc(g, tile, (uint64_t)p * wr * oes, 8, buf, err)) < 0)
 		return goff;
-	if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, buf, err)) < 0)
-		return *ex;
-	for (size_t j = 0; j < p; j++) {
-		const struct colv *v = &x->v[x->list[x->first[rr] + j]];
-
-		r = ipu__exchange_raw(g, *ex, v->tile, v->buf + (c - v->lo) * oes, owner,
-				      (uint32_t)goff + (uint32_t)(j * wr * oes), wr * oes, -1, x->out, err);
-		if (r)
+	if (lv->ex < 0 && (lv->ex = ipu_graph_add_exchange(g, buf, err)) < 0)
+		return lv->ex;
+	for (size_t j = 0; j < p; j++)
+		if ((r = ipu__exchange_raw(g, lv->ex, s[j].tile, s[j].off, tile, (uint32_t)goff + (uint32_t)(j * wr * oes),
+					   wr * oes, -1, x->out, err)))
 			return r;
-	}
 	return goff;
 }
 
-/* stage 2: each range's partials gathered and reduced into the output, its columns over the workers */
+/*
+ * One range rr of the level: at most COLS_FANIN rows reduce into the
+ * output on its owner; more, each group of COLS_FANIN into a new row on a
+ * tile of its own (*gi counts the level's groups, of ngroups), appended to
+ * next. 0 or negative errno.
+ */
+static int col_level_range(struct ipu_graph *g, struct colred *x, uint64_t rr, uint32_t owner, struct collevel *lv,
+			   struct collevel *next, size_t *gi, size_t ngroups, struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	size_t p = lv->first[rr + 1] - lv->first[rr], k = next->first[rr];
+	uint32_t wr, c = col_range(x, rr, &wr);
+	uint64_t ob = rr / x->nk * x->C + c;
+	long goff, oo;
+	char buf[200];
+	int r;
+
+	if (p <= COLS_FANIN) {
+		if ((goff = col_gather(g, x, lv, lv->s + lv->first[rr], p, wr, owner, err)) < 0)
+			return (int)goff;
+		if ((oo = ipu__piece_off(g, x->out, ob, wr, "ipu_reduce_axes", err)) < 0)
+			return (int)oo;
+		return col_reduce(g, x, lv->cs, owner, (uint32_t)goff, (uint32_t)p, wr, (uint32_t)oo, x->out, ob, err);
+	}
+	sub(buf, sizeof(buf), x->name, "partials");
+	for (size_t j = 0; j < p; j += COLS_FANIN, (*gi)++) {
+		size_t q = p - j < COLS_FANIN ? p - j : COLS_FANIN;
+		uint32_t tile = (uint32_t)(*gi * ipu_graph_tiles(g) / ngroups);
+
+		if ((goff = col_gather(g, x, lv, lv->s + lv->first[rr] + j, q, wr, tile, err)) < 0)
+			return (int)goff;
+		if ((oo = ipu__tile_alloc(g, tile, (uint64_t)wr * oes, 8, buf, err)) < 0)
+			return (int)oo;
+		if ((r = col_reduce(g, x, lv->cs, tile, (uint32_t)goff, (uint32_t)q, wr, (uint32_t)oo, -1, 0, err)))
+			return r;
+		next->s[k++] = (struct csrc){ tile, (uint32_t)oo };
+	}
+	next->first[rr + 1] = k;
+	return 0;
+}
+
+/* one level of stage 2 (exchange, compute set); next: the rows left. Their number or negative errno */
+static long col_level(struct ipu_graph *g, int seq, struct colred *x, const uint32_t *owner, struct collevel *lv,
+		      struct collevel *next, struct ipu_error *err)
+{
+	size_t ngroups = 0, gi = 0;
+	char sfx[16], buf[200];
+	int r = 0;
+
+	for (uint64_t rr = 0; rr < x->nr; rr++) {
+		size_t p = lv->first[rr + 1] - lv->first[rr];
+
+		ngroups += p > COLS_FANIN ? (p + COLS_FANIN - 1) / COLS_FANIN : 0;
+	}
+	next->first = calloc(x->nr + 1, sizeof(*next->first));
+	next->s = malloc((ngroups ? ngroups : 1) * sizeof(*next->s));
+	if (!next->first || !next->s)
+		return oom("ipu_reduce_axes", err);
+	snprintf(sfx, sizeof(sfx), "reduce%u", lv->lvl + 2);
+	if ((lv->cs = ipu_graph_add_compute_set(g, sub(buf, sizeof(buf), x->name, sfx), err)) < 0)
+		return lv->cs;
+	for (uint64_t rr = 0; rr < x->nr && !r; rr++) {
+		next->first[rr + 1] = next->first[rr];
+		if (lv->first[rr + 1] > lv->first[rr])
+			r = col_level_range(g, x, rr, owner[rr], lv, next, &gi, ngroups, err);
+	}
+	if (!r && lv->ex >= 0)
+		r = append(g, seq, ipu_prog_exchange(g, lv->ex, err), err);
+	if (!r)
+		r = append(g, seq, ipu_prog_execute(g, lv->cs, err), err);
+	return r < 0 ? r : (long)ngroups;
+}
+
+/*
+ * Stage 2: each range's partial rows (one per stage-1 vertex touching it)
+ * reduced on its owner, through levels of COLS_FANIN-row groups while
+ * there are more. 0 or negative errno.
+ */
 static int col_stage2(struct ipu_graph *g, int seq, struct colred *x, const uint32_t *owner,
 		      struct ipu_error *err)
 {
 	unsigned oes = ipu_dtype_size(x->odt);
-	char buf[200];
-	int cs = ipu_graph_add_compute_set(g, sub(buf, sizeof(buf), x->name, "reduce2"), err), ex = -1, r;
+	struct collevel lv = { NULL, x->first, -1, -1, 0 }, nx;
+	long left;
 
-	if (cs < 0)
-		return cs;
-	for (uint64_t rr = 0; rr < x->nr; rr++) {
-		uint32_t wr, c = col_range(x, rr, &wr), p = (uint32_t)(x->first[rr + 1] - x->first[rr]);
-		uint64_t ob = rr / x->nk * x->C + c, ns = ((uint64_t)p * wr + 4 * MIN_CHUNK - 1) / (4 * MIN_CHUNK);
-		long goff = col_gather(g, x, rr, owner[rr], &ex, err), oo;
+	if (!(lv.s = malloc((x->first[x->nr] ? x->first[x->nr] : 1) * sizeof(*lv.s))))
+		return oom("ipu_reduce_axes", err);
+	for (uint64_t rr = 0; rr < x->nr; rr++)
+		for (size_t j = x->first[rr]; j < x->first[rr + 1]; j++) {
+			const struct colv *v = &x->v[x->list[j]];
 
-		if (goff < 0)
-			return (int)goff;
-		if ((oo = ipu__piece_off(g, x->out, ob, wr, "ipu_reduce_axes", err)) < 0)
-			return (int)oo;
-		ns = ns < WORKERS ? ns : WORKERS;
-		ns = ns < wr ? ns : wr;
-		for (uint32_t s = 0, per = (uint32_t)((wr + ns - 1) / ns); s < wr; s += per) {
-			uint32_t n = wr - s < per ? wr - s : per, prm[4] = { 0, wr, 0, s };
-			struct ipu__rawfield f[2] = { rawf((uint32_t)goff, (uint64_t)p * wr, x->odt, -1, 0),
-						      rawf((uint32_t)oo + s * oes, n, x->odt, x->out, ob + s) };
-
-			if ((r = ipu__add_vertex_raw(g, cs, x->codelet, owner[rr], f, 2, prm, 4, err)) < 0)
-				return r;
+			lv.s[j] = (struct csrc){ v->tile, v->buf + (uint32_t)(rr % x->nk * x->w - v->lo) * oes };
 		}
-	}
-	if (ex >= 0 && (r = append(g, seq, ipu_prog_exchange(g, ex, err), err)) < 0)
-		return r;
-	return append(g, seq, ipu_prog_execute(g, cs, err), err);
+	do {
+		nx = (struct collevel){ NULL, NULL, -1, -1, lv.lvl + 1 };
+		left = col_level(g, seq, x, owner, &lv, &nx, err);
+		free(lv.s);
+		if (lv.first != x->first)
+			free(lv.first);
+		lv = nx;
+	} while (left > 0);
+	free(lv.s);
+	free(lv.first);
+	return left < 0 ? (int)left : 0;
 }
 
 /* @t's dimensions of more than 1 element merged into alternating groups (gk[i]: kept); their count */
