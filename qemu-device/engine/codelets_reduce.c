@@ -131,7 +131,8 @@ static void reduce_run(int kind, const struct ipue_field *f, const uint32_t *p)
 		*(float *)out->data = r;
 }
 
-static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+/* the checks Reduce* and ReduceColumns* share: both fields, out's dtype, the flags */
+static int reduce_io_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
 {
 	const struct ipue_field *in = &f[0], *out = &f[1];
 	int r;
@@ -139,15 +140,24 @@ static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg
 	if ((r = ipue__check_field(in, "in", msg, msglen)) ||
 	    (r = ipue__check_field(out, "out", msg, msglen)))
 		return r;
-	if (out->count != 1)
-		return ipue__fail(msg, msglen, "out must have 1 element, has %u", out->count);
 	if (!(out->dtype == in->dtype ||
 	      (in->dtype == IPU_DTYPE_F16 && out->dtype == IPU_DTYPE_F32)))
 		return ipue__fail(msg, msglen, "out dtype %s invalid for in dtype %s",
 				  ipue__dtype_name(out->dtype), ipue__dtype_name(in->dtype));
 	if (p[0] & ~IPUE_REDUCE_ACCUMULATE)
 		return ipue__fail(msg, msglen, "unknown flags 0x%x", p[0]);
-	if (ipue__overlap(in, out))
+	return 0;
+}
+
+static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	int r;
+
+	if ((r = reduce_io_check(f, p, msg, msglen)))
+		return r;
+	if (f[1].count != 1)
+		return ipue__fail(msg, msglen, "out must have 1 element, has %u", f[1].count);
+	if (ipue__overlap(&f[0], &f[1]))
 		return ipue__fail(msg, msglen, "out overlaps in");
 	return 0;
 }
@@ -256,15 +266,8 @@ static int cols_check(const struct ipue_field *f, const uint32_t *p, char *msg, 
 	const struct ipue_field *in = &f[0], *out = &f[1];
 	int r;
 
-	if ((r = ipue__check_field(in, "in", msg, msglen)) ||
-	    (r = ipue__check_field(out, "out", msg, msglen)))
+	if ((r = reduce_io_check(f, p, msg, msglen)))
 		return r;
-	if (!(out->dtype == in->dtype ||
-	      (in->dtype == IPU_DTYPE_F16 && out->dtype == IPU_DTYPE_F32)))
-		return ipue__fail(msg, msglen, "out dtype %s invalid for in dtype %s",
-				  ipue__dtype_name(out->dtype), ipue__dtype_name(in->dtype));
-	if (p[0] & ~IPUE_REDUCE_ACCUMULATE)
-		return ipue__fail(msg, msglen, "unknown flags 0x%x", p[0]);
 	if (!p[1])
 		return ipue__fail(msg, msglen, "row length 0");
 	if (p[2] >= p[1])
