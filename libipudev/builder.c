@@ -1049,6 +1049,15 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 	return 0;
 }
 
+size_t ipu__graph_copy_count(const struct ipu_graph *g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nex; i++)
+		n += g->ex[i].n;
+	return n;
+}
+
 static int check_slice(const struct ipu_graph *g, const struct ipu_slice *s, const char *role,
 		       const char *ctx, struct ipu_error *err)
 {

@@ -93,6 +93,8 @@ int ipu__add_vertex_raw(struct ipu_graph *g, int cs, unsigned codelet, unsigned 
 int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
 		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err);
+/* the copy records of all the graph's exchanges so far (for tests of a plan's cost) */
+size_t ipu__graph_copy_count(const struct ipu_graph *g);
 /* map elements at a given offset of memory already allocated on the tile */
 int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
 		unsigned tile, uint32_t off, struct ipu_error *err);

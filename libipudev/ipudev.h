@@ -665,10 +665,10 @@ IPU_API int ipu_cast(struct ipu_graph *g, int seq, int in, unsigned dtype,
  * (-1: the last); out of range or repeated axes are refused. Output dtype:
  * @in's, f32 for f16 input; sums and NaN as ipu_reduce(). When the reduced
  * dimensions are the trailing ones (dimensions of 1 aside) the rows reduce
- * where they lie, as ipu_reduce_rows() (whose case this is); otherwise an
- * exchange first copies @in into "@name/moved", kept dimensions first,
- * rows of reduced elements spread whole over the tiles. Returns the
- * output's id.
+ * where they lie, as ipu_reduce_rows() (whose case this is); otherwise
+ * each tile reduces what it holds into partials per output column, which
+ * exchange "@name/gather" brings to the output's tiles for a second
+ * reduction (docs/builder.md). Returns the output's id.
  */
 IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in,
 			    const int *axes, unsigned naxes, const char *name,

@@ -163,73 +163,507 @@ static int axes_mask(const int *axes, unsigned naxes, unsigned rank, const char 
 }
 
 /*
- * The temporary NAME/moved: @in's elements with the kept dimensions first
- * and the reduced ones last (order kept within each), spread evenly over
- * the tiles; filled by exchange NAME/move, appended to @seq.
- * Copies go by runs of consecutive source elements. Id or negative errno.
+ * Reductions over leading or middle axes (popops::reduce's plan): the input
+ * is seen as blocks of Ra rows of C elements (Ra, C: the last reduced and
+ * the last kept group of dimensions); every block adds into one output row
+ * ko of C elements. Stage 1 (compute set NAME/reduce): a ReduceColumns
+ * vertex per contiguous run of a tile's interval turns it into partials for
+ * the columns it holds, padded with the identity to whole ranges of w
+ * columns. Stage 2 (exchange NAME/gather, compute set NAME/reduce2): each
+ * range's P partial rows gathered [P][w] on its owner tile and reduced
+ * there; when P > COLS_FANIN, groups of COLS_FANIN rows first reduce on
+ * tiles of their own (NAME/gather2, NAME/reduce3, ...), a tree. Copies go
+ * by (partial row, range), never by element.
  */
-static int move_reduced_last(struct ipu_graph *g, int seq, int in, unsigned mask, uint64_t L,
-			     const char *name, struct ipu_error *err)
-{
-	const struct ipu__tensor *t = ipu__graph_tensor(g, in);
-	unsigned rank = t->rank, perm[IPU_MAX_RANK], k = 0;
-	uint32_t shape[IPU_MAX_RANK], coord[IPU_MAX_RANK] = { 0 };
-	uint64_t stride[IPU_MAX_RANK], n = t->elements, src = 0, run0 = 0, rs = 0;
-	char buf[200];
-	int tmp, ex, r;
+#define COLS_BUDGET_DIV 32	/* a gather buffer: at most 1/32 of a tile's memory */
+#define COLS_FANIN 16		/* partial rows of a range reduced together; more go through levels */
 
-	for (unsigned pass = 0; pass < 2; pass++)
-		for (unsigned i = 0; i < rank; i++)
-			if (!!(mask & (1u << i)) == (int)pass)
-				perm[k++] = i;
-	stride[rank - 1] = 1;
-	for (unsigned i = rank - 1; i-- > 0;)
-		stride[i] = stride[i + 1] * t->shape[i + 1];
-	for (unsigned i = 0; i < rank; i++)
-		shape[i] = t->shape[perm[i]];
-	tmp = ipu_graph_add_tensor(g, sub(buf, sizeof(buf), name, "moved"), t->dtype, rank, shape, err);
-	if (tmp < 0)
-		return tmp;
-	/* whole rows per tile when there are enough rows to go round, else rows cut evenly (two-stage sums) */
-	if ((r = ipu_graph_map_linear(g, tmp, n / L >= ipu_graph_tiles(g) ? L : 1, err)))
-		return r;
-	if ((ex = ipu_graph_add_exchange(g, sub(buf, sizeof(buf), name, "move"), err)) < 0)
-		return ex;
-	/* an odometer over the moved order; src follows it in the input */
-	for (uint64_t e = 0; e < n; e++) {
-		if (e && src != rs + (e - run0)) {
-			r = ipu_graph_exchange_copy(g, ex, (struct ipu_slice){ in, rs, e - run0 },
-						    (struct ipu_slice){ tmp, run0, e - run0 }, err);
-			if (r)
-				return r;
-			run0 = e;
-			rs = src;
+/* a stage-1 vertex: n elements of in at in_off on tile, from column c0 of output row ko */
+struct colv {
+	uint32_t tile, in_off, n, c0;
+	uint32_t lo, hi;	/* the partial's columns [lo, hi), whole ranges once w is known */
+	uint32_t buf;		/* the partial's offset on tile */
+	uint64_t ko, begin;
+};
+
+struct colred {
+	int in, out;
+	unsigned codelet, dt, odt;
+	uint64_t C, Ra, nko;	/* row length, rows per block, output rows */
+	unsigned ngrp;		/* groups of dimensions before the Ra group, outermost first */
+	uint64_t gsize[IPU_MAX_RANK];
+	unsigned char gkept[IPU_MAX_RANK];
+	uint32_t w;		/* columns per range; ranges of output row ko: ko * nk + k */
+	uint64_t nk, nr;
+	struct colv *v;
+	size_t nv, cv;
+	size_t *first, *list;	/* the vertices of range r: list[first[r] .. first[r + 1]) */
+	const char *name;
+};
+
+/* the output row of block ob: its kept coordinates among the outer groups */
+static uint64_t col_block_row(const struct colred *x, uint64_t ob)
+{
+	uint64_t ko = 0, mul = 1;
+
+	for (unsigned i = x->ngrp; i-- > 0;) {
+		if (x->gkept[i]) {
+			ko += ob % x->gsize[i] * mul;
+			mul *= x->gsize[i];
 		}
-		for (unsigned i = rank; i-- > 0;) {
-			src += stride[perm[i]];
-			if (++coord[i] < shape[i])
-				break;
-			src -= stride[perm[i]] * shape[i];
-			coord[i] = 0;
+		ob /= x->gsize[i];
+	}
+	return ko;
+}
+
+static int col_push(struct colred *x, uint32_t tile, uint32_t off, uint64_t n, uint64_t c0, uint64_t ko,
+		    uint64_t begin)
+{
+	if (x->nv == x->cv) {
+		size_t nc = x->cv ? 2 * x->cv : 256;
+		struct colv *p = realloc(x->v, nc * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		x->v = p;
+		x->cv = nc;
+	}
+	x->v[x->nv++] = (struct colv){ tile, off, (uint32_t)n, (uint32_t)c0, (uint32_t)c0,
+				       (uint32_t)(c0 + n < x->C ? c0 + n : x->C), 0, ko, begin };
+	return 0;
+}
+
+/*
+ * The vertices of a run of n elements within one block, at off on tile,
+ * from column c0: the rest of a started row on its own (so that every
+ * partial covers one window of columns), then whole rows in up to WORKERS
+ * vertices.
+ */
+static int col_run(struct colred *x, uint32_t tile, uint32_t off, uint64_t n, uint64_t c0, uint64_t ko,
+		   uint64_t begin)
+{
+	unsigned es = ipu_dtype_size(x->dt);
+	uint64_t rows, per, nc;
+
+	if (c0 && c0 + n > x->C) {
+		uint64_t h = x->C - c0;
+
+		if (col_push(x, tile, off, h, c0, ko, begin))
+			return -ENOMEM;
+		off += (uint32_t)(h * es);
+		begin += h;
+		n -= h;
+		c0 = 0;
+	}
+	rows = (c0 + n + x->C - 1) / x->C;
+	nc = rows < WORKERS ? rows : WORKERS;
+	if (n < 2 * MIN_CHUNK || nc < 2)
+		nc = 1;
+	per = (rows + nc - 1) / nc * x->C;	/* whole rows: every chunk starts at c0 */
+	for (uint64_t b = 0; b < n; b += per)
+		if (col_push(x, tile, off + (uint32_t)(b * es), n - b < per ? n - b : per, c0, ko, begin + b))
+			return -ENOMEM;
+	return 0;
+}
+
+/* the stage-1 vertices: each interval of in cut at block boundaries */
+static int col_vertices(struct ipu_graph *g, struct colred *x, struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, x->in);
+	unsigned es = ipu_dtype_size(x->dt);
+	uint64_t bl = x->Ra * x->C;
+
+	for (size_t i = 0; i < t->niv; i++) {
+		const struct ipu__iv *iv = &t->iv[i];
+
+		for (uint64_t e = iv->begin; e < iv->begin + iv->count;) {
+			uint64_t ob = e / bl, end = (ob + 1) * bl, n;
+
+			if (end > iv->begin + iv->count)
+				end = iv->begin + iv->count;
+			n = end - e;
+			if (col_run(x, iv->tile, iv->off + (uint32_t)((e - iv->begin) * es), n, (e - ob * bl) % x->C,
+				    col_block_row(x, ob), e))
+				return oom("ipu_reduce_axes", err);
+			e = end;
 		}
 	}
-	r = ipu_graph_exchange_copy(g, ex, (struct ipu_slice){ in, rs, n - run0 },
-				    (struct ipu_slice){ tmp, run0, n - run0 }, err);
-	if (r)
-		return r;
-	if ((r = append(g, seq, ipu_prog_exchange(g, ex, err), err)) < 0)
-		return r;
-	return tmp;
+	return 0;
+}
+
+/*
+ * The range width w: as wide as lets a gather of the most partial rows a
+ * column has (at most COLS_FANIN) fit the budget; the partials' windows
+ * then rounded out to whole ranges.
+ */
+static int col_width(struct ipu_graph *g, struct colred *x, struct ipu_error *err)
+{
+	uint64_t on = x->nko * x->C, pmax = 0, budget;
+	int64_t *d = calloc(on + 1, sizeof(*d)), cov = 0;
+
+	if (!d)
+		return oom("ipu_reduce_axes", err);
+	for (size_t i = 0; i < x->nv; i++) {
+		d[x->v[i].ko * x->C + x->v[i].lo]++;
+		d[x->v[i].ko * x->C + x->v[i].hi]--;
+	}
+	for (uint64_t o = 0; o < on; o++)
+		if ((cov += d[o]) > (int64_t)pmax)
+			pmax = (uint64_t)cov;
+	free(d);
+	budget = ipu_graph_tile_memory(g) / COLS_BUDGET_DIV / ipu_dtype_size(x->odt);
+	pmax = pmax < COLS_FANIN ? pmax : COLS_FANIN;	/* a gather holds at most COLS_FANIN rows */
+	x->w = (uint32_t)(budget / pmax < x->C ? budget / pmax : x->C);
+	if (!x->w)
+		x->w = 1;
+	x->nk = (x->C + x->w - 1) / x->w;
+	x->nr = x->nko * x->nk;
+	for (size_t i = 0; i < x->nv; i++) {
+		struct colv *v = &x->v[i];
+
+		v->lo -= v->lo % x->w;
+		v->hi = (uint32_t)((v->hi + x->w - 1) / x->w * x->w < x->C ? (v->hi + x->w - 1) / x->w * x->w : x->C);
+	}
+	return 0;
+}
+
+/* the vertices of every range (CSR in x->first, x->list) */
+static int col_ranges(struct colred *x, struct ipu_error *err)
+{
+	size_t *fill;
+
+	x->first = calloc(x->nr + 1, sizeof(*x->first));
+	fill = calloc(x->nr + 1, sizeof(*fill));
+	if (!x->first || !fill) {
+		free(fill);
+		return oom("ipu_reduce_axes", err);
+	}
+	for (size_t i = 0; i < x->nv; i++)
+		for (uint32_t k = x->v[i].lo / x->w; k * (uint64_t)x->w < x->v[i].hi; k++)
+			x->first[x->v[i].ko * x->nk + k + 1]++;
+	for (uint64_t r = 0; r < x->nr; r++)
+		x->first[r + 1] += x->first[r];
+	if (!(x->list = malloc((x->first[x->nr] ? x->first[x->nr] : 1) * sizeof(*x->list)))) {
+		free(fill);
+		return oom("ipu_reduce_axes", err);
+	}
+	for (size_t i = 0; i < x->nv; i++)
+		for (uint32_t k = x->v[i].lo / x->w; k * (uint64_t)x->w < x->v[i].hi; k++) {
+			uint64_t r = x->v[i].ko * x->nk + k;
+
+			x->list[x->first[r] + fill[r]++] = i;
+		}
+	free(fill);
+	return 0;
+}
+
+/* range r's first column (in its output row) and width */
+static uint32_t col_range(const struct colred *x, uint64_t r, uint32_t *width)
+{
+	uint64_t c = r % x->nk * x->w;
+
+	*width = (uint32_t)(x->C - c < x->w ? x->C - c : x->w);
+	return (uint32_t)c;
+}
+
+/* the output, range by range on its owner: the tile of its one partial, else spread evenly */
+static int col_output(struct ipu_graph *g, struct colred *x, uint32_t *owner, const uint32_t *oshape,
+		      unsigned orank, struct ipu_error *err)
+{
+	int r;
+
+	if ((x->out = ipu_graph_add_tensor(g, x->name, x->odt, orank, oshape, err)) < 0)
+		return x->out;
+	for (uint64_t rr = 0; rr < x->nr; rr++) {
+		uint32_t wr, c = col_range(x, rr, &wr);
+
+		owner[rr] = x->first[rr + 1] - x->first[rr] == 1 ? x->v[x->list[x->first[rr]]].tile :
+			    (uint32_t)(rr * ipu_graph_tiles(g) / x->nr);
+		if ((r = ipu_graph_map(g, x->out, rr / x->nk * x->C + c, wr, owner[rr], err)))
+			return r;
+	}
+	return 0;
+}
+
+/* stage 1: every vertex's partial, allocated on its tile */
+static int col_stage1(struct ipu_graph *g, int seq, struct colred *x, struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	char buf[200];
+	int cs = ipu_graph_add_compute_set(g, sub(buf, sizeof(buf), x->name, "reduce"), err), r;
+
+	if (cs < 0)
+		return cs;
+	sub(buf, sizeof(buf), x->name, "partials");
+	for (size_t i = 0; i < x->nv; i++) {
+		struct colv *v = &x->v[i];
+		struct ipu__rawfield f[2];
+		uint32_t prm[4] = { 0, (uint32_t)x->C, v->c0, v->lo };
+		long off = ipu__tile_alloc(g, v->tile, (uint64_t)(v->hi - v->lo) * oes, 8, buf, err);
+
+		if (off < 0)
+			return (int)off;
+		v->buf = (uint32_t)off;
+		f[0] = rawf(v->in_off, v->n, x->dt, x->in, v->begin);
+		f[1] = rawf(v->buf, v->hi - v->lo, x->odt, -1, 0);
+		if ((r = ipu__add_vertex_raw(g, cs, x->codelet, v->tile, f, 2, prm, 4, err)) < 0)
+			return r;
+	}
+	return append(g, seq, ipu_prog_execute(g, cs, err), err);
+}
+
+/* a partial row of a range: its columns at off on tile */
+struct csrc {
+	uint32_t tile, off;
+};
+
+/* a level of the tree: the partial rows of each range, s[first[rr] .. first[rr + 1]) */
+struct collevel {
+	struct csrc *s;
+	size_t *first;
+	int ex, cs;
+	unsigned lvl;
+};
+
+/* up to WORKERS vertices on tile reducing [p][wr] at goff into wr elements at oo (tensor ot from element ob) */
+static int col_reduce(struct ipu_graph *g, const struct colred *x, int cs, uint32_t tile, uint32_t goff, uint32_t p,
+		      uint32_t wr, uint32_t oo, int ot, uint64_t ob, struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	uint64_t ns = ((uint64_t)p * wr + 4 * MIN_CHUNK - 1) / (4 * MIN_CHUNK);
+	int r;
+
+	ns = ns < WORKERS ? ns : WORKERS;
+	ns = ns < wr ? ns : wr;
+	for (uint32_t s = 0, per = (uint32_t)((wr + ns - 1) / ns); s < wr; s += per) {
+		uint32_t n = wr - s < per ? wr - s : per, prm[4] = { 0, wr, 0, s };
+		struct ipu__rawfield f[2] = { rawf(goff, (uint64_t)p * wr, x->odt, -1, 0),
+					      rawf(oo + s * oes, n, x->odt, ot, ob + s) };
+
+		if ((r = ipu__add_vertex_raw(g, cs, x->codelet, tile, f, 2, prm, 4, err)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The p partial rows s of wr columns as [p][wr] on tile: in place when
+ * there is one there, else gathered by the level's exchange (created on
+ * first use). Offset or negative errno.
+ */
+static long col_gather(struct ipu_graph *g, const struct colred *x, struct collevel *lv, const struct csrc *s,
+		       size_t p, uint32_t wr, uint32_t tile, struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	char sfx[16], buf[200];
+	long goff;
+	int r;
+
+	if (p == 1 && s[0].tile == tile)
+		return s[0].off;
+	snprintf(sfx, sizeof(sfx), lv->lvl ? "gather%u" : "gather", lv->lvl + 1);
+	sub(buf, sizeof(buf), x->name, sfx);
+	if ((goff = ipu__tile_alloc(g, tile, (uint64_t)p * wr * oes, 8, buf, err)) < 0)
+		return goff;
+	if (lv->ex < 0 && (lv->ex = ipu_graph_add_exchange(g, buf, err)) < 0)
+		return lv->ex;
+	for (size_t j = 0; j < p; j++)
+		if ((r = ipu__exchange_raw(g, lv->ex, s[j].tile, s[j].off, tile, (uint32_t)goff + (uint32_t)(j * wr * oes),
+					   wr * oes, -1, x->out, err)))
+			return r;
+	return goff;
+}
+
+/*
+ * One range rr of the level: at most COLS_FANIN rows reduce into the
+ * output on its owner; more, each group of COLS_FANIN into a new row on a
+ * tile of its own (*gi counts the level's groups, of ngroups), appended to
+ * next. 0 or negative errno.
+ */
+static int col_level_range(struct ipu_graph *g, struct colred *x, uint64_t rr, uint32_t owner, struct collevel *lv,
+			   struct collevel *next, size_t *gi, size_t ngroups, struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	size_t p = lv->first[rr + 1] - lv->first[rr], k = next->first[rr];
+	uint32_t wr, c = col_range(x, rr, &wr);
+	uint64_t ob = rr / x->nk * x->C + c;
+	long goff, oo;
+	char buf[200];
+	int r;
+
+	if (p <= COLS_FANIN) {
+		if ((goff = col_gather(g, x, lv, lv->s + lv->first[rr], p, wr, owner, err)) < 0)
+			return (int)goff;
+		if ((oo = ipu__piece_off(g, x->out, ob, wr, "ipu_reduce_axes", err)) < 0)
+			return (int)oo;
+		return col_reduce(g, x, lv->cs, owner, (uint32_t)goff, (uint32_t)p, wr, (uint32_t)oo, x->out, ob, err);
+	}
+	sub(buf, sizeof(buf), x->name, "partials");
+	for (size_t j = 0; j < p; j += COLS_FANIN, (*gi)++) {
+		size_t q = p - j < COLS_FANIN ? p - j : COLS_FANIN;
+		uint32_t tile = (uint32_t)(*gi * ipu_graph_tiles(g) / ngroups);
+
+		if ((goff = col_gather(g, x, lv, lv->s + lv->first[rr] + j, q, wr, tile, err)) < 0)
+			return (int)goff;
+		if ((oo = ipu__tile_alloc(g, tile, (uint64_t)wr * oes, 8, buf, err)) < 0)
+			return (int)oo;
+		if ((r = col_reduce(g, x, lv->cs, tile, (uint32_t)goff, (uint32_t)q, wr, (uint32_t)oo, -1, 0, err)))
+			return r;
+		next->s[k++] = (struct csrc){ tile, (uint32_t)oo };
+	}
+	next->first[rr + 1] = k;
+	return 0;
+}
+
+/* one level of stage 2 (exchange, compute set); next: the rows left. Their number or negative errno */
+static long col_level(struct ipu_graph *g, int seq, struct colred *x, const uint32_t *owner, struct collevel *lv,
+		      struct collevel *next, struct ipu_error *err)
+{
+	size_t ngroups = 0, gi = 0;
+	char sfx[16], buf[200];
+	int r = 0;
+
+	for (uint64_t rr = 0; rr < x->nr; rr++) {
+		size_t p = lv->first[rr + 1] - lv->first[rr];
+
+		ngroups += p > COLS_FANIN ? (p + COLS_FANIN - 1) / COLS_FANIN : 0;
+	}
+	next->first = calloc(x->nr + 1, sizeof(*next->first));
+	next->s = malloc((ngroups ? ngroups : 1) * sizeof(*next->s));
+	if (!next->first || !next->s)
+		return oom("ipu_reduce_axes", err);
+	snprintf(sfx, sizeof(sfx), "reduce%u", lv->lvl + 2);
+	if ((lv->cs = ipu_graph_add_compute_set(g, sub(buf, sizeof(buf), x->name, sfx), err)) < 0)
+		return lv->cs;
+	for (uint64_t rr = 0; rr < x->nr && !r; rr++) {
+		next->first[rr + 1] = next->first[rr];
+		if (lv->first[rr + 1] > lv->first[rr])
+			r = col_level_range(g, x, rr, owner[rr], lv, next, &gi, ngroups, err);
+	}
+	if (!r && lv->ex >= 0)
+		r = append(g, seq, ipu_prog_exchange(g, lv->ex, err), err);
+	if (!r)
+		r = append(g, seq, ipu_prog_execute(g, lv->cs, err), err);
+	return r < 0 ? r : (long)ngroups;
+}
+
+/*
+ * Stage 2: each range's partial rows (one per stage-1 vertex touching it)
+ * reduced on its owner, through levels of COLS_FANIN-row groups while
+ * there are more. 0 or negative errno.
+ */
+static int col_stage2(struct ipu_graph *g, int seq, struct colred *x, const uint32_t *owner,
+		      struct ipu_error *err)
+{
+	unsigned oes = ipu_dtype_size(x->odt);
+	struct collevel lv = { NULL, x->first, -1, -1, 0 }, nx;
+	long left;
+
+	if (!(lv.s = malloc((x->first[x->nr] ? x->first[x->nr] : 1) * sizeof(*lv.s))))
+		return oom("ipu_reduce_axes", err);
+	for (uint64_t rr = 0; rr < x->nr; rr++)
+		for (size_t j = x->first[rr]; j < x->first[rr + 1]; j++) {
+			const struct colv *v = &x->v[x->list[j]];
+
+			lv.s[j] = (struct csrc){ v->tile, v->buf + (uint32_t)(rr % x->nk * x->w - v->lo) * oes };
+		}
+	do {
+		nx = (struct collevel){ NULL, NULL, -1, -1, lv.lvl + 1 };
+		left = col_level(g, seq, x, owner, &lv, &nx, err);
+		free(lv.s);
+		if (lv.first != x->first)
+			free(lv.first);
+		lv = nx;
+	} while (left > 0);
+	free(lv.s);
+	free(lv.first);
+	return left < 0 ? (int)left : 0;
+}
+
+/* @t's dimensions of more than 1 element merged into alternating groups (gk[i]: kept); their count */
+static unsigned dim_groups(const struct ipu__tensor *t, unsigned mask, uint64_t *gs, unsigned char *gk)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < t->rank; i++) {
+		unsigned char k = !(mask & (1u << i));
+
+		if (t->shape[i] == 1)
+			continue;
+		if (m && gk[m - 1] == k) {
+			gs[m - 1] *= t->shape[i];
+		} else {
+			gs[m] = t->shape[i];
+			gk[m++] = k;
+		}
+	}
+	return m;
+}
+
+/* frees what the column reduction allocated */
+static void col_free(struct colred *x, uint32_t *owner)
+{
+	free(x->v);
+	free(x->first);
+	free(x->list);
+	free(owner);
+}
+
+/*
+ * @in, whose m groups gs/gk end in a reduced then a kept group, reduced
+ * into a new tensor @name (@orank dims @oshape) by the two stages above.
+ * Its id or negative errno.
+ */
+static int reduce_columns(struct ipu_graph *g, int seq, unsigned op, int in, const uint64_t *gs,
+			  const unsigned char *gk, unsigned m, unsigned orank, const uint32_t *oshape,
+			  const char *name, struct ipu_error *err)
+{
+	struct colred x = { .in = in, .out = -1, .name = name, .nko = 1 };
+	const struct ipu__tensor *t = ipu__graph_tensor(g, in);
+	uint32_t *owner = NULL;
+	int r;
+
+	x.codelet = IPUE_CODELET_REDUCE_COLS_SUM + (op - IPU_REDUCE_SUM);
+	x.dt = t->dtype;
+	x.odt = t->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : t->dtype;
+	x.C = gs[m - 1];
+	x.Ra = gs[m - 2];
+	x.ngrp = m - 2;
+	for (unsigned i = 0; i < x.ngrp; i++) {
+		x.gsize[i] = gs[i];
+		x.gkept[i] = gk[i];
+		x.nko *= gk[i] ? gs[i] : 1;
+	}
+	if (x.C > UINT32_MAX)
+		return ipu__err(err, -EINVAL, "ipu_reduce_axes '%s': the kept trailing dimensions of tensor '%s' "
+				"hold more than 2^32 - 1 elements", name, t->name);
+	r = col_vertices(g, &x, err);
+	if (!r)
+		r = col_width(g, &x, err);
+	if (!r)
+		r = col_ranges(&x, err);
+	if (!r && !(owner = malloc(x.nr * sizeof(*owner))))
+		r = oom("ipu_reduce_axes", err);
+	if (!r)
+		r = col_output(g, &x, owner, oshape, orank, err);
+	if (!r)
+		r = col_stage1(g, seq, &x, err);
+	if (!r)
+		r = col_stage2(g, seq, &x, owner, err);
+	col_free(&x, owner);
+	return r < 0 ? r : x.out;
 }
 
 IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in, const int *axes,
 			    unsigned naxes, const char *name, struct ipu_error *err)
 {
 	const struct ipu__tensor *t;
-	uint32_t oshape[IPU_MAX_RANK];
-	unsigned mask, orank = 0;
-	uint64_t L = 1;
+	uint32_t oshape[IPU_MAX_RANK], ishape[IPU_MAX_RANK];
+	uint64_t gs[IPU_MAX_RANK], L = 1;
+	unsigned char gk[IPU_MAX_RANK];
+	unsigned mask, orank = 0, m;
 	int seen_reduced = 0, kept_after = 0, src = in, r;
+	char buf[200];
 
 	if ((r = ipu__check_op_input(g, in, name, "ipu_reduce_axes", "input", err)))
 		return r;
@@ -248,12 +682,24 @@ IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in, c
 			kept_after |= t->shape[i] > 1 && seen_reduced;
 		}
 	}
-	if (kept_after) {
-		/* not the trailing dimensions: rows need rearranging into place first */
-		if ((src = move_reduced_last(g, seq, in, mask, L, name, err)) < 0)
+	if (!kept_after)	/* the trailing dimensions: rows reduce where they lie */
+		return ipu__reduce_rows_as(g, seq, op, in, L, orank, oshape, name, err);
+	m = dim_groups(t, mask, gs, gk);
+	if (!gk[m - 1]) {
+		/* reduced trailing group first, in place as rows; then the columns of what is left */
+		for (unsigned i = 0; i + 1 < m; i++) {
+			if (gs[i] > UINT32_MAX)
+				return ipu__err(err, -EINVAL, "ipu_reduce_axes '%s': merged dimensions of tensor "
+						"'%s' hold more than 2^32 - 1 elements", name, t->name);
+			ishape[i] = (uint32_t)gs[i];
+		}
+		src = ipu__reduce_rows_as(g, seq, op, in, gs[m - 1], m - 1, ishape, sub(buf, sizeof(buf), name, "inner"),
+					  err);
+		if (src < 0)
 			return src;
+		m--;
 	}
-	return ipu__reduce_rows_as(g, seq, op, src, L, orank, oshape, name, err);
+	return reduce_columns(g, seq, op, src, gs, gk, m, orank, oshape, name, err);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -100,7 +100,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 4	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers */
+#define IPUE_CODELET_LIBRARY_VERSION 4	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns* */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
@@ -154,6 +154,10 @@ enum {
 	IPUE_CODELET_REDUCE_MAX		= 0x0602,
 	IPUE_CODELET_REDUCE_MIN		= 0x0603,
 	IPUE_CODELET_ARGMAX		= 0x0604, /* in, out(i32); params[0] = row length */
+	/* in, out; params flags, row length C, column of in[0], column of out[0] */
+	IPUE_CODELET_REDUCE_COLS_SUM	= 0x0605,
+	IPUE_CODELET_REDUCE_COLS_MAX	= 0x0606,
+	IPUE_CODELET_REDUCE_COLS_MIN	= 0x0607,
 
 	IPUE_CODELET_MATMUL		= 0x0701, /* A, B, C(f32); params M, N, K, flags */
 	IPUE_CODELET_CONV2D		= 0x0702, /* in, w, out(f32); params Cin,H,W,Cout,KH,KW,SY,SX */

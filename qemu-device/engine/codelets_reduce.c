@@ -7,7 +7,9 @@
  * is bit-reproducible on every host. i32 sums wrap (two's complement).
  * max/min follow IEEE 754-2019 maximum/minimum (-0 < +0); any NaN gives the
  * canonical quiet NaN. ArgMax (0x0604): the first index of each row's
- * maximum, a NaN counting as the maximum (numpy.argmax).
+ * maximum, a NaN counting as the maximum (numpy.argmax). ReduceColumns*
+ * (0x0605-0x0607): rows of C elements into one result per column, for
+ * reductions over leading axes without rearranging the input.
  */
 #include <string.h>
 
@@ -129,7 +131,8 @@ static void reduce_run(int kind, const struct ipue_field *f, const uint32_t *p)
 		*(float *)out->data = r;
 }
 
-static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+/* the checks Reduce* and ReduceColumns* share: both fields, out's dtype, the flags */
+static int reduce_io_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
 {
 	const struct ipue_field *in = &f[0], *out = &f[1];
 	int r;
@@ -137,15 +140,24 @@ static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg
 	if ((r = ipue__check_field(in, "in", msg, msglen)) ||
 	    (r = ipue__check_field(out, "out", msg, msglen)))
 		return r;
-	if (out->count != 1)
-		return ipue__fail(msg, msglen, "out must have 1 element, has %u", out->count);
 	if (!(out->dtype == in->dtype ||
 	      (in->dtype == IPU_DTYPE_F16 && out->dtype == IPU_DTYPE_F32)))
 		return ipue__fail(msg, msglen, "out dtype %s invalid for in dtype %s",
 				  ipue__dtype_name(out->dtype), ipue__dtype_name(in->dtype));
 	if (p[0] & ~IPUE_REDUCE_ACCUMULATE)
 		return ipue__fail(msg, msglen, "unknown flags 0x%x", p[0]);
-	if (ipue__overlap(in, out))
+	return 0;
+}
+
+static int reduce_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	int r;
+
+	if ((r = reduce_io_check(f, p, msg, msglen)))
+		return r;
+	if (f[1].count != 1)
+		return ipue__fail(msg, msglen, "out must have 1 element, has %u", f[1].count);
+	if (ipue__overlap(&f[0], &f[1]))
 		return ipue__fail(msg, msglen, "out overlaps in");
 	return 0;
 }
@@ -238,15 +250,161 @@ static uint64_t argmax_cycles(const struct ipue_field *f, const uint32_t *p)
 	return IPUE_CYCLES_VERTEX_OVERHEAD + f[0].count + 2ull * f[1].count;
 }
 
+/* ---------------- column reductions ---------------- */
+
+/*
+ * ReduceColumns* (0x0605-0x0607): in is read as rows of C = p[1] elements,
+ * its element i at column (p[2] + i) % C (row (p[2] + i) / C); out[j]
+ * reduces the elements at column p[3] + j in ascending row order (the
+ * identity when there are none). Sums go to lane row % 8 and combine as
+ * ReduceSum's, so the error bound is ReduceSum's with n = rows.
+ */
+#define COL_BLOCK 256	/* columns per pass: 8 lanes of them fit a small stack */
+
+static int cols_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	const struct ipue_field *in = &f[0], *out = &f[1];
+	int r;
+
+	if ((r = reduce_io_check(f, p, msg, msglen)))
+		return r;
+	if (!p[1])
+		return ipue__fail(msg, msglen, "row length 0");
+	if (p[2] >= p[1])
+		return ipue__fail(msg, msglen, "first column %u not below the row length %u", p[2], p[1]);
+	if (p[3] > p[1] || out->count > p[1] - p[3])
+		return ipue__fail(msg, msglen, "out columns [%u, %llu) exceed the row length %u", p[3],
+				  (unsigned long long)p[3] + out->count, p[1]);
+	if (ipue__overlap(in, out))
+		return ipue__fail(msg, msglen, "out overlaps in");
+	return 0;
+}
+
+/* the columns [*lo, *hi) of block [ca, ca + w) that row k of the vertex holds */
+static ALWAYS_INLINE void cols_row(const uint32_t *p, uint32_t n, uint64_t k, uint32_t ca, uint32_t w,
+				   int64_t *lo, int64_t *hi)
+{
+	int64_t first = (int64_t)p[2] - (int64_t)(k * p[1]);	/* column of in[0] in row k's frame */
+
+	*lo = first > (int64_t)ca ? first : (int64_t)ca;
+	*hi = first + (int64_t)n < (int64_t)(ca + w) ? first + (int64_t)n : (int64_t)(ca + w);
+}
+
+/* float columns [ca, ca + w) into out[ca - p[3] ...] */
+static void cols_block_float(int kind, const struct ipue_field *f, const uint32_t *p, uint32_t ca, uint32_t w)
+{
+	float l[LANES][COL_BLOCK], r[COL_BLOCK];
+	uint32_t n = f[0].count, o = ca - p[3];
+	uint64_t rows = n ? ((uint64_t)p[2] + n - 1) / p[1] + 1 : 0;
+	bool acc = p[0] & IPUE_REDUCE_ACCUMULATE, mx = kind == R_MAX;
+
+	for (uint32_t j = 0; j < w; j++) {
+		r[j] = kind == R_SUM ? 0.0f : ipue__u2f(mx ? 0xff800000u : 0x7f800000u);
+		for (int q = 0; q < LANES; q++)
+			l[q][j] = 0.0f;
+	}
+	if (acc && kind != R_SUM)
+		for (uint32_t j = 0; j < w; j++)
+			r[j] = load_float(f[1].dtype, f[1].data, o + j);
+	for (uint64_t k = 0; k < rows; k++) {
+		int64_t lo, hi, base = (int64_t)(k * p[1]) - (int64_t)p[2];
+
+		cols_row(p, n, k, ca, w, &lo, &hi);
+		for (int64_t c = lo; c < hi; c++) {
+			float v = load_float(f[0].dtype, f[0].data, (uint32_t)(base + c));
+
+			if (kind == R_SUM)
+				l[k % LANES][c - ca] += v;
+			else
+				r[c - ca] = mx ? ipue__max_f32(r[c - ca], v) : ipue__min_f32(r[c - ca], v);
+		}
+	}
+	for (uint32_t j = 0; j < w; j++) {
+		if (kind == R_SUM) {
+			float lj[LANES];
+
+			for (int q = 0; q < LANES; q++)
+				lj[q] = l[q][j];
+			r[j] = combine_lanes(lj);
+			if (acc)
+				r[j] = load_float(f[1].dtype, f[1].data, o + j) + r[j];
+		}
+		if (f[1].dtype == IPU_DTYPE_F16)
+			((uint16_t *)f[1].data)[o + j] = ipue__f2h(r[j]);
+		else
+			((float *)f[1].data)[o + j] = r[j];
+	}
+}
+
+/* i32 columns [ca, ca + w) into out[ca - p[3] ...]; sums wrap */
+static void cols_block_i32(int kind, const struct ipue_field *f, const uint32_t *p, uint32_t ca, uint32_t w)
+{
+	const int32_t *x = f[0].data;
+	int32_t *y = f[1].data;
+	uint32_t n = f[0].count, o = ca - p[3], s[COL_BLOCK];
+	int32_t m[COL_BLOCK];
+	uint64_t rows = n ? ((uint64_t)p[2] + n - 1) / p[1] + 1 : 0;
+	bool acc = p[0] & IPUE_REDUCE_ACCUMULATE, mx = kind == R_MAX;
+
+	for (uint32_t j = 0; j < w; j++) {
+		s[j] = acc ? (uint32_t)y[o + j] : 0u;
+		m[j] = acc ? y[o + j] : mx ? INT32_MIN : INT32_MAX;
+	}
+	for (uint64_t k = 0; k < rows; k++) {
+		int64_t lo, hi, base = (int64_t)(k * p[1]) - (int64_t)p[2];
+
+		cols_row(p, n, k, ca, w, &lo, &hi);
+		for (int64_t c = lo; c < hi; c++) {
+			int32_t v = x[base + c];
+
+			s[c - ca] += (uint32_t)v;
+			m[c - ca] = mx ? (v > m[c - ca] ? v : m[c - ca]) : (v < m[c - ca] ? v : m[c - ca]);
+		}
+	}
+	for (uint32_t j = 0; j < w; j++)
+		y[o + j] = kind != R_SUM ? m[j] :
+			   s[j] <= (uint32_t)INT32_MAX ? (int32_t)s[j] : -(int32_t)(~s[j]) - 1;
+}
+
+static void cols_run(int kind, const struct ipue_field *f, const uint32_t *p)
+{
+	for (uint32_t a = 0; a < f[1].count; a += COL_BLOCK) {
+		uint32_t w = f[1].count - a < COL_BLOCK ? f[1].count - a : COL_BLOCK;
+
+		if (f[0].dtype == IPU_DTYPE_I32)
+			cols_block_i32(kind, f, p, p[3] + a, w);
+		else
+			cols_block_float(kind, f, p, p[3] + a, w);
+	}
+}
+
+/* ReduceSum's per element, a store per column and a loop step per row and pass */
+static uint64_t cols_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	uint64_t rows = f[0].count ? ((uint64_t)p[2] + f[0].count - 1) / p[1] + 1 : 0;
+	uint64_t passes = ipue__ceil_div(f[1].count, COL_BLOCK);
+
+	return reduce_cycles(f, p) + f[1].count + rows * passes;
+}
+
 static void sum_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_SUM, f, p); }
 static void max_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_MAX, f, p); }
 static void min_run(const struct ipue_field *f, const uint32_t *p) { reduce_run(R_MIN, f, p); }
+static void csum_run(const struct ipue_field *f, const uint32_t *p) { cols_run(R_SUM, f, p); }
+static void cmax_run(const struct ipue_field *f, const uint32_t *p) { cols_run(R_MAX, f, p); }
+static void cmin_run(const struct ipue_field *f, const uint32_t *p) { cols_run(R_MIN, f, p); }
 
 #define REDUCE_ENTRY(ID, NAME, RUN) {							\
 	.id = ID, .name = NAME, .nfields = 2, .nparams = 1,				\
 	.field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },				\
 		   { "out", IPUE_FIELD_INOUT, 1, IPUE_DTMASK_ALL } },			\
 	.check = reduce_check, .run = RUN, .cycles = reduce_cycles }
+
+#define COLS_ENTRY(ID, NAME, RUN) {							\
+	.id = ID, .name = NAME, .nfields = 2, .nparams = 4,				\
+	.field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },				\
+		   { "out", IPUE_FIELD_INOUT, 0, IPUE_DTMASK_ALL } },			\
+	.check = cols_check, .run = RUN, .cycles = cols_cycles }
 
 static const struct ipue_codelet codelets[] = {
 	REDUCE_ENTRY(IPUE_CODELET_REDUCE_SUM, "ReduceSum", sum_run),
@@ -256,6 +414,9 @@ static const struct ipue_codelet codelets[] = {
 	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
 		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_I32 } },
 	  .check = argmax_check, .run = argmax_run, .cycles = argmax_cycles },
+	COLS_ENTRY(IPUE_CODELET_REDUCE_COLS_SUM, "ReduceColumnsSum", csum_run),
+	COLS_ENTRY(IPUE_CODELET_REDUCE_COLS_MAX, "ReduceColumnsMax", cmax_run),
+	COLS_ENTRY(IPUE_CODELET_REDUCE_COLS_MIN, "ReduceColumnsMin", cmin_run),
 };
 
 const struct ipue__slice ipue__reduce_slice = {

@@ -293,7 +293,7 @@ static void t_registry(void)
 		{ 0x0a01, "SgdMomentum" }, { 0x0a02, "AdamStep" }, { 0x0a03, "Adam" },
 	};
 
-	EXPECT(n == 55, "expected 55 codelets, have %zu", n);
+	EXPECT(n == 58, "expected 58 codelets, have %zu", n);
 	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
 	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
@@ -1655,6 +1655,105 @@ next:
 	}
 }
 
+/*
+ * ReduceColumns* against a reference that follows the documented order
+ * (lane = row % 8): floats bit-exact (f32 out) and within the sum bound,
+ * max/min exact, i32 sums wrapping; random geometry with sizes 0, 1, odd.
+ */
+static void cols_case(uint8_t dt, uint8_t odt, int kind, int acc, uint32_t n, const uint32_t p[4], uint32_t m)
+{
+	size_t es = dsize(dt), oes = dsize(odt);
+	void *in = xalloc((size_t)n * es), *out = xalloc((size_t)m * oes + 4), *out0 = xalloc((size_t)m * oes + 4);
+	uint32_t prm[4] = { acc ? IPUE_REDUCE_ACCUMULATE : 0, p[1], p[2], p[3] };
+	struct ipue_field f[2] = { fld(in, n, dt), fld(out, m, odt) };
+
+	fill_random(in, n, dt, 1);
+	fill_random(out, m, odt, 1);
+	memcpy(out0, out, (size_t)m * oes);
+	if (run_ok((uint16_t)(IPUE_CODELET_REDUCE_COLS_SUM + kind), f, 2, prm, 4))
+		goto done;
+	for (uint32_t j = 0; j < m; j++) {
+		uint32_t col = p[3] + j;
+		float l[8] = { 0 }, init = odt == IPU_DTYPE_F16 ? ipue__h2f(((uint16_t *)out0)[j]) :
+					   odt == IPU_DTYPE_F32 ? ((float *)out0)[j] : 0;
+		double r = kind == 1 ? -INFINITY : INFINITY, exact = acc ? init : 0, mag = acc ? fabs(init) : 0;
+		int64_t ri = acc && dt == IPU_DTYPE_I32 ? ((int32_t *)out0)[j] :
+			     kind == 0 ? 0 : kind == 1 ? INT32_MIN : INT32_MAX;
+
+		if (acc && kind)
+			r = init;
+		for (uint64_t i = (col + (uint64_t)p[1] - p[2]) % p[1]; i < n; i += p[1]) {
+			uint64_t row = (p[2] + i) / p[1];
+			double v;
+
+			if (dt == IPU_DTYPE_I32) {
+				int32_t x = ((int32_t *)in)[i];
+
+				ri = kind == 0 ? wrap(ri + x) : kind == 1 ? (x > ri ? x : ri) : (x < ri ? x : ri);
+				continue;
+			}
+			v = dt == IPU_DTYPE_F16 ? ipue__h2f(((uint16_t *)in)[i]) : ((float *)in)[i];
+			l[row % 8] += (float)v;
+			exact += v;
+			mag += fabs(v);
+			r = kind ? bref(kind == 1 ? IPUE_BOP_MAX : IPUE_BOP_MIN, r, v) : r;
+		}
+		if (dt == IPU_DTYPE_I32) {
+			EXPECT(((int32_t *)out)[j] == wrap(ri), "i32 cols %d C=%u col %u: %d want %d", kind, p[1], col,
+			       ((int32_t *)out)[j], wrap(ri));
+			continue;
+		}
+		float want = kind ? (float)r : ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+
+		if (!kind && acc)
+			want = init + want;
+		if (odt == IPU_DTYPE_F16) {
+			EXPECT(((uint16_t *)out)[j] == ipue__f2h(want), "f16-out cols %d col %u", kind, col);
+			continue;
+		}
+		EXPECT(ulp_diff_f32(((float *)out)[j], want) == 0, "cols %d dt %u C=%u c0=%u col %u n=%u: %a want %a",
+		       kind, dt, p[1], p[2], col, n, ((float *)out)[j], want);
+		if (!kind && mag < 1e30)
+			EXPECT(fabs(((float *)out)[j] - exact) <= ((double)n / p[1] / 8.0 + 5) * 0x1p-24 * mag,
+			       "cols sum bound col %u", col);
+	}
+done:
+	free(in);
+	free(out);
+	free(out0);
+}
+
+static void t_reduce_cols(void)
+{
+	static const uint32_t cs[] = { 1, 2, 3, 7, 8, 9, 255, 256, 257, 600 };
+
+	for (unsigned di = 0; di < 3; di++)
+		for (unsigned ci = 0; ci < sizeof(cs) / sizeof(cs[0]); ci++)
+			for (int k = 0; k < 6; k++) {
+				uint8_t dt = all_dt[di], odt = dt == IPU_DTYPE_F16 && k != 5 ? IPU_DTYPE_F32 : dt;
+				uint32_t C = cs[ci], p[4] = { 0, C, rndn(C), rndn(C + 1) };
+				uint32_t n = k == 0 ? 0 : k == 1 ? 1 : rndn(C * 40 + 3), m = rndn(C - p[3] + 1);
+
+				if (k == 4)
+					m = C - p[3];
+				for (int kind = 0; kind < 3; kind++)
+					for (int acc = 0; acc < 2; acc++)
+						cols_case(dt, odt, kind, acc, n, p, m);
+			}
+	/* NaN and signed zero in one column, +Inf in the other */
+	{
+		float x[6] = { -0.0f, INFINITY, 0.0f, 1, NAN, 2 }, o[2];
+		uint32_t p[4] = { 0, 2, 0, 0 };
+		struct ipue_field f[2] = { fld(x, 6, IPU_DTYPE_F32), fld(o, 2, IPU_DTYPE_F32) };
+
+		if (!run_ok(IPUE_CODELET_REDUCE_COLS_MAX, f, 2, p, 4))
+			EXPECT(o[0] != o[0] && o[1] == INFINITY, "cols max NaN/Inf: %g %g", o[0], o[1]);
+		x[4] = -0.0f;
+		if (!run_ok(IPUE_CODELET_REDUCE_COLS_MIN, f, 2, p, 4))
+			EXPECT(o[0] == 0 && signbit(o[0]) && o[1] == 1, "cols min -0: %g %g", o[0], o[1]);
+	}
+}
+
 static void t_check_negative(void)
 {
 	_Alignas(16) char buf[4096];
@@ -2008,6 +2107,31 @@ static void t_check_negative(void)
 		f[1] = fld(q, 0x10000, I32);
 		f[0] = fld(p, 0, F32);
 		run_bad(IPUE_CODELET_ARGMAX, f, 2, &big, 1, "argmax rows x L wraps 32 bits");
+		/* reduce columns: in, out; flags, C, first column, first out column */
+		{
+			uint32_t cp[4] = { 0, 4, 1, 2 };
+
+			f[0] = fld(p, 8, F32);
+			f[1] = fld(q, 2, F32);
+			EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_REDUCE_COLS_SUM), f, 2, cp, 4, m,
+						      sizeof(m)), "valid cols rejected: %s", m);
+			f[1] = fld(q, 3, F32);
+			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols out past the row");
+			f[1] = fld(q, 2, I32);
+			run_bad(IPUE_CODELET_REDUCE_COLS_MAX, f, 2, cp, 4, "cols out dtype");
+			f[1] = fld(buf + 16, 2, F32);
+			run_bad(IPUE_CODELET_REDUCE_COLS_MIN, f, 2, cp, 4, "cols out overlaps in");
+			f[1] = fld(q, 2, F32);
+			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 1, "cols without its params");
+			cp[1] = 0;
+			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols row length 0");
+			cp[1] = 4;
+			cp[2] = 4;
+			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols first column past the row");
+			cp[2] = 0;
+			cp[0] = 2;
+			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols unknown flag");
+		}
 	}
 }
 
@@ -2090,6 +2214,7 @@ GROUP(compare_f16, t_compare(IPU_DTYPE_F16))
 GROUP(compare_i32, t_compare(IPU_DTYPE_I32))
 GROUP(select_all, t_select())
 GROUP(argmax, t_argmax())
+GROUP(reduce_cols, t_reduce_cols())
 GROUP(check_negative, t_check_negative())
 GROUP(cycles, t_cycles())
 

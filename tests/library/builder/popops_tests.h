@@ -37,13 +37,14 @@ static double val_of(const void *p, uint64_t i, unsigned dt)
 	return ((const int32_t *)p)[i];
 }
 
-/* a graph on model "test" with tensor "x" (dtype, rank, shape) mapped with grain, and a sequence */
-static int popops_graph(struct __test_metadata *_metadata, struct ipu_graph **g, const char *xname,
-			unsigned dt, unsigned rank, const uint32_t *shape, uint64_t grain, int *seq)
+/* a graph on @model with tensor "x" (dtype, rank, shape) mapped with grain, and a sequence */
+static int popops_graph_on(struct __test_metadata *_metadata, uint32_t model, struct ipu_graph **g,
+			   const char *xname, unsigned dt, unsigned rank, const uint32_t *shape, uint64_t grain,
+			   int *seq)
 {
 	int tx = -1;
 
-	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, g, &err));
+	ASSERT_CALL(ipu_graph_create(model, g, &err));
 	ASSERT_CALL(tx = ipu_graph_add_tensor(*g, xname, dt, rank, shape, &err));
 	ASSERT_CALL(ipu_graph_map_linear(*g, tx, grain, &err));
 	ASSERT_CALL(ipu_graph_expose(*g, tx, NULL, IPU_HANDLE_WRITE, &err));
@@ -51,15 +52,27 @@ static int popops_graph(struct __test_metadata *_metadata, struct ipu_graph **g,
 	return tx;
 }
 
-/* expose @outs for reading, add the program, write, load on the model device */
-static void popops_load(struct __test_metadata *_metadata, struct ipu_graph *g, int seq, const int *outs,
-			unsigned nouts, struct ipu_device **d)
+static int popops_graph(struct __test_metadata *_metadata, struct ipu_graph **g, const char *xname,
+			unsigned dt, unsigned rank, const uint32_t *shape, uint64_t grain, int *seq)
+{
+	return popops_graph_on(_metadata, IPU_MODEL_TEST, g, xname, dt, rank, shape, grain, seq);
+}
+
+/* expose @outs for reading, add the program, write, load on a model device @model */
+static void popops_load_on(struct __test_metadata *_metadata, const char *model, struct ipu_graph *g, int seq,
+			   const int *outs, unsigned nouts, struct ipu_device **d)
 {
 	for (unsigned i = 0; i < nouts; i++)
 		ASSERT_CALL(ipu_graph_expose(g, outs[i], NULL, IPU_HANDLE_READ, &err));
 	ASSERT_CALL(ipu_graph_add_program(g, "p", seq, &err));
-	load_run(_metadata, g, "test", d);
+	load_run(_metadata, g, model, d);
 	ipu_graph_free(g);
+}
+
+static void popops_load(struct __test_metadata *_metadata, struct ipu_graph *g, int seq, const int *outs,
+			unsigned nouts, struct ipu_device **d)
+{
+	popops_load_on(_metadata, "test", g, seq, outs, nouts, d);
 }
 
 static void rand_shape(unsigned *rank, uint32_t *shape, unsigned maxrank, uint32_t maxdim)
@@ -148,8 +161,8 @@ TEST(cast_matches_reference)
  * call in a random order, some negative), each op, against double: sums
  * within 1e-6 * sum|x| (f32 accumulation), max/min exact.
  */
-static void run_reduce_axes(struct __test_metadata *_metadata, unsigned dt, unsigned rank,
-			    const uint32_t *shape, unsigned mask, uint64_t grain)
+static void run_reduce_axes_on(struct __test_metadata *_metadata, uint32_t model, unsigned dt, unsigned rank,
+			       const uint32_t *shape, unsigned mask, uint64_t grain)
 {
 	uint64_t n = count_of(rank, shape), stride[IPU_MAX_RANK];
 	uint32_t oshape[IPU_MAX_RANK];
@@ -177,7 +190,7 @@ static void run_reduce_axes(struct __test_metadata *_metadata, unsigned dt, unsi
 	for (unsigned i = rank - 1; i-- > 0;)
 		stride[i] = stride[i + 1] * shape[i + 1];
 	fill_dtype(x, n, dt, dt == IPU_DTYPE_I32 ? 1000 : 10);
-	ASSERT_LE(0, tx = popops_graph(_metadata, &g, "x", dt, rank, shape, grain, &seq));
+	ASSERT_LE(0, tx = popops_graph_on(_metadata, model, &g, "x", dt, rank, shape, grain, &seq));
 	for (unsigned op = IPU_REDUCE_SUM; op <= IPU_REDUCE_MIN; op++) {
 		struct ipu_tensor_desc desc;
 		char name[8];
@@ -190,7 +203,7 @@ static void run_reduce_axes(struct __test_metadata *_metadata, unsigned dt, unsi
 		for (unsigned i = 0; i < orank; i++)
 			ASSERT_EQ(oshape[i], desc.shape[i]);
 	}
-	popops_load(_metadata, g, seq, to, 3, &d);
+	popops_load_on(_metadata, ipu_model_name(model), g, seq, to, 3, &d);
 	ASSERT_CALL(ipu_tensor_write(d, "x", x, n * ipu_dtype_size(dt), &err));
 	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
 	void *out = malloc(on * 4);
@@ -237,6 +250,12 @@ static void run_reduce_axes(struct __test_metadata *_metadata, unsigned dt, unsi
 	free(mn);
 }
 
+static void run_reduce_axes(struct __test_metadata *_metadata, unsigned dt, unsigned rank,
+			    const uint32_t *shape, unsigned mask, uint64_t grain)
+{
+	run_reduce_axes_on(_metadata, IPU_MODEL_TEST, dt, rank, shape, mask, grain);
+}
+
 TEST(reduce_axes_matches_reference)
 {
 	for (int k = 0; k < 30; k++) {
@@ -262,11 +281,50 @@ TEST(reduce_axes_named_cases)
 		{ 4, { 3, 5, 2, 7 }, 0xa },	/* interleaved */
 		{ 1, { 1 }, 0x1 },
 		{ 3, { 2, 300, 3 }, 0x1 },
+		{ 3, { 6, 13, 11 }, 0x2 },	/* columns within each block */
+		{ 3, { 7, 9, 11 }, 0x5 },	/* rows in place, then columns */
+		{ 4, { 4, 6, 5, 3 }, 0x5 },	/* two kept groups: output rows from outer blocks */
+		{ 4, { 4, 6, 5, 3 }, 0x6 },	/* middle pair */
+		{ 4, { 5, 3, 4, 7 }, 0x9 },	/* outer and trailing reduced */
+		{ 2, { 1999, 3 }, 0x1 },	/* long columns: rows chunked over the workers */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (unsigned di = 0; di < 3; di++)
 			run_reduce_axes(_metadata, pop_dt[di], cases[i].rank, cases[i].shape, cases[i].mask, 3);
+}
+
+/* column reductions of [B][F] (B, F odd) over many gc200 tiles, rows cut between tiles or not */
+TEST(reduce_axes_columns_gc200)
+{
+	static const struct { uint32_t shape[2]; uint64_t grain; unsigned dt; } cases[] = {
+		{ { 333, 517 }, 1, IPU_DTYPE_F32 },
+		{ { 333, 517 }, 517, IPU_DTYPE_F16 },
+		{ { 333, 517 }, 7, IPU_DTYPE_I32 },
+		{ { 1001, 999 }, 1, IPU_DTYPE_F32 },
+		{ { 5001, 13 }, 39, IPU_DTYPE_F32 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_reduce_axes_on(_metadata, IPU_MODEL_GC200, cases[i].dt, 2, cases[i].shape, 0x1, cases[i].grain);
+	run_reduce_axes_on(_metadata, IPU_MODEL_GC200, IPU_DTYPE_F32, 3, (uint32_t[]){ 9, 101, 77 }, 0x2, 1);
+}
+
+/*
+ * The exchanges of a [512][512] axis-0 sum on gc200 copy partials by
+ * ranges of columns, not elements: a few records per tile (2651 when
+ * written), where a per-element rearrangement makes 262144 or more.
+ */
+TEST(reduce_axes_column_copies)
+{
+	struct ipu_graph *g;
+	int tx, seq;
+
+	ASSERT_LE(0, tx = popops_graph_on(_metadata, IPU_MODEL_GC200, &g, "x", IPU_DTYPE_F32, 2,
+					  (uint32_t[]){ 512, 512 }, 1, &seq));
+	ASSERT_CALL(ipu_reduce_axes(g, seq, IPU_REDUCE_SUM, tx, (int[]){ 0 }, 1, "s", &err));
+	ASSERT_GT(4u * ipu_graph_tiles(g), ipu__graph_copy_count(g));
+	ipu_graph_free(g);
 }
 
 /* ---------------- comparisons and select ---------------- */

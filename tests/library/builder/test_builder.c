@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ipudev.h"
+#include "builder_internal.h"	/* ipu__graph_copy_count() */
 #include "codelets.h"
 #include "../ref_matmul.h"
 #include "kselftest_harness.h"
