@@ -1540,11 +1540,11 @@ next:
 	}
 }
 
-static void t_check_negative(void)
+/* Rejected fields of the loader, unary, binary, cast, fill and copy. */
+static void t_negative_elementwise(char *buf)
 {
-	_Alignas(16) char buf[4096];
 	void *p = buf, *q = buf + 1024, *r = buf + 2048;
-	uint32_t fl0 = 0, fl2 = 2, big = 0x10000;
+	uint32_t fl0 = 0, big = 0x10000;
 	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
 
 	/* loader-level */
@@ -1619,6 +1619,15 @@ static void t_check_negative(void)
 		f[1] = fld(r, 3, F16);
 		run_bad(IPUE_CODELET_COPY, f, 2, NULL, 0, "copy count");
 	}
+}
+
+/* Rejected fields and params of reductions, matmul and conv. */
+static void t_negative_reduce_matmul_conv(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	uint32_t fl0 = 0, fl2 = 2;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
 	/* reductions */
 	{
 		struct ipue_field f[2] = { fld(p, 4, F32), fld(q, 2, F32) };
@@ -1705,6 +1714,14 @@ static void t_check_negative(void)
 			run_bad(IPUE_CODELET_CONV2D, e, 3, po, 8, "dims overflow 64 bits");
 		}
 	}
+}
+
+/* Rejected fields of scaled add and the nonlinearity gradients. */
+static void t_negative_scaled_add_nl_grad(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
 	/* scaled add */
 	{
 		uint32_t sb = 0x3f800000;
@@ -1762,6 +1779,15 @@ static void t_check_negative(void)
 		EXPECT(!ipue_codelet_validate(ipue_codelet_find(id), f, 3, NULL, 0, m, sizeof(m)),
 		       "all three aliased rejected: %s", m);
 	}
+}
+
+/* Rejected fields and params of comparisons, select and argmax. */
+static void t_negative_compare_select_argmax(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	uint32_t big = 0x10000;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
 	/* comparisons, select, argmax */
 	{
 		uint16_t eq = IPUE_CODELET_BINARY(IPUE_BOP_EQ), lt = IPUE_CODELET_BINARY(IPUE_BOP_LT);
@@ -1830,6 +1856,16 @@ static void t_check_negative(void)
 		f[0] = fld(p, 0, F32);
 		run_bad(IPUE_CODELET_ARGMAX, f, 2, &big, 1, "argmax rows x L wraps 32 bits");
 	}
+}
+
+static void t_check_negative(void)
+{
+	_Alignas(16) char buf[4096];
+
+	t_negative_elementwise(buf);
+	t_negative_reduce_matmul_conv(buf);
+	t_negative_scaled_add_nl_grad(buf);
+	t_negative_compare_select_argmax(buf);
 }
 
 static void t_cycles(void)
