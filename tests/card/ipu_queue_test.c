@@ -1721,6 +1721,83 @@ static void log_record(struct __test_metadata *_metadata, const char *what,
 	       r->stream_bytes_d2h);
 }
 
+/* Slot 1's record: a RUN that failed at its first copy (completion @c). */
+static void check_failed_run(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			     unsigned rec, bool *ran, const struct ipu_cqe *c)
+{
+	const struct ipu_run_record *r = rec_at(self, rec, 1);
+
+	ran[1] = true;
+	log_record(_metadata, "failed RUN", r);
+	check_ran(_metadata, r, c);
+	EXPECT_LT(0, r->cycles_stream);		/* the copy it tried */
+	EXPECT_EQ(0, r->stream_bytes_h2d);
+	EXPECT_EQ(0, r->stream_bytes_d2h);
+	EXPECT_EQ(0, r->compute_sets);
+	EXPECT_TRUE(rec_untouched(self, rec, 0));
+}
+
+/* The counters of one run of the record graph: every kind, and enough of each. */
+static void check_graph_record(struct __test_metadata *_metadata,
+			       const struct ipu_run_record *one)
+{
+	EXPECT_LT(0, one->cycles_compute);
+	EXPECT_LT(0, one->cycles_sync);
+	EXPECT_LT(0, one->cycles_exchange);
+	EXPECT_LT(0, one->cycles_stream);
+	EXPECT_LE(R_ROUNDS, one->compute_sets);
+	EXPECT_LE(R_ROUNDS, one->exchanges);
+	/* a sync ends every compute set, and one more per round */
+	EXPECT_LE(one->compute_sets + R_ROUNDS, one->syncs);
+	EXPECT_LE(R_ROUNDS * R_ELEMS * 4, one->exchange_bytes);
+	EXPECT_EQ(R_RING, one->stream_bytes_h2d);
+	EXPECT_EQ(R_RING, one->stream_bytes_d2h);
+}
+
+/* Slots 9 to 12: RUNs that do not start get zeroed records; UNLOAD between. */
+static void runs_not_started(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			     unsigned rec, bool *ran)
+{
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	unsigned slot;
+
+	/* 9, 10: RUNs that do not start (no program 5, a bad field). */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_at(self, &e, &c, &slot));
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.flags = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_at(self, &e, &c, &slot));
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	/* 11: UNLOAD. 12: RUN without a graph. */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(12, slot);
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+}
+
+/* Every slot: the records where they were, nothing anywhere else. */
+static void check_slots(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			unsigned rec, const bool *ran, const struct ipu_run_record *one, unsigned one_slot,
+			const struct ipu_run_record *two, unsigned two_slot)
+{
+	for (unsigned i = 0; i < REC_QSIZE; i++) {
+		if (!ran[i])
+			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
+	}
+	EXPECT_EQ(0, memcmp(one, rec_at(self, rec, one_slot), sizeof(*one)));
+	EXPECT_EQ(0, memcmp(two, rec_at(self, rec, two_slot), sizeof(*two)));
+}
+
 /*
  * Records on a kernel queue: a record for every RUN at the CQ index of its
  * completion with the run's counters (twice the run, twice the counters),
@@ -1734,7 +1811,6 @@ TEST_F(queue, run_records)
 	unsigned rec = pool_pages(self, 1), in = pool_pages(self, 1);
 	unsigned out = pool_pages(self, 1), xin = pool_pages(self, 1);
 	unsigned zout = pool_pages(self, 1);
-	const struct ipu_run_record *r;
 	struct ipu_run_record one, two;
 	struct ipu_sqe ld, bind_in, bind_out, e;
 	bool ran[REC_QSIZE] = { false };
@@ -1765,15 +1841,7 @@ TEST_F(queue, run_records)
 	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, NULL, &slot));
 	ASSERT_EQ(0, slot);
 	ASSERT_EQ(IPU_CS_RUN_FAILED, cmd0(self, IPU_SQE_RUN, &c));
-	r = rec_at(self, rec, 1);
-	ran[1] = true;
-	log_record(_metadata, "failed RUN", r);
-	check_ran(_metadata, r, &c);
-	EXPECT_LT(0, r->cycles_stream);		/* the copy it tried */
-	EXPECT_EQ(0, r->stream_bytes_h2d);
-	EXPECT_EQ(0, r->stream_bytes_d2h);
-	EXPECT_EQ(0, r->compute_sets);
-	EXPECT_TRUE(rec_untouched(self, rec, 0));
+	check_failed_run(_metadata, self, rec, ran, &c);
 
 	/* 2, 3: STREAM_BIND. 4: the graph, once. */
 	e = bind_in;
@@ -1788,17 +1856,7 @@ TEST_F(queue, run_records)
 	one = *rec_at(self, rec, one_slot);
 	log_record(_metadata, "RUN", &one);
 	check_ran(_metadata, &one, &c);
-	EXPECT_LT(0, one.cycles_compute);
-	EXPECT_LT(0, one.cycles_sync);
-	EXPECT_LT(0, one.cycles_exchange);
-	EXPECT_LT(0, one.cycles_stream);
-	EXPECT_LE(R_ROUNDS, one.compute_sets);
-	EXPECT_LE(R_ROUNDS, one.exchanges);
-	/* a sync ends every compute set, and one more per round */
-	EXPECT_LE(one.compute_sets + R_ROUNDS, one.syncs);
-	EXPECT_LE(R_ROUNDS * R_ELEMS * 4, one.exchange_bytes);
-	EXPECT_EQ(R_RING, one.stream_bytes_h2d);
-	EXPECT_EQ(R_RING, one.stream_bytes_d2h);
+	check_graph_record(_metadata, &one);
 	for (unsigned i = 0; i < R_ROUNDS * R_ELEMS; i++)
 		ASSERT_EQ(x[i] * 2, y[i]);
 
@@ -1821,35 +1879,10 @@ TEST_F(queue, run_records)
 	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, 1, zout,
 				       pool_pages(self, 1), R_ELEMS * 4));
 
-	/* 9, 10: RUNs that do not start (no program 5, a bad field). */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.handle = 5;
-	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_at(self, &e, &c, &slot));
-	ran[slot] = true;
-	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.flags = 1;
-	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_at(self, &e, &c, &slot));
-	ran[slot] = true;
-	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
-	/* 11: UNLOAD. 12: RUN without a graph. */
-	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_NO_GRAPH, run_at(self, &e, &c, &slot));
-	EXPECT_EQ(12, slot);
-	ran[slot] = true;
-	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	runs_not_started(_metadata, self, rec, ran);
 
 	/* Every slot: the records where they were, nothing anywhere else. */
-	for (unsigned i = 0; i < REC_QSIZE; i++) {
-		if (!ran[i])
-			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
-	}
-	EXPECT_EQ(0, memcmp(&one, rec_at(self, rec, one_slot), sizeof(one)));
-	EXPECT_EQ(0, memcmp(&two, rec_at(self, rec, two_slot), sizeof(two)));
+	check_slots(_metadata, self, rec, ran, &one, one_slot, &two, two_slot);
 
 	/* Around the ring: the last slot, then slot 0 again. */
 	e = ld;
