@@ -1060,6 +1060,129 @@ static int refused(FIXTURE_DATA(queue) *self, struct ipu_sqe *e)
 	return c.detail == e->opcode ? 0 : -EPROTO;
 }
 
+/* On user queue @self->q: FENCE, RUN and ABORT, validated as on any queue. */
+static void user_queue_runs(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			    unsigned buf)
+{
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(3, c.sq_id);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.count = 2;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_LT(0, c.cycles);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_ABORT;	/* nothing running: nothing to stop */
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_cmd(self, &e, &c));
+	EXPECT_EQ(5, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_FENCE;
+	e.flags = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(1, c.detail);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.data = self->phys[buf];
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, NULL));
+}
+
+/*
+ * On user queue @self->q: READ and WRITE are refused without touching host
+ * memory (page @buf, @y and the SGL @out_sgl of @out_cnt entries).
+ */
+static void user_queue_refuses_read_write(struct __test_metadata *_metadata,
+					  FIXTURE_DATA(queue) *self, unsigned buf, float *y,
+					  uint64_t out_sgl, uint32_t out_cnt)
+{
+	struct ipu_sqe e;
+
+	/* READ: the target buffers keep their pattern. */
+	memset(page_ptr(self, buf), 0xa5, PAGE);
+	memset(y, 0xa5, N_ELEMS * 4);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_READ;
+	e.handle = 1;
+	e.length = 64;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	e.length = N_ELEMS * 4;
+	e.data = out_sgl;
+	e.sgl_count = out_cnt;
+	EXPECT_EQ(0, refused(self, &e));
+	/* ... and addresses the card would refuse are not even looked at. */
+	e.length = 64;
+	e.sgl_count = 0;
+	e.data = 1ull << 40;
+	EXPECT_EQ(0, refused(self, &e));
+	e.data = self->bar.phys;
+	EXPECT_EQ(0, refused(self, &e));
+	EXPECT_TRUE(all_bytes(page_ptr(self, buf), PAGE, 0xa5));
+	EXPECT_TRUE(all_bytes(y, N_ELEMS * 4, 0xa5));
+
+	/* WRITE of other values into x: checked through queue 0 below. */
+	for (int i = 0; i < PAGE / 4; i++)
+		((float *)page_ptr(self, buf))[i] = 12345.0f;
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_WRITE;
+	e.handle = 0;
+	e.length = PAGE;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	e.data = self->bar.phys;
+	e.length = 64;
+	EXPECT_EQ(0, refused(self, &e));
+}
+
+/*
+ * On user queue @self->q: LOAD (corrupt binary in @gdata, SGL page @gsgl,
+ * message page @msg), STREAM_BIND and an unknown opcode are refused.
+ */
+static void user_queue_refuses_load_bind(struct __test_metadata *_metadata,
+					 FIXTURE_DATA(queue) *self, unsigned buf, unsigned msg,
+					 unsigned gdata, unsigned gsgl)
+{
+	struct ipu_sqe e;
+
+	/*
+	 * LOAD of a corrupt binary with a message buffer: refused before it
+	 * is read (no LOAD_FAILED, no message), and the graph stays loaded.
+	 */
+	memcpy(page_ptr(self, gdata), self->graph, self->graph_len);
+	((uint8_t *)page_ptr(self, gdata))[self->graph_len / 2] ^= 0x5a;
+	memset(page_ptr(self, msg), 0xa5, PAGE);
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_LOAD;
+	e.length = self->graph_len;
+	e.data = make_sgl(self, gsgl, gdata, self->graph_len, &e.sgl_count);
+	e.arg = self->phys[msg];
+	EXPECT_EQ(0, refused(self, &e));
+	EXPECT_TRUE(all_bytes(page_ptr(self, msg), PAGE, 0xa5));
+	e.length = IPU_MAX_GRAPH_BYTES + 1ull;	/* not TOO_LARGE either */
+	EXPECT_EQ(0, refused(self, &e));
+
+	/* STREAM_BIND (bind and unbind forms) and an unknown opcode. */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	e.length = PAGE;
+	e.data = self->phys[buf];
+	EXPECT_EQ(0, refused(self, &e));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_STREAM_BIND;
+	EXPECT_EQ(0, refused(self, &e));
+	memset(&e, 0, sizeof(e));
+	e.opcode = 0x7f;
+	EXPECT_EQ(0, refused(self, &e));
+}
+
 /*
  * A user queue (CTRL.USER) runs RUN, FENCE and ABORT like any queue, and
  * completes every command that carries a host address with INVALID_OPCODE
@@ -1105,98 +1228,11 @@ TEST_F(queue, user_queue)
 	u->bar4 = true;
 
 	/* FENCE, RUN and ABORT, validated as on any queue. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_FENCE;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
-	EXPECT_EQ(3, c.sq_id);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.count = 2;
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
-	EXPECT_LT(0, c.cycles);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_ABORT;	/* nothing running: nothing to stop */
-	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, NULL));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.handle = 5;
-	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_cmd(self, &e, &c));
-	EXPECT_EQ(5, c.detail);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_FENCE;
-	e.flags = 1;
-	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
-	EXPECT_EQ(1, c.detail);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.data = self->phys[buf];
-	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, NULL));
+	user_queue_runs(_metadata, self, buf);
 
-	/* READ: the target buffers keep their pattern. */
-	memset(page_ptr(self, buf), 0xa5, PAGE);
-	memset(y, 0xa5, N_ELEMS * 4);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_READ;
-	e.handle = 1;
-	e.length = 64;
-	e.data = self->phys[buf];
-	EXPECT_EQ(0, refused(self, &e));
-	e.length = N_ELEMS * 4;
-	e.data = out_sgl;
-	e.sgl_count = out_cnt;
-	EXPECT_EQ(0, refused(self, &e));
-	/* ... and addresses the card would refuse are not even looked at. */
-	e.length = 64;
-	e.sgl_count = 0;
-	e.data = 1ull << 40;
-	EXPECT_EQ(0, refused(self, &e));
-	e.data = self->bar.phys;
-	EXPECT_EQ(0, refused(self, &e));
-	EXPECT_TRUE(all_bytes(page_ptr(self, buf), PAGE, 0xa5));
-	EXPECT_TRUE(all_bytes(y, N_ELEMS * 4, 0xa5));
-
-	/* WRITE of other values into x: checked through queue 0 below. */
-	for (int i = 0; i < PAGE / 4; i++)
-		((float *)page_ptr(self, buf))[i] = 12345.0f;
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_WRITE;
-	e.handle = 0;
-	e.length = PAGE;
-	e.data = self->phys[buf];
-	EXPECT_EQ(0, refused(self, &e));
-	e.data = self->bar.phys;
-	e.length = 64;
-	EXPECT_EQ(0, refused(self, &e));
-
-	/*
-	 * LOAD of a corrupt binary with a message buffer: refused before it
-	 * is read (no LOAD_FAILED, no message), and the graph stays loaded.
-	 */
-	memcpy(page_ptr(self, gdata), self->graph, self->graph_len);
-	((uint8_t *)page_ptr(self, gdata))[self->graph_len / 2] ^= 0x5a;
-	memset(page_ptr(self, msg), 0xa5, PAGE);
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_LOAD;
-	e.length = self->graph_len;
-	e.data = make_sgl(self, gsgl, gdata, self->graph_len, &e.sgl_count);
-	e.arg = self->phys[msg];
-	EXPECT_EQ(0, refused(self, &e));
-	EXPECT_TRUE(all_bytes(page_ptr(self, msg), PAGE, 0xa5));
-	e.length = IPU_MAX_GRAPH_BYTES + 1ull;	/* not TOO_LARGE either */
-	EXPECT_EQ(0, refused(self, &e));
-
-	/* STREAM_BIND (bind and unbind forms) and an unknown opcode. */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_STREAM_BIND;
-	e.length = PAGE;
-	e.data = self->phys[buf];
-	EXPECT_EQ(0, refused(self, &e));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_STREAM_BIND;
-	EXPECT_EQ(0, refused(self, &e));
-	memset(&e, 0, sizeof(e));
-	e.opcode = 0x7f;
-	EXPECT_EQ(0, refused(self, &e));
+	/* READ and WRITE, LOAD, STREAM_BIND: refused. */
+	user_queue_refuses_read_write(_metadata, self, buf, y, out_sgl, out_cnt);
+	user_queue_refuses_load_bind(_metadata, self, buf, msg, gdata, gsgl);
 
 	/* The user queue is fine and still runs the loaded graph. */
 	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
@@ -1685,6 +1721,83 @@ static void log_record(struct __test_metadata *_metadata, const char *what,
 	       r->stream_bytes_d2h);
 }
 
+/* Slot 1's record: a RUN that failed at its first copy (completion @c). */
+static void check_failed_run(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			     unsigned rec, bool *ran, const struct ipu_cqe *c)
+{
+	const struct ipu_run_record *r = rec_at(self, rec, 1);
+
+	ran[1] = true;
+	log_record(_metadata, "failed RUN", r);
+	check_ran(_metadata, r, c);
+	EXPECT_LT(0, r->cycles_stream);		/* the copy it tried */
+	EXPECT_EQ(0, r->stream_bytes_h2d);
+	EXPECT_EQ(0, r->stream_bytes_d2h);
+	EXPECT_EQ(0, r->compute_sets);
+	EXPECT_TRUE(rec_untouched(self, rec, 0));
+}
+
+/* The counters of one run of the record graph: every kind, and enough of each. */
+static void check_graph_record(struct __test_metadata *_metadata,
+			       const struct ipu_run_record *one)
+{
+	EXPECT_LT(0, one->cycles_compute);
+	EXPECT_LT(0, one->cycles_sync);
+	EXPECT_LT(0, one->cycles_exchange);
+	EXPECT_LT(0, one->cycles_stream);
+	EXPECT_LE(R_ROUNDS, one->compute_sets);
+	EXPECT_LE(R_ROUNDS, one->exchanges);
+	/* a sync ends every compute set, and one more per round */
+	EXPECT_LE(one->compute_sets + R_ROUNDS, one->syncs);
+	EXPECT_LE(R_ROUNDS * R_ELEMS * 4, one->exchange_bytes);
+	EXPECT_EQ(R_RING, one->stream_bytes_h2d);
+	EXPECT_EQ(R_RING, one->stream_bytes_d2h);
+}
+
+/* Slots 9 to 12: RUNs that do not start get zeroed records; UNLOAD between. */
+static void runs_not_started(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			     unsigned rec, bool *ran)
+{
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	unsigned slot;
+
+	/* 9, 10: RUNs that do not start (no program 5, a bad field). */
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.handle = 5;
+	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_at(self, &e, &c, &slot));
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	e.flags = 1;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_at(self, &e, &c, &slot));
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	/* 11: UNLOAD. 12: RUN without a graph. */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
+	memset(&e, 0, sizeof(e));
+	e.opcode = IPU_SQE_RUN;
+	EXPECT_EQ(IPU_CS_NO_GRAPH, run_at(self, &e, &c, &slot));
+	EXPECT_EQ(12, slot);
+	ran[slot] = true;
+	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+}
+
+/* Every slot: the records where they were, nothing anywhere else. */
+static void check_slots(struct __test_metadata *_metadata, FIXTURE_DATA(queue) *self,
+			unsigned rec, const bool *ran, const struct ipu_run_record *one, unsigned one_slot,
+			const struct ipu_run_record *two, unsigned two_slot)
+{
+	for (unsigned i = 0; i < REC_QSIZE; i++) {
+		if (!ran[i])
+			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
+	}
+	EXPECT_EQ(0, memcmp(one, rec_at(self, rec, one_slot), sizeof(*one)));
+	EXPECT_EQ(0, memcmp(two, rec_at(self, rec, two_slot), sizeof(*two)));
+}
+
 /*
  * Records on a kernel queue: a record for every RUN at the CQ index of its
  * completion with the run's counters (twice the run, twice the counters),
@@ -1698,7 +1811,6 @@ TEST_F(queue, run_records)
 	unsigned rec = pool_pages(self, 1), in = pool_pages(self, 1);
 	unsigned out = pool_pages(self, 1), xin = pool_pages(self, 1);
 	unsigned zout = pool_pages(self, 1);
-	const struct ipu_run_record *r;
 	struct ipu_run_record one, two;
 	struct ipu_sqe ld, bind_in, bind_out, e;
 	bool ran[REC_QSIZE] = { false };
@@ -1729,15 +1841,7 @@ TEST_F(queue, run_records)
 	ASSERT_EQ(IPU_CS_SUCCESS, run_at(self, &e, NULL, &slot));
 	ASSERT_EQ(0, slot);
 	ASSERT_EQ(IPU_CS_RUN_FAILED, cmd0(self, IPU_SQE_RUN, &c));
-	r = rec_at(self, rec, 1);
-	ran[1] = true;
-	log_record(_metadata, "failed RUN", r);
-	check_ran(_metadata, r, &c);
-	EXPECT_LT(0, r->cycles_stream);		/* the copy it tried */
-	EXPECT_EQ(0, r->stream_bytes_h2d);
-	EXPECT_EQ(0, r->stream_bytes_d2h);
-	EXPECT_EQ(0, r->compute_sets);
-	EXPECT_TRUE(rec_untouched(self, rec, 0));
+	check_failed_run(_metadata, self, rec, ran, &c);
 
 	/* 2, 3: STREAM_BIND. 4: the graph, once. */
 	e = bind_in;
@@ -1752,17 +1856,7 @@ TEST_F(queue, run_records)
 	one = *rec_at(self, rec, one_slot);
 	log_record(_metadata, "RUN", &one);
 	check_ran(_metadata, &one, &c);
-	EXPECT_LT(0, one.cycles_compute);
-	EXPECT_LT(0, one.cycles_sync);
-	EXPECT_LT(0, one.cycles_exchange);
-	EXPECT_LT(0, one.cycles_stream);
-	EXPECT_LE(R_ROUNDS, one.compute_sets);
-	EXPECT_LE(R_ROUNDS, one.exchanges);
-	/* a sync ends every compute set, and one more per round */
-	EXPECT_LE(one.compute_sets + R_ROUNDS, one.syncs);
-	EXPECT_LE(R_ROUNDS * R_ELEMS * 4, one.exchange_bytes);
-	EXPECT_EQ(R_RING, one.stream_bytes_h2d);
-	EXPECT_EQ(R_RING, one.stream_bytes_d2h);
+	check_graph_record(_metadata, &one);
 	for (unsigned i = 0; i < R_ROUNDS * R_ELEMS; i++)
 		ASSERT_EQ(x[i] * 2, y[i]);
 
@@ -1785,35 +1879,10 @@ TEST_F(queue, run_records)
 	ASSERT_EQ(IPU_CS_SUCCESS, xfer(self, IPU_SQE_READ, 1, zout,
 				       pool_pages(self, 1), R_ELEMS * 4));
 
-	/* 9, 10: RUNs that do not start (no program 5, a bad field). */
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.handle = 5;
-	EXPECT_EQ(IPU_CS_BAD_HANDLE, run_at(self, &e, &c, &slot));
-	ran[slot] = true;
-	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	e.flags = 1;
-	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_at(self, &e, &c, &slot));
-	ran[slot] = true;
-	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
-	/* 11: UNLOAD. 12: RUN without a graph. */
-	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_UNLOAD, NULL));
-	memset(&e, 0, sizeof(e));
-	e.opcode = IPU_SQE_RUN;
-	EXPECT_EQ(IPU_CS_NO_GRAPH, run_at(self, &e, &c, &slot));
-	EXPECT_EQ(12, slot);
-	ran[slot] = true;
-	EXPECT_TRUE(all_bytes(rec_at(self, rec, slot), IPU_RUN_RECORD_SIZE, 0));
+	runs_not_started(_metadata, self, rec, ran);
 
 	/* Every slot: the records where they were, nothing anywhere else. */
-	for (unsigned i = 0; i < REC_QSIZE; i++) {
-		if (!ran[i])
-			EXPECT_TRUE(rec_untouched(self, rec, i)) TH_LOG("slot %u", i);
-	}
-	EXPECT_EQ(0, memcmp(&one, rec_at(self, rec, one_slot), sizeof(one)));
-	EXPECT_EQ(0, memcmp(&two, rec_at(self, rec, two_slot), sizeof(two)));
+	check_slots(_metadata, self, rec, ran, &one, one_slot, &two, two_slot);
 
 	/* Around the ring: the last slot, then slot 0 again. */
 	e = ld;

@@ -283,96 +283,120 @@ TEST_F(cmd, sync_interrupted_then_wait)
 		  ipu_test_wait_seq(self->fd, c.seq, 0, 5000, NULL));
 }
 
-TEST_F(cmd, negative)
+/* argsz rules on every new ioctl, and an unknown ioctl number. */
+static void negative_argsz(struct __test_metadata *_metadata, int fd)
 {
-	char page_buf[64];
+	unsigned long nrs[] = { IPU_IOCTL_ATTACH, IPU_IOCTL_DETACH,
+				IPU_IOCTL_BUF_ALLOC, IPU_IOCTL_BUF_PIN,
+				IPU_IOCTL_BUF_FREE, IPU_IOCTL_SUBMIT,
+				IPU_IOCTL_WAIT, IPU_IOCTL_SET_EVENTFD };
+
+	for (unsigned i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
+		uint32_t big[1100] = { 0 };
+
+		big[0] = 0;
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], big));
+		EXPECT_EQ(EINVAL, errno);
+		big[0] = 8;
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], big));
+		EXPECT_EQ(EINVAL, errno);
+		big[0] = 4097;
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], big));
+		EXPECT_EQ(E2BIG, errno);
+		big[0] = 4096;
+		big[1000] = 1;
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], big));
+		EXPECT_EQ(E2BIG, errno);
+		big[0] = 64;
+		big[1] = 0x80;			/* unknown flag */
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], big));
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], NULL));
+		EXPECT_EQ(EFAULT, errno);
+		EXPECT_EQ(-1, ioctl(fd, nrs[i], (void *)8));
+		EXPECT_EQ(EFAULT, errno);
+	}
+	EXPECT_EQ(-1, ioctl(fd, _IO(IPU_IOCTL_MAGIC, 0x0c), NULL));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+/* Reserved fields of BUF_ALLOC, SUBMIT and WAIT. */
+static void negative_reserved(struct __test_metadata *_metadata, int fd)
+{
 	struct ipu_cmd c;
 	struct ipu_buf b;
 	struct ipu_wait w;
+
+	memset(&b, 0, sizeof(b));
+	b.argsz = sizeof(b);
+	b.size = 4096;
+	b.reserved0 = 1;
+	EXPECT_EQ(-1, ioctl(fd, IPU_IOCTL_BUF_ALLOC, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.reserved0 = 0;
+	b.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(fd, IPU_IOCTL_BUF_ALLOC, &b));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_FENCE;
+	c.reserved0 = 1;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(fd, &c));
+	c.reserved0 = 0;
+	c.reserved[0] = 1;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(fd, &c));
+	memset(&w, 0, sizeof(w));
+	w.argsz = sizeof(w);
+	w.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(fd, IPU_IOCTL_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* Sizes, opcodes and field combinations. */
+static void negative_sizes_opcodes(struct __test_metadata *_metadata, int fd)
+{
+	char page_buf[64];
+	struct ipu_cmd c;
+
+	/* Sizes. */
+	EXPECT_EQ(-EINVAL, buf_alloc(fd, 0, NULL));
+	EXPECT_EQ(-EINVAL, buf_alloc(fd, (1ull << 30) + 1, NULL));
+	EXPECT_EQ(-EINVAL, ipu_test_buf_pin(fd, page_buf, 0));
+
+	/* Opcodes and field combinations. */
+	memset(&c, 0, sizeof(c));
+	c.opcode = 0;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(fd, &c));
+	c.opcode = 8;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(fd, &c));
+	c.opcode = IPU_CMD_FENCE;
+	c.length = 4;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(fd, &c));
+	EXPECT_EQ(-EINVAL, cmd_ptr(fd, IPU_CMD_WRITE, H_X, 0, page_buf, 0));
+	EXPECT_EQ(-EINVAL, cmd_ptr(fd, IPU_CMD_WRITE, H_X, 0, NULL, 4));
+	EXPECT_EQ(-EINVAL, cmd_ptr(fd, IPU_CMD_WRITE, H_X, 0, page_buf,
+				   1ull << 32));
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_RUN;
+	c.msg_ptr = (uintptr_t)page_buf;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(fd, &c));
+}
+
+TEST_F(cmd, negative)
+{
+	struct ipu_cmd c;
 	char *ro;
 	uint64_t seq;
 	int h;
 
 	IPU_RETURN_IF_SKIPPED();
 	/* argsz rules on every new ioctl. */
-	unsigned long nrs[] = { IPU_IOCTL_ATTACH, IPU_IOCTL_DETACH,
-				IPU_IOCTL_BUF_ALLOC, IPU_IOCTL_BUF_PIN,
-				IPU_IOCTL_BUF_FREE, IPU_IOCTL_SUBMIT,
-				IPU_IOCTL_WAIT, IPU_IOCTL_SET_EVENTFD };
-	for (unsigned i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
-		uint32_t big[1100] = { 0 };
-
-		big[0] = 0;
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
-		EXPECT_EQ(EINVAL, errno);
-		big[0] = 8;
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
-		EXPECT_EQ(EINVAL, errno);
-		big[0] = 4097;
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
-		EXPECT_EQ(E2BIG, errno);
-		big[0] = 4096;
-		big[1000] = 1;
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
-		EXPECT_EQ(E2BIG, errno);
-		big[0] = 64;
-		big[1] = 0x80;			/* unknown flag */
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], big));
-		EXPECT_EQ(EINVAL, errno);
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], NULL));
-		EXPECT_EQ(EFAULT, errno);
-		EXPECT_EQ(-1, ioctl(self->fd, nrs[i], (void *)8));
-		EXPECT_EQ(EFAULT, errno);
-	}
-	EXPECT_EQ(-1, ioctl(self->fd, _IO(IPU_IOCTL_MAGIC, 0x0c), NULL));
-	EXPECT_EQ(ENOTTY, errno);
+	negative_argsz(_metadata, self->fd);
 
 	/* Reserved fields. */
-	memset(&b, 0, sizeof(b));
-	b.argsz = sizeof(b);
-	b.size = 4096;
-	b.reserved0 = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_BUF_ALLOC, &b));
-	EXPECT_EQ(EINVAL, errno);
-	b.reserved0 = 0;
-	b.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_BUF_ALLOC, &b));
-	EXPECT_EQ(EINVAL, errno);
-	memset(&c, 0, sizeof(c));
-	c.opcode = IPU_CMD_FENCE;
-	c.reserved0 = 1;
-	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
-	c.reserved0 = 0;
-	c.reserved[0] = 1;
-	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
-	memset(&w, 0, sizeof(w));
-	w.argsz = sizeof(w);
-	w.reserved[1] = 1;
-	EXPECT_EQ(-1, ioctl(self->fd, IPU_IOCTL_WAIT, &w));
-	EXPECT_EQ(EINVAL, errno);
+	negative_reserved(_metadata, self->fd);
 
-	/* Sizes. */
-	EXPECT_EQ(-EINVAL, buf_alloc(self->fd, 0, NULL));
-	EXPECT_EQ(-EINVAL, buf_alloc(self->fd, (1ull << 30) + 1, NULL));
-	EXPECT_EQ(-EINVAL, ipu_test_buf_pin(self->fd, page_buf, 0));
-
-	/* Opcodes and field combinations. */
-	memset(&c, 0, sizeof(c));
-	c.opcode = 0;
-	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
-	c.opcode = 8;
-	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
-	c.opcode = IPU_CMD_FENCE;
-	c.length = 4;
-	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
-	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, page_buf, 0));
-	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, NULL, 4));
-	EXPECT_EQ(-EINVAL, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, page_buf,
-				   1ull << 32));
-	memset(&c, 0, sizeof(c));
-	c.opcode = IPU_CMD_RUN;
-	c.msg_ptr = (uintptr_t)page_buf;
-	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
+	/* Sizes; opcodes and field combinations. */
+	negative_sizes_opcodes(_metadata, self->fd);
 
 	/* Bad user pointers: unmapped, and read-only memory for READ. */
 	EXPECT_EQ(-EFAULT, cmd_ptr(self->fd, IPU_CMD_WRITE, H_X, 0, (void *)4096, 64));

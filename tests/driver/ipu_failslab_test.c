@@ -155,7 +155,7 @@ static int submit(int fd, struct ipu_cmd *c)
 #define FAIL(...) do { \
 	snprintf(o->why, sizeof(o->why), __VA_ARGS__); \
 	o->bad = 1; \
-	goto out; \
+	_exit(1); \
 } while (0)
 
 /*
@@ -176,250 +176,292 @@ static int check_step(struct outcome *o, int step, int ret)
 	return -1;
 }
 
-/* The workload, in the child. Never returns. */
-static void workload(struct work *w)
-{
-	struct outcome *o = w->out;
-	int fd = -1, efd, hbuf = 0, hpin = 0, step;
-	void *map = MAP_FAILED, *sq = MAP_FAILED, *cq = MAP_FAILED;
-	void *db = MAP_FAILED;
-	size_t sq_len = 0, cq_len = 0;
+/* The workload's state, from one step to the next. */
+struct wl_state {
+	int fd, efd, hbuf, hpin;
+	void *map, *sq, *cq, *db;
+	size_t sq_len, cq_len;
 	struct ipu_uqueue uq;
 	struct ipu_cmd c;
 	struct ipu_wait wt;
 	struct ipu_buf b;
+};
+
+/* Steps open to buf_pin. */
+static int wl_setup_step(struct work *w, struct wl_state *s, int step)
+{
+	int ret = 0;
+
+	switch (step) {
+	case S_OPEN:
+		s->fd = open(w->dev, O_RDWR);
+		ret = s->fd < 0 ? -errno : 0;
+		break;
+	case S_ATTACH: {
+		struct ipu_attach a = { .argsz = sizeof(a) };
+
+		memset(&s->c, 0, sizeof(s->c));
+		ret = ioctl(s->fd, IPU_IOCTL_ATTACH, &a) ? -errno : 0;
+		break;
+	}
+	case S_LOAD:
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_LOAD;
+		s->c.user_ptr = (uintptr_t)w->graph;
+		s->c.length = w->graph_len;
+		ret = submit(s->fd, &s->c);
+		break;
+	case S_ALLOC:
+		memset(&s->b, 0, sizeof(s->b));
+		s->b.argsz = sizeof(s->b);
+		s->b.size = DATA_BYTES;
+		ret = ioctl(s->fd, IPU_IOCTL_BUF_ALLOC, &s->b) ? -errno : 0;
+		s->hbuf = ret ? 0 : s->b.handle;
+		break;
+	case S_MMAP:
+		s->map = mmap(NULL, DATA_BYTES, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, s->fd, s->b.mmap_offset);
+		ret = s->map == MAP_FAILED ? -errno : 0;
+		break;
+	case S_PIN:
+		memset(&s->b, 0, sizeof(s->b));
+		s->b.argsz = sizeof(s->b);
+		s->b.size = DATA_BYTES;
+		s->b.user_addr = (uintptr_t)w->pin;
+		ret = ioctl(s->fd, IPU_IOCTL_BUF_PIN, &s->b) ? -errno : 0;
+		s->hpin = ret ? 0 : s->b.handle;
+		break;
+	}
+	return ret;
+}
+
+/* Steps write(buf) to async run+wait. */
+static int wl_io_step(struct work *w, struct wl_state *s, int step)
+{
+	struct outcome *o = w->out;
 	int ret = 0, i;
+
+	switch (step) {
+	case S_WRITE_BUF:
+		for (i = 0; i < N_ELEMS; i++)
+			((float *)s->map)[i] = (float)(i % 251);
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_WRITE;
+		s->c.handle = H_X;
+		s->c.buf = s->hbuf;
+		s->c.length = DATA_BYTES;
+		ret = submit(s->fd, &s->c);
+		break;
+	case S_RUN:
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_RUN;
+		s->c.handle = P_DOUBLE;
+		ret = submit(s->fd, &s->c);
+		break;
+	case S_READ_BUF:
+		memset(w->pin, 0, DATA_BYTES);
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_READ;
+		s->c.handle = H_Y;
+		s->c.buf = s->hpin;
+		s->c.length = DATA_BYTES;
+		ret = submit(s->fd, &s->c);
+		if (!ret && s->c.status == IPU_STATUS_OK)
+			for (i = 0; i < N_ELEMS; i++)
+				if (w->pin[i] != 2.0f * (float)(i % 251))
+					FAIL("read(buf): y[%d] = %g, want %g", i,
+					     w->pin[i], 2.0 * (i % 251));
+		break;
+	case S_WRITE_PTR:
+		for (i = 0; i < N_ELEMS; i++)
+			w->x[i] = (float)(N_ELEMS - i);
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_WRITE;
+		s->c.handle = H_X;
+		s->c.user_ptr = (uintptr_t)w->x;
+		s->c.length = DATA_BYTES;
+		ret = submit(s->fd, &s->c);
+		if (!ret && s->c.status == IPU_STATUS_OK) {
+			memset(&s->c, 0, sizeof(s->c));
+			s->c.opcode = IPU_CMD_RUN;
+			s->c.handle = P_DOUBLE;
+			inject(w, 0);
+			ret = submit(s->fd, &s->c);
+		}
+		break;
+	case S_READ_PTR:
+		memset(w->y, 0, DATA_BYTES);
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_READ;
+		s->c.handle = H_Y;
+		s->c.user_ptr = (uintptr_t)w->y;
+		s->c.length = DATA_BYTES;
+		ret = submit(s->fd, &s->c);
+		if (!ret && s->c.status == IPU_STATUS_OK)
+			for (i = 0; i < N_ELEMS; i++)
+				if (w->y[i] != 2.0f * (float)(N_ELEMS - i))
+					FAIL("read(ptr): y[%d] = %g, want %g", i,
+					     w->y[i], 2.0 * (N_ELEMS - i));
+		break;
+	case S_ASYNC:
+		memset(&s->c, 0, sizeof(s->c));
+		s->c.opcode = IPU_CMD_RUN;
+		s->c.handle = P_DOUBLE;
+		s->c.flags = IPU_CMD_FLAG_ASYNC;
+		ret = submit(s->fd, &s->c);
+		if (ret)
+			break;
+		memset(&s->wt, 0, sizeof(s->wt));
+		s->wt.argsz = sizeof(s->wt);
+		s->wt.seq = s->c.seq;
+		s->wt.timeout_ms = 10000;
+		ret = ioctl(s->fd, IPU_IOCTL_WAIT, &s->wt) ? -errno : 0;
+		if (ret == -ENOMEM || ret == -EAGAIN) {
+			/* The command goes on: collect it, uninjected. */
+			inject(w, 0);
+			ret = ioctl(s->fd, IPU_IOCTL_WAIT, &s->wt) ? -errno : 0;
+			if (ret)
+				FAIL("async: WAIT after a failed WAIT: %s",
+				     strerror(-ret));
+			ret = -ENOMEM;
+		}
+		if (!ret && s->wt.status != IPU_STATUS_OK)
+			FAIL("async run: status %u", s->wt.status);
+		break;
+	}
+	return ret;
+}
+
+/* Steps eventfd to close. */
+static int wl_queue_step(struct work *w, struct wl_state *s, int step)
+{
+	struct outcome *o = w->out;
+	int ret = 0;
+
+	switch (step) {
+	case S_EVENTFD:
+		s->efd = eventfd(0, EFD_CLOEXEC);
+		ret = s->efd < 0 ? -errno : 0;
+		if (!ret) {
+			struct ipu_eventfd e = { .argsz = sizeof(e), .fd = s->efd };
+
+			ret = ioctl(s->fd, IPU_IOCTL_SET_EVENTFD, &e) ? -errno : 0;
+		}
+		if (!ret) {
+			memset(&s->c, 0, sizeof(s->c));
+			s->c.opcode = IPU_CMD_FENCE;
+			ret = submit(s->fd, &s->c);
+		}
+		break;
+	case S_UQUEUE:
+		memset(&s->uq, 0, sizeof(s->uq));
+		s->uq.argsz = sizeof(s->uq);
+		ret = ioctl(s->fd, IPU_IOCTL_UQUEUE, &s->uq) ? -errno : 0;
+		if (ret)
+			break;
+		s->sq_len = ((size_t)s->uq.entries * 64 + PAGE - 1) & ~(size_t)(PAGE - 1);
+		s->cq_len = ((size_t)s->uq.entries * 32 + PAGE - 1) & ~(size_t)(PAGE - 1);
+		s->sq = mmap(NULL, s->sq_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			  s->fd, s->uq.sq_offset);
+		if (s->sq == MAP_FAILED) {
+			ret = -errno;
+			break;
+		}
+		s->cq = mmap(NULL, s->cq_len, PROT_READ, MAP_SHARED, s->fd,
+			  s->uq.cq_offset);
+		if (s->cq == MAP_FAILED) {
+			ret = -errno;
+			break;
+		}
+		s->db = mmap(NULL, PAGE, PROT_WRITE, MAP_SHARED, s->fd,
+			  s->uq.db_offset);
+		if (s->db == MAP_FAILED)
+			ret = -errno;
+		break;
+	case S_UQ_FENCE: {
+		struct ipu_sqe *e = s->sq;
+		volatile struct ipu_cqe *ce = s->cq;
+		long long t0 = ipu_now_ms();
+
+		memset(e, 0, sizeof(*e));
+		e->opcode = IPU_SQE_FENCE;
+		e->cid = 77;
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		((volatile uint32_t *)s->db)[IPU_DB_SQ_TAIL / 4] = 1;
+		while (!(__atomic_load_n(&ce->status, __ATOMIC_ACQUIRE) &
+			 IPU_CQE_PHASE)) {
+			if (ipu_now_ms() - t0 > 10000)
+				FAIL("uqueue fence: no completion in 10 s");
+			usleep(100);
+		}
+		if (ce->cid != 77 || IPU_CQE_CODE(ce->status) != IPU_STATUS_OK)
+			FAIL("uqueue fence: cid %u status %u", ce->cid,
+			     IPU_CQE_CODE(ce->status));
+		((volatile uint32_t *)s->db)[IPU_DB_CQ_HEAD / 4] = 1;
+		ret = 0;
+		break;
+	}
+	case S_FREE:
+		memset(&s->b, 0, sizeof(s->b));
+		s->b.argsz = sizeof(s->b);
+		s->b.handle = s->hbuf;
+		ret = ioctl(s->fd, IPU_IOCTL_BUF_FREE, &s->b) ? -errno : 0;
+		if (!ret) {
+			s->hbuf = 0;
+			s->b.handle = s->hpin;
+			ret = ioctl(s->fd, IPU_IOCTL_BUF_FREE, &s->b) ? -errno : 0;
+			if (!ret)
+				s->hpin = 0;
+		}
+		break;
+	case S_DETACH: {
+		struct ipu_attach a = { .argsz = sizeof(a) };
+
+		ret = ioctl(s->fd, IPU_IOCTL_DETACH, &a) ? -errno : 0;
+		break;
+	}
+	case S_CLOSE:
+		ret = close(s->fd) ? -errno : 0;
+		s->fd = -1;
+		if (ret)
+			FAIL("close: %s", strerror(-ret));
+		break;
+	}
+	return ret;
+}
+
+/* The workload, in the child. Never returns. */
+static void workload(struct work *w)
+{
+	struct outcome *o = w->out;
+	struct wl_state s = {
+		.fd = -1, .map = MAP_FAILED, .sq = MAP_FAILED, .cq = MAP_FAILED,
+		.db = MAP_FAILED,
+	};
+	int ret = 0, step;
 
 	o->failed_step = -1;
 	for (step = 0; step < S_COUNT; step++) {
 		int on = w->inject_step < 0 || w->inject_step == step;
 
 		inject(w, on);
-		switch (step) {
-		case S_OPEN:
-			fd = open(w->dev, O_RDWR);
-			ret = fd < 0 ? -errno : 0;
-			break;
-		case S_ATTACH: {
-			struct ipu_attach a = { .argsz = sizeof(a) };
-
-			memset(&c, 0, sizeof(c));
-			ret = ioctl(fd, IPU_IOCTL_ATTACH, &a) ? -errno : 0;
-			break;
-		}
-		case S_LOAD:
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_LOAD;
-			c.user_ptr = (uintptr_t)w->graph;
-			c.length = w->graph_len;
-			ret = submit(fd, &c);
-			break;
-		case S_ALLOC:
-			memset(&b, 0, sizeof(b));
-			b.argsz = sizeof(b);
-			b.size = DATA_BYTES;
-			ret = ioctl(fd, IPU_IOCTL_BUF_ALLOC, &b) ? -errno : 0;
-			hbuf = ret ? 0 : b.handle;
-			break;
-		case S_MMAP:
-			map = mmap(NULL, DATA_BYTES, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, fd, b.mmap_offset);
-			ret = map == MAP_FAILED ? -errno : 0;
-			break;
-		case S_PIN:
-			memset(&b, 0, sizeof(b));
-			b.argsz = sizeof(b);
-			b.size = DATA_BYTES;
-			b.user_addr = (uintptr_t)w->pin;
-			ret = ioctl(fd, IPU_IOCTL_BUF_PIN, &b) ? -errno : 0;
-			hpin = ret ? 0 : b.handle;
-			break;
-		case S_WRITE_BUF:
-			for (i = 0; i < N_ELEMS; i++)
-				((float *)map)[i] = (float)(i % 251);
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_WRITE;
-			c.handle = H_X;
-			c.buf = hbuf;
-			c.length = DATA_BYTES;
-			ret = submit(fd, &c);
-			break;
-		case S_RUN:
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_RUN;
-			c.handle = P_DOUBLE;
-			ret = submit(fd, &c);
-			break;
-		case S_READ_BUF:
-			memset(w->pin, 0, DATA_BYTES);
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_READ;
-			c.handle = H_Y;
-			c.buf = hpin;
-			c.length = DATA_BYTES;
-			ret = submit(fd, &c);
-			if (!ret && c.status == IPU_STATUS_OK)
-				for (i = 0; i < N_ELEMS; i++)
-					if (w->pin[i] != 2.0f * (float)(i % 251))
-						FAIL("read(buf): y[%d] = %g, want %g", i,
-						     w->pin[i], 2.0 * (i % 251));
-			break;
-		case S_WRITE_PTR:
-			for (i = 0; i < N_ELEMS; i++)
-				w->x[i] = (float)(N_ELEMS - i);
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_WRITE;
-			c.handle = H_X;
-			c.user_ptr = (uintptr_t)w->x;
-			c.length = DATA_BYTES;
-			ret = submit(fd, &c);
-			if (!ret && c.status == IPU_STATUS_OK) {
-				memset(&c, 0, sizeof(c));
-				c.opcode = IPU_CMD_RUN;
-				c.handle = P_DOUBLE;
-				inject(w, 0);
-				ret = submit(fd, &c);
-			}
-			break;
-		case S_READ_PTR:
-			memset(w->y, 0, DATA_BYTES);
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_READ;
-			c.handle = H_Y;
-			c.user_ptr = (uintptr_t)w->y;
-			c.length = DATA_BYTES;
-			ret = submit(fd, &c);
-			if (!ret && c.status == IPU_STATUS_OK)
-				for (i = 0; i < N_ELEMS; i++)
-					if (w->y[i] != 2.0f * (float)(N_ELEMS - i))
-						FAIL("read(ptr): y[%d] = %g, want %g", i,
-						     w->y[i], 2.0 * (N_ELEMS - i));
-			break;
-		case S_ASYNC:
-			memset(&c, 0, sizeof(c));
-			c.opcode = IPU_CMD_RUN;
-			c.handle = P_DOUBLE;
-			c.flags = IPU_CMD_FLAG_ASYNC;
-			ret = submit(fd, &c);
-			if (ret)
-				break;
-			memset(&wt, 0, sizeof(wt));
-			wt.argsz = sizeof(wt);
-			wt.seq = c.seq;
-			wt.timeout_ms = 10000;
-			ret = ioctl(fd, IPU_IOCTL_WAIT, &wt) ? -errno : 0;
-			if (ret == -ENOMEM || ret == -EAGAIN) {
-				/* The command goes on: collect it, uninjected. */
-				inject(w, 0);
-				ret = ioctl(fd, IPU_IOCTL_WAIT, &wt) ? -errno : 0;
-				if (ret)
-					FAIL("async: WAIT after a failed WAIT: %s",
-					     strerror(-ret));
-				ret = -ENOMEM;
-			}
-			if (!ret && wt.status != IPU_STATUS_OK)
-				FAIL("async run: status %u", wt.status);
-			break;
-		case S_EVENTFD:
-			efd = eventfd(0, EFD_CLOEXEC);
-			ret = efd < 0 ? -errno : 0;
-			if (!ret) {
-				struct ipu_eventfd e = { .argsz = sizeof(e), .fd = efd };
-
-				ret = ioctl(fd, IPU_IOCTL_SET_EVENTFD, &e) ? -errno : 0;
-			}
-			if (!ret) {
-				memset(&c, 0, sizeof(c));
-				c.opcode = IPU_CMD_FENCE;
-				ret = submit(fd, &c);
-			}
-			break;
-		case S_UQUEUE:
-			memset(&uq, 0, sizeof(uq));
-			uq.argsz = sizeof(uq);
-			ret = ioctl(fd, IPU_IOCTL_UQUEUE, &uq) ? -errno : 0;
-			if (ret)
-				break;
-			sq_len = ((size_t)uq.entries * 64 + PAGE - 1) & ~(size_t)(PAGE - 1);
-			cq_len = ((size_t)uq.entries * 32 + PAGE - 1) & ~(size_t)(PAGE - 1);
-			sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-				  fd, uq.sq_offset);
-			if (sq == MAP_FAILED) {
-				ret = -errno;
-				break;
-			}
-			cq = mmap(NULL, cq_len, PROT_READ, MAP_SHARED, fd,
-				  uq.cq_offset);
-			if (cq == MAP_FAILED) {
-				ret = -errno;
-				break;
-			}
-			db = mmap(NULL, PAGE, PROT_WRITE, MAP_SHARED, fd,
-				  uq.db_offset);
-			if (db == MAP_FAILED)
-				ret = -errno;
-			break;
-		case S_UQ_FENCE: {
-			struct ipu_sqe *e = sq;
-			volatile struct ipu_cqe *ce = cq;
-			long long t0 = ipu_now_ms();
-
-			memset(e, 0, sizeof(*e));
-			e->opcode = IPU_SQE_FENCE;
-			e->cid = 77;
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-			((volatile uint32_t *)db)[IPU_DB_SQ_TAIL / 4] = 1;
-			while (!(__atomic_load_n(&ce->status, __ATOMIC_ACQUIRE) &
-				 IPU_CQE_PHASE)) {
-				if (ipu_now_ms() - t0 > 10000)
-					FAIL("uqueue fence: no completion in 10 s");
-				usleep(100);
-			}
-			if (ce->cid != 77 || IPU_CQE_CODE(ce->status) != IPU_STATUS_OK)
-				FAIL("uqueue fence: cid %u status %u", ce->cid,
-				     IPU_CQE_CODE(ce->status));
-			((volatile uint32_t *)db)[IPU_DB_CQ_HEAD / 4] = 1;
-			ret = 0;
-			break;
-		}
-		case S_FREE:
-			memset(&b, 0, sizeof(b));
-			b.argsz = sizeof(b);
-			b.handle = hbuf;
-			ret = ioctl(fd, IPU_IOCTL_BUF_FREE, &b) ? -errno : 0;
-			if (!ret) {
-				hbuf = 0;
-				b.handle = hpin;
-				ret = ioctl(fd, IPU_IOCTL_BUF_FREE, &b) ? -errno : 0;
-				if (!ret)
-					hpin = 0;
-			}
-			break;
-		case S_DETACH: {
-			struct ipu_attach a = { .argsz = sizeof(a) };
-
-			ret = ioctl(fd, IPU_IOCTL_DETACH, &a) ? -errno : 0;
-			break;
-		}
-		case S_CLOSE:
-			ret = close(fd) ? -errno : 0;
-			fd = -1;
-			if (ret)
-				FAIL("close: %s", strerror(-ret));
-			break;
-		}
+		if (step <= S_PIN)
+			ret = wl_setup_step(w, &s, step);
+		else if (step <= S_ASYNC)
+			ret = wl_io_step(w, &s, step);
+		else
+			ret = wl_queue_step(w, &s, step);
 		/* Commands the driver accepted must have worked on the card. */
 		if (!ret && (step == S_LOAD || step == S_WRITE_BUF || step == S_RUN ||
 			     step == S_READ_BUF || step == S_WRITE_PTR ||
 			     step == S_READ_PTR || step == S_EVENTFD) &&
-		    c.status != IPU_STATUS_OK)
+		    s.c.status != IPU_STATUS_OK)
 			FAIL("%s: accepted, but the card says status %u",
-			     step_names[step], c.status);
+			     step_names[step], s.c.status);
 		if (check_step(o, step, ret))
 			break;
 		o->done = step + 1;
 	}
-out:
 	/* What is left goes with exit, still injected if it was. */
 	_exit(o->bad ? 1 : 0);
 }

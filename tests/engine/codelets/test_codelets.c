@@ -1754,11 +1754,11 @@ static void t_reduce_cols(void)
 	}
 }
 
-static void t_check_negative(void)
+/* Rejected fields of the loader, unary, binary, cast, fill and copy. */
+static void t_negative_elementwise(char *buf)
 {
-	_Alignas(16) char buf[4096];
 	void *p = buf, *q = buf + 1024, *r = buf + 2048;
-	uint32_t fl0 = 0, fl2 = 2, big = 0x10000;
+	uint32_t fl0 = 0, big = 0x10000;
 	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
 
 	/* loader-level */
@@ -1833,6 +1833,15 @@ static void t_check_negative(void)
 		f[1] = fld(r, 3, F16);
 		run_bad(IPUE_CODELET_COPY, f, 2, NULL, 0, "copy count");
 	}
+}
+
+/* Rejected fields and params of reductions, matmul and conv. */
+static void t_negative_reduce_matmul_conv(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	uint32_t fl0 = 0, fl2 = 2;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
 	/* reductions */
 	{
 		struct ipue_field f[2] = { fld(p, 4, F32), fld(q, 2, F32) };
@@ -1919,6 +1928,14 @@ static void t_check_negative(void)
 			run_bad(IPUE_CODELET_CONV2D, e, 3, po, 8, "dims overflow 64 bits");
 		}
 	}
+}
+
+/* Rejected fields of scaled add and the nonlinearity gradients. */
+static void t_negative_scaled_add_nl_grad(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
 	/* scaled add */
 	{
 		uint32_t sb = 0x3f800000;
@@ -1932,70 +1949,6 @@ static void t_check_negative(void)
 		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s not scalar");
 		f[2] = fld(buf + 4, 1, F32);
 		run_bad(IPUE_CODELET_SCALED_ADD_S, f, 3, NULL, 0, "s inside x");
-	}
-	/* optimizers: w, g, v, lr / step, lr, k / w, g, m, v, k */
-	{
-		uint32_t mu = ipue__f2u(0.9f), pb[3] = { ipue__f2u(0.9f), ipue__f2u(0.999f),
-							  ipue__f2u(1e-8f) };
-		int32_t step = 0;
-		struct ipue_field s4[4] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32), fld(buf + 3000, 1, F32) };
-		struct ipue_field st[3] = { fld(&step, 1, IPU_DTYPE_I32), fld(buf + 3000, 1, F32),
-					    fld(buf + 3008, 2, F32) };
-		struct ipue_field a5[5] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32),
-					    fld(buf + 3072, 8, F32), fld(buf + 3008, 2, F32) };
-		uint32_t bad = ipue__f2u(1.0f), nan = 0x7fc00000u, neg = ipue__f2u(-0.5f);
-		char m[96];
-
-		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_SGD_MOMENTUM), s4, 4, &mu, 1,
-					      m, sizeof(m)), "valid sgd rejected: %s", m);
-		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ADAM_STEP), st, 3, pb, 2,
-					      m, sizeof(m)), "valid adam step rejected: %s", m);
-		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ADAM), a5, 5, pb, 3,
-					      m, sizeof(m)), "valid adam rejected: %s", m);
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &bad, 1, "momentum 1");
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &nan, 1, "momentum NaN");
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &neg, 1, "momentum < 0");
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 3, &mu, 1, "three fields");
-		s4[1] = fld(q, 7, F32);
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "g count");
-		s4[1] = fld(q, 8, F16);
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "g f16");
-		s4[1] = fld(q, 8, F32);
-		s4[2] = fld(buf + 4, 8, F32);
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "v overlaps w");
-		s4[2] = fld(r, 8, F32);
-		s4[3] = fld(p, 1, F32);
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "lr inside w");
-		s4[3] = fld(buf + 3000, 2, F32);
-		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "lr not scalar");
-
-		st[0] = fld(buf + 3000, 1, F32);
-		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "step f32");
-		st[0] = fld(&step, 1, IPU_DTYPE_I32);
-		st[2] = fld(buf + 3008, 3, F32);
-		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "k of 3");
-		st[2] = fld(buf + 3000, 2, F32);
-		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "k over lr");
-		st[2] = fld(buf + 3008, 2, F32);
-		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, (uint32_t[]){ bad, pb[1] }, 2, "beta1 1");
-		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, (uint32_t[]){ pb[0], neg }, 2, "beta2 < 0");
-
-		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], pb[1], 0 }, 3, "eps 0");
-		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], pb[1], 0x7f800000u }, 3, "eps inf");
-		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], nan, pb[2] }, 3, "beta2 NaN");
-		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ bad, pb[1], pb[2] }, 3, "beta1 1");
-		a5[3] = fld(r, 8, F32);
-		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "v is m");
-		a5[3] = fld(buf + 3072, 9, F32);
-		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "v count");
-		a5[3] = fld(buf + 3072, 8, F32);
-		a5[4] = fld(buf + 3008, 1, F32);
-		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "k of 1");
-		a5[4] = fld(buf + 3076, 2, F32);
-		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "k inside v");
-		a5[4] = fld(buf + 3008, 2, F32);
-		a5[0] = fld(p, 8, F16);
-		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "w f16");
 	}
 	/* nonlinearity gradients: out_grad, act, in_grad */
 	{
@@ -2040,6 +1993,15 @@ static void t_check_negative(void)
 		EXPECT(!ipue_codelet_validate(ipue_codelet_find(id), f, 3, NULL, 0, m, sizeof(m)),
 		       "all three aliased rejected: %s", m);
 	}
+}
+
+/* Rejected fields and params of comparisons, select and argmax. */
+static void t_negative_compare_select_argmax(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	uint32_t big = 0x10000;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16, I32 = IPU_DTYPE_I32;
+
 	/* comparisons, select, argmax */
 	{
 		uint16_t eq = IPUE_CODELET_BINARY(IPUE_BOP_EQ), lt = IPUE_CODELET_BINARY(IPUE_BOP_LT);
@@ -2107,32 +2069,126 @@ static void t_check_negative(void)
 		f[1] = fld(q, 0x10000, I32);
 		f[0] = fld(p, 0, F32);
 		run_bad(IPUE_CODELET_ARGMAX, f, 2, &big, 1, "argmax rows x L wraps 32 bits");
-		/* reduce columns: in, out; flags, C, first column, first out column */
-		{
-			uint32_t cp[4] = { 0, 4, 1, 2 };
-
-			f[0] = fld(p, 8, F32);
-			f[1] = fld(q, 2, F32);
-			EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_REDUCE_COLS_SUM), f, 2, cp, 4, m,
-						      sizeof(m)), "valid cols rejected: %s", m);
-			f[1] = fld(q, 3, F32);
-			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols out past the row");
-			f[1] = fld(q, 2, I32);
-			run_bad(IPUE_CODELET_REDUCE_COLS_MAX, f, 2, cp, 4, "cols out dtype");
-			f[1] = fld(buf + 16, 2, F32);
-			run_bad(IPUE_CODELET_REDUCE_COLS_MIN, f, 2, cp, 4, "cols out overlaps in");
-			f[1] = fld(q, 2, F32);
-			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 1, "cols without its params");
-			cp[1] = 0;
-			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols row length 0");
-			cp[1] = 4;
-			cp[2] = 4;
-			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols first column past the row");
-			cp[2] = 0;
-			cp[0] = 2;
-			run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols unknown flag");
-		}
 	}
+}
+
+/* Rejected fields and parameters of the optimizers (0x0Axx). */
+static void t_negative_optim(char *buf)
+{
+	void *p = buf, *q = buf + 1024, *r = buf + 2048;
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16;
+
+	/* optimizers: w, g, v, lr / step, lr, k / w, g, m, v, k */
+	{
+		uint32_t mu = ipue__f2u(0.9f), pb[3] = { ipue__f2u(0.9f), ipue__f2u(0.999f),
+							  ipue__f2u(1e-8f) };
+		int32_t step = 0;
+		struct ipue_field s4[4] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32), fld(buf + 3000, 1, F32) };
+		struct ipue_field st[3] = { fld(&step, 1, IPU_DTYPE_I32), fld(buf + 3000, 1, F32),
+					    fld(buf + 3008, 2, F32) };
+		struct ipue_field a5[5] = { fld(p, 8, F32), fld(q, 8, F32), fld(r, 8, F32),
+					    fld(buf + 3072, 8, F32), fld(buf + 3008, 2, F32) };
+		uint32_t bad = ipue__f2u(1.0f), nan = 0x7fc00000u, neg = ipue__f2u(-0.5f);
+		char m[96];
+
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_SGD_MOMENTUM), s4, 4, &mu, 1,
+					      m, sizeof(m)), "valid sgd rejected: %s", m);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ADAM_STEP), st, 3, pb, 2,
+					      m, sizeof(m)), "valid adam step rejected: %s", m);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_ADAM), a5, 5, pb, 3,
+					      m, sizeof(m)), "valid adam rejected: %s", m);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &bad, 1, "momentum 1");
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &nan, 1, "momentum NaN");
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &neg, 1, "momentum < 0");
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 3, &mu, 1, "three fields");
+		s4[1] = fld(q, 7, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "g count");
+		s4[1] = fld(q, 8, F16);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "g f16");
+		s4[1] = fld(q, 8, F32);
+		s4[2] = fld(buf + 4, 8, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "v overlaps w");
+		s4[2] = fld(r, 8, F32);
+		s4[3] = fld(p, 1, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "lr inside w");
+		s4[3] = fld(buf + 3000, 2, F32);
+		run_bad(IPUE_CODELET_SGD_MOMENTUM, s4, 4, &mu, 1, "lr not scalar");
+
+		st[0] = fld(buf + 3000, 1, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "step f32");
+		st[0] = fld(&step, 1, IPU_DTYPE_I32);
+		st[2] = fld(buf + 3008, 3, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "k of 3");
+		st[2] = fld(buf + 3000, 2, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, pb, 2, "k over lr");
+		st[2] = fld(buf + 3008, 2, F32);
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, (uint32_t[]){ bad, pb[1] }, 2, "beta1 1");
+		run_bad(IPUE_CODELET_ADAM_STEP, st, 3, (uint32_t[]){ pb[0], neg }, 2, "beta2 < 0");
+
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], pb[1], 0 }, 3, "eps 0");
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], pb[1], 0x7f800000u }, 3, "eps inf");
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ pb[0], nan, pb[2] }, 3, "beta2 NaN");
+		run_bad(IPUE_CODELET_ADAM, a5, 5, (uint32_t[]){ bad, pb[1], pb[2] }, 3, "beta1 1");
+		a5[3] = fld(r, 8, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "v is m");
+		a5[3] = fld(buf + 3072, 9, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "v count");
+		a5[3] = fld(buf + 3072, 8, F32);
+		a5[4] = fld(buf + 3008, 1, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "k of 1");
+		a5[4] = fld(buf + 3076, 2, F32);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "k inside v");
+		a5[4] = fld(buf + 3008, 2, F32);
+		a5[0] = fld(p, 8, F16);
+		run_bad(IPUE_CODELET_ADAM, a5, 5, pb, 3, "w f16");
+	}
+}
+
+/* Rejected fields and parameters of ReduceColumns*. */
+static void t_negative_reduce_cols(char *buf)
+{
+	void *p = buf, *q = buf + 1024;
+	const uint8_t F32 = IPU_DTYPE_F32, I32 = IPU_DTYPE_I32;
+	struct ipue_field f[2];
+	char m[96];
+
+	/* reduce columns: in, out; flags, C, first column, first out column */
+	{
+		uint32_t cp[4] = { 0, 4, 1, 2 };
+
+		f[0] = fld(p, 8, F32);
+		f[1] = fld(q, 2, F32);
+		EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_REDUCE_COLS_SUM), f, 2, cp, 4, m,
+					      sizeof(m)), "valid cols rejected: %s", m);
+		f[1] = fld(q, 3, F32);
+		run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols out past the row");
+		f[1] = fld(q, 2, I32);
+		run_bad(IPUE_CODELET_REDUCE_COLS_MAX, f, 2, cp, 4, "cols out dtype");
+		f[1] = fld(buf + 16, 2, F32);
+		run_bad(IPUE_CODELET_REDUCE_COLS_MIN, f, 2, cp, 4, "cols out overlaps in");
+		f[1] = fld(q, 2, F32);
+		run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 1, "cols without its params");
+		cp[1] = 0;
+		run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols row length 0");
+		cp[1] = 4;
+		cp[2] = 4;
+		run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols first column past the row");
+		cp[2] = 0;
+		cp[0] = 2;
+		run_bad(IPUE_CODELET_REDUCE_COLS_SUM, f, 2, cp, 4, "cols unknown flag");
+	}
+}
+
+static void t_check_negative(void)
+{
+	_Alignas(16) char buf[4096];
+
+	t_negative_elementwise(buf);
+	t_negative_reduce_matmul_conv(buf);
+	t_negative_scaled_add_nl_grad(buf);
+	t_negative_optim(buf);
+	t_negative_compare_select_argmax(buf);
+	t_negative_reduce_cols(buf);
 }
 
 static void t_cycles(void)

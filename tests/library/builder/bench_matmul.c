@@ -75,24 +75,133 @@ static int baseline(struct blas_job *j)
 	return 0;
 }
 
+/* What the runs measured, for the records. */
+struct mm_result {
+	double t_first, t_model, t_blas, gf_model, gf_blas, gf_pinned, maxerr;
+	char core[64], pinned_core[64];
+	struct ipu_run_stats st;
+	struct ipu_matmul_plan p;
+};
+
+/* The graph: A and B laid out as the plan wants them, C = A x B. */
+static int build_graph(unsigned n, struct ipu_matmul_plan *plan, void **bin, size_t *len)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_graph *g;
+	int ta, tb_, tc, seq;
+
+	if (ipu_graph_create(IPU_MODEL_GC200, &g, &err) ||
+	    ipu_matmul_plan(g, n, n, n, IPU_DTYPE_F32, plan, &err) ||
+	    (ta = ipu_matmul_create_lhs(g, plan, "a", &err)) < 0 ||
+	    (tb_ = ipu_matmul_create_rhs(g, plan, "b", &err)) < 0 ||
+	    (seq = ipu_prog_sequence(g, &err)) < 0 ||
+	    (tc = ipu_matmul(g, seq, ta, tb_, "c", plan, &err)) < 0 ||
+	    ipu_graph_add_program(g, "matmul", seq, &err) < 0 ||
+	    ipu_graph_expose(g, ta, NULL, IPU_HANDLE_WRITE, &err) < 0 ||
+	    ipu_graph_expose(g, tb_, NULL, IPU_HANDLE_WRITE, &err) < 0 ||
+	    ipu_graph_expose(g, tc, NULL, IPU_HANDLE_READ, &err) < 0 ||
+	    ipu_graph_write(g, bin, len, &err)) {
+		fprintf(stderr, "bench_matmul: build: %s\n", err.msg);
+		return 1;
+	}
+	ipu_graph_free(g);
+	return 0;
+}
+
+/* On the model device: the first run, then @reps timed ones; C read back. */
+static int model_runs(unsigned threads, int reps, void *bin, size_t len, const float *a,
+		      const float *b, float *c, size_t nn, double *tm, struct mm_result *m)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_device *d;
+
+	if (ipu_model_open("gc200", threads, &d, &err) || ipu_load(d, bin, len, &err) ||
+	    ipu_tensor_write(d, "a", a, nn * 4, &err) || ipu_tensor_write(d, "b", b, nn * 4, &err)) {
+		fprintf(stderr, "bench_matmul: model device: %s\n", err.msg);
+		return 1;
+	}
+	free(bin);
+	m->t_first = bench_now_s();	/* the first run commits tile memory: timed on its own */
+	if (ipu_run(d, 0, 1, &m->st, &err)) {
+		fprintf(stderr, "bench_matmul: first run: %s\n", err.msg);
+		return 1;
+	}
+	m->t_first = bench_now_s() - m->t_first;
+	for (int r = 0; r < reps; r++) {
+		double t0 = bench_now_s();
+
+		if (ipu_run(d, 0, 1, &m->st, &err)) {
+			fprintf(stderr, "bench_matmul: run: %s\n", err.msg);
+			return 1;
+		}
+		tm[r] = bench_now_s() - t0;
+		if (getenv("BENCH_VERBOSE"))
+			fprintf(stderr, "run %d: %.2f ms (host_ns %.2f ms)\n", r, tm[r] * 1e3,
+				m->st.host_ns * 1e-6);
+	}
+	if (ipu_tensor_read(d, "c", c, nn * 4, &err)) {
+		fprintf(stderr, "bench_matmul: read: %s\n", err.msg);
+		return 1;
+	}
+	ipu_device_close(d);
+	return 0;
+}
+
+/* The JSON records on stdout, and the table line on stderr. */
+static void report(unsigned n, unsigned threads, double flop, const struct mm_result *m)
+{
+	char name[128], extra[192];
+
+	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_model_%uthreads", n, threads);
+	snprintf(extra, sizeof(extra),
+		 ", \"first_run_s\": %.4g, \"steady_run_s\": %.4g, \"openblas_core\": \"%s\"",
+		 m->t_first, m->t_model, m->core);
+	bench_record(name, m->gf_model, "GFLOP/s", m->gf_blas, m->gf_model / m->gf_blas, ">= 0.5",
+		     extra);
+	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", m->core);
+	snprintf(name, sizeof(name), "matmul_f32_%u_openblas_%uthreads", n, threads);
+	bench_record(name, m->gf_blas, "GFLOP/s", m->gf_blas, 1.0, "", extra);
+	if (m->gf_pinned > 0) {
+		snprintf(name, sizeof(name), "matmul_f32_%u_openblas_inherited_env_%uthreads", n,
+			 threads);
+		snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", m->pinned_core);
+		bench_record(name, m->gf_pinned, "GFLOP/s", m->gf_blas, m->gf_pinned / m->gf_blas,
+		       "info (OPENBLAS_CORETYPE/L2_SIZE kept)", extra);
+	}
+	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_modelled_tflops", n);
+	bench_record(name, flop / ((double)m->st.cycles / (m->st.clock_khz * 1e3)) * 1e-12,
+		     "TFLOP/s", 62.5,
+		     flop / ((double)m->st.cycles / (m->st.clock_khz * 1e3)) * 1e-12 / 62.5, "", "");
+	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", m->core);
+	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
+	bench_record(name, m->maxerr, "", 0, 0, "<= 1e-5", extra);
+	printf("\n]\n");
+	fprintf(stderr,
+		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms; first run %.2f ms), "
+		"OpenBLAS (%s) %.1f GFLOP/s (%.2f ms), %u threads, ratio %.2f (target >= 0.5); "
+		"grid %ux%ux%u ks %u, blocks %ux%ux%u; modelled %llu cycles (compute %llu, "
+		"exchange %llu, sync %llu); max rel diff %.2g\n",
+		n, n, n, m->gf_model, m->t_model * 1e3, m->t_first * 1e3, m->core, m->gf_blas,
+		m->t_blas * 1e3, threads, m->gf_model / m->gf_blas, m->p.pm, m->p.pn, m->p.pk,
+		m->p.ks, m->p.bm, m->p.bn, m->p.bk, (unsigned long long)m->st.cycles,
+		(unsigned long long)m->st.cycles_compute, (unsigned long long)m->st.cycles_exchange,
+		(unsigned long long)m->st.cycles_sync, m->maxerr);
+	if (m->gf_pinned > 0)
+		fprintf(stderr, "OpenBLAS with the inherited environment (%s): %.1f GFLOP/s\n",
+			m->pinned_core, m->gf_pinned);
+}
+
 int main(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned threads = argc > 1 ? (unsigned)atoi(argv[1]) : 0;
 	int reps = argc > 2 ? atoi(argv[2]) : 7;
 	unsigned n = argc > 3 ? (unsigned)atoi(argv[3]) : 1024;
-	double flop = 2.0 * n * n * n, *tm, t_first, t_model, t_blas, gf_model, gf_blas, maxerr = 0;
-	double gf_pinned = 0;
-	struct ipu_error err = { 0, "" };
-	struct ipu_graph *g;
-	struct ipu_device *d;
-	struct ipu_matmul_plan p;
-	struct ipu_run_stats st;
+	double flop = 2.0 * n * n * n, *tm;
+	struct mm_result m = { .maxerr = 0, .gf_pinned = 0, .pinned_core = "" };
 	float *a, *b, *c, *cb;
 	void *bin;
 	size_t len, nn = (size_t)n * n;
-	int ta, tb_, tc, seq;
-	char name[128], core[64], pinned_core[64] = "", extra[192];
 	struct blas_job *job = bb_child(argc, argv);
 
 	if (job)
@@ -116,50 +225,10 @@ int main(int argc, char **argv)
 		b[i] = (float)rand() / RAND_MAX - 0.5f;
 	}
 
-	/* the graph: A and B laid out as the plan wants them, C = A x B */
-	if (ipu_graph_create(IPU_MODEL_GC200, &g, &err) ||
-	    ipu_matmul_plan(g, n, n, n, IPU_DTYPE_F32, &p, &err) ||
-	    (ta = ipu_matmul_create_lhs(g, &p, "a", &err)) < 0 ||
-	    (tb_ = ipu_matmul_create_rhs(g, &p, "b", &err)) < 0 ||
-	    (seq = ipu_prog_sequence(g, &err)) < 0 ||
-	    (tc = ipu_matmul(g, seq, ta, tb_, "c", &p, &err)) < 0 ||
-	    ipu_graph_add_program(g, "matmul", seq, &err) < 0 ||
-	    ipu_graph_expose(g, ta, NULL, IPU_HANDLE_WRITE, &err) < 0 ||
-	    ipu_graph_expose(g, tb_, NULL, IPU_HANDLE_WRITE, &err) < 0 ||
-	    ipu_graph_expose(g, tc, NULL, IPU_HANDLE_READ, &err) < 0 ||
-	    ipu_graph_write(g, &bin, &len, &err)) {
-		fprintf(stderr, "bench_matmul: build: %s\n", err.msg);
+	if (build_graph(n, &m.p, &bin, &len))
 		return 1;
-	}
-	ipu_graph_free(g);
-	if (ipu_model_open("gc200", threads, &d, &err) || ipu_load(d, bin, len, &err) ||
-	    ipu_tensor_write(d, "a", a, nn * 4, &err) || ipu_tensor_write(d, "b", b, nn * 4, &err)) {
-		fprintf(stderr, "bench_matmul: model device: %s\n", err.msg);
+	if (model_runs(threads, reps, bin, len, a, b, c, nn, tm, &m))
 		return 1;
-	}
-	free(bin);
-	t_first = bench_now_s();	/* the first run commits tile memory: timed on its own */
-	if (ipu_run(d, 0, 1, &st, &err)) {
-		fprintf(stderr, "bench_matmul: first run: %s\n", err.msg);
-		return 1;
-	}
-	t_first = bench_now_s() - t_first;
-	for (int r = 0; r < reps; r++) {
-		double t0 = bench_now_s();
-
-		if (ipu_run(d, 0, 1, &st, &err)) {
-			fprintf(stderr, "bench_matmul: run: %s\n", err.msg);
-			return 1;
-		}
-		tm[r] = bench_now_s() - t0;
-		if (getenv("BENCH_VERBOSE"))
-			fprintf(stderr, "run %d: %.2f ms (host_ns %.2f ms)\n", r, tm[r] * 1e3, st.host_ns * 1e-6);
-	}
-	if (ipu_tensor_read(d, "c", c, nn * 4, &err)) {
-		fprintf(stderr, "bench_matmul: read: %s\n", err.msg);
-		return 1;
-	}
-	ipu_device_close(d);
 
 	/* OpenBLAS on as many threads, in the child; last with the clean environment */
 	if (bb_env_pinned()) {
@@ -167,60 +236,27 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_matmul: OpenBLAS baseline (inherited environment) failed\n");
 			return 1;
 		}
-		gf_pinned = flop / job->secs * 1e-9;
-		snprintf(pinned_core, sizeof(pinned_core), "%s", bb_core());
+		m.gf_pinned = flop / job->secs * 1e-9;
+		snprintf(m.pinned_core, sizeof(m.pinned_core), "%s", bb_core());
 	}
 	if (bb_run(1)) {
 		fprintf(stderr, "bench_matmul: OpenBLAS baseline failed\n");
 		return 1;
 	}
-	snprintf(core, sizeof(core), "%s", bb_core());
+	snprintf(m.core, sizeof(m.core), "%s", bb_core());
 	for (size_t i = 0; i < nn; i++) {
 		double e = fabs((double)c[i] - cb[i]) / (fabs(cb[i]) + 1.0);
 
-		if (!(e <= maxerr))
-			maxerr = e;
+		if (!(e <= m.maxerr))
+			m.maxerr = e;
 	}
-	t_model = median(tm, reps);
-	t_blas = job->secs;
-	gf_model = flop / t_model * 1e-9;
-	gf_blas = flop / t_blas * 1e-9;
+	m.t_model = median(tm, reps);
+	m.t_blas = job->secs;
+	m.gf_model = flop / m.t_model * 1e-9;
+	m.gf_blas = flop / m.t_blas * 1e-9;
 
-	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_model_%uthreads", n, threads);
-	snprintf(extra, sizeof(extra),
-		 ", \"first_run_s\": %.4g, \"steady_run_s\": %.4g, \"openblas_core\": \"%s\"",
-		 t_first, t_model, core);
-	bench_record(name, gf_model, "GFLOP/s", gf_blas, gf_model / gf_blas, ">= 0.5", extra);
-	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", core);
-	snprintf(name, sizeof(name), "matmul_f32_%u_openblas_%uthreads", n, threads);
-	bench_record(name, gf_blas, "GFLOP/s", gf_blas, 1.0, "", extra);
-	if (gf_pinned > 0) {
-		snprintf(name, sizeof(name), "matmul_f32_%u_openblas_inherited_env_%uthreads", n,
-			 threads);
-		snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", pinned_core);
-		bench_record(name, gf_pinned, "GFLOP/s", gf_blas, gf_pinned / gf_blas,
-		       "info (OPENBLAS_CORETYPE/L2_SIZE kept)", extra);
-	}
-	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_modelled_tflops", n);
-	bench_record(name, flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12, "TFLOP/s", 62.5,
-	       flop / ((double)st.cycles / (st.clock_khz * 1e3)) * 1e-12 / 62.5, "", "");
-	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", core);
-	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
-	bench_record(name, maxerr, "", 0, 0, "<= 1e-5", extra);
-	printf("\n]\n");
-	fprintf(stderr,
-		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms; first run %.2f ms), "
-		"OpenBLAS (%s) %.1f GFLOP/s (%.2f ms), %u threads, ratio %.2f (target >= 0.5); "
-		"grid %ux%ux%u ks %u, blocks %ux%ux%u; modelled %llu cycles (compute %llu, "
-		"exchange %llu, sync %llu); max rel diff %.2g\n",
-		n, n, n, gf_model, t_model * 1e3, t_first * 1e3, core, gf_blas, t_blas * 1e3, threads,
-		gf_model / gf_blas, p.pm, p.pn, p.pk, p.ks, p.bm, p.bn, p.bk,
-		(unsigned long long)st.cycles, (unsigned long long)st.cycles_compute,
-		(unsigned long long)st.cycles_exchange, (unsigned long long)st.cycles_sync, maxerr);
-	if (gf_pinned > 0)
-		fprintf(stderr, "OpenBLAS with the inherited environment (%s): %.1f GFLOP/s\n",
-			pinned_core, gf_pinned);
+	report(n, threads, flop, &m);
 	free(c);
 	free(tm);
-	return maxerr <= 1e-5 ? 0 : 1;
+	return m.maxerr <= 1e-5 ? 0 : 1;
 }

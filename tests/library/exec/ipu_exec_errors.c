@@ -48,16 +48,97 @@ static void fix_crc(uint8_t *bin, size_t len)
 	memcpy(bin + offsetof(struct ipu_graph_header, checksum), &c, 4);
 }
 
+/* Corrupt binaries, and a graph for another chip (model @other, 0: none). */
+static void corrupt_binary_tests(struct ipu_device *d, const void *bin, size_t len,
+				 uint32_t other, float *buf)
+{
+	void *bin2 = NULL;
+	size_t len2;
+	uint8_t *bad;
+
+	bad = malloc(len);
+	memcpy(bad, bin, len);
+	bad[len / 2] ^= 0x40;
+	EXPECT(ipu_load(d, bad, len, &e), -EINVAL, "graph refused: section header",
+	       "flipped bit (bad checksum): refused with the card's message");
+	EXPECT(ipu_load(d, bin, len - 8, &e), -EINVAL, "graph refused",
+	       "truncated binary: refused");
+	memcpy(bad, bin, len);
+	{
+		uint32_t es = 0;
+		uint64_t vo = sec_off(bad, IPU_GRAPH_SEC_VERTICES, &es);
+		uint32_t tile = 0x7ffffff0;
+
+		if (vo) {
+			memcpy(bad + vo + es * 0 + offsetof(struct ipu_graph_vertex, tile), &tile, 4);
+			fix_crc(bad, len);
+		}
+		EXPECT(ipu_load(d, bad, len, &e), -EINVAL, "graph refused: section vertices record 0",
+		       "bad vertex record with a valid checksum: section and record named");
+	}
+	free(bad);
+	EXPECT(ipu_tensor_write(d, "a", buf, 8192, &e), -ENOENT, "no graph loaded",
+	       "a refused load leaves no graph");
+	if (other) {
+		if (graph_matmul(other, 16, 16, 16, &bin2, &len2, &e))
+			kt_result(0, "graph for another chip # %s", e.msg);
+		else
+			EXPECT(ipu_load(d, bin2, len2, &e), -EINVAL, "the graph is built for model",
+			       "graph for another chip: refused naming both");
+		free(bin2);
+	} else {
+		kt_skip("graph for another chip", "all cards are one model");
+	}
+}
+
+/* A busy card: attach, read-only load, and the card still computes. */
+static void busy_card_tests(unsigned id, struct ipu_device *d, const void *bin, size_t len)
+{
+	struct ipu_device *d2 = NULL;
+
+	ipu_error_clear(&e);
+	kt_result(!ipu_load(d, bin, len, &e), "the card loads a good graph after the failures%s%s",
+		  e.code ? " # " : "", e.code ? e.msg : "");
+	EXPECT(ipu_device_open(id, IPU_OPEN_ATTACH | IPU_OPEN_NONBLOCK, &d2, &e), -EBUSY,
+	       "in use by another process", "second attach with IPU_OPEN_NONBLOCK: -EBUSY");
+	ipu_device_close(d2);
+	{
+		struct ipu_device *ro = NULL;
+		int r = ipu_device_open(id, IPU_OPEN_READONLY, &ro, &e);
+
+		if (!r)
+			r = ipu_load(ro, bin, len, &e);
+		kt_result(r == -EPERM, "load on a read-only open: -EPERM%s%s", r == -EPERM ? "" : " # ",
+			  r == -EPERM ? "" : e.msg);
+		ipu_device_close(ro);
+	}
+	{	/* and it computes */
+		static float a[64 * 32], b[32 * 48], c[64 * 48];
+		static double ref[64 * 48];
+		uint64_t seed = 7;
+		double err = 1;
+
+		fill_floats(a, 64 * 32, &seed);
+		fill_floats(b, 32 * 48, &seed);
+		if (!ipu_tensor_write(d, "a", a, sizeof(a), &e) &&
+		    !ipu_tensor_write(d, "b", b, sizeof(b), &e) && !ipu_run(d, 0, 1, NULL, &e) &&
+		    !ipu_tensor_read(d, "c", c, sizeof(c), &e)) {
+			ref_matmul(a, b, ref, 64, 48, 32);
+			err = max_rel_err(c, ref, 64 * 48, sqrt(32.0));
+		}
+		kt_result(err < 1e-5, "the card still computes a correct product (%g)", err);
+	}
+}
+
 int main(void)
 {
 	struct ipu_card *cards;
 	size_t n;
 	unsigned id;
 	uint32_t model = 0, other = 0;
-	struct ipu_device *d = NULL, *d2 = NULL;
-	void *bin = NULL, *bin2 = NULL;
-	size_t len, len2;
-	uint8_t *bad;
+	struct ipu_device *d = NULL;
+	void *bin = NULL;
+	size_t len;
 	float buf[64 * 64];
 	char small[8];
 
@@ -99,73 +180,10 @@ int main(void)
 	       "wrong program index: -ERANGE");
 
 	/* corrupt binaries */
-	bad = malloc(len);
-	memcpy(bad, bin, len);
-	bad[len / 2] ^= 0x40;
-	EXPECT(ipu_load(d, bad, len, &e), -EINVAL, "graph refused: section header",
-	       "flipped bit (bad checksum): refused with the card's message");
-	EXPECT(ipu_load(d, bin, len - 8, &e), -EINVAL, "graph refused",
-	       "truncated binary: refused");
-	memcpy(bad, bin, len);
-	{
-		uint32_t es = 0;
-		uint64_t vo = sec_off(bad, IPU_GRAPH_SEC_VERTICES, &es);
-		uint32_t tile = 0x7ffffff0;
-
-		if (vo) {
-			memcpy(bad + vo + es * 0 + offsetof(struct ipu_graph_vertex, tile), &tile, 4);
-			fix_crc(bad, len);
-		}
-		EXPECT(ipu_load(d, bad, len, &e), -EINVAL, "graph refused: section vertices record 0",
-		       "bad vertex record with a valid checksum: section and record named");
-	}
-	free(bad);
-	EXPECT(ipu_tensor_write(d, "a", buf, 8192, &e), -ENOENT, "no graph loaded",
-	       "a refused load leaves no graph");
-	if (other) {
-		if (graph_matmul(other, 16, 16, 16, &bin2, &len2, &e))
-			kt_result(0, "graph for another chip # %s", e.msg);
-		else
-			EXPECT(ipu_load(d, bin2, len2, &e), -EINVAL, "the graph is built for model",
-			       "graph for another chip: refused naming both");
-		free(bin2);
-	} else {
-		kt_skip("graph for another chip", "all cards are one model");
-	}
+	corrupt_binary_tests(d, bin, len, other, buf);
 
 	/* a busy card */
-	ipu_error_clear(&e);
-	kt_result(!ipu_load(d, bin, len, &e), "the card loads a good graph after the failures%s%s",
-		  e.code ? " # " : "", e.code ? e.msg : "");
-	EXPECT(ipu_device_open(id, IPU_OPEN_ATTACH | IPU_OPEN_NONBLOCK, &d2, &e), -EBUSY,
-	       "in use by another process", "second attach with IPU_OPEN_NONBLOCK: -EBUSY");
-	ipu_device_close(d2);
-	{
-		struct ipu_device *ro = NULL;
-		int r = ipu_device_open(id, IPU_OPEN_READONLY, &ro, &e);
-
-		if (!r)
-			r = ipu_load(ro, bin, len, &e);
-		kt_result(r == -EPERM, "load on a read-only open: -EPERM%s%s", r == -EPERM ? "" : " # ",
-			  r == -EPERM ? "" : e.msg);
-		ipu_device_close(ro);
-	}
-	{	/* and it computes */
-		static float a[64 * 32], b[32 * 48], c[64 * 48];
-		static double ref[64 * 48];
-		uint64_t seed = 7;
-		double err = 1;
-
-		fill_floats(a, 64 * 32, &seed);
-		fill_floats(b, 32 * 48, &seed);
-		if (!ipu_tensor_write(d, "a", a, sizeof(a), &e) &&
-		    !ipu_tensor_write(d, "b", b, sizeof(b), &e) && !ipu_run(d, 0, 1, NULL, &e) &&
-		    !ipu_tensor_read(d, "c", c, sizeof(c), &e)) {
-			ref_matmul(a, b, ref, 64, 48, 32);
-			err = max_rel_err(c, ref, 64 * 48, sqrt(32.0));
-		}
-		kt_result(err < 1e-5, "the card still computes a correct product (%g)", err);
-	}
+	busy_card_tests(id, d, bin, len);
 	(void)small;
 	ipu_device_close(d);
 	free(bin);

@@ -175,15 +175,153 @@ static int stream_run_on(struct ipu_device *d, const void *bin, size_t len, cons
 	return r;
 }
 
+/* One card and its model device, and what names their tests. */
+struct case_ctx {
+	unsigned id;
+	uint32_t model;
+	const char *mname, *path;
+	struct ipu_device *card, *md;
+	uint64_t *seed;
+};
+
+/* matmul, against the model device and a host reference */
+static void matmul_test(const struct case_ctx *cc)
+{
+	enum { M = 96, K = 128, N = 80 };
+	float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+	float *c = malloc(sizeof(float) * M * N);
+	double *ref = malloc(sizeof(double) * M * N);
+	struct io in[2] = { { "a", a, sizeof(float) * M * K }, { "b", b, sizeof(float) * K * N } };
+	void *bin = NULL;
+	size_t len;
+	char what[128];
+
+	fill_floats(a, M * K, cc->seed);
+	fill_floats(b, K * N, cc->seed);
+	snprintf(what, sizeof(what), "ipu%u (%s, %s): matmul %ux%ux%u", cc->id, cc->mname, cc->path,
+		 M, K, N);
+	if (graph_matmul(cc->model, M, K, N, &bin, &len, &e)) {
+		kt_result(0, "%s: build # %s", what, e.msg);
+		kt_result(0, "%s: run stats", what);
+		kt_result(0, "%s: reference", what);
+	} else if (!same(cc->card, cc->md, what, bin, len, in, 2, 1, 0, "c", sizeof(float) * M * N,
+			 c)) {
+		double err;
+
+		ref_matmul(a, b, ref, M, N, K);
+		err = max_rel_err(c, ref, (size_t)M * N, sqrt((double)K));
+		kt_result(err < 1e-5, "%s: matches the host reference (max rel. error %g)", what, err);
+	} else {
+		kt_result(0, "%s: reference # not compared", what);
+	}
+	free(bin);
+	bin = NULL;
+	free(a);
+	free(b);
+	free(c);
+	free(ref);
+}
+
+/* MLP, against the model device */
+static void mlp_test(const struct case_ctx *cc)
+{
+	enum { B = 32, I = 48, H = 64, O = 24 };
+	static float x[B * I], w1[I * H], b1[H], w2[H * O], b2[O];
+	struct io in[5] = { { "x", x, sizeof(x) }, { "w1", w1, sizeof(w1) },
+			    { "b1", b1, sizeof(b1) }, { "w2", w2, sizeof(w2) },
+			    { "b2", b2, sizeof(b2) } };
+	void *bin = NULL;
+	size_t len;
+	char what[128];
+
+	fill_floats(x, B * I, cc->seed);
+	fill_floats(w1, I * H, cc->seed);
+	fill_floats(b1, H, cc->seed);
+	fill_floats(w2, H * O, cc->seed);
+	fill_floats(b2, O, cc->seed);
+	snprintf(what, sizeof(what), "ipu%u (%s, %s): MLP %ux%u-%u-%u", cc->id, cc->mname, cc->path, B,
+		 I, H, O);
+	if (graph_mlp(cc->model, B, I, H, O, &bin, &len, &e)) {
+		kt_result(0, "%s: build # %s", what, e.msg);
+		kt_result(0, "%s: run stats", what);
+	} else {
+		same(cc->card, cc->md, what, bin, len, in, 5, 1, 0, "y", sizeof(float) * B * O,
+		     NULL);
+	}
+	free(bin);
+	bin = NULL;
+}
+
+/* loop: acc += x, 10 times per run, run 3 times; @async: with ipu_run_start
+ * + ipu_wait, else with ipu_run */
+static void loop_test(const struct case_ctx *cc, int async)
+{
+	enum { L = 1000 };
+	static float acc[L], x[L];
+	struct io in[2] = { { "acc", acc, sizeof(acc) }, { "x", x, sizeof(x) } };
+	void *bin = NULL;
+	size_t len;
+	char what[128];
+
+	fill_floats(acc, L, cc->seed);
+	fill_floats(x, L, cc->seed);
+	snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(10) loop, run 3 times%s", cc->id,
+		 cc->mname, cc->path, async ? " (ipu_run_start + ipu_wait)" : "");
+	if (graph_loop(cc->model, L, 10, &bin, &len, &e)) {
+		kt_result(0, "%s: build # %s", what, e.msg);
+		kt_result(0, "%s: run stats", what);
+	} else {
+		same(cc->card, cc->md, what, bin, len, in, 2, 3, async, "acc", sizeof(acc), NULL);
+	}
+	free(bin);
+	bin = NULL;
+}
+
+/* loop with streams: Repeat(R) { in -> x; y = x*x + x; y -> out } */
+static void stream_loop_test(const struct case_ctx *cc)
+{
+	enum { L = 500, R = 6 };
+	static float in[L * R], a[L * R], b[L * R];
+	struct ipu_run_stats sc, sm;
+	void *bin = NULL;
+	size_t len;
+	char what[128];
+
+	fill_floats(in, L * R, cc->seed);
+	snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(%u) loop with streams", cc->id,
+		 cc->mname, cc->path, R);
+	if (graph_stream_loop(cc->model, L, R, &bin, &len)) {
+		kt_result(0, "%s: build # %s", what, e.msg);
+		kt_result(0, "%s: run stats", what);
+	} else if (stream_run_on(cc->card, bin, len, in, sizeof(in), a, &sc)) {
+		kt_result(0, "%s: on %s # %s", what, ipu_device_name(cc->card), e.msg);
+		kt_result(0, "%s: run stats # not compared", what);
+	} else if (stream_run_on(cc->md, bin, len, in, sizeof(in), b, &sm)) {
+		kt_result(0, "%s: on the model # %s", what, e.msg);
+		kt_result(0, "%s: run stats # not compared", what);
+	} else {
+		kt_result(!memcmp(a, b, sizeof(a)) && a[L * R - 1] ==
+			  in[L * R - 1] * in[L * R - 1] + in[L * R - 1],
+			  "%s: %s and the model give the same %zu bytes", what,
+			  ipu_device_name(cc->card), sizeof(a));
+		stats_result(what, cc->card, &sc, &sm);
+		if (!sm.stream_bytes_h2d || sm.stream_bytes_h2d != sizeof(in) ||
+		    sm.stream_bytes_d2h != sizeof(in))
+			printf("# %s: the model streamed %llu / %llu bytes, expected %zu\n",
+			       what, (unsigned long long)sm.stream_bytes_h2d,
+			       (unsigned long long)sm.stream_bytes_d2h, sizeof(in));
+	}
+	free(bin);
+	bin = NULL;
+}
+
 /* @kernel: runs through SUBMIT (IPUDEV_RUNQ=kernel), else the default */
 static void card_case(unsigned id, uint32_t model, uint64_t *seed, int kernel)
 {
 	struct ipu_device *card = NULL, *md = NULL;
 	const char *mname = ipu_model_name(model);
 	const char *path = kernel ? "SUBMIT" : "user queue";
-	void *bin = NULL;
-	size_t len;
-	char what[128];
+	struct case_ctx cc;
 	int r;
 
 	if (kernel)
@@ -196,114 +334,15 @@ static void card_case(unsigned id, uint32_t model, uint64_t *seed, int kernel)
 		ipu_device_close(card);
 		return;
 	}
-	{	/* matmul */
-		enum { M = 96, K = 128, N = 80 };
-		float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
-		float *c = malloc(sizeof(float) * M * N);
-		double *ref = malloc(sizeof(double) * M * N);
-		struct io in[2] = { { "a", a, sizeof(float) * M * K }, { "b", b, sizeof(float) * K * N } };
-
-		fill_floats(a, M * K, seed);
-		fill_floats(b, K * N, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s, %s): matmul %ux%ux%u", id, mname, path,
-			 M, K, N);
-		if (graph_matmul(model, M, K, N, &bin, &len, &e)) {
-			kt_result(0, "%s: build # %s", what, e.msg);
-			kt_result(0, "%s: run stats", what);
-			kt_result(0, "%s: reference", what);
-		} else if (!same(card, md, what, bin, len, in, 2, 1, 0, "c", sizeof(float) * M * N,
-				 c)) {
-			double err;
-
-			ref_matmul(a, b, ref, M, N, K);
-			err = max_rel_err(c, ref, (size_t)M * N, sqrt((double)K));
-			kt_result(err < 1e-5, "%s: matches the host reference (max rel. error %g)", what, err);
-		} else {
-			kt_result(0, "%s: reference # not compared", what);
-		}
-		free(bin);
-		bin = NULL;
-		free(a);
-		free(b);
-		free(c);
-		free(ref);
-	}
-	{	/* MLP */
-		enum { B = 32, I = 48, H = 64, O = 24 };
-		static float x[B * I], w1[I * H], b1[H], w2[H * O], b2[O];
-		struct io in[5] = { { "x", x, sizeof(x) }, { "w1", w1, sizeof(w1) },
-				    { "b1", b1, sizeof(b1) }, { "w2", w2, sizeof(w2) },
-				    { "b2", b2, sizeof(b2) } };
-
-		fill_floats(x, B * I, seed);
-		fill_floats(w1, I * H, seed);
-		fill_floats(b1, H, seed);
-		fill_floats(w2, H * O, seed);
-		fill_floats(b2, O, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s, %s): MLP %ux%u-%u-%u", id, mname, path, B,
-			 I, H, O);
-		if (graph_mlp(model, B, I, H, O, &bin, &len, &e)) {
-			kt_result(0, "%s: build # %s", what, e.msg);
-			kt_result(0, "%s: run stats", what);
-		} else {
-			same(card, md, what, bin, len, in, 5, 1, 0, "y", sizeof(float) * B * O,
-			     NULL);
-		}
-		free(bin);
-		bin = NULL;
-	}
+	cc = (struct case_ctx){ .id = id, .model = model, .mname = mname, .path = path,
+				.card = card, .md = md, .seed = seed };
+	matmul_test(&cc);
+	mlp_test(&cc);
 	/* loop: acc += x, 10 times per run, run 3 times: with ipu_run, then
 	 * with ipu_run_start + ipu_wait */
-	for (int async = 0; async < 2; async++) {
-		enum { L = 1000 };
-		static float acc[L], x[L];
-		struct io in[2] = { { "acc", acc, sizeof(acc) }, { "x", x, sizeof(x) } };
-
-		fill_floats(acc, L, seed);
-		fill_floats(x, L, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(10) loop, run 3 times%s", id,
-			 mname, path, async ? " (ipu_run_start + ipu_wait)" : "");
-		if (graph_loop(model, L, 10, &bin, &len, &e)) {
-			kt_result(0, "%s: build # %s", what, e.msg);
-			kt_result(0, "%s: run stats", what);
-		} else {
-			same(card, md, what, bin, len, in, 2, 3, async, "acc", sizeof(acc), NULL);
-		}
-		free(bin);
-		bin = NULL;
-	}
-	{	/* loop with streams: Repeat(R) { in -> x; y = x*x + x; y -> out } */
-		enum { L = 500, R = 6 };
-		static float in[L * R], a[L * R], b[L * R];
-		struct ipu_run_stats sc, sm;
-
-		fill_floats(in, L * R, seed);
-		snprintf(what, sizeof(what), "ipu%u (%s, %s): Repeat(%u) loop with streams", id,
-			 mname, path, R);
-		if (graph_stream_loop(model, L, R, &bin, &len)) {
-			kt_result(0, "%s: build # %s", what, e.msg);
-			kt_result(0, "%s: run stats", what);
-		} else if (stream_run_on(card, bin, len, in, sizeof(in), a, &sc)) {
-			kt_result(0, "%s: on %s # %s", what, ipu_device_name(card), e.msg);
-			kt_result(0, "%s: run stats # not compared", what);
-		} else if (stream_run_on(md, bin, len, in, sizeof(in), b, &sm)) {
-			kt_result(0, "%s: on the model # %s", what, e.msg);
-			kt_result(0, "%s: run stats # not compared", what);
-		} else {
-			kt_result(!memcmp(a, b, sizeof(a)) && a[L * R - 1] ==
-				  in[L * R - 1] * in[L * R - 1] + in[L * R - 1],
-				  "%s: %s and the model give the same %zu bytes", what,
-				  ipu_device_name(card), sizeof(a));
-			stats_result(what, card, &sc, &sm);
-			if (!sm.stream_bytes_h2d || sm.stream_bytes_h2d != sizeof(in) ||
-			    sm.stream_bytes_d2h != sizeof(in))
-				printf("# %s: the model streamed %llu / %llu bytes, expected %zu\n",
-				       what, (unsigned long long)sm.stream_bytes_h2d,
-				       (unsigned long long)sm.stream_bytes_d2h, sizeof(in));
-		}
-		free(bin);
-		bin = NULL;
-	}
+	for (int async = 0; async < 2; async++)
+		loop_test(&cc, async);
+	stream_loop_test(&cc);
 	ipu_device_close(card);
 	ipu_device_close(md);
 }

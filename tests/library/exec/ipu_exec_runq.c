@@ -178,10 +178,9 @@ static void stats_test(struct ctx *t, struct ipu_device *d)
 	ipu_device_close(md);
 }
 
-/* The test of one mode on an open, attached device @d. */
-static void mode_tests(struct ctx *t, struct ipu_device *d)
+/* Tests 1 to 3, on the short graph: the path, 2000 runs, write-run-read. */
+static void short_graph_runs(struct ctx *t, struct ipu_device *d, float *acc, float *x)
 {
-	float acc[L], x[L], x2[L];
 	struct ipu_run_stats st;
 	char why[sizeof(e.msg) + 64] = "";
 	int r, ok;
@@ -227,7 +226,7 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 	ok = 1;
 	for (unsigned i = 0; ok && i < 50; i++) {
 		rand_ints(x, L, -3, 3);
-		ok = !ipu_tensor_write(d, "x", x, sizeof(x), &e) && !ipu_run(d, 0, 1, NULL, &e);
+		ok = !ipu_tensor_write(d, "x", x, L * sizeof(*x), &e) && !ipu_run(d, 0, 1, NULL, &e);
 		if (!ok)
 			snprintf(why, sizeof(why), "round %u: %s", i, e.msg);
 		add(acc, x, 1);
@@ -236,13 +235,20 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 	}
 	kt_result(ok, "%s: 50 rounds of write x, run, read acc: each run sees the write before it%s%s",
 		  t->mode, ok ? "" : " # ", ok ? "" : why);
+}
+
+/* Test 4: a run follows asynchronous writes, collected or not. */
+static void async_writes_test(struct ctx *t, struct ipu_device *d, float *acc, float *x)
+{
+	char why[sizeof(e.msg) + 64] = "";
+	int ok;
 
 	/* 4: asynchronous writes before a run, collected or not */
 	{
 		uint64_t rq1 = 0, rq2 = 0;
 
 		rand_ints(x, L, -3, 3);
-		ok = !ipu_tensor_write_async(d, "x", 0, x, sizeof(x), &rq1, &e) &&
+		ok = !ipu_tensor_write_async(d, "x", 0, x, L * sizeof(*x), &rq1, &e) &&
 		     !ipu_request_wait(d, rq1, 0, &e) && !ipu_run(d, 0, 1, NULL, &e);
 		add(acc, x, 1);
 		if (!ok)
@@ -251,7 +257,7 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 			ok = 0;
 		if (ok) {
 			rand_ints(x, L, -3, 3);
-			ok = !ipu_tensor_write_async(d, "x", 0, x, sizeof(x), &rq2, &e) &&
+			ok = !ipu_tensor_write_async(d, "x", 0, x, L * sizeof(*x), &rq2, &e) &&
 			     !ipu_run(d, 0, 1, NULL, &e) && !ipu_request_wait(d, rq2, 0, &e);
 			add(acc, x, 1);
 			if (!ok)
@@ -262,11 +268,14 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 		kt_result(ok, "%s: a run follows asynchronous writes (collected, and still in flight)%s%s",
 			  t->mode, ok ? "" : " # ", ok ? "" : why);
 	}
+}
 
-	/* 4b: the run stats against the model device's */
-	stats_test(t, d);
+/* Loads the long graph and, the first time, calibrates its run count. */
+static int load_long_graph(struct ctx *t, struct ipu_device *d, float *acc, float *x)
+{
+	struct ipu_run_stats st;
+	int r;
 
-	/* the long graph from here on */
 	rand_ints(acc, L, -100, 100);
 	rand_ints(x, L, -1, 1);
 	r = setup(d, t->binl, t->lenl, acc, x);
@@ -282,11 +291,16 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 			printf("# long run: %u x %u iterations (%.1f ms each)\n", t->count,
 			       ITERS, st.host_ns / 1e6);
 	}
-	if (r) {
-		for (int i = 0; i < LONG_TESTS; i++)
-			kt_result(0, "%s: load and run the long graph # %s", t->mode, e.msg);
-		return;
-	}
+	return r;
+}
+
+/* Tests 5 to 7, on the long graph: writes, reads and waits around a run. */
+static void long_graph_runs(struct ctx *t, struct ipu_device *d, float *acc, float *x)
+{
+	float x2[L];
+	struct ipu_run_stats st;
+	char why[sizeof(e.msg) + 64] = "";
+	int r, ok;
 
 	/* 5: a write issued during a run executes after it */
 	rand_ints(x2, L, -1, 1);
@@ -299,7 +313,7 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 		ok = 0;
 	kt_result(ok, "%s: a write issued while a run is in flight executes after the run%s%s",
 		  t->mode, ok ? "" : " # ", ok ? "" : why);
-	memcpy(x, x2, sizeof(x));
+	memcpy(x, x2, L * sizeof(*x));
 
 	/* 6: run_start, read, then wait: the read returns the data after the run */
 	{
@@ -344,9 +358,14 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 		kt_result(ok, "%s: ipu_wait(5 ms) times out on a long run, a second ipu_wait collects it%s%s",
 			  t->mode, ok ? "" : " # ", ok ? "" : why);
 	}
+}
 
-	/* 8: a reset from another file during a run: the run reports it, the
-	 * next run works */
+/* Test 8: a reset from another file during a run. */
+static void reset_during_run_test(struct ctx *t, struct ipu_device *d, float *acc, float *x)
+{
+	char why[sizeof(e.msg) + 64] = "";
+	int r, ok;
+
 	{
 		struct ipu_device *d2 = NULL;
 		int rr;
@@ -388,9 +407,14 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 		}
 		ipu_device_close(d2);
 	}
+}
 
-	/* 9: ipu_device_reset, then the next run works (the user queue is
-	 * created again) */
+/* Test 9: ipu_device_reset, then the next run works. */
+static void reset_then_run_test(struct ctx *t, struct ipu_device *d, float *acc, float *x)
+{
+	char why[sizeof(e.msg) + 64] = "";
+	int r, ok;
+
 	r = ipu_device_reset(d, 0, 0, NULL, &e);
 	rand_ints(acc, L, -100, 100);
 	if (!r)
@@ -410,6 +434,41 @@ static void mode_tests(struct ctx *t, struct ipu_device *d)
 	kt_result(ok, "%s: after ipu_device_reset, load and run work%s%s%s", t->mode,
 		  t->kernel ? " (no user queue)" : t->has_uq ? " (user queue created again)" : "",
 		  ok ? "" : " # ", ok ? "" : why);
+}
+
+/* The test of one mode on an open, attached device @d. */
+static void mode_tests(struct ctx *t, struct ipu_device *d)
+{
+	float acc[L], x[L];
+	int r;
+
+	/* 1 to 3: the path, runs in a row, write-run-read */
+	short_graph_runs(t, d, acc, x);
+
+	/* 4: asynchronous writes before a run, collected or not */
+	async_writes_test(t, d, acc, x);
+
+	/* 4b: the run stats against the model device's */
+	stats_test(t, d);
+
+	/* the long graph from here on */
+	r = load_long_graph(t, d, acc, x);
+	if (r) {
+		for (int i = 0; i < LONG_TESTS; i++)
+			kt_result(0, "%s: load and run the long graph # %s", t->mode, e.msg);
+		return;
+	}
+
+	/* 5 to 7: a write, a read and a wait around a long run */
+	long_graph_runs(t, d, acc, x);
+
+	/* 8: a reset from another file during a run: the run reports it, the
+	 * next run works */
+	reset_during_run_test(t, d, acc, x);
+
+	/* 9: ipu_device_reset, then the next run works (the user queue is
+	 * created again) */
+	reset_then_run_test(t, d, acc, x);
 }
 
 /*
