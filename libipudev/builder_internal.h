@@ -169,4 +169,13 @@ long ipu__local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, ui
 int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
 			const uint32_t *oshape, const char *name, struct ipu_error *err);
 
+/* "<base>/<suffix>" into buf, for the temporaries of composed ops (nn.c) */
+const char *ipu__sub_name(char *buf, size_t n, const char *base, const char *suffix);
+/*
+ * A rank-0 f32 constant named "<base>/<suffix>" of value v on the tile of
+ * element 0 of @near (where its one user is). Id or negative errno (nn.c).
+ */
+int ipu__constant_near(struct ipu_graph *g, const char *base, const char *suffix, float v, int near,
+		       struct ipu_error *err);
+
 #endif /* IPUDEV_BUILDER_INTERNAL_H */

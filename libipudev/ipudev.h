@@ -730,6 +730,23 @@ IPU_API int ipu_softmax(struct ipu_graph *g, int seq, int in, const char *name,
 IPU_API int ipu_log_softmax(struct ipu_graph *g, int seq, int in,
 			    const char *name, struct ipu_error *err);
 /**
+ * ipu_softmax_grad() - the input gradient of ipu_softmax():
+ * dx = y * (dy - sum(dy * y)) over the last dimension, @y the softmax
+ * output and @dy d loss / d y (both f32 of one shape, fully mapped). dx is
+ * created as @name laid out like @dy; temporaries "@name/...". Returns
+ * dx's id. Errors as ipu_softmax(), plus -EINVAL when @y and @dy differ in
+ * shape.
+ */
+IPU_API int ipu_softmax_grad(struct ipu_graph *g, int seq, int y, int dy,
+			     const char *name, struct ipu_error *err);
+/**
+ * ipu_log_softmax_grad() - the input gradient of ipu_log_softmax():
+ * dx = dy - exp(y) * sum(dy) over the last dimension, @y the log-softmax
+ * output. Arguments, result and errors as ipu_softmax_grad().
+ */
+IPU_API int ipu_log_softmax_grad(struct ipu_graph *g, int seq, int y, int dy,
+				 const char *name, struct ipu_error *err);
+/**
  * ipu_cross_entropy() - mean cross-entropy loss of a batch:
  * loss = -(1/N) sum_n sum_c targets[n][c] * log_softmax(logits)[n][c]
  * @logits:    f32 [N][C], unnormalised scores
@@ -747,6 +764,23 @@ IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits,
 			      int targets, const char *name,
 			      const char *grad_name, int *grad,
 			      struct ipu_error *err);
+/**
+ * ipu_cross_entropy_labels() - ipu_cross_entropy() with integer class
+ * labels (PyTorch's CrossEntropyLoss with class indices): @labels is an
+ * i32 [N] tensor (fully mapped, any layout) and the target of row n is
+ * one-hot at class labels[n], built on the device as (labels[n] == c)
+ * into an f32 [N][C] tensor "@name/onehot" laid out like @logits (with an
+ * i32 constant "@name/classes" of its shape holding c, and "@name/match").
+ * A label outside [0, C) is never used as an address: its row's target is
+ * all zero, so the row adds 0 to the loss and softmax(row) / N to the
+ * gradient (check labels on the host if that matters). Loss, gradient,
+ * @name, @grad_name and @grad as ipu_cross_entropy(); -EINVAL also for
+ * labels that are not i32 or not of shape [N] (their shape named).
+ */
+IPU_API int ipu_cross_entropy_labels(struct ipu_graph *g, int seq, int logits,
+				     int labels, const char *name,
+				     const char *grad_name, int *grad,
+				     struct ipu_error *err);
 
 /* nonlinearities (popnn::NonLinearityType; values of the engine's gradient codelets) */
 enum ipu_nonlinearity {
@@ -783,6 +817,86 @@ IPU_API int ipu_nonlinearity(struct ipu_graph *g, int seq, unsigned type,
 IPU_API int ipu_nonlinearity_grad(struct ipu_graph *g, int seq, unsigned type,
 				  int act, int out_grad, const char *name,
 				  struct ipu_error *err);
+
+/* --- normalisation (norm.c) ---
+ *
+ * Batch norm and layer norm, forward and backward, like popnn::bn and
+ * popnn::ln; composed from ipu_reduce_axes() and broadcast binary ops. The
+ * variance is the mean of squared deviations from the mean (two passes:
+ * exact for data with a large mean, unlike E[x^2] - E[x]^2), biased (/M,
+ * as in training). All tensors are f32 and fully mapped; the outputs are
+ * created and named by the call, the output named @name laid out like @x
+ * (@dy for the gradients), temporaries "@name/..." (sum, sq, var, count,
+ * eps, one, scale, xhat, ...; those names must be free). The graph owns
+ * everything. Errors: -EINVAL (message names the op, the tensor, its
+ * shape and the wanted one) for a NULL graph, a missing name, an unmapped
+ * or non-f32 tensor, a wrong rank, gamma/beta/statistics of the wrong
+ * shape, @eps not finite and > 0, NULL output pointers, k out of range;
+ * -EEXIST when a name is taken; -ENOSPC; -ENOMEM. On an error after the
+ * checks the graph may hold part of the op: drop it.
+ */
+
+/**
+ * ipu_batch_norm() - training-mode batch norm of @x [N][C] (statistics per
+ * feature over N) or [N][C][H][W] (per channel over N, H, W):
+ * y = (x - mean) * inv_std * gamma + beta, inv_std = 1 / sqrt(var + @eps)
+ * with the batch's mean and (biased) variance. @gamma, @beta: f32 [C].
+ * The statistics are created as "@name/mean" and "@name/inv_std" (f32
+ * [C]) and their ids stored in *@mean and *@inv_std, for
+ * ipu_batch_norm_grad() (and the host's running averages). Returns y's id.
+ */
+IPU_API int ipu_batch_norm(struct ipu_graph *g, int seq, int x, int gamma,
+			   int beta, float eps, const char *name, int *mean,
+			   int *inv_std, struct ipu_error *err);
+/**
+ * ipu_batch_norm_infer() - inference-mode batch norm with given statistics
+ * (e.g. running averages): y = (x - @mean) / sqrt(@var + @eps) * gamma +
+ * beta, @mean and @var f32 [C]; shapes of @x, @gamma, @beta as
+ * ipu_batch_norm(). One pass over x after a per-channel
+ * "@name/scale" = gamma / sqrt(var + eps). Returns y's id.
+ */
+IPU_API int ipu_batch_norm_infer(struct ipu_graph *g, int seq, int x,
+				 int gamma, int beta, int mean, int var,
+				 float eps, const char *name,
+				 struct ipu_error *err);
+/**
+ * ipu_batch_norm_grad() - the backward of ipu_batch_norm(): with
+ * xhat = (x - mean) * inv_std and M = N (H W) elements per channel,
+ * d_beta = sum(dy), d_gamma = sum(dy * xhat) per channel and
+ * dx = gamma * inv_std * (dy - d_beta / M - xhat * d_gamma / M).
+ * @x the forward input, @dy d loss / d y (f32 of x's shape), @mean and
+ * @inv_std the forward's statistics, @gamma the forward's. dx is created
+ * as @name; d_gamma and d_beta as "@name/d_gamma", "@name/d_beta" (f32
+ * [C]), their ids stored in *@d_gamma, *@d_beta. Returns dx's id.
+ */
+IPU_API int ipu_batch_norm_grad(struct ipu_graph *g, int seq, int x, int dy,
+				int mean, int inv_std, int gamma,
+				const char *name, int *d_gamma, int *d_beta,
+				struct ipu_error *err);
+/**
+ * ipu_layer_norm() - layer norm of @x over its last @k dimensions
+ * (1 <= k <= rank; k = 1: the last axis): statistics per index of the
+ * leading rank - k dimensions, y = (x - mean) * inv_std * gamma + beta
+ * with @gamma and @beta f32 of the last k dimensions' shape (per element
+ * of the normalised part). Statistics "@name/mean", "@name/inv_std" of
+ * the leading dimensions' shape (rank 0 when k = rank), ids to *@mean and
+ * *@inv_std. Returns y's id.
+ */
+IPU_API int ipu_layer_norm(struct ipu_graph *g, int seq, int x, int gamma,
+			   int beta, unsigned k, float eps, const char *name,
+			   int *mean, int *inv_std, struct ipu_error *err);
+/**
+ * ipu_layer_norm_grad() - the backward of ipu_layer_norm() (same @k): with
+ * xhat as above, g = dy * gamma and M the normalised elements per row,
+ * dx = inv_std * (g - sum(g) / M - xhat * sum(g * xhat) / M) per row;
+ * d_gamma = sum(dy * xhat), d_beta = sum(dy) over the leading dimensions.
+ * Outputs and ids as ipu_batch_norm_grad(); d_gamma and d_beta have
+ * gamma's shape. Returns dx's id.
+ */
+IPU_API int ipu_layer_norm_grad(struct ipu_graph *g, int seq, int x, int dy,
+				int mean, int inv_std, int gamma, unsigned k,
+				const char *name, int *d_gamma, int *d_beta,
+				struct ipu_error *err);
 
 /* --- training: optimizers (optim.c) ---
  *

@@ -10,13 +10,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builder_internal.h"
 #include "codelets.h"
 
-/* "<base>/<suffix>" into buf */
-static const char *sub_name(char *buf, size_t n, const char *base, const char *suffix)
+const char *ipu__sub_name(char *buf, size_t n, const char *base, const char *suffix)
 {
 	snprintf(buf, n, "%s/%s", base, suffix);
 	return buf;
@@ -71,7 +71,7 @@ static int shifted(struct ipu_graph *g, int seq, int in, const char *name, struc
 	char buf[200];
 	int mx;
 
-	mx = ipu_reduce_rows(g, seq, IPU_REDUCE_MAX, in, sub_name(buf, sizeof(buf), name, "max"), err);
+	mx = ipu_reduce_rows(g, seq, IPU_REDUCE_MAX, in, ipu__sub_name(buf, sizeof(buf), name, "max"), err);
 	if (mx < 0)
 		return mx;
 	return per_row(g, seq, IPU_OP_SUB, in, mx, name, err);
@@ -89,7 +89,7 @@ IPU_API int ipu_softmax(struct ipu_graph *g, int seq, int in, const char *name,
 		return out;
 	if ((r = ipu_unary(g, seq, IPU_OP_EXP, out, NULL, err)) < 0)
 		return r;
-	sum = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, out, sub_name(buf, sizeof(buf), name, "sum"), err);
+	sum = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, out, ipu__sub_name(buf, sizeof(buf), name, "sum"), err);
 	if (sum < 0)
 		return sum;
 	if ((r = per_row(g, seq, IPU_OP_DIV, out, sum, NULL, err)) < 0)
@@ -107,9 +107,9 @@ IPU_API int ipu_log_softmax(struct ipu_graph *g, int seq, int in, const char *na
 		return r;
 	if ((out = shifted(g, seq, in, name, err)) < 0)
 		return out;
-	if ((e = ipu_unary(g, seq, IPU_OP_EXP, out, sub_name(buf, sizeof(buf), name, "exp"), err)) < 0)
+	if ((e = ipu_unary(g, seq, IPU_OP_EXP, out, ipu__sub_name(buf, sizeof(buf), name, "exp"), err)) < 0)
 		return e;
-	sum = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, e, sub_name(buf, sizeof(buf), name, "sum"), err);
+	sum = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, e, ipu__sub_name(buf, sizeof(buf), name, "sum"), err);
 	if (sum < 0)
 		return sum;
 	if ((r = ipu_unary(g, seq, IPU_OP_LOG, sum, NULL, err)) < 0)
@@ -119,17 +119,13 @@ IPU_API int ipu_log_softmax(struct ipu_graph *g, int seq, int in, const char *na
 	return out;
 }
 
-/*
- * A rank-0 f32 constant named "<base>/<suffix>" of value v on the tile of
- * element 0 of @near (where its one user is). Id or negative errno.
- */
-static int constant_near(struct ipu_graph *g, const char *base, const char *suffix, float v, int near,
+int ipu__constant_near(struct ipu_graph *g, const char *base, const char *suffix, float v, int near,
 			 struct ipu_error *err)
 {
 	char buf[200];
 	int c, tile, r;
 
-	c = ipu_graph_add_tensor(g, sub_name(buf, sizeof(buf), base, suffix), IPU_DTYPE_F32, 0, NULL, err);
+	c = ipu_graph_add_tensor(g, ipu__sub_name(buf, sizeof(buf), base, suffix), IPU_DTYPE_F32, 0, NULL, err);
 	if (c < 0)
 		return c;
 	tile = ipu_graph_tile_of(g, near, 0);
@@ -139,19 +135,35 @@ static int constant_near(struct ipu_graph *g, const char *base, const char *suff
 	return c;
 }
 
-/* logits f32 [N][C], targets f32 of the same shape, names free; 0 or -EINVAL/-EEXIST naming them */
-static int check_ce(const struct ipu_graph *g, int logits, int targets, const char *name,
-		    const char *grad_name, struct ipu_error *err)
+/* logits f32 [N][C] and free loss and gradient names; 0 or -EINVAL/-EEXIST naming them */
+static int check_ce_logits(const struct ipu_graph *g, int logits, const char *name, const char *grad_name,
+			   int *grad, const char *op, struct ipu_error *err)
 {
-	const struct ipu__tensor *tl, *tt;
+	const struct ipu__tensor *tl;
 	int r;
 
-	if ((r = check_rows_input(g, logits, name, "ipu_cross_entropy", err)))
+	if ((r = check_rows_input(g, logits, name, op, err)))
 		return r;
 	tl = ipu__graph_tensor(g, logits);
 	if (tl->rank != 2)
-		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': logits '%s' have rank %u, must be "
-				"[N][C]", name, tl->name, tl->rank);
+		return ipu__err(err, -EINVAL, "%s '%s': logits '%s' have rank %u, must be [N][C]", op, name,
+				tl->name, tl->rank);
+	if (grad_name && !*grad_name)
+		return ipu__err(err, -EINVAL, "%s '%s': the gradient name is empty", op, name);
+	if (grad_name && (ipu_graph_find_tensor(g, grad_name) >= 0 || !strcmp(grad_name, name)))
+		return ipu__err(err, -EEXIST, "%s '%s': gradient name '%s' is taken", op, name, grad_name);
+	if (grad_name && !grad)
+		return ipu__err(err, -EINVAL, "%s '%s': gradient '%s' wanted but grad is NULL", op, name,
+				grad_name);
+	return 0;
+}
+
+/* targets f32 of the logits' shape, mapped; 0 or -EINVAL naming them */
+static int check_ce_targets(const struct ipu_graph *g, int logits, int targets, const char *name,
+			    struct ipu_error *err)
+{
+	const struct ipu__tensor *tl = ipu__graph_tensor(g, logits), *tt;
+
 	if (!(tt = ipu__graph_tensor(g, targets)))
 		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': no tensor %d", name, targets);
 	if (tt->dtype != IPU_DTYPE_F32 || tt->rank != 2 || tt->shape[0] != tl->shape[0] ||
@@ -163,37 +175,28 @@ static int check_ce(const struct ipu_graph *g, int logits, int targets, const ch
 	if (tt->mapped != tt->elements)
 		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': targets '%s' are not fully mapped to tiles",
 				name, tt->name);
-	if (grad_name && !*grad_name)
-		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': the gradient name is empty", name);
-	if (grad_name && (ipu_graph_find_tensor(g, grad_name) >= 0 || !strcmp(grad_name, name)))
-		return ipu__err(err, -EEXIST, "ipu_cross_entropy '%s': gradient name '%s' is taken", name,
-				grad_name);
 	return 0;
 }
 
-IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits, int targets, const char *name,
-			      const char *grad_name, int *grad, struct ipu_error *err)
+/* the loss (and gradient) of checked logits and f32 targets */
+static int ce_build(struct ipu_graph *g, int seq, int logits, int targets, const char *name,
+		    const char *grad_name, int *grad, struct ipu_error *err)
 {
 	char buf[200];
 	float n;
 	int ls, prod, total, scale, loss, gr, inv, r;
 
-	if ((r = check_ce(g, logits, targets, name, grad_name, err)))
-		return r;
-	if (grad_name && !grad)
-		return ipu__err(err, -EINVAL, "ipu_cross_entropy '%s': gradient '%s' wanted but grad is NULL",
-				name, grad_name);
 	n = (float)ipu__graph_tensor(g, logits)->shape[0];
 	/* loss = sum(targets * log_softmax(logits)) / -N (a division by N is exact to the rounding) */
-	if ((ls = ipu_log_softmax(g, seq, logits, sub_name(buf, sizeof(buf), name, "log_softmax"), err)) < 0)
+	if ((ls = ipu_log_softmax(g, seq, logits, ipu__sub_name(buf, sizeof(buf), name, "log_softmax"), err)) < 0)
 		return ls;
-	prod = ipu_binary(g, seq, IPU_OP_MUL, ls, targets, sub_name(buf, sizeof(buf), name, "product"), err);
+	prod = ipu_binary(g, seq, IPU_OP_MUL, ls, targets, ipu__sub_name(buf, sizeof(buf), name, "product"), err);
 	if (prod < 0)
 		return prod;
-	total = ipu_reduce(g, seq, IPU_REDUCE_SUM, prod, sub_name(buf, sizeof(buf), name, "total"), err);
+	total = ipu_reduce(g, seq, IPU_REDUCE_SUM, prod, ipu__sub_name(buf, sizeof(buf), name, "total"), err);
 	if (total < 0)
 		return total;
-	if ((scale = constant_near(g, name, "count", -n, total, err)) < 0)
+	if ((scale = ipu__constant_near(g, name, "count", -n, total, err)) < 0)
 		return scale;
 	if ((loss = ipu_binary(g, seq, IPU_OP_DIV, total, scale, name, err)) < 0)
 		return loss;
@@ -204,12 +207,139 @@ IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits, int targ
 		return gr;
 	if ((r = ipu_binary(g, seq, IPU_OP_SUB, gr, targets, NULL, err)) < 0)
 		return r;
-	if ((inv = constant_near(g, grad_name, "count", n, gr, err)) < 0)
+	if ((inv = ipu__constant_near(g, grad_name, "count", n, gr, err)) < 0)
 		return inv;
 	if ((r = ipu_binary(g, seq, IPU_OP_DIV, gr, inv, NULL, err)) < 0)
 		return r;
 	*grad = gr;
 	return loss;
+}
+
+IPU_API int ipu_cross_entropy(struct ipu_graph *g, int seq, int logits, int targets, const char *name,
+			      const char *grad_name, int *grad, struct ipu_error *err)
+{
+	int r;
+
+	if ((r = check_ce_logits(g, logits, name, grad_name, grad, "ipu_cross_entropy", err)) ||
+	    (r = check_ce_targets(g, logits, targets, name, err)))
+		return r;
+	return ce_build(g, seq, logits, targets, name, grad_name, grad, err);
+}
+
+/* "@name/classes": i32 like @logits [N][C] holding c at [n][c] (read-only initial data) */
+static int class_index(struct ipu_graph *g, int logits, const char *name, struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, logits);
+	uint32_t C = t->shape[1];
+	uint64_t n = t->elements;
+	char buf[200];
+	int32_t *v;
+	int out, r;
+
+	out = ipu__output_like(g, ipu__sub_name(buf, sizeof(buf), name, "classes"), logits, IPU_DTYPE_I32, err);
+	if (out < 0)
+		return out;
+	if (!(v = malloc(n * sizeof(*v))))
+		return ipu__err(err, -ENOMEM, "ipu_cross_entropy_labels '%s': out of memory", name);
+	for (uint64_t i = 0; i < n; i++)
+		v[i] = (int32_t)(i % C);
+	r = ipu_graph_set_initial(g, out, v, n * sizeof(*v), err);
+	free(v);
+	return r < 0 ? r : out;
+}
+
+IPU_API int ipu_cross_entropy_labels(struct ipu_graph *g, int seq, int logits, int labels, const char *name,
+				     const char *grad_name, int *grad, struct ipu_error *err)
+{
+	static const char op[] = "ipu_cross_entropy_labels";
+	struct ipu__binspec eq = { op, "onehot", IPUE_CODELET_BINARY(IPU_CMP_EQ), 0, IPU_DTYPE_I32, -1 };
+	const struct ipu__tensor *tl, *tb;
+	uint32_t col[2];
+	char buf[200], got[96];
+	int cls, match, onehot, r;
+
+	if ((r = check_ce_logits(g, logits, name, grad_name, grad, op, err)))
+		return r;
+	tl = ipu__graph_tensor(g, logits);
+	if (!(tb = ipu__graph_tensor(g, labels)))
+		return ipu__err(err, -EINVAL, "%s '%s': no tensor %d (labels)", op, name, labels);
+	if (tb->dtype != IPU_DTYPE_I32 || tb->rank != 1 || tb->shape[0] != tl->shape[0])
+		return ipu__err(err, -EINVAL, "%s '%s': labels '%s' are %s %s, must be i32 [%u] (one class "
+				"index per row of logits '%s')", op, name, tb->name, ipu_dtype_name(tb->dtype),
+				ipu__shape_str(got, sizeof(got), tb->rank, tb->shape), tl->shape[0], tl->name);
+	if (tb->mapped != tb->elements)
+		return ipu__err(err, -EINVAL, "%s '%s': labels '%s' are not fully mapped to tiles", op, name,
+				tb->name);
+	/* onehot[n][c] = (c == labels[n]): labels seen as [N][1], compared, never used as an address */
+	col[0] = tl->shape[0];
+	col[1] = 1;
+	if ((cls = class_index(g, logits, name, err)) < 0)
+		return cls;
+	match = ipu__binary_op(g, seq, &eq, cls, labels, 2, col, ipu__sub_name(buf, sizeof(buf), name, "match"),
+			       err);
+	if (match < 0)
+		return match;
+	onehot = ipu_cast(g, seq, match, IPU_DTYPE_F32, ipu__sub_name(buf, sizeof(buf), name, "onehot"), err);
+	if (onehot < 0)
+		return onehot;
+	return ce_build(g, seq, logits, onehot, name, grad_name, grad, err);
+}
+
+/* y (rows of a softmax output) and dy of y's shape, both checked; 0 or -EINVAL/-EEXIST */
+static int check_softmax_grad(const struct ipu_graph *g, int y, int dy, const char *name, const char *op,
+			      struct ipu_error *err)
+{
+	const struct ipu__tensor *ty, *td;
+	char sy[96], sd[96];
+	int r;
+
+	if ((r = check_rows_input(g, y, name, op, err)) || (r = check_rows_input(g, dy, name, op, err)))
+		return r;
+	ty = ipu__graph_tensor(g, y);
+	td = ipu__graph_tensor(g, dy);
+	if (ty->rank != td->rank || memcmp(ty->shape, td->shape, ty->rank * sizeof(ty->shape[0])))
+		return ipu__err(err, -EINVAL, "%s '%s': y '%s' %s and dy '%s' %s differ in shape", op, name,
+				ty->name, ipu__shape_str(sy, sizeof(sy), ty->rank, ty->shape), td->name,
+				ipu__shape_str(sd, sizeof(sd), td->rank, td->shape));
+	return 0;
+}
+
+IPU_API int ipu_softmax_grad(struct ipu_graph *g, int seq, int y, int dy, const char *name,
+			     struct ipu_error *err)
+{
+	char buf[200];
+	int p, s, dx, r;
+
+	if ((r = check_softmax_grad(g, y, dy, name, "ipu_softmax_grad", err)))
+		return r;
+	/* dx = y * (dy - sum(dy * y)) per row */
+	if ((p = ipu_binary(g, seq, IPU_OP_MUL, dy, y, ipu__sub_name(buf, sizeof(buf), name, "prod"), err)) < 0)
+		return p;
+	if ((s = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, p, ipu__sub_name(buf, sizeof(buf), name, "sum"), err)) < 0)
+		return s;
+	if ((dx = per_row(g, seq, IPU_OP_SUB, dy, s, name, err)) < 0)
+		return dx;
+	if ((r = ipu_binary(g, seq, IPU_OP_MUL, dx, y, NULL, err)) < 0)
+		return r;
+	return dx;
+}
+
+IPU_API int ipu_log_softmax_grad(struct ipu_graph *g, int seq, int y, int dy, const char *name,
+				 struct ipu_error *err)
+{
+	char buf[200];
+	int s, e, r;
+
+	if ((r = check_softmax_grad(g, y, dy, name, "ipu_log_softmax_grad", err)))
+		return r;
+	/* dx = dy - exp(y) * sum(dy) per row */
+	if ((s = ipu_reduce_rows(g, seq, IPU_REDUCE_SUM, dy, ipu__sub_name(buf, sizeof(buf), name, "sum"), err)) < 0)
+		return s;
+	if ((e = ipu_unary(g, seq, IPU_OP_EXP, y, ipu__sub_name(buf, sizeof(buf), name, "exp"), err)) < 0)
+		return e;
+	if ((r = per_row(g, seq, IPU_OP_MUL, e, s, NULL, err)) < 0)
+		return r;
+	return ipu_binary(g, seq, IPU_OP_SUB, dy, e, name, err);
 }
 
 /* ------------------------------------------------------------------------ */
