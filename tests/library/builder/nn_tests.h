@@ -277,3 +277,104 @@ TEST(nn_ops_refused)
 	expect_err(_metadata, ipu_log_softmax(g, seq, tf, "y", &err), "'y' already exists", "name reused");
 	ipu_graph_free(g);
 }
+
+/*
+ * Cross-entropy with i32 labels against ref_ce() on the one-hot rows; a
+ * label outside [0, C) (negative, = C, huge) gives its documented result:
+ * an all-zero target row, adding 0 to the loss and softmax / N to the
+ * gradient, and no read outside the tensors.
+ */
+TEST(cross_entropy_labels_match_reference)
+{
+	enum { N = 13, C = 7 };
+	static const int32_t bad[4] = { -1, C, 1 << 30, INT32_MIN };
+	static float x[N * C], t[N * C], gr[N * C];
+	static double wg[N * C];
+	uint32_t sl[2] = { N, C }, sn[1] = { N };
+	int32_t lab[N];
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int tl, tb, loss, grad = -1, seq;
+	double want;
+	float got;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(tl = ipu_graph_add_tensor(g, "logits", IPU_DTYPE_F32, 2, sl, &err));
+	ASSERT_CALL(tb = ipu_graph_add_tensor(g, "labels", IPU_DTYPE_I32, 1, sn, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tl, 3, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tb, 2, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(loss = ipu_cross_entropy_labels(g, seq, tl, tb, "loss", "dlogits", &grad, &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "p", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tl, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tb, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, loss, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, grad, NULL, IPU_HANDLE_READ, &err));
+	load_run(_metadata, g, "test", &d);
+	ipu_graph_free(g);
+	for (int rep = 0; rep < 2; rep++) {
+		fill_rand(x, N * C);
+		memset(t, 0, sizeof(t));
+		for (int n = 0; n < N; n++) {
+			lab[n] = (int32_t)((rng >> 5) % C);
+			frand();
+			if (rep && n % 3 == 0)
+				lab[n] = bad[n / 3 % 4];	/* out of range: no target */
+			if (lab[n] >= 0 && lab[n] < C)
+				t[n * C + lab[n]] = 1;
+		}
+		want = ref_ce(x, t, wg, N, C);
+		ASSERT_CALL(ipu_tensor_write(d, "logits", x, sizeof(x), &err));
+		ASSERT_CALL(ipu_tensor_write(d, "labels", lab, sizeof(lab), &err));
+		ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+		ASSERT_CALL(ipu_tensor_read(d, "loss", &got, sizeof(got), &err));
+		ASSERT_CALL(ipu_tensor_read(d, "dlogits", gr, sizeof(gr), &err));
+		ASSERT_TRUE(fabs(got - want) <= 2e-6 * (fabs(want) + 1)) TH_LOG("loss %.9g, want %.9g", got, want);
+		for (int i = 0; i < N * C; i++) {
+			ASSERT_TRUE(fabs(gr[i] - wg[i]) * N <= 1e-5 * fabs(wg[i] * N) + 2e-7)
+				TH_LOG("rep %d grad[%d] %.9g, want %.9g (label %d)", rep, i, gr[i], wg[i], lab[i / C]);
+		}
+	}
+	ipu_device_close(d);
+}
+
+TEST(cross_entropy_labels_refused)
+{
+	struct ipu_graph *g;
+	uint32_t s2[2] = { 4, 5 }, s4[1] = { 4 }, s5[1] = { 5 }, s41[2] = { 4, 1 };
+	int tf, ok, l5, l41, lf, lu, seq, grad;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(tf = ipu_graph_add_tensor(g, "f", IPU_DTYPE_F32, 2, s2, &err));
+	ASSERT_CALL(ok = ipu_graph_add_tensor(g, "lab", IPU_DTYPE_I32, 1, s4, &err));
+	ASSERT_CALL(l5 = ipu_graph_add_tensor(g, "lab5", IPU_DTYPE_I32, 1, s5, &err));
+	ASSERT_CALL(l41 = ipu_graph_add_tensor(g, "lab41", IPU_DTYPE_I32, 2, s41, &err));
+	ASSERT_CALL(lf = ipu_graph_add_tensor(g, "labf", IPU_DTYPE_F32, 1, s4, &err));
+	ASSERT_CALL(lu = ipu_graph_add_tensor(g, "labu", IPU_DTYPE_I32, 1, s4, &err));
+	for (int t = tf; t <= lf; t++)
+		ASSERT_CALL(ipu_graph_map_linear(g, t, 1, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, l5, "l", NULL, NULL, &err),
+		   "labels 'lab5' are i32 [5], must be i32 [4]", "labels length");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, l41, "l", NULL, NULL, &err),
+		   "labels 'lab41' are i32 [4, 1], must be i32 [4]", "labels rank");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, lf, "l", NULL, NULL, &err),
+		   "labels 'labf' are f32 [4], must be i32 [4]", "labels dtype");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, lu, "l", NULL, NULL, &err),
+		   "labels 'labu' are not fully mapped", "labels unmapped");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, 99, "l", NULL, NULL, &err),
+		   "no tensor 99 (labels)", "labels id");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, ok, ok, "l", NULL, NULL, &err),
+		   "tensor 'lab' is i32, must be f32", "logits dtype");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, ok, "l", "dl", NULL, &err),
+		   "grad is NULL", "grad NULL");
+	expect_err(_metadata, ipu_cross_entropy_labels(g, seq, tf, ok, "f", NULL, NULL, &err),
+		   "'f' already exists", "name taken");
+	ASSERT_CALL(ipu_cross_entropy_labels(g, seq, tf, ok, "l", "dl", &grad, &err));
+	expect_err(_metadata, ipu_softmax_grad(g, seq, tf, l5, "dx", &err), "tensor 'lab5' is i32", "sm grad dy");
+	ASSERT_CALL(l5 = ipu_graph_add_tensor(g, "f3", IPU_DTYPE_F32, 1, s5, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, l5, 1, &err));
+	expect_err(_metadata, ipu_log_softmax_grad(g, seq, tf, l5, "dx", &err),
+		   "y 'f' [4, 5] and dy 'f3' [5] differ in shape", "lsm grad shape");
+	ipu_graph_free(g);
+}
