@@ -329,3 +329,55 @@ TEST(norm_ops_refused)
 	ASSERT_CALL(ipu_layer_norm_grad(g, seq, x, x, m, is, gm, 1, "dx", &dg, &db, &err));
 	ipu_graph_free(g);
 }
+
+/* the worked example of docs/builder.md ("Normalisation"), to its printed digits */
+TEST(norm_docs_example)
+{
+	static const float x[8] = { 1, 10, 2, 20, 3, 30, 4, 50 }, gb[4] = { 1, 0.5f, 0, 1 },
+			   dy[8] = { 1, 0, 0, 0, 0, 0, 0, 1 };
+	static const float want_y[8] = { -1.3416f, 0.4084f, -0.4472f, 0.7465f, 0.4472f, 1.0845f, 1.3416f, 1.7606f };
+	static const float want_dx[8] = { 0.2683f, 0.0068f, -0.3578f, -0.0019f, -0.0894f, -0.0106f, 0.1789f, 0.0058f };
+	static const float want_dgb[4] = { -1.3416f, 1.5213f, 1, 1 };
+	uint32_t sx[2] = { 4, 2 }, sc[1] = { 2 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int tx, tg, tb, tdy, mean, is, y, dx, dgm, dbt, seq;
+	float got[8];
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(tx = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, sx, &err));
+	ASSERT_CALL(tdy = ipu_graph_add_tensor(g, "dy", IPU_DTYPE_F32, 2, sx, &err));
+	ASSERT_CALL(tg = ipu_graph_add_tensor(g, "gamma", IPU_DTYPE_F32, 1, sc, &err));
+	ASSERT_CALL(tb = ipu_graph_add_tensor(g, "beta", IPU_DTYPE_F32, 1, sc, &err));
+	for (int t = tx; t <= tb; t++)
+		ASSERT_CALL(ipu_graph_map_linear(g, t, 1, &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, tx, x, sizeof(x), &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, tdy, dy, sizeof(dy), &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, tg, gb, 8, &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, tb, gb + 2, 8, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(y = ipu_batch_norm(g, seq, tx, tg, tb, 1e-5f, "bn", &mean, &is, &err));
+	ASSERT_CALL(dx = ipu_batch_norm_grad(g, seq, tx, tdy, mean, is, tg, "bn_grad", &dgm, &dbt, &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "p", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, dx, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, dgm, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, dbt, NULL, IPU_HANDLE_READ, &err));
+	load_run(_metadata, g, "test", &d);
+	ipu_graph_free(g);
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "bn", got, sizeof(got), &err));
+	for (int i = 0; i < 8; i++) {
+		EXPECT_GT(6e-5, fabs(got[i] - want_y[i])) TH_LOG("y[%d] %.6f, docs %.4f", i, got[i], want_y[i]);
+	}
+	ASSERT_CALL(ipu_tensor_read(d, "bn_grad", got, sizeof(got), &err));
+	for (int i = 0; i < 8; i++) {
+		EXPECT_GT(6e-5, fabs(got[i] - want_dx[i])) TH_LOG("dx[%d] %.6f, docs %.4f", i, got[i], want_dx[i]);
+	}
+	ASSERT_CALL(ipu_tensor_read(d, "bn_grad/d_gamma", got, 8, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "bn_grad/d_beta", got + 2, 8, &err));
+	for (int i = 0; i < 4; i++) {
+		EXPECT_GT(6e-5, fabs(got[i] - want_dgb[i])) TH_LOG("d_gamma/d_beta[%d] %.6f", i, got[i]);
+	}
+	ipu_device_close(d);
+}
