@@ -138,6 +138,10 @@ TEST(norm_forward_matches_reference)
 		/* a large mean with a small spread: E[x^2] - E[x]^2 would lose every digit in f32 */
 		{ 0, 0, 2, { 64, 3 }, 1000, 0.01f },
 		{ 1, 1, 2, { 5, 64 }, -3000, 0.05f },
+		/* spread over many tiles: column and row reductions in two stages */
+		{ 0, 0, 4, { 8, 16, 9, 9 }, 0.5f, 1 },
+		{ 1, 1, 2, { 64, 500 }, 0, 1 },
+		{ 1, 3, 3, { 3, 40, 50 }, 0, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -325,6 +329,11 @@ TEST(norm_ops_refused)
 		   "mean 'gamma' is f32 [3], must be f32 [4]", "ln grad mean");
 	expect_err(_metadata, ipu_layer_norm_grad(g, seq, x, x, m, is, gm, 2, "dx", &dg, &db, &err),
 		   "mean 'ln/mean' is f32 [4], must be f32 []", "ln grad k");
+	/* a temporary's name taken: -EEXIST naming it */
+	ASSERT_CALL(r = ipu_graph_add_tensor(g, "ln2/sum", IPU_DTYPE_F32, 1, c3, &err));
+	expect_err(_metadata, ipu_layer_norm(g, seq, x, gm, bt, 1, 1e-5f, "ln2", &m, &is, &err),
+		   "'ln2/sum' already exists", "temporary name taken");
+	ASSERT_EQ(-EEXIST, ipu_layer_norm(g, seq, x, gm, bt, 1, 1e-5f, "ln2", &m, &is, &err));
 	ASSERT_EQ(-ENOENT, ipu_graph_find_tensor(g, "dx"));
 	ASSERT_CALL(ipu_layer_norm_grad(g, seq, x, x, m, is, gm, 1, "dx", &dg, &db, &err));
 	ipu_graph_free(g);
