@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipu-train's net bookkeeping (train_net.h): layers in order, weight
+ * tensors and their gradients.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "train_net.h"
+
+const char *train_name(char *buf, const char *a, const char *b)
+{
+	snprintf(buf, TRAIN_NAME_MAX * 2, "%s/%s", a, b);
+	return buf;
+}
+
+int train_net_add_param(struct train_net *net, const char *lname,
+			const char *what, unsigned rows, unsigned cols,
+			unsigned fan_in, const struct ipu_matmul_plan *map_like_plan,
+			struct ipu_error *err)
+{
+	char name[TRAIN_NAME_MAX * 2];
+	struct train_param *p;
+	int t, ret;
+
+	if (net->nparams >= TRAIN_MAX_PARAMS)
+		return tool_error(err, -ENOSPC, "ipu-train: more than %d weight tensors",
+				  TRAIN_MAX_PARAMS);
+	train_name(name, lname, what);
+	if (strlen(name) >= TRAIN_NAME_MAX)
+		return tool_error(err, -EINVAL, "ipu-train: weight name '%s' too long", name);
+	if (map_like_plan) {
+		t = ipu_matmul_create_rhs(net->g, map_like_plan, name, err);
+	} else {
+		t = ipu_graph_add_tensor(net->g, name, IPU_DTYPE_F32, rows ? 2 : 1,
+					 rows ? (uint32_t[]){ rows, cols } : (uint32_t[]){ cols },
+					 err);
+		if (t >= 0 && (ret = ipu_graph_map_tile(net->g, t, 0, err)) < 0)
+			return ret;
+	}
+	if (t < 0)
+		return t;
+	ret = ipu_graph_expose(net->g, t, NULL, IPU_HANDLE_RW, err);
+	if (ret < 0)
+		return ret;
+	p = &net->params[net->nparams++];
+	p->tensor = t;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->elements = (uint64_t)(rows ? rows : 1) * cols;
+	p->fan_in = fan_in;
+	p->grad = -1;
+	return t;
+}
+
+int train_net_add_grad(struct train_net *net, int w, int grad,
+		       struct ipu_error *err)
+{
+	for (unsigned i = 0; i < net->nparams; i++) {
+		if (net->params[i].tensor == w) {
+			net->params[i].grad = grad;
+			return 0;
+		}
+	}
+	return tool_error(err, -EINVAL, "ipu-train: gradient for tensor %d, not a weight", w);
+}
+
+struct train_layer *train_net_add_layer(struct train_net *net,
+					const struct train_layer_ops *ops,
+					const char *name, unsigned in, unsigned out,
+					struct ipu_error *err)
+{
+	struct train_layer *l;
+
+	if (net->nlayers >= TRAIN_MAX_LAYERS) {
+		tool_error(err, -ENOSPC, "ipu-train: more than %d layers", TRAIN_MAX_LAYERS);
+		return NULL;
+	}
+	l = &net->layers[net->nlayers++];
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->in = in;
+	l->out = out;
+	l->w = l->b = l->x = l->y = -1;
+	return l;
+}
