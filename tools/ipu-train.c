@@ -208,9 +208,9 @@ static int open_device(const struct train_config *cfg, struct ipu_device **d,
 		*chip = info.model;
 		return TOOL_CONTINUE;
 	}
-	fprintf(stderr, "ipu-train: %s\n", err.msg);
 	if (cfg->use_dev && err.code == -ENODEV)
-		return EXIT_NODEV;
+		return tool_no_cards("ipu-train", &err);	/* with the hint that fits */
+	fprintf(stderr, "ipu-train: %s\n", err.msg);
 	return EXIT_RUNTIME;
 }
 

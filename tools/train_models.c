@@ -29,8 +29,8 @@ static int build_mlp(struct train_net *net, struct ipu_error *err)
 }
 
 static const struct train_model models[] = {
-	{ "softmax", "softmax regression, 64-10", 30, 0.05f, build_softmax, NULL },
-	{ "mlp", "multi-layer perceptron, 64-128-10, ReLU", 30, 0.05f, build_mlp, NULL },
+	{ "softmax", "softmax regression, 64-10", 15, 0.05f, build_softmax, NULL },
+	{ "mlp", "multi-layer perceptron, 64-128-10, ReLU", 15, 0.05f, build_mlp, NULL },
 	/*
 	 * The LeNet-style CNN: conv2d and pooling layers (train_layer_ops of
 	 * their own over the graph builder's conv2d and pool ops) stacked by a
