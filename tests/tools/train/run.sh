@@ -47,8 +47,7 @@ accuracy() {
 		return
 	fi
 	acc=$(json_field "$TMP/$model.json" test_acc)
-	lines+=("# $model: test accuracy $acc after $(json_field "$TMP/$model.json" epoch) epochs," \
-		"loss $(json_field "$TMP/$model.json" loss), train accuracy $(json_field "$TMP/$model.json" train_acc)")
+	lines+=("# $model: test accuracy $acc after $(json_field "$TMP/$model.json" epoch) epochs, loss $(json_field "$TMP/$model.json" loss), train accuracy $(json_field "$TMP/$model.json" train_acc)")
 	if "$PY" -c "import sys; sys.exit(not float(sys.argv[1]) >= float(sys.argv[2]))" "$acc" "$min"; then
 		add ok "${model}_default_accuracy_at_least_$min"
 	else
