@@ -173,6 +173,7 @@ int train_graph_build(struct train_net *net, const struct train_model *m,
 
 	net->g = NULL;
 	net->nlayers = net->nparams = 0;
+	net->ones = -1;
 	net->batch = batch;
 	ret = ipu_graph_create(chip, &net->g, err);
 	if (!ret)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * ipu-train's layers (train_net.h): dense (y = x W + b) and ReLU, forward
- * and backward, from the graph builder's matmul, broadcast add, reduction
- * and nonlinearity ops.
+ * and backward, from the graph builder's matmul, broadcast add and
+ * nonlinearity ops.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,8 +52,7 @@ static int dense_backward(struct train_net *net, struct train_layer *l, int seq,
 			   train_name(name, l->name, "dw"), NULL, err);
 	if (dw < 0)
 		return dw;
-	db = ipu_reduce_axes(net->g, seq, IPU_REDUCE_SUM, dout, (const int[]){ 0 }, 1,
-			     train_name(name, l->name, "db"), err);
+	db = train_net_column_sums(net, seq, dout, l->name, err);
 	if (db < 0)
 		return db;
 	if (need_din) {

@@ -82,6 +82,7 @@ struct train_net {
 	unsigned nlayers;
 	struct train_param params[TRAIN_MAX_PARAMS];
 	unsigned nparams;
+	int ones;			/* [1][batch] of 1.0, -1 until needed */
 };
 
 /*
@@ -105,6 +106,13 @@ struct train_layer *train_net_add_layer(struct train_net *net,
 					const struct train_layer_ops *ops,
 					const char *name, unsigned in, unsigned out,
 					struct ipu_error *err);
+/*
+ * train_net_column_sums() - @name/db [C] = the sums over the batch of
+ * @dy [batch][C] (a bias gradient), appended to @seq; returns its id or
+ * -errno.
+ */
+int train_net_column_sums(struct train_net *net, int seq, int dy,
+			  const char *name, struct ipu_error *err);
 /* "@a/@b" into @buf of TRAIN_NAME_MAX * 2 bytes: tensor names. */
 const char *train_name(char *buf, const char *a, const char *b);
 
