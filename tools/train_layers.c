@@ -24,7 +24,7 @@ static int dense_forward(struct train_net *net, struct train_layer *l,
 	char name[TRAIN_NAME_MAX * 2];
 	int y, ret;
 
-	y = ipu_matmul(net->g, p->seq, in, l->w, pass_name(name, p, l, "y"), NULL, err);
+	y = train_net_matmul(net, p->seq, in, l->w, 0, pass_name(name, p, l, "y"), err);
 	if (y < 0)
 		return y;
 	/* the bias [out] broadcast over the rows, in place */
@@ -48,16 +48,16 @@ static int dense_backward(struct train_net *net, struct train_layer *l, int seq,
 	char name[TRAIN_NAME_MAX * 2];
 	int dw, db, dx = 0, ret;
 
-	dw = ipu_matmul_ex(net->g, seq, l->x, dout, IPU_MATMUL_TRANSPOSE_A,
-			   train_name(name, l->name, "dw"), NULL, err);
+	dw = train_net_matmul(net, seq, l->x, dout, IPU_MATMUL_TRANSPOSE_A,
+			      train_name(name, l->name, "dw"), err);
 	if (dw < 0)
 		return dw;
 	db = train_net_column_sums(net, seq, dout, l->name, err);
 	if (db < 0)
 		return db;
 	if (need_din) {
-		dx = ipu_matmul_ex(net->g, seq, dout, l->w, IPU_MATMUL_TRANSPOSE_B,
-				   train_name(name, l->name, "dx"), NULL, err);
+		dx = train_net_matmul(net, seq, dout, l->w, IPU_MATMUL_TRANSPOSE_B,
+				      train_name(name, l->name, "dx"), err);
 		if (dx < 0)
 			return dx;
 	}
@@ -82,7 +82,7 @@ struct train_layer *train_dense(struct train_net *net, const char *name,
 	if (!l)
 		return NULL;
 	/* W laid out for the training batch's forward matmul */
-	if (ipu_matmul_plan(net->g, net->batch, out, in, IPU_DTYPE_F32, &plan, err) < 0)
+	if (train_net_plan(net, net->batch, out, in, &plan, err) < 0)
 		return NULL;
 	l->w = train_net_add_param(net, name, "w", in, out, in, &plan, err);
 	if (l->w < 0)

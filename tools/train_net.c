@@ -118,10 +118,11 @@ static int ones_row(struct train_net *net, struct ipu_error *err)
 /*
  * A matmul by a row of ones ([1][batch] x [batch][C], products by 1 exact,
  * one f32 sum per column in the matmul's fixed order), not
- * ipu_reduce_axes(axis 0): on the digits MLP its ReduceColumns path made
- * a training step 3 times as slow on the model device (1500 against 5000
- * samples/s on gc200). The [1][C] product is copied into the [C] gradient
- * that the bias's shape asks for.
+ * ipu_reduce_axes(axis 0): on the digits MLP its ReduceColumns path halved
+ * the model device's training rate (gc200, one host thread: 36-57k against
+ * 80-114k samples/s; 1500 against 5000 with ipu_matmul_plan()'s plans).
+ * The [1][C] product is copied into the [C] gradient that the bias's
+ * shape asks for.
  */
 int train_net_column_sums(struct train_net *net, int seq, int dy,
 			  const char *name, struct ipu_error *err)
@@ -134,7 +135,7 @@ int train_net_column_sums(struct train_net *net, int seq, int dy,
 		return ones;
 	if (ipu_graph_tensor_desc(net->g, dy, &d, err) < 0)
 		return err->code;
-	row = ipu_matmul(net->g, seq, ones, dy, train_name(n1, name, "db_row"), NULL, err);
+	row = train_net_matmul(net, seq, ones, dy, 0, train_name(n1, name, "db_row"), err);
 	if (row < 0)
 		return row;
 	db = ipu_graph_add_tensor(net->g, train_name(n2, name, "db"), IPU_DTYPE_F32, 1,
@@ -145,4 +146,46 @@ int train_net_column_sums(struct train_net *net, int seq, int dy,
 	if (cp >= 0)
 		cp = ipu_prog_append(net->g, seq, cp, err);
 	return cp < 0 ? cp : db;
+}
+
+/*
+ * Why not ipu_matmul_plan() alone: it minimises the modelled cycles, which
+ * spreads these small products over hundreds of tiles in blocks of a few
+ * rows; on the model device each vertex then costs more host time than
+ * its arithmetic: the digits MLP trained at 5000 samples/s on gc200 with
+ * one host thread, against 80-230k with 32 x 32 blocks.
+ */
+int train_net_plan(const struct train_net *net, uint32_t m, uint32_t n,
+		   uint32_t k, struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	uint32_t pm = (m + TRAIN_MM_BLOCK - 1) / TRAIN_MM_BLOCK;
+	uint32_t pn = (n + TRAIN_MM_BLOCK - 1) / TRAIN_MM_BLOCK;
+	uint32_t bm = (m + pm - 1) / pm, bn = (n + pn - 1) / pn;
+	uint64_t need = ((uint64_t)bm * k + (uint64_t)k * bn + (uint64_t)bm * bn) * 4;
+
+	if ((uint64_t)pm * pn > ipu_graph_tiles(net->g) ||
+	    need > ipu_graph_tile_memory(net->g) / 4)
+		return ipu_matmul_plan(net->g, m, n, k, IPU_DTYPE_F32, plan, err);
+	*plan = (struct ipu_matmul_plan){ .m = m, .n = n, .k = k, .dtype = IPU_DTYPE_F32,
+		.pm = pm, .pn = pn, .pk = 1, .ks = 1, .bm = bm, .bn = bn, .bk = k,
+		.tiles = pm * pn, .tile_bytes = need };
+	return 0;
+}
+
+int train_net_matmul(struct train_net *net, int seq, int a, int b,
+		     unsigned flags, const char *name, struct ipu_error *err)
+{
+	struct ipu_tensor_desc da, db;
+	struct ipu_matmul_plan plan;
+	uint32_t m, n, k;
+	int ret;
+
+	if (ipu_graph_tensor_desc(net->g, a, &da, err) < 0 ||
+	    ipu_graph_tensor_desc(net->g, b, &db, err) < 0)
+		return err->code;
+	m = da.shape[flags & IPU_MATMUL_TRANSPOSE_A ? 1 : 0];
+	k = da.shape[flags & IPU_MATMUL_TRANSPOSE_A ? 0 : 1];
+	n = db.shape[flags & IPU_MATMUL_TRANSPOSE_B ? 0 : 1];
+	ret = train_net_plan(net, m, n, k, &plan, err);
+	return ret < 0 ? ret : ipu_matmul_ex(net->g, seq, a, b, flags, name, &plan, err);
 }

@@ -107,6 +107,18 @@ struct train_layer *train_net_add_layer(struct train_net *net,
 					const char *name, unsigned in, unsigned out,
 					struct ipu_error *err);
 /*
+ * train_net_plan() - the plan of ipu-train's matmuls, C [m][n] = A [m][k]
+ * x B [k][n]: C in blocks of at most TRAIN_MM_BLOCK x TRAIN_MM_BLOCK, one
+ * per tile, K whole (pk = ks = 1), when that fits a quarter of a tile's
+ * memory; else ipu_matmul_plan()'s. 0 or -errno.
+ */
+#define TRAIN_MM_BLOCK	32
+int train_net_plan(const struct train_net *net, uint32_t m, uint32_t n,
+		   uint32_t k, struct ipu_matmul_plan *plan, struct ipu_error *err);
+/* ipu_matmul_ex() of @a and @b (@flags) with train_net_plan()'s plan. */
+int train_net_matmul(struct train_net *net, int seq, int a, int b,
+		     unsigned flags, const char *name, struct ipu_error *err);
+/*
  * train_net_column_sums() - @name/db [C] = the sums over the batch of
  * @dy [batch][C] (a bias gradient), appended to @seq; returns its id or
  * -errno.
