@@ -28,6 +28,7 @@ VM := $(CURDIR)/tools/ipu-vm
 #                    in every run of the whole suite (mk/vm.mk)
 #   DEBUG_VM_TESTS   programs only in the debug kernel's /tests (mk/debug-kernel.mk)
 #   VM_BINS, VM_LIBS programs for the VM's /usr/bin, libraries for its /usr/lib
+#   VM_FILES         data files (absolute paths) copied to the same paths in the VM
 #   VM_CHECKS        make targets that boot the stock VM (`make check`)
 #   DK_CHECKS        make targets that boot the debug kernel in `make check`
 #   VM_DEBUG_CHECKS  make targets that boot the debug kernel (`make check-debug`)
@@ -39,6 +40,7 @@ VM_BINS :=
 VM_TESTS :=
 DEBUG_VM_TESTS :=
 VM_LIBS :=
+VM_FILES :=
 VM_CHECKS :=
 DK_CHECKS :=
 VM_DEBUG_CHECKS :=

@@ -43,4 +43,5 @@ $(DK_INITRAMFS): $(DK_KO) $$(sort $$(DEBUG_VM_TESTS)) $(INITRAMFS) scripts/mkini
 	@echo "debug-kernel: $@"
 	@scripts/mkinitramfs.sh $@ $(DK)/root $$(cat $(DK)/release) \
 		--bin $(sort $(VM_BINS)) --test $(VM_RUNNER) $(sort $(VM_TESTS) $(DEBUG_VM_TESTS)) \
-		--lib $(sort $(VM_LIBS)) --module $(DK_KO)
+		--lib $(sort $(VM_LIBS)) $(if $(VM_FILES),--file $(sort $(VM_FILES))) \
+		--module $(DK_KO)

@@ -5,6 +5,12 @@
 # Tests (tests/tools/), both in the VM (busybox sh, KTAP):
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
 #   VM ipudev_tools_vm.sh   ipu-info and ipu-reset on the cards
+#   VM ipu_train_vm.sh      ipu-train's MLP on card 0 and on the model device:
+#                           the same weights, byte for byte
+# ipu-train also links its own files (tools/digits.c, tools/train_*.c) and
+# zlib; its host tests (tests/tools/train/run.sh, `make train-check` ->
+# $(B)/results/train.ktap) and its benchmark (`make bench-train` ->
+# $(B)/bench/mlp_train.json) are below.
 
 TOOLS_SRCS := $(sort $(wildcard tools/ipu-*.c))
 TOOLS_BINS := $(patsubst tools/%.c,$(TOOLS_OUT)/%,$(TOOLS_SRCS))
@@ -27,3 +33,33 @@ $(TOOLS_OUT)/ipu-%: $(TOOLS_OUT)/ipu-%.o $(TOOLS_COMMON_OBJ) $(IPUDEV_SO_LINKS)
 	@echo "tools: $@"
 	@$(CC) -o $@ $< $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
 		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS)
+
+# --- ipu-train ---------------------------------------------------------------
+TRAIN_OBJS := $(patsubst tools/%.c,$(TOOLS_OUT)/%.o,tools/digits.c $(wildcard tools/train_*.c))
+TRAIN_TEST_DIR := tests/tools/train
+# the digits data set, at its Debian path in the VM too (ipu-train's default)
+DIGITS_CSV := /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz
+
+VM_TESTS += tests/tools/ipu_train_vm.sh
+VM_FILES += $(DIGITS_CSV)
+HOST_CHECKS += train-check
+BENCH_TARGETS += bench-train
+
+-include $(TRAIN_OBJS:.o=.d)
+
+$(TOOLS_OUT)/ipu-train: $(TOOLS_OUT)/ipu-train.o $(TRAIN_OBJS) $(TOOLS_COMMON_OBJ) \
+		$(IPUDEV_SO_LINKS)
+	@echo "tools: $@"
+	@$(CC) -o $@ $< $(TRAIN_OBJS) $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
+		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS) -lz
+
+.PHONY: train-check bench-train
+train-check: $(TOOLS_OUT)/ipu-train
+	@mkdir -p $(B)/results
+	@$(TRAIN_TEST_DIR)/run.sh $(B) >$(B)/results/train.ktap
+	@echo "train: $$(grep -c '^ok' $(B)/results/train.ktap) passed," \
+		"$$(grep -c '^not ok' $(B)/results/train.ktap) failed"
+
+bench-train: $(TOOLS_OUT)/ipu-train
+	@mkdir -p $(B)/bench
+	@$(TRAIN_TEST_DIR)/bench.sh $(B) >$(B)/bench/mlp_train.json

@@ -18,13 +18,14 @@ VM_DEBUG_CHECKS += vm-debug-plain-all-check vm-debug-iommu-all-check
 
 initramfs: $(INITRAMFS)
 $(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh $(VM_RUNNER) \
-		$$(sort $$(VM_BINS) $$(VM_TESTS) $$(VM_LIBS)) $(wildcard $(VM_MODULE)) \
+		$$(sort $$(VM_BINS) $$(VM_TESTS) $$(VM_LIBS) $$(VM_FILES)) $(wildcard $(VM_MODULE)) \
 		$(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
 	@mkdir -p $(dir $@)
 	@echo "initramfs: $@"
 	@scripts/mkinitramfs.sh $@ $(KERNEL_ROOT) $(KABI) \
 		--bin $(sort $(VM_BINS)) --test $(VM_RUNNER) $(sort $(VM_TESTS)) \
-		--lib $(sort $(VM_LIBS)) $(if $(wildcard $(VM_MODULE)),--module $(VM_MODULE))
+		--lib $(sort $(VM_LIBS)) $(if $(VM_FILES),--file $(sort $(VM_FILES))) \
+		$(if $(wildcard $(VM_MODULE)),--module $(VM_MODULE))
 
 # $(call vm_run,NAME,LAUNCHER ARGS[,TESTS]): boot the VM, run TESTS (default:
 # all) and collect their KTAP and the kernel log's verdict as NAME-*.

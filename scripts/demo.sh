@@ -1,6 +1,8 @@
 #!/bin/bash
 # `make run`: boot a VM with four cards, load the driver, list the cards,
-# reset one and show it afterwards.
+# reset one and show it afterwards, run a matmul on a card and on the model
+# device, and end with the MLP trained on the digits on card 0 (ipu-train,
+# one line per epoch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec tools/ipu-vm -n 4 -- sh -c '
@@ -13,4 +15,6 @@ exec tools/ipu-vm -n 4 -- sh -c '
 	ipu-mkgraph -i . matmul mm.ipug &&
 	ipu-run -d 0 mm.ipug --in a=a.npy --in b=b.npy --out c=c-card.npy &&
 	ipu-run -m gc200 mm.ipug --in a=a.npy --in b=b.npy --out c=c-model.npy >/dev/null &&
-	cmp c-card.npy c-model.npy && echo "card and model device agree bit for bit"'
+	cmp c-card.npy c-model.npy && echo "card and model device agree bit for bit" &&
+	echo "## ipu-train digits --model mlp --device 0: the MLP trained on card 0" &&
+	ipu-train digits --model mlp --device 0'

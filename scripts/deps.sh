@@ -20,6 +20,8 @@ PKGS=(
 	libudev-dev libpci-dev pciutils
 	# engine tests, fuzzers and benchmarks
 	clang libclang-rt-14-dev libopenblas-dev
+	# ipu-train: the digits data set (sklearn's csv.gz), numpy for its tests
+	python3-sklearn python3-numpy
 )
 
 SUDO=

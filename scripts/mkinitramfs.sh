@@ -4,6 +4,8 @@
 # ipu.ko, the library, the tools and the tests with the shared libraries
 # they need. Usage: mkinitramfs.sh OUT.cpio.gz KERNEL_ROOT KABI
 #   then groups of: --bin FILE... | --lib FILE... | --test FILE... | --module FILE
+#   | --file FILE... (data, e.g. ipu-train's digits: an absolute path, copied
+#   to the same path in the VM)
 set -euo pipefail
 # depmod lives in /sbin, which a user's PATH may not have.
 export PATH=$PATH:/usr/sbin:/sbin
@@ -60,7 +62,7 @@ copy_libs() {
 mode=""
 for a in "$@"; do
 	case "$a" in
-	--bin|--lib|--test|--module) mode=$a; continue ;;
+	--bin|--lib|--test|--module|--file) mode=$a; continue ;;
 	esac
 	[ -e "$a" ] || { echo "mkinitramfs: missing $a" >&2; exit 1; }
 	case "$mode" in
@@ -68,7 +70,10 @@ for a in "$@"; do
 	--test) install -m 0755 "$a" "$STAGE/tests/"; copy_libs "$a" ;;
 	--lib) cp -a "$a" "$STAGE/usr/lib/" ;;
 	--module) mkdir -p "$STAGE/$MODDIR/extra"; cp "$a" "$STAGE/$MODDIR/extra/" ;;
-	*) echo "mkinitramfs: $a: say --bin, --lib, --test or --module first" >&2; exit 1 ;;
+	--file)
+		case "$a" in /*) ;; *) echo "mkinitramfs: --file $a: not an absolute path" >&2; exit 1 ;; esac
+		mkdir -p "$STAGE$(dirname "$a")"; cp -L "$a" "$STAGE$a" ;;
+	*) echo "mkinitramfs: $a: say --bin, --lib, --test, --module or --file first" >&2; exit 1 ;;
 	esac
 done
 # The library's own dependencies (libudev, libpci, ...).

@@ -50,6 +50,19 @@ int tool_no_cards(const char *prog, const struct ipu_error *e)
 	return EXIT_NODEV;
 }
 
+int tool_error(struct ipu_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
 void tool_format_bytes(uint64_t bytes, char *buf, size_t size)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };

@@ -120,6 +120,13 @@ int tool_finish_stdout(const char *prog, int ret);
  */
 int tool_no_cards(const char *prog, const struct ipu_error *e);
 
+/*
+ * tool_error() - fill @err (may be NULL) with @code and the formatted
+ * message, as the library does; returns @code (a negative errno).
+ */
+int tool_error(struct ipu_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* "897 MiB", "624 KiB", "1.5 GiB": @bytes in binary units. */
 void tool_format_bytes(uint64_t bytes, char *buf, size_t size);
 

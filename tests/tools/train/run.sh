@@ -1,0 +1,143 @@
+#!/bin/bash
+# Host tests of ipu-train on the model device. Usage: run.sh BUILD_DIR;
+# KTAP on stdout.
+#   - accuracy: the MLP reaches >= 95 % test accuracy with its default
+#     settings, softmax regression >= 90 % (the figures are printed);
+#   - the loss of the first steps follows numpy (loss_ref.py: same initial
+#     weights and batches, float64) within 1e-4 relative;
+#   - the weights do not depend on the host threads, --json gives one
+#     record per epoch;
+#   - bad inputs: a missing or corrupt data file, a bad --model, bad
+#     numbers: a clear message and the documented exit code.
+set -u
+B=$1
+TRAIN=$B/tools/ipu-train
+HERE=$(cd "$(dirname "$0")" && pwd)
+PY=/usr/bin/python3	# Debian's, with numpy (a pyenv python3 may lack it)
+DATA=/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+. "$HERE/../../library/ktap.sh"
+
+# expect NAME RC NEEDLE COMMAND...: exit code RC and NEEDLE in the output
+expect() {
+	local name=$1 want=$2 needle=$3; shift 3
+	"$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if [ "$rc" != "$want" ]; then
+		add fail "$name" "exit $rc, want $want: $(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	elif [ -n "$needle" ] && ! grep -q -- "$needle" "$TMP/out"; then
+		add fail "$name" "output lacks '$needle': $(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	else
+		add ok "$name"
+	fi
+}
+
+# json_field FILE KEY: KEY of the last JSON record of FILE
+json_field() {
+	"$PY" -c 'import json, sys; print(json.loads(open(sys.argv[1]).read().splitlines()[-1])[sys.argv[2]])' "$1" "$2"
+}
+
+# accuracy MODEL MIN: train MODEL with its defaults; the last epoch's test
+# accuracy must be at least MIN
+accuracy() {
+	local model=$1 min=$2 acc
+	if ! "$TRAIN" digits --model "$model" --json >"$TMP/$model.json" 2>"$TMP/err"; then
+		add fail "${model}_default_accuracy" "$(head -c 240 "$TMP/err")"
+		return
+	fi
+	acc=$(json_field "$TMP/$model.json" test_acc)
+	lines+=("# $model: test accuracy $acc after $(json_field "$TMP/$model.json" epoch) epochs, loss $(json_field "$TMP/$model.json" loss), train accuracy $(json_field "$TMP/$model.json" train_acc)")
+	if "$PY" -c "import sys; sys.exit(not float(sys.argv[1]) >= float(sys.argv[2]))" "$acc" "$min"; then
+		add ok "${model}_default_accuracy_at_least_$min"
+	else
+		add fail "${model}_default_accuracy_at_least_$min" "test accuracy $acc"
+	fi
+}
+
+# loss_tracks_numpy MODEL LR STEPS: the device's first STEPS losses against numpy
+loss_tracks_numpy() {
+	local model=$1 lr=$2 steps=$3 d=$TMP/dump-$1
+	if ! "$TRAIN" digits --model "$model" --lr "$lr" --epochs 2 --dump "$d" >"$TMP/out" 2>&1; then
+		add fail "${model}_loss_tracks_numpy" "$(head -c 240 "$TMP/out")"
+		return
+	fi
+	"$PY" "$HERE/loss_ref.py" "$d" "$model" "$lr" "$steps" 1e-4 >"$TMP/ref" 2>&1
+	local rc=$?
+	lines+=("$(tail -n 1 "$TMP/ref")")
+	if [ $rc = 0 ]; then
+		add ok "${model}_loss_tracks_numpy_over_${steps}_steps"
+	else
+		add fail "${model}_loss_tracks_numpy_over_${steps}_steps" \
+			"$(grep -m 3 over "$TMP/ref" | tr '\n' ' ')$(head -c 200 "$TMP/ref")"
+	fi
+}
+
+if [ ! -x "$TRAIN" ]; then
+	add fail ipu_train_built "$TRAIN missing"
+	ktap_print
+	exit 0
+fi
+export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+# bad inputs
+expect help 0 "Usage: ipu-train digits" "$TRAIN" --help
+expect no_model 2 "no --model given" "$TRAIN" digits
+expect unknown_model 2 "unknown model 'resnet'" "$TRAIN" digits --model resnet
+expect cnn_not_yet 2 "cnn is not available yet" "$TRAIN" digits --model cnn
+expect unknown_data_set 2 "unknown data set 'mnist'" "$TRAIN" mnist --model mlp
+expect no_data_set 2 "no data set given" "$TRAIN" --model mlp
+expect extra_operand 2 "unexpected argument 'x'" "$TRAIN" digits x --model mlp
+expect epochs_zero 2 "--epochs: '0'" "$TRAIN" digits --model mlp --epochs 0
+expect epochs_not_a_number 2 "--epochs: '3x'" "$TRAIN" digits --model mlp --epochs 3x
+expect batch_too_big 2 "--batch: '5000'" "$TRAIN" digits --model mlp --batch 5000
+expect lr_negative 2 "--lr: '-1'" "$TRAIN" digits --model mlp --lr -1
+expect lr_nan 2 "--lr: 'nan'" "$TRAIN" digits --model mlp --lr nan
+expect seed_not_a_number 2 "--seed: 'abc'" "$TRAIN" digits --model mlp --seed abc
+expect device_bad 2 "--device: 'card0'" "$TRAIN" digits --model mlp --device card0
+expect chip_unknown 2 "unknown chip 'gc300'" "$TRAIN" digits --model mlp --chip gc300
+expect unknown_option 2 "unknown option" "$TRAIN" digits --model mlp --bogus
+expect data_missing 1 "$TMP/none.csv.gz: cannot open the digits data: No such file" \
+	"$TRAIN" digits --model mlp --data "$TMP/none.csv.gz"
+head -c 2000 "$DATA" >"$TMP/truncated.csv.gz"
+expect data_truncated_gzip 1 "corrupt digits file" \
+	"$TRAIN" digits --model mlp --data "$TMP/truncated.csv.gz"
+zcat "$DATA" | head -n 3 | sed '2s/^0,0,0,12/0,0,0,17/' >"$TMP/range.csv"
+expect data_value_out_of_range 1 "range.csv:2: corrupt digits file: field 4 '17," \
+	"$TRAIN" digits --model mlp --data "$TMP/range.csv"
+zcat "$DATA" | head -n 2 | sed '2s/,[0-9]*$//' >"$TMP/short.csv"
+expect data_short_line 1 "short.csv:2: corrupt digits file: 64 fields, want 65" \
+	"$TRAIN" digits --model mlp --data "$TMP/short.csv"
+: >"$TMP/empty.csv"
+expect data_empty 1 "no images in it" "$TRAIN" digits --model mlp --data "$TMP/empty.csv"
+expect no_card 3 "ipu-train:" "$TRAIN" digits --model mlp --device 4242 --epochs 1
+
+# numpy agreement (two epochs' steps, so that momentum and a second shuffle count)
+loss_tracks_numpy softmax 0.05 88
+loss_tracks_numpy mlp 0.05 88
+
+# --json and determinism: the same weights whatever the host threads
+if "$TRAIN" digits --model mlp --epochs 2 --threads 1 --json --save-weights "$TMP/w1" \
+		>"$TMP/j1" 2>"$TMP/err" &&
+   "$TRAIN" digits --model mlp --epochs 2 --threads 2 --save-weights "$TMP/w2" \
+		>/dev/null 2>>"$TMP/err"; then
+	if "$PY" -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert [x["epoch"] for x in r] == [1, 2], r
+assert all(k in r[0] for k in ("loss", "train_acc", "test_acc", "samples_per_s")), r[0]' "$TMP/j1" \
+		>"$TMP/out" 2>&1; then
+		add ok json_one_record_per_epoch
+	else
+		add fail json_one_record_per_epoch "$(tail -c 240 "$TMP/out")"
+	fi
+	expect weights_saved_as_npy 0 "" test -s "$TMP/w1/fc1_w.npy" -a -s "$TMP/w1/fc2_b.npy"
+	expect weights_independent_of_threads 0 "" cmp "$TMP/w1/fc1_w.npy" "$TMP/w2/fc1_w.npy"
+else
+	add fail json_and_threads_runs "$(head -c 240 "$TMP/err")"
+fi
+
+# accuracy with the defaults (slowest last)
+accuracy softmax 0.90
+accuracy mlp 0.95
+
+ktap_print
