@@ -182,7 +182,7 @@ static int map_check(unsigned nin, const struct ipue_field *f, const uint32_t *p
 	const struct ipue_field *out = &f[nin];
 	struct minst ins[IPUE_MAP_MAX_PROGRAM];
 	uint8_t indt[IPUE_MAP_MAX_INPUTS], rdt;
-	char name[8];
+	char name[16];
 	int r;
 
 	if ((r = ipue__check_field(out, "out", msg, msglen)))
