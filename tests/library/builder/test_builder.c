@@ -726,6 +726,7 @@ TEST(model_open_and_load_errors)
 #include "nn_tests.h"
 #include "act_tests.h"
 #include "popops_tests.h"
+#include "map_tests.h"
 #include "optim_tests.h"
 #include "matmul_tests.h"
 

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of ipu_map() and the expressions (libipudev/map.c, expr.c) on the
+ * model device: random expressions over random shapes (odd sizes,
+ * broadcast inputs, inputs on one tile) against the same chain of
+ * separate ops (ipu_unary, ipu_binary, ipu_compare, ipu_select, ipu_cast)
+ * bit for bit, one compute set and one sync per map against one per op in
+ * the chain, in place, and every refusal. Included by test_builder.c
+ * after popops_tests.h (uses urand(), fill_dtype(), popops_graph()).
+ */
+
+/* a random expression being built with its unfused chain (both over the same inputs) */
+struct mgen {
+	struct ipu_graph *g;
+	int seq;		/* the chain's */
+	int in[IPU_EXPR_MAX_INPUTS];
+	unsigned nin;
+	int budget;		/* program bytes left (a constant counted as 5) */
+	unsigned dt;		/* the inputs' dtype */
+	unsigned nconst, nops;
+	uint64_t nsyncs;	/* the chain's compute sets: one per op */
+	char first[IPU_ERROR_MSG_MAX];	/* the first failure building the case */
+};
+
+/* a node and its chain tensor */
+struct mnode {
+	struct ipu_expr *e;
+	int t;
+	unsigned dt;
+};
+
+static void mgen_name(char *buf, size_t n, const char *what, unsigned k)
+{
+	snprintf(buf, n, "chain/%s%u", what, k);
+}
+
+/* n, after noting the first failure */
+static struct mnode mgen_ok(struct mgen *m, struct mnode n)
+{
+	if ((!n.e || n.t < 0) && !m->first[0])
+		snprintf(m->first, sizeof(m->first), "%s", err.msg[0] ? err.msg : "?");
+	return n;
+}
+
+/* a constant of dtype dt: untyped or typed in the expression, a rank-0 tensor in the chain */
+static struct mnode mgen_const(struct mgen *m, unsigned dt)
+{
+	double v = dt == IPU_DTYPE_I32 ? (double)urand(300) - 150 : ((double)urand(41) - 20) * 0.375;
+	float f = (float)v;
+	int32_t iv = (int32_t)v;
+	uint16_t h = ipue_f32_to_f16(f);
+	char nm[64];
+	struct mnode r = { urand(2) ? ipu_expr_const(v, &err) : ipu_expr_const_typed(dt, v, &err), -1, dt };
+
+	mgen_name(nm, sizeof(nm), "const", m->nconst++);
+	r.t = ipu_graph_add_tensor(m->g, nm, dt, 0, NULL, &err);
+	if (r.t >= 0 && (ipu_graph_map_tile(m->g, r.t, urand(ipu_graph_tiles(m->g)), &err) ||
+			 ipu_graph_set_initial(m->g, r.t, dt == IPU_DTYPE_F32 ? (void *)&f : dt == IPU_DTYPE_F16 ?
+					       (void *)&h : (void *)&iv, ipu_dtype_size(dt), &err)))
+		r.t = -1;
+	m->budget -= 5;
+	return mgen_ok(m, r);
+}
+
+static struct mnode mgen_full(struct mgen *m, unsigned depth);
+
+/* an operand of dtype dt of any broadcastable shape: an input, a constant or a full subtree */
+static struct mnode mgen_any(struct mgen *m, unsigned dt, unsigned depth)
+{
+	unsigned k = urand(m->nin), pick = urand(4);
+	struct mnode r;
+	char nm[64];
+
+	if (pick < 2 && m->dt == dt && m->budget > 0) {
+		m->budget--;
+		return mgen_ok(m, (struct mnode){ ipu_expr_input(k + 1, &err), m->in[k], dt });
+	}
+	if (pick == 2 || !depth || m->budget < 8)
+		return mgen_const(m, dt);
+	r = mgen_full(m, depth - 1);
+	if (r.dt == dt)
+		return r;
+	mgen_name(nm, sizeof(nm), "cast", m->nops++);
+	m->budget--;
+	m->nsyncs++;
+	return mgen_ok(m, (struct mnode){ ipu_expr_cast(r.e, dt, &err), ipu_cast(m->g, m->seq, r.t, dt, nm, &err), dt });
+}
+
+/* a subtree of the output's shape (its leftmost leaf is _1), its chain alongside */
+static struct mnode mgen_full(struct mgen *m, unsigned depth)
+{
+	static const unsigned iu[3] = { IPU_OP_NEG, IPU_OP_ABS, IPU_OP_RELU };
+	struct mnode a, b, c;
+	unsigned op, pick = depth && m->budget > 6 ? urand(5) : 5;
+	char nm[64];
+
+	mgen_name(nm, sizeof(nm), "op", m->nops++);
+	if (pick == 5) {
+		m->budget--;
+		return mgen_ok(m, (struct mnode){ ipu_expr_input(1, &err), m->in[0], m->dt });
+	}
+	a = mgen_full(m, depth - 1);
+	m->budget--;
+	m->nsyncs += pick == 3 ? 2 : 1;
+	switch (pick) {
+	case 0:
+		op = a.dt == IPU_DTYPE_I32 ? iu[urand(3)] : 1 + urand(IPU_OP_GELU);
+		return mgen_ok(m, (struct mnode){ ipu_expr_unary(op, a.e, &err), ipu_unary(m->g, m->seq, op, a.t, nm, &err), a.dt });
+	case 1:
+		op = pop_dt[urand(3)];
+		return mgen_ok(m, (struct mnode){ ipu_expr_cast(a.e, op, &err), ipu_cast(m->g, m->seq, a.t, op, nm, &err), op });
+	case 2:
+		b = mgen_any(m, a.dt, depth - 1);
+		op = IPU_CMP_EQ + urand(6);
+		return mgen_ok(m, (struct mnode){ ipu_expr_compare(op, a.e, b.e, &err),
+				       ipu_compare(m->g, m->seq, op, a.t, b.t, nm, &err), IPU_DTYPE_I32 });
+	case 3:	/* select(a > b, c, d): cond a comparison of full a */
+		m->budget -= 2;
+		b = mgen_any(m, a.dt, 0);
+		c = mgen_full(m, 0);
+		{
+			struct mnode d = mgen_any(m, c.dt, 0);
+			char cn[72];
+			int tc;
+
+			snprintf(cn, sizeof(cn), "%s/cond", nm);
+			tc = ipu_compare(m->g, m->seq, IPU_CMP_GT, a.t, b.t, cn, &err);
+			return mgen_ok(m, (struct mnode){ ipu_expr_select(ipu_expr_compare(IPU_CMP_GT, a.e, b.e, &err), c.e, d.e,
+							       &err),
+					       ipu_select(m->g, m->seq, tc, c.t, d.t, nm, &err), c.dt });
+		}
+	default:
+		b = mgen_any(m, a.dt, depth - 1);
+		op = IPU_OP_ADD + urand(6);
+		return mgen_ok(m, (struct mnode){ ipu_expr_binary(op, a.e, b.e, &err),
+				       ipu_binary(m->g, m->seq, op, a.t, b.t, nm, &err), a.dt });
+	}
+}
+
+/* equal bits, any NaN equal to any NaN (payloads are unspecified) */
+static int map_same(const void *p, const void *q, uint64_t n, unsigned dt, uint64_t *at)
+{
+	size_t es = ipu_dtype_size(dt);
+
+	for (uint64_t i = 0; i < n; i++) {
+		double a = val_of(p, i, dt), b = val_of(q, i, dt);
+
+		if (memcmp((const char *)p + i * es, (const char *)q + i * es, es) && !(a != a && b != b)) {
+			*at = i;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* input k of a random case: the output's shape for k = 0, else a broadcastable one; on one tile or spread */
+static int map_add_input(struct __test_metadata *_metadata, struct ipu_graph *g, unsigned k, unsigned dt,
+			 unsigned rank, const uint32_t *shape, uint32_t *ishape, unsigned *irank)
+{
+	char nm[16];
+	int t = -1;
+
+	*irank = k ? urand(rank + 1) : rank;
+	for (unsigned j = 0; j < *irank; j++)
+		ishape[j] = k && urand(3) == 0 ? 1 : shape[rank - *irank + j];
+	snprintf(nm, sizeof(nm), "in%u", k);
+	ASSERT_CALL(t = ipu_graph_add_tensor(g, nm, dt, *irank, ishape, &err));
+	if (urand(3) == 0) {
+		ASSERT_CALL(ipu_graph_map_tile(g, t, urand(ipu_graph_tiles(g)), &err));
+	} else {
+		ASSERT_CALL(ipu_graph_map_linear(g, t, 1 + urand(3), &err));
+	}
+	ASSERT_CALL(ipu_graph_expose(g, t, NULL, IPU_HANDLE_WRITE, &err));
+	return t;
+}
+
+/* run program @name on d; its stats */
+static void map_run(struct __test_metadata *_metadata, struct ipu_device *d, const char *name,
+		    struct ipu_run_stats *st)
+{
+	int p = -1;
+
+	ASSERT_CALL(p = ipu_program_find(d, name, &err));
+	ASSERT_CALL(ipu_run(d, (unsigned)p, 1, st, &err));
+}
+
+/*
+ * One random case: inputs, expression and chain built together, loaded,
+ * run with random data; the fused output equals the chain's bit for bit,
+ * in one compute set and one sync.
+ */
+static void map_random_case(struct __test_metadata *_metadata, unsigned k)
+{
+	struct mgen m = { .dt = pop_dt[k % 3], .budget = IPUE_MAP_MAX_PROGRAM, .nin = 1 + urand(IPU_EXPR_MAX_INPUTS) };
+	uint32_t shape[IPU_MAX_RANK], ishape[IPU_EXPR_MAX_INPUTS][IPU_MAX_RANK];
+	unsigned rank, irank[IPU_EXPR_MAX_INPUTS];
+	size_t es = ipu_dtype_size(m.dt);
+	struct ipu_run_stats sc, sf;
+	struct ipu_device *d;
+	struct mnode root;
+	int fused = -1, fseq = -1, outs[2];
+	uint64_t n, at = 0;
+	void *x[IPU_EXPR_MAX_INPUTS], *yc = NULL, *yf = NULL;
+	char nm[16], cname[80] = "";
+
+	rand_shape(&rank, shape, k % 2 ? 2 : 3, k % 2 ? 37 : 6);
+	n = count_of(rank, shape);
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &m.g, &err));
+	for (unsigned i = 0; i < m.nin; i++)
+		ASSERT_LE(0, m.in[i] = map_add_input(_metadata, m.g, i, m.dt, rank, shape, ishape[i], &irank[i]));
+	ASSERT_CALL(m.seq = ipu_prog_sequence(m.g, &err));
+	ASSERT_CALL(fseq = ipu_prog_sequence(m.g, &err));
+	root = mgen_full(&m, 3);
+	ASSERT_TRUE(root.e != NULL && root.t >= 0) TH_LOG("building the case: %s", m.first);
+	ASSERT_CALL(fused = ipu_map(m.g, fseq, root.e, m.in, m.nin, "fused", &err));
+	ipu_expr_free(root.e);
+	outs[0] = fused;
+	outs[1] = root.t;
+	if (root.t != m.in[0]) {
+		struct ipu_tensor_desc td;
+
+		ASSERT_CALL(ipu_graph_tensor_desc(m.g, root.t, &td, &err));
+		snprintf(cname, sizeof(cname), "%s", td.name);
+	}
+	ASSERT_CALL(ipu_graph_add_program(m.g, "chain", m.seq, &err));
+	popops_load(_metadata, m.g, fseq, outs, root.t == m.in[0] ? 1 : 2, &d);
+	for (unsigned i = 0; i < m.nin; i++) {
+		uint64_t ni = count_of(irank[i], ishape[i]);
+
+		ASSERT_TRUE((x[i] = malloc(ni * 4)) != NULL);
+		fill_dtype(x[i], ni, m.dt, m.dt == IPU_DTYPE_I32 ? 50 : 4);
+		snprintf(nm, sizeof(nm), "in%u", i);
+		ASSERT_CALL(ipu_tensor_write(d, nm, x[i], ni * es, &err));
+	}
+	map_run(_metadata, d, "chain", &sc);
+	map_run(_metadata, d, "p", &sf);
+	ASSERT_TRUE((yc = malloc(n * 4)) && (yf = malloc(n * 4)));
+	ASSERT_CALL(ipu_tensor_read(d, "fused", yf, n * ipu_dtype_size(root.dt), &err));
+	if (root.t == m.in[0])
+		memcpy(yc, x[0], n * es);
+	else
+		ASSERT_CALL(ipu_tensor_read(d, cname, yc, n * ipu_dtype_size(root.dt), &err));
+	ipu_device_close(d);
+	EXPECT_TRUE(map_same(yf, yc, n, root.dt, &at))
+		TH_LOG("case %u (%s, %u inputs, %llu elements): fused %g, chain %g at %llu", k,
+		       ipu_dtype_name(m.dt), m.nin, (unsigned long long)n, val_of(yf, at, root.dt),
+		       val_of(yc, at, root.dt), (unsigned long long)at);
+	EXPECT_EQ(1u, sf.compute_sets);
+	EXPECT_EQ(1u, sf.syncs);
+	EXPECT_EQ(m.nsyncs, sc.syncs);
+	free(yc);
+	free(yf);
+	for (unsigned i = 0; i < m.nin; i++)
+		free(x[i]);
+}
+
+TEST(map_random_matches_chain)
+{
+	for (unsigned k = 0; k < 45; k++)
+		map_random_case(_metadata, k);
+}
