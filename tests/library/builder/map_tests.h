@@ -259,3 +259,133 @@ TEST(map_random_matches_chain)
 	for (unsigned k = 0; k < 45; k++)
 		map_random_case(_metadata, k);
 }
+
+/* relu(_1 * 2 + _2) - _2 * 0.5, max 0.25: 6 ops over x [n] and a bias y [C] */
+static struct ipu_expr *map_chain6(void)
+{
+	struct ipu_expr *t = ipu_expr_binary(IPU_OP_ADD, ipu_expr_binary(IPU_OP_MUL, ipu_expr_input(1, &err),
+									 ipu_expr_const(2, &err), &err),
+					     ipu_expr_input(2, &err), &err);
+
+	t = ipu_expr_nonlinearity(IPU_NL_RELU, t, &err);
+	t = ipu_expr_binary(IPU_OP_SUB, t, ipu_expr_binary(IPU_OP_MUL, ipu_expr_input(2, &err),
+							    ipu_expr_const(0.5, &err), &err), &err);
+	return ipu_expr_binary(IPU_OP_MAX, t, ipu_expr_const(0.25, &err), &err);
+}
+
+/* the same as separate ops (constants as rank-0 tensors "k2", "k05", "k025") */
+static int map_chain6_ops(struct __test_metadata *_metadata, struct ipu_graph *g, int seq, int x, int y)
+{
+	static const float kv[3] = { 2, 0.5f, 0.25f };
+	static const char *const kn[3] = { "k2", "k05", "k025" };
+	int k[3], t = -1, u = -1;
+
+	for (int i = 0; i < 3; i++) {
+		ASSERT_CALL(k[i] = ipu_graph_add_tensor(g, kn[i], IPU_DTYPE_F32, 0, NULL, &err));
+		ASSERT_CALL(ipu_graph_map_tile(g, k[i], 0, &err));
+		ASSERT_CALL(ipu_graph_set_initial(g, k[i], &kv[i], 4, &err));
+	}
+	ASSERT_CALL(t = ipu_binary(g, seq, IPU_OP_MUL, x, k[0], "c/mul", &err));
+	ASSERT_CALL(ipu_binary(g, seq, IPU_OP_ADD, t, y, NULL, &err));
+	ASSERT_CALL(ipu_nonlinearity(g, seq, IPU_NL_RELU, t, NULL, &err));
+	ASSERT_CALL(u = ipu_binary(g, seq, IPU_OP_MUL, y, k[1], "c/yh", &err));
+	ASSERT_CALL(ipu_binary(g, seq, IPU_OP_SUB, t, u, NULL, &err));
+	ASSERT_CALL(ipu_binary(g, seq, IPU_OP_MAX, t, k[2], NULL, &err));
+	return t;
+}
+
+/* the 6-op chain fused: equal bits, 1 compute set and sync against 6, fewer modelled cycles */
+TEST(map_fused_chain_counts)
+{
+	uint32_t shape[2] = { 64, 157 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	struct ipu_run_stats sc, sf;
+	int x, y, seq, cseq = -1, fused = -1, outs[2];
+	struct ipu_expr *e = map_chain6();
+	static float xv[64 * 157], yv[157], yc[64 * 157], yf[64 * 157];
+	uint64_t at = 0;
+
+	ASSERT_TRUE(e != NULL) TH_LOG("%s", err.msg);
+	ASSERT_LE(0, x = popops_graph(_metadata, &g, "x", IPU_DTYPE_F32, 2, shape, 1, &seq));
+	ASSERT_CALL(y = ipu_graph_add_tensor(g, "y", IPU_DTYPE_F32, 1, shape + 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, y, 1, &err));
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(fused = ipu_map(g, seq, e, (int[]){ x, y }, 2, "fused", &err));
+	ipu_expr_free(e);
+	ASSERT_CALL(cseq = ipu_prog_sequence(g, &err));
+	ASSERT_LE(0, outs[1] = map_chain6_ops(_metadata, g, cseq, x, y));
+	outs[0] = fused;
+	ASSERT_CALL(ipu_graph_add_program(g, "chain", cseq, &err));
+	popops_load(_metadata, g, seq, outs, 2, &d);
+	fill_rand(xv, 64 * 157);
+	fill_rand(yv, 157);
+	ASSERT_CALL(ipu_tensor_write(d, "x", xv, sizeof(xv), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "y", yv, sizeof(yv), &err));
+	map_run(_metadata, d, "p", &sf);
+	map_run(_metadata, d, "chain", &sc);
+	ASSERT_CALL(ipu_tensor_read(d, "fused", yf, sizeof(yf), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "c/mul", yc, sizeof(yc), &err));
+	ipu_device_close(d);
+	EXPECT_TRUE(map_same(yf, yc, 64 * 157, IPU_DTYPE_F32, &at)) TH_LOG("at %llu", (unsigned long long)at);
+	for (unsigned i = 0; i < 64 * 157; i++) {	/* and against plain C float arithmetic */
+		float r = fmaxf(xv[i] * 2 + yv[i % 157], 0) - yv[i % 157] * 0.5f;
+
+		ASSERT_EQ(r > 0.25f ? r : 0.25f, yf[i]) TH_LOG("at %u", i);
+	}
+	EXPECT_EQ(1u, sf.compute_sets);
+	EXPECT_EQ(1u, sf.syncs);
+	EXPECT_EQ(6u, sc.syncs);
+	EXPECT_GT(sc.cycles, sf.cycles);
+	printf("# 6-op chain over [64, 157]: modelled cycles %llu fused, %llu unfused (sync %llu / %llu)\n",
+	       (unsigned long long)sf.cycles, (unsigned long long)sc.cycles, (unsigned long long)sf.cycles_sync,
+	       (unsigned long long)sc.cycles_sync);
+}
+
+/* in place into input 0 (f16), and an output no input has the shape of ([3, 1] with [1, 4]: linear) */
+TEST(map_in_place_and_outer_broadcast)
+{
+	uint32_t sx[1] = { 333 }, sa[2] = { 3, 1 }, sb[2] = { 1, 4 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int x, a, b, seq, r = -1, o = -1;
+	uint16_t xv[333], xo[333];
+	float av[3] = { 1, 2, 3 }, bv[4] = { 10, 20, 30, 40 }, ov[12];
+	struct ipu_expr *sq = ipu_expr_binary(IPU_OP_ADD, ipu_expr_binary(IPU_OP_MUL, ipu_expr_input(1, &err),
+									  ipu_expr_input(1, &err), &err),
+					      ipu_expr_const(1, &err), &err);
+	struct ipu_expr *sum = ipu_expr_binary(IPU_OP_SUB, ipu_expr_input(2, &err), ipu_expr_input(1, &err), &err);
+
+	ASSERT_TRUE(sq && sum) TH_LOG("%s", err.msg);
+	ASSERT_LE(0, x = popops_graph(_metadata, &g, "x", IPU_DTYPE_F16, 1, sx, 1, &seq));
+	ASSERT_CALL(r = ipu_map(g, seq, sq, &x, 1, NULL, &err));
+	EXPECT_EQ(x, r);
+	ASSERT_CALL(a = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 2, sa, &err));
+	ASSERT_CALL(b = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 2, sb, &err));
+	ASSERT_CALL(ipu_graph_map_tile(g, a, 1, &err));
+	ASSERT_CALL(ipu_graph_map_tile(g, b, 2, &err));
+	ASSERT_CALL(ipu_graph_expose(g, a, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, b, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(o = ipu_map(g, seq, sum, (int[]){ a, b }, 2, "outer", &err));
+	ipu_expr_free(sq);
+	ipu_expr_free(sum);
+	ASSERT_CALL(ipu_graph_expose(g, x, "xr", IPU_HANDLE_READ, &err));
+	popops_load(_metadata, g, seq, &o, 1, &d);
+	fill_dtype(xv, 333, IPU_DTYPE_F16, 30);
+	ASSERT_CALL(ipu_tensor_write(d, "x", xv, sizeof(xv), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "a", av, sizeof(av), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "b", bv, sizeof(bv), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "xr", xo, sizeof(xo), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "outer", ov, sizeof(ov), &err));
+	ipu_device_close(d);
+	for (int i = 0; i < 333; i++) {	/* f16: each op rounds to f16 */
+		float v = ipue_f16_to_f32(xv[i]);
+		uint16_t want = ipue_f32_to_f16(ipue_f16_to_f32(ipue_f32_to_f16(v * v)) + 1);
+
+		ASSERT_EQ(want, xo[i]) TH_LOG("x[%d] = %g", i, v);
+	}
+	for (int i = 0; i < 12; i++) {
+		ASSERT_EQ(bv[i % 4] - av[i / 4], ov[i]) TH_LOG("outer[%d]", i);
+	}
+}
