@@ -340,6 +340,7 @@ TEST(map_fused_chain_counts)
 	printf("# 6-op chain over [64, 157]: modelled cycles %llu fused, %llu unfused (sync %llu / %llu)\n",
 	       (unsigned long long)sf.cycles, (unsigned long long)sc.cycles, (unsigned long long)sf.cycles_sync,
 	       (unsigned long long)sc.cycles_sync);
+	fflush(stdout);
 }
 
 /* in place into input 0 (f16), and an output no input has the shape of ([3, 1] with [1, 4]: linear) */
@@ -388,4 +389,126 @@ TEST(map_in_place_and_outer_broadcast)
 	for (int i = 0; i < 12; i++) {
 		ASSERT_EQ(bv[i % 4] - av[i / 4], ov[i]) TH_LOG("outer[%d]", i);
 	}
+}
+
+/* an expression call fails with NULL and a message holding @needle */
+#define EXPR_REFUSED(call, needle) do {							\
+	ipu_error_clear(&err);								\
+	EXPECT_TRUE((call) == NULL) TH_LOG("%s accepted", #call);				\
+	EXPECT_TRUE(strstr(err.msg, needle) != NULL) TH_LOG("%s: '%s' lacks '%s'", #call, err.msg, needle); \
+} while (0)
+
+/* ipu_map refuses with @code and a message holding @needle */
+#define MAP_REFUSED(code, call, needle) do {						\
+	ipu_error_clear(&err);								\
+	EXPECT_EQ(code, (call)) TH_LOG("%s", #call);						\
+	EXPECT_TRUE(strstr(err.msg, needle) != NULL) TH_LOG("%s: '%s' lacks '%s'", #call, err.msg, needle); \
+} while (0)
+
+TEST(map_expr_refused)
+{
+	struct ipu_expr *deep = ipu_expr_input(1, &err);
+
+	EXPR_REFUSED(ipu_expr_input(0, &err), "placeholder _0");
+	EXPR_REFUSED(ipu_expr_input(8, &err), "_1 .. _7");
+	EXPR_REFUSED(ipu_expr_unary(99, ipu_expr_input(1, &err), &err), "unknown op 99");
+	EXPR_REFUSED(ipu_expr_binary(IPU_CMP_EQ, ipu_expr_input(1, &err), ipu_expr_input(2, &err), &err),
+		     "unknown op");
+	EXPR_REFUSED(ipu_expr_compare(IPU_OP_ADD, ipu_expr_input(1, &err), ipu_expr_input(2, &err), &err),
+		     "unknown op");
+	EXPR_REFUSED(ipu_expr_nonlinearity(9, ipu_expr_input(1, &err), &err), "unknown type 9");
+	EXPR_REFUSED(ipu_expr_cast(ipu_expr_input(1, &err), 9, &err), "dtype 9");
+	EXPR_REFUSED(ipu_expr_const_typed(IPU_DTYPE_I32, 0.5, &err), "not an i32 value");
+	EXPR_REFUSED(ipu_expr_const_typed(7, 1, &err), "dtype 7");
+	/* a failed operand fails the node and keeps the first message */
+	EXPR_REFUSED(ipu_expr_binary(IPU_OP_ADD, ipu_expr_input(9, &err), ipu_expr_input(1, &err), &err),
+		     "placeholder _9");
+	EXPR_REFUSED(ipu_expr_select(NULL, NULL, NULL, &err), "operand is NULL");
+	for (int i = 0; i < IPU_EXPR_MAX_DEPTH - 1; i++)
+		deep = ipu_expr_unary(IPU_OP_NEG, deep, &err);
+	ASSERT_TRUE(deep != NULL) TH_LOG("%s", err.msg);
+	EXPR_REFUSED(ipu_expr_unary(IPU_OP_NEG, deep, &err), "deeper than 32");
+}
+
+/* a left-leaning sum of _1 n times, and a right-leaning one (its values all live at once) */
+static struct ipu_expr *map_sum(unsigned n, int right)
+{
+	struct ipu_expr *e = ipu_expr_input(1, &err);
+
+	for (unsigned i = 1; i < n; i++)
+		e = right ? ipu_expr_binary(IPU_OP_ADD, ipu_expr_input(1, &err), e, &err) :
+			    ipu_expr_binary(IPU_OP_ADD, e, ipu_expr_input(1, &err), &err);
+	return e;
+}
+
+/* the refusals that need a graph: each names the map and the reason */
+static void map_refusals(struct __test_metadata *_metadata, struct ipu_graph *g, int seq, int x, int xi, int v,
+			 int un)
+{
+	struct ipu_expr *one = ipu_expr_input(1, &err), *two = map_sum(2, 0), *third = ipu_expr_input(3, &err);
+	struct ipu_expr *mix = ipu_expr_binary(IPU_OP_ADD, ipu_expr_input(1, &err), ipu_expr_input(2, &err), &err);
+	struct ipu_expr *iexp = ipu_expr_unary(IPU_OP_EXP, ipu_expr_input(1, &err), &err);
+	struct ipu_expr *fsel = ipu_expr_select(ipu_expr_input(1, &err), ipu_expr_input(1, &err),
+						ipu_expr_input(1, &err), &err);
+	struct ipu_expr *cc = ipu_expr_binary(IPU_OP_ADD, ipu_expr_const(1, &err), ipu_expr_const(2, &err), &err);
+	struct ipu_expr *half = ipu_expr_binary(IPU_OP_ADD, ipu_expr_input(1, &err), ipu_expr_const(0.5, &err), &err);
+	struct ipu_expr *lng = map_sum(17, 0), *wide = map_sum(9, 1), *cmp = ipu_expr_compare(IPU_CMP_LT,
+		ipu_expr_input(1, &err), ipu_expr_input(1, &err), &err);
+	int in8[8] = { x, x, x, x, x, x, x, x };
+
+	ASSERT_TRUE(one && two && third && mix && iexp && fsel && cc && half && lng && wide && cmp)
+		TH_LOG("%s", err.msg);
+	MAP_REFUSED(-EINVAL, ipu_map(NULL, seq, one, &x, 1, "m", &err), "graph is NULL");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, NULL, &x, 1, "m", &err), "expression is NULL");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, one, &x, 0, "m", &err), "0 inputs");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, one, in8, 8, "m", &err), "8 inputs");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, one, NULL, 1, "m", &err), "(NULL)");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, one, &x, 1, "", &err), "name is empty");
+	MAP_REFUSED(-EEXIST, ipu_map(g, seq, one, &x, 1, "x", &err), "'x' already exists");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, one, (int[]){ 999 }, 1, "m", &err), "no tensor 999");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, one, &un, 1, "m", &err), "not fully mapped");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, two, (int[]){ x, v }, 2, "m", &err), "does not broadcast");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, third, (int[]){ x, x }, 2, "m", &err), "placeholder _3, but 2 inputs");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, mix, (int[]){ x, xi }, 2, "m", &err), "on f32 and i32");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, iexp, &xi, 1, "m", &err), "not defined for i32");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, fsel, &x, 1, "m", &err), "cond is f32");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, cc, &x, 1, "m", &err), "two untyped constants");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, half, &xi, 1, "m", &err), "constant 0.5 is not an i32 value");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, lng, &x, 1, "m", &err), "33 bytes");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, wide, &x, 1, "m", &err), "needs 9 values");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, cmp, &x, 1, NULL, &err), "(in place): input 0 'x' is f32");
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, two, (int[]){ v, x }, 2, NULL, &err), "does not broadcast");
+	ipu_expr_free(one);
+	ipu_expr_free(two);
+	ipu_expr_free(third);
+	ipu_expr_free(mix);
+	ipu_expr_free(iexp);
+	ipu_expr_free(fsel);
+	ipu_expr_free(cc);
+	ipu_expr_free(half);
+	ipu_expr_free(lng);
+	ipu_expr_free(wide);
+	ipu_expr_free(cmp);
+}
+
+TEST(map_refused)
+{
+	uint32_t s[2] = { 4, 6 }, s5 = 5, s3[1] = { 6 };
+	struct ipu_graph *g;
+	int x, xi = -1, v = -1, un = -1, seq, b = -1;
+	struct ipu_expr *two = map_sum(2, 0);
+
+	ASSERT_LE(0, x = popops_graph(_metadata, &g, "x", IPU_DTYPE_F32, 2, s, 1, &seq));
+	ASSERT_CALL(xi = ipu_graph_add_tensor(g, "xi", IPU_DTYPE_I32, 2, s, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, xi, 1, &err));
+	ASSERT_CALL(v = ipu_graph_add_tensor(g, "v", IPU_DTYPE_F32, 1, &s5, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, v, 1, &err));
+	ASSERT_CALL(un = ipu_graph_add_tensor(g, "un", IPU_DTYPE_F32, 1, &s5, &err));
+	map_refusals(_metadata, g, seq, x, xi, v, un);
+	/* a broadcast input 0 cannot take the result in place */
+	ASSERT_CALL(b = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 1, s3, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, b, 1, &err));
+	MAP_REFUSED(-EINVAL, ipu_map(g, seq, two, (int[]){ b, x }, 2, NULL, &err), "result is f32 [4, 6]");
+	ipu_expr_free(two);
+	ipu_graph_free(g);
 }
