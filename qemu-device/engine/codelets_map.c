@@ -15,7 +15,7 @@
 #include "codelets_impl.h"
 #include "codelets_scalar.h"
 
-#define CH 64
+#define CH 256	/* elements a chunk: slots stay in L1 (8 x 1 KiB) */
 
 /* a decoded instruction */
 struct minst {
@@ -253,21 +253,25 @@ static void do_unary(const struct minst *x, union mslot *a, uint32_t m, bool f16
 		round_f16(a->f, m, f16c);
 }
 
-/* a = a op b (comparisons: i32 0/1) */
+/* a = a op b (comparisons: i32 0/1); one loop per op and dtype, so that the compiler vectorizes it */
 static void do_binary(const struct minst *x, union mslot *a, const union mslot *b, uint32_t m, bool f16c)
 {
-	bool in = x->sdt == IPU_DTYPE_I32;
-
+	if (x->sdt == IPU_DTYPE_I32) {
+		switch (x->arg) {
+#define B(OP) case OP: for (uint32_t j = 0; j < m; j++) a->i[j] = bop_i32(OP, a->i[j], b->i[j]); break;
+		EACH_BOP(B)
+#undef B
+#define C(OP) case OP: for (uint32_t j = 0; j < m; j++) a->i[j] = CMP(OP, a->i[j], b->i[j]); break;
+		EACH_CMP(C)
+#undef C
+		}
+		return;
+	}
 	switch (x->arg) {
-#define B(OP) case OP: for (uint32_t j = 0; j < m; j++) {			\
-		if (in) a->i[j] = bop_i32(OP, a->i[j], b->i[j]);		\
-		else a->f[j] = bop_f32(OP, a->f[j], b->f[j]);			\
-	} break;
+#define B(OP) case OP: for (uint32_t j = 0; j < m; j++) a->f[j] = bop_f32(OP, a->f[j], b->f[j]); break;
 	EACH_BOP(B)
 #undef B
-#define C(OP) case OP: for (uint32_t j = 0; j < m; j++)				\
-		a->i[j] = in ? CMP(OP, a->i[j], b->i[j]) : CMP(OP, a->f[j], b->f[j]); \
-	return;
+#define C(OP) case OP: for (uint32_t j = 0; j < m; j++) a->i[j] = CMP(OP, a->f[j], b->f[j]); return;
 	EACH_CMP(C)
 #undef C
 	}
