@@ -512,3 +512,60 @@ TEST(map_refused)
 	ipu_expr_free(two);
 	ipu_graph_free(g);
 }
+
+/* docs/builder.md's worked example: its program bytes and its results */
+TEST(map_worked_example)
+{
+	uint32_t s[2] = { 40, 33 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int x, b = -1, y = -1, seq, outs[2];
+	static float xv[40 * 33], bv[33], yv[40 * 33], xo[40 * 33];
+	static const uint8_t want[11] = { 10, 0x10, 0x29, 0x02, 0x63, 0x11, 0x61, 0x48, 0x29, 0x06, 0x66 };
+	uint32_t prm[IPUE_MAX_PARAMS];
+	uint8_t dt = 0, indt[2] = { IPU_DTYPE_F32, IPU_DTYPE_F32 };
+	unsigned used = 0;
+	struct ipu_expr *e = ipu_expr_binary(IPU_OP_MIN,
+		ipu_expr_nonlinearity(IPU_NL_RELU,
+			ipu_expr_binary(IPU_OP_ADD,
+				ipu_expr_binary(IPU_OP_MUL, ipu_expr_input(1, &err), ipu_expr_const(2, &err), &err),
+				ipu_expr_input(2, &err), &err), &err),
+		ipu_expr_const(6, &err), &err);
+	struct ipu_expr *lk = ipu_expr_select(
+		ipu_expr_compare(IPU_CMP_GT, ipu_expr_input(1, &err), ipu_expr_const(0, &err), &err),
+		ipu_expr_input(1, &err),
+		ipu_expr_binary(IPU_OP_MUL, ipu_expr_input(1, &err), ipu_expr_const(0.01, &err), &err), &err);
+
+	ASSERT_TRUE(e && lk) TH_LOG("%s", err.msg);
+	ASSERT_CALL(ipu__expr_compile(e, 2, indt, prm, &dt, &used, "t", "y", &err));
+	for (unsigned j = 0; j < sizeof(want); j++) {
+		EXPECT_EQ(want[j], (uint8_t)(prm[j / 4] >> (8 * (j % 4)))) TH_LOG("program byte %u", j);
+	}
+	EXPECT_EQ(3u, used);
+	ASSERT_LE(0, x = popops_graph(_metadata, &g, "x", IPU_DTYPE_F32, 2, s, 1, &seq));
+	ASSERT_CALL(b = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 1, s + 1, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, b, 1, &err));
+	ASSERT_CALL(ipu_graph_expose(g, b, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(y = ipu_map(g, seq, e, (int[]){ x, b }, 2, "y", &err));
+	ASSERT_EQ(x, ipu_map(g, seq, lk, &x, 1, NULL, &err)) TH_LOG("%s", err.msg);
+	ipu_expr_free(e);
+	ipu_expr_free(lk);
+	ASSERT_CALL(ipu_graph_expose(g, x, "xr", IPU_HANDLE_READ, &err));
+	outs[0] = y;
+	popops_load(_metadata, g, seq, outs, 1, &d);
+	fill_rand(xv, 40 * 33);
+	for (int i = 0; i < 33; i++)
+		bv[i] = (float)(i - 16) / 2;
+	ASSERT_CALL(ipu_tensor_write(d, "x", xv, sizeof(xv), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "b", bv, sizeof(bv), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "y", yv, sizeof(yv), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "xr", xo, sizeof(xo), &err));
+	ipu_device_close(d);
+	for (int i = 0; i < 40 * 33; i++) {
+		float r = xv[i] * 2 + bv[i % 33];
+
+		ASSERT_EQ(fminf(r > 0 ? r : 0, 6), yv[i]) TH_LOG("y[%d]", i);
+		ASSERT_EQ(xv[i] > 0 ? xv[i] : xv[i] * 0.01f, xo[i]) TH_LOG("x[%d]", i);
+	}
+}

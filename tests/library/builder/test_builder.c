@@ -16,6 +16,7 @@
 
 #include "ipudev.h"
 #include "builder_internal.h"	/* ipu__graph_copy_count() */
+#include "expr_internal.h"	/* ipu__expr_compile(): the worked example's program */
 #include "codelets.h"
 #include "../ref_matmul.h"
 #include "kselftest_harness.h"
