@@ -344,7 +344,8 @@ int ipu__expr_compile(const struct ipu_expr *e, unsigned nin, const uint8_t *ind
 				"at most %u (split it into two maps)", op, name, m.len, IPUE_MAP_MAX_PROGRAM);
 	if (m.maxsp > IPUE_MAP_MAX_STACK)
 		return ipu__err(err, -EINVAL, "%s '%s': expression needs %u values at once, the Map codelet "
-				"holds at most %u (reorder operands or split it)", op, name, m.maxsp, IPUE_MAP_MAX_STACK);
+				"holds at most %u (reorder operands or split it)", op, name, m.maxsp,
+				IPUE_MAP_MAX_STACK);
 	memset(prm, 0, IPUE_MAX_PARAMS * sizeof(*prm));
 	prm[0] = m.len;
 	for (unsigned j = 0; j < m.len; j++)

@@ -224,7 +224,8 @@ static void t_map_opcodes(void)
 			fill_random(in[2].data, n, IPU_DTYPE_I32, 1);
 			in[1].count = n > 1 && si % 2 ? 1 : n;	/* broadcast every other size */
 			for (int op = 1; op < IPUE_UOP_COUNT_; op++) {
-				if (dt != IPU_DTYPE_I32 || op == IPUE_UOP_NEG || op == IPUE_UOP_ABS || op == IPUE_UOP_RELU) {
+				if (dt != IPU_DTYPE_I32 || op == IPUE_UOP_NEG || op == IPUE_UOP_ABS ||
+				    op == IPUE_UOP_RELU) {
 					struct mref m = { .n = n };
 
 					mref_in(&m, 0, in);
@@ -367,7 +368,8 @@ static void t_map_fuzz(void)
 static void t_map_cycles(void)
 {
 	static float a[4];
-	struct ipue_field f[3] = { fld(a, 1000, IPU_DTYPE_F32), fld(a, 1000, IPU_DTYPE_F32), fld(a, 1000, IPU_DTYPE_F32) };
+	struct ipue_field f[3] = { fld(a, 1000, IPU_DTYPE_F32), fld(a, 1000, IPU_DTYPE_F32),
+				   fld(a, 1000, IPU_DTYPE_F32) };
 	uint32_t p[IPUE_MAX_PARAMS];
 	const struct ipue_codelet *m2 = ipue_codelet_find(IPUE_CODELET_MAP(2));
 

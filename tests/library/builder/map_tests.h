@@ -83,7 +83,8 @@ static struct mnode mgen_any(struct mgen *m, unsigned dt, unsigned depth)
 	mgen_name(nm, sizeof(nm), "cast", m->nops++);
 	m->budget--;
 	m->nsyncs++;
-	return mgen_ok(m, (struct mnode){ ipu_expr_cast(r.e, dt, &err), ipu_cast(m->g, m->seq, r.t, dt, nm, &err), dt });
+	return mgen_ok(m, (struct mnode){ ipu_expr_cast(r.e, dt, &err), ipu_cast(m->g, m->seq, r.t, dt, nm, &err),
+					  dt });
 }
 
 /* a subtree of the output's shape (its leftmost leaf is _1), its chain alongside */
@@ -105,10 +106,12 @@ static struct mnode mgen_full(struct mgen *m, unsigned depth)
 	switch (pick) {
 	case 0:
 		op = a.dt == IPU_DTYPE_I32 ? iu[urand(3)] : 1 + urand(IPU_OP_GELU);
-		return mgen_ok(m, (struct mnode){ ipu_expr_unary(op, a.e, &err), ipu_unary(m->g, m->seq, op, a.t, nm, &err), a.dt });
+		return mgen_ok(m, (struct mnode){ ipu_expr_unary(op, a.e, &err),
+						  ipu_unary(m->g, m->seq, op, a.t, nm, &err), a.dt });
 	case 1:
 		op = pop_dt[urand(3)];
-		return mgen_ok(m, (struct mnode){ ipu_expr_cast(a.e, op, &err), ipu_cast(m->g, m->seq, a.t, op, nm, &err), op });
+		return mgen_ok(m, (struct mnode){ ipu_expr_cast(a.e, op, &err),
+						  ipu_cast(m->g, m->seq, a.t, op, nm, &err), op });
 	case 2:
 		b = mgen_any(m, a.dt, depth - 1);
 		op = IPU_CMP_EQ + urand(6);
@@ -120,14 +123,14 @@ static struct mnode mgen_full(struct mgen *m, unsigned depth)
 		c = mgen_full(m, 0);
 		{
 			struct mnode d = mgen_any(m, c.dt, 0);
+			struct ipu_expr *cond = ipu_expr_compare(IPU_CMP_GT, a.e, b.e, &err);
 			char cn[72];
 			int tc;
 
 			snprintf(cn, sizeof(cn), "%s/cond", nm);
 			tc = ipu_compare(m->g, m->seq, IPU_CMP_GT, a.t, b.t, cn, &err);
-			return mgen_ok(m, (struct mnode){ ipu_expr_select(ipu_expr_compare(IPU_CMP_GT, a.e, b.e, &err), c.e, d.e,
-							       &err),
-					       ipu_select(m->g, m->seq, tc, c.t, d.t, nm, &err), c.dt });
+			return mgen_ok(m, (struct mnode){ ipu_expr_select(cond, c.e, d.e, &err),
+							  ipu_select(m->g, m->seq, tc, c.t, d.t, nm, &err), c.dt });
 		}
 	default:
 		b = mgen_any(m, a.dt, depth - 1);
