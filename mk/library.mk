@@ -95,8 +95,8 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 
 # --- builder tests (host) and the matmul benchmark ---------------------------
 # The graph builder, partition helpers, model device and .npy
-# (libipudev/builder*.c, partition.c, popops.c, nn.c, optim.c, model_device.c, npy.c), and ipu-run
-# (mk/tools.mk).
+# (libipudev/builder*.c, partition.c, popops.c, expr.c, map.c, nn.c, optim.c,
+# model_device.c, npy.c), and ipu-run (mk/tools.mk).
 #   make builder-check  -> $(B)/results/builder.ktap
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
 #                          default: all online cores; BENCH_MATMUL_REPS);
