@@ -134,6 +134,27 @@ int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *spec
 		   unsigned brank, const uint32_t *bshape, const char *name, struct ipu_error *err);
 
 /*
+ * The plan of a fused elementwise op over n <= IPU__BCAST_MAX operands
+ * (map.c): @a (mapped; the output) cut into vertices as ipu__binary_op()
+ * cuts it, within segments where every operand b[k] (numpy-broadcast onto
+ * a's shape, any dtype) is either contiguous or one element; the parts of
+ * each b[k] a vertex reads made local to its tile by copies in exchange
+ * *ex (named exname, created on first use: *ex < 0). *vs gets the vertices
+ * (free() it, also on error); their count or negative errno (-EINVAL
+ * naming @op and the shapes that do not broadcast).
+ */
+#define IPU__BCAST_MAX 8
+struct ipu__bcast_vertex {
+	uint32_t tile;
+	uint64_t e, n;			/* elements [e, e + n) of a */
+	uint32_t aoff;			/* their offset on tile */
+	uint32_t boff[IPU__BCAST_MAX];	/* b[k]'s part on tile */
+	uint32_t bcount[IPU__BCAST_MAX];	/* its elements: n, or 1 (broadcast) */
+};
+long ipu__bcast_plan(struct ipu_graph *g, const char *op, int a, const int *b, unsigned nb, int *ex,
+		     const char *exname, struct ipu__bcast_vertex **vs, struct ipu_error *err);
+
+/*
  * A new tensor @name of @like's shape and layout and dtype @dtype (0:
  * like's); @like itself when @name is NULL. Id or negative errno.
  */

@@ -897,6 +897,83 @@ IPU_API int ipu_layer_norm_grad(struct ipu_graph *g, int seq, int x, int dy,
 				int mean, int inv_std, int gamma, unsigned k,
 				const char *name, int *d_gamma, int *d_beta,
 				struct ipu_error *err);
+/* --- fused elementwise expressions (expr.c, map.c) ---
+ *
+ * Like popops::map with popops::expr: an expression tree over placeholders
+ * _1 .. _N (the inputs), constants and the elementwise ops above, run as
+ * ONE compute set (one vertex kind, the Map codelet, docs/codelets.md)
+ * instead of one compute set and sync per op. Results equal the chain of
+ * separate ops bit for bit: each node rounds to its dtype as the separate
+ * op does.
+ *
+ * Ownership: struct ipu_expr is opaque and reference-counted. Every
+ * constructor returns a new reference (NULL on an error, reported in
+ * @err) and TAKES OVER the references to its operands, on success and on
+ * failure alike, so calls nest: ipu_expr_binary(IPU_OP_ADD,
+ * ipu_expr_input(1, err), ipu_expr_const(1.0, err), err). A NULL operand
+ * (a failed inner call) makes the outer call fail too, keeping the first
+ * message. To use a node twice, pass ipu_expr_ref(node) the second time.
+ * ipu_map() only reads the expression; drop yours with ipu_expr_free().
+ * Expressions hold no graph state and may be reused across graphs.
+ *
+ * Dtypes come from the inputs at ipu_map() time: binary ops, comparisons
+ * and select's a and b need one dtype (cast with ipu_expr_cast()), select's
+ * cond is i32; i32 allows only neg, abs and relu among the unary ops. An
+ * untyped constant (ipu_expr_const) takes the dtype of its sibling operand;
+ * ipu_expr_const_typed() fixes it. Constants are rounded to f32, then to
+ * their dtype; i32 constants must be integers in range.
+ */
+#define IPU_EXPR_MAX_INPUTS	7	/* placeholders _1 .. _7 */
+#define IPU_EXPR_MAX_DEPTH	32	/* levels of a tree */
+struct ipu_expr;
+
+/** ipu_expr_input() - placeholder _@k (1 .. IPU_EXPR_MAX_INPUTS): ipu_map()'s input k - 1. */
+IPU_API struct ipu_expr *ipu_expr_input(unsigned k, struct ipu_error *err);
+/** ipu_expr_const() - a constant of its sibling operand's dtype. */
+IPU_API struct ipu_expr *ipu_expr_const(double v, struct ipu_error *err);
+/** ipu_expr_const_typed() - a constant of @dtype (f32, f16, i32; 0: untyped). */
+IPU_API struct ipu_expr *ipu_expr_const_typed(unsigned dtype, double v, struct ipu_error *err);
+/** ipu_expr_unary() - op(@x), IPU_OP_NEG .. IPU_OP_GELU, as ipu_unary(). */
+IPU_API struct ipu_expr *ipu_expr_unary(unsigned op, struct ipu_expr *x, struct ipu_error *err);
+/** ipu_expr_nonlinearity() - f(@x), IPU_NL_*, as ipu_nonlinearity(). */
+IPU_API struct ipu_expr *ipu_expr_nonlinearity(unsigned type, struct ipu_expr *x, struct ipu_error *err);
+/** ipu_expr_binary() - @a op @b, IPU_OP_ADD .. IPU_OP_MIN, as ipu_binary(). */
+IPU_API struct ipu_expr *ipu_expr_binary(unsigned op, struct ipu_expr *a, struct ipu_expr *b,
+					 struct ipu_error *err);
+/** ipu_expr_compare() - (@a op @b) as i32 0/1, IPU_CMP_*, as ipu_compare(). */
+IPU_API struct ipu_expr *ipu_expr_compare(unsigned op, struct ipu_expr *a, struct ipu_expr *b,
+					  struct ipu_error *err);
+/** ipu_expr_select() - @cond ? @a : @b, as ipu_select(). */
+IPU_API struct ipu_expr *ipu_expr_select(struct ipu_expr *cond, struct ipu_expr *a, struct ipu_expr *b,
+					 struct ipu_error *err);
+/** ipu_expr_cast() - @x converted to @dtype, as ipu_cast(). */
+IPU_API struct ipu_expr *ipu_expr_cast(struct ipu_expr *x, unsigned dtype, struct ipu_error *err);
+/** ipu_expr_ref() - one more reference to @e (NULL stays NULL); returns @e. */
+IPU_API struct ipu_expr *ipu_expr_ref(struct ipu_expr *e);
+/** ipu_expr_free() - drop a reference; the last frees the tree. NULL is ignored. */
+IPU_API void ipu_expr_free(struct ipu_expr *e);
+
+/**
+ * ipu_map() - out = @e(@inputs[0], ..., @inputs[@ninputs - 1]) elementwise
+ * in one compute set "@name/map" (popops::map). The inputs (1 ..
+ * IPU_EXPR_MAX_INPUTS, any dtypes, fully mapped) broadcast onto one
+ * shape by numpy's rules (right-aligned, each dimension 1 or the common
+ * size), the output's: created as @name, laid out like the first input of
+ * that shape (none: spread over the tiles linearly), of the expression's
+ * dtype. @name NULL: in place into @inputs[0] (popops::mapInPlace), which
+ * must have the output's shape and dtype; returns @inputs[0]. Parts of
+ * inputs not on the tile that needs them are copied there first (exchange
+ * "@name/operand", as ipu_binary()). The graph owns what is created; @e
+ * is only read. Returns the output's id, or -EINVAL naming the map, the
+ * tensor or node and the reason (NULL graph or expression, no inputs or
+ * too many, a tensor that is not fully mapped, shapes that do not
+ * broadcast, a placeholder beyond the inputs, dtype mismatches, an
+ * expression too long or too deep for the codelet: at most 31 program
+ * bytes and 8 live values, docs/codelets.md); -EEXIST when @name is
+ * taken; -ENOSPC; -ENOMEM.
+ */
+IPU_API int ipu_map(struct ipu_graph *g, int seq, const struct ipu_expr *e, const int *inputs,
+		    unsigned ninputs, const char *name, struct ipu_error *err);
 
 /* --- training: optimizers (optim.c) ---
  *

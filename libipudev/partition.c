@@ -299,7 +299,7 @@ struct binop {
 	uint64_t seg;		/* elements of a segment */
 	unsigned rank;		/* a's */
 	uint32_t ashape[IPU_MAX_RANK], bshape[IPU_MAX_RANK];	/* bshape: b's, right-aligned, 1-padded */
-	uint64_t es;		/* bytes of an element */
+	uint64_t es, bes;	/* bytes of an element of a, of b */
 	struct vplan { uint32_t tile; uint64_t e; uint64_t n; uint32_t aoff; uint64_t bi; long boff, coff; } *vp;
 	size_t nvp, cvp;
 	int64_t *lo, *hi;	/* !same, per tile: the part [lo, hi) of b it needs */
@@ -333,10 +333,8 @@ static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank
 	uint64_t nb = 1;
 	int kind = -1;
 
-	if (ta->dtype != tb->dtype)
-		return ipu__err(err, -EINVAL, "%s: tensor '%s' is %s, tensor '%s' is %s", x->spec->op,
-				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
 	x->es = ipu_dtype_size(ta->dtype);
+	x->bes = ipu_dtype_size(tb->dtype);
 	x->rank = ta->rank;
 	ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape);
 	ipu__shape_str(sb, sizeof(sb), brank, bshape);
@@ -482,7 +480,7 @@ static int binary_operand(struct ipu_graph *g, struct binop *x, struct ipu_error
 		struct vplan *v = &x->vp[i];
 
 		if (!x->same && x->boff[v->tile] >= 0)
-			v->boff = x->boff[v->tile] + (long)((v->bi - (uint64_t)x->lo[v->tile]) * x->es);
+			v->boff = x->boff[v->tile] + (long)((v->bi - (uint64_t)x->lo[v->tile]) * x->bes);
 		else
 			v->boff = local_copy(g, &x->ex, x->exname, x->b, v->bi, x->constant ? 1 : v->n,
 					     v->tile, err);
@@ -578,6 +576,12 @@ int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, 
 		bshape = ipu__graph_tensor(g, b)->shape;
 		brank = ipu__graph_tensor(g, b)->rank;
 	}
+	if (ipu__graph_tensor(g, a)->dtype != ipu__graph_tensor(g, b)->dtype) {
+		const struct ipu__tensor *ta = ipu__graph_tensor(g, a), *tb = ipu__graph_tensor(g, b);
+
+		return ipu__err(err, -EINVAL, "%s: tensor '%s' is %s, tensor '%s' is %s", sp->op,
+				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
+	}
 	if ((r = binary_broadcast(g, &x, brank, bshape, err)))
 		return r;
 	x.out = ipu__output_like(g, name, a, sp->out_dtype, err);
@@ -592,6 +596,54 @@ int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, 
 		r = binary_program(g, seq, &x, base, err);
 	binary_free(&x);
 	return r < 0 ? r : x.out;
+}
+
+long ipu__bcast_plan(struct ipu_graph *g, const char *op, int a, const int *b, unsigned nb, int *ex,
+		     const char *exname, struct ipu__bcast_vertex **vs, struct ipu_error *err)
+{
+	struct ipu__binspec sp = { op, "", 0, 0, 0, -1 };
+	struct binop *x = calloc(nb ? nb : 1, sizeof(*x));
+	uint64_t seg = UINT64_MAX;
+	long r = 0, nv;
+
+	*vs = NULL;
+	if (nb > IPU__BCAST_MAX)
+		return ipu__err(err, -EINVAL, "%s: %u operands, at most %u", op, nb, IPU__BCAST_MAX);
+	if (!x)
+		return oom(err);
+	for (unsigned k = 0; k < nb && !r; k++) {
+		const struct ipu__tensor *tb = ipu__graph_tensor(g, b[k]);
+
+		x[k] = (struct binop){ .spec = &sp, .a = a, .b = b[k], .ex = -1 };
+		r = binary_broadcast(g, &x[k], tb->rank, tb->shape, err);
+		seg = x[k].seg < seg ? x[k].seg : seg;
+	}
+	/* one cut for all: every segment length is a product of a's trailing dimensions, the least divides the rest */
+	for (unsigned k = 0; k < nb && !r; k++) {
+		x[k].seg = seg;
+		x[k].ex = *ex;
+		snprintf(x[k].exname, sizeof(x[k].exname), "%s", exname);
+		if (!(r = binary_plan(g, &x[k], err)))
+			r = binary_operand(g, &x[k], err);
+		*ex = x[k].ex;
+	}
+	nv = nb ? (long)x[0].nvp : 0;
+	if (!r && !(*vs = malloc((nv ? (size_t)nv : 1) * sizeof(**vs))))
+		r = oom(err);
+	for (long i = 0; i < nv && !r; i++) {
+		struct ipu__bcast_vertex *v = &(*vs)[i];
+
+		*v = (struct ipu__bcast_vertex){ x[0].vp[i].tile, x[0].vp[i].e, x[0].vp[i].n, x[0].vp[i].aoff,
+						 { 0 }, { 0 } };
+		for (unsigned k = 0; k < nb; k++) {
+			v->boff[k] = (uint32_t)x[k].vp[i].boff;
+			v->bcount[k] = x[k].constant ? 1 : (uint32_t)v->n;
+		}
+	}
+	for (unsigned k = 0; k < nb; k++)
+		binary_free(&x[k]);
+	free(x);
+	return r < 0 ? r : nv;
 }
 
 int ipu__elementwise2(struct ipu_graph *g, int seq, unsigned codelet, int a, int b, const char *name,

@@ -95,15 +95,18 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 
 # --- builder tests (host) and the matmul benchmark ---------------------------
 # The graph builder, partition helpers, model device and .npy
-# (libipudev/builder*.c, partition.c, popops.c, nn.c, norm.c, optim.c, model_device.c, npy.c), and
-# ipu-run (mk/tools.mk).
+# (libipudev/builder*.c, partition.c, popops.c, expr.c, map.c, nn.c, norm.c,
+# optim.c, model_device.c, npy.c), and ipu-run (mk/tools.mk).
 #   make builder-check  -> $(B)/results/builder.ktap
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
 #                          default: all online cores; BENCH_MATMUL_REPS);
 #                          its OpenBLAS child: $(BLAS_BASELINE), the top Makefile
+#   make bench-map      -> $(B)/bench/map.json: a 6-op chain fused by ipu_map
+#                          against the same ops unfused (tests/library/builder/bench_map.c)
 BUILDER_TEST_DIR := tests/library/builder
 BUILDER_TEST := $(B)/tests/builder/test_builder
 BUILDER_BENCH := $(B)/bench-bin/bench_matmul
+MAP_BENCH := $(B)/bench-bin/bench_map
 BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
 	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
 BUILDER_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
@@ -112,7 +115,7 @@ BENCH_MATMUL_REPS ?= 9
 
 ALL_TARGETS += $(BUILDER_TEST)
 HOST_CHECKS += builder-check
-BENCH_TARGETS += bench-matmul
+BENCH_TARGETS += bench-matmul bench-map
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
@@ -129,7 +132,13 @@ $(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(BLAS_BASELINE) $(BENCH_JS
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
 		$(BUILDER_LIBS) -lopenblas
 
-.PHONY: builder-check bench-matmul
+# fused elementwise chain against the unfused one (ipu_map)
+$(MAP_BENCH): $(BUILDER_TEST_DIR)/bench_map.c $(BENCH_JSON) $(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
+
+.PHONY: builder-check bench-matmul bench-map
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 	@mkdir -p $(B)/results
 	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
@@ -139,6 +148,10 @@ builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 bench-matmul: $(BUILDER_BENCH)
 	@mkdir -p $(B)/bench
 	@$(BUILDER_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/matmul.json
+
+bench-map: $(MAP_BENCH)
+	@mkdir -p $(B)/bench
+	@$(MAP_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/map.json
 
 # --- card-exec tests (host) --------------------------------------------------
 # The card execution path (libipudev/card_*.c) without a

@@ -100,7 +100,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 4	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns* */
+#define IPUE_CODELET_LIBRARY_VERSION 5	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns*; 5: 0x0Exx Map (fused expressions) */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
@@ -113,6 +113,8 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
  * 0x08xx weight update
  * 0x09xx gradients: in_grad = f'(act) * out_grad   fields: out_grad, act, in_grad
  * 0x0Axx optimizers (f32): SGD with momentum, Adam
+ * 0x0Exx fused elementwise expressions (Map): fields in0..in(k-1), out;
+ *        params: the expression program (see below, docs/codelets.md)
  */
 enum ipue_unary_op {
 	IPUE_UOP_NEG = 1, IPUE_UOP_ABS, IPUE_UOP_EXP, IPUE_UOP_LOG,
@@ -169,6 +171,28 @@ enum {
 	IPUE_CODELET_SGD_MOMENTUM	= 0x0A01, /* w, v (InOut), g, lr(scalar); params momentum */
 	IPUE_CODELET_ADAM_STEP		= 0x0A02, /* step(i32 InOut), lr, k[2] (Out); params beta1, beta2 */
 	IPUE_CODELET_ADAM		= 0x0A03, /* w, m, v (InOut), g, k[2]; params beta1, beta2, eps */
+};
+
+/*
+ * Map with k inputs (1 <= k <= IPUE_MAP_MAX_INPUTS): out[i] = P(in0[i], ...),
+ * each input of out's count or 1 (broadcast). P is a postfix program in the
+ * bytes of the 8 params (little-endian: byte j is bits 8 (j % 4) of
+ * params[j / 4]): byte 0 its length L (1..IPUE_MAP_MAX_PROGRAM), bytes
+ * 1..L the opcodes, the rest zero. Every value has a dtype; each op rounds
+ * to it as the single-op codelet does.
+ */
+#define IPUE_MAP_MAX_INPUTS	7
+#define IPUE_MAP_MAX_PROGRAM	31	/* bytes */
+#define IPUE_MAP_MAX_STACK	8	/* values live at once */
+#define IPUE_CODELET_MAP(k)	((uint16_t)(0x0E00 | (k)))
+enum ipue_map_opcode {
+	IPUE_MAP_IN = 0x10,		/* | k: push input k (k < inputs) */
+	IPUE_MAP_CONST = 0x20,		/* | dtype: push a constant, 4 bytes (f32, i32) or 2 (f16) follow, LE */
+	IPUE_MAP_CONST8 = 0x28,		/* | dtype: push a signed byte (1 follows) as dtype */
+	IPUE_MAP_UNARY = 0x40,		/* | ipue_unary_op: x -> op(x) */
+	IPUE_MAP_BINARY = 0x60,		/* | ipue_binary_op (compares too): a b -> a op b */
+	IPUE_MAP_SELECT = 0x80,		/* cond(i32) a b -> cond ? a : b */
+	IPUE_MAP_CAST = 0x90,		/* | dtype: x -> x as dtype (Cast's rules) */
 };
 
 /* reduce flags (params[0]) */

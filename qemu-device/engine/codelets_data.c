@@ -3,18 +3,7 @@
 #include <string.h>
 
 #include "codelets_impl.h"
-
-/* float -> int32: truncate toward zero, saturate, NaN -> 0 */
-static int32_t f32_to_i32(float x)
-{
-	if (x != x)
-		return 0;
-	if (x >= 2147483648.0f)
-		return INT32_MAX;
-	if (x <= -2147483648.0f)
-		return INT32_MIN;
-	return (int32_t)x;
-}
+#include "codelets_scalar.h"
 
 /* ---------------- cast ---------------- */
 

@@ -10,83 +10,7 @@
 #include <string.h>
 
 #include "codelets_impl.h"
-
-/* ---------------- scalar operations ---------------- */
-
-static ALWAYS_INLINE float sigmoid_f32(float x)
-{
-	if (x >= 0.0f)
-		return 1.0f / (1.0f + expf(-x));
-	if (x < 0.0f) {
-		float e = expf(x);
-
-		return e / (1.0f + e);
-	}
-	return x;	/* NaN */
-}
-
-static ALWAYS_INLINE float uop_f32(int op, float x)
-{
-	switch (op) {
-	case IPUE_UOP_NEG: return ipue__u2f(ipue__f2u(x) ^ 0x80000000u);
-	case IPUE_UOP_ABS: return ipue__u2f(ipue__f2u(x) & 0x7fffffffu);
-	case IPUE_UOP_EXP: return expf(x);
-	case IPUE_UOP_LOG: return logf(x);
-	case IPUE_UOP_SQRT: return sqrtf(x);
-	case IPUE_UOP_TANH: return tanhf(x);
-	case IPUE_UOP_SIGMOID: return sigmoid_f32(x);
-	case IPUE_UOP_RELU: return x > 0.0f ? x : (x != x ? x : 0.0f);
-	case IPUE_UOP_GELU: return (float)ipue__gelu(x);
-	default: return x;
-	}
-}
-
-static ALWAYS_INLINE int32_t wrap_i32(uint32_t u)
-{
-	/* modular conversion without implementation-defined behaviour */
-	return u <= (uint32_t)INT32_MAX ? (int32_t)u : -(int32_t)(~u) - 1;
-}
-
-static ALWAYS_INLINE int32_t uop_i32(int op, int32_t x)
-{
-	switch (op) {
-	case IPUE_UOP_NEG: return wrap_i32(0u - (uint32_t)x);
-	case IPUE_UOP_ABS: return x < 0 ? wrap_i32(0u - (uint32_t)x) : x;
-	case IPUE_UOP_RELU: return x > 0 ? x : 0;
-	default: return x;	/* rejected by check() */
-	}
-}
-
-static ALWAYS_INLINE float bop_f32(int op, float a, float b)
-{
-	switch (op) {
-	case IPUE_BOP_ADD: return a + b;
-	case IPUE_BOP_SUB: return a - b;
-	case IPUE_BOP_MUL: return a * b;
-	case IPUE_BOP_DIV: return a / b;
-	case IPUE_BOP_MAX: return ipue__max_f32(a, b);
-	case IPUE_BOP_MIN: return ipue__min_f32(a, b);
-	default: return a;
-	}
-}
-
-static ALWAYS_INLINE int32_t bop_i32(int op, int32_t a, int32_t b)
-{
-	switch (op) {
-	case IPUE_BOP_ADD: return wrap_i32((uint32_t)a + (uint32_t)b);
-	case IPUE_BOP_SUB: return wrap_i32((uint32_t)a - (uint32_t)b);
-	case IPUE_BOP_MUL: return wrap_i32((uint32_t)a * (uint32_t)b);
-	case IPUE_BOP_DIV:
-		if (b == 0)
-			return 0;
-		if (b == -1)
-			return wrap_i32(0u - (uint32_t)a);	/* INT32_MIN / -1 = INT32_MIN */
-		return a / b;
-	case IPUE_BOP_MAX: return a > b ? a : b;
-	case IPUE_BOP_MIN: return a < b ? a : b;
-	default: return a;
-	}
-}
+#include "codelets_scalar.h"
 
 /* ---------------- run loops ----------------
  * f32: direct loops, with 8-wide GCC vector code for the arithmetic ops
@@ -269,12 +193,6 @@ static ALWAYS_INLINE void binary_loop(int op, uint8_t dt, const void *a, const v
 	}
 }
 
-/* IEEE comparisons: any NaN operand makes all false but ne (numpy, C) */
-#define CMP(op, a, b)							\
-	((op) == IPUE_BOP_EQ ? (a) == (b) : (op) == IPUE_BOP_NE ? (a) != (b) :	\
-	 (op) == IPUE_BOP_LT ? (a) < (b) : (op) == IPUE_BOP_LE ? (a) <= (b) :	\
-	 (op) == IPUE_BOP_GT ? (a) > (b) : (a) >= (b))
-
 /* out[i] = a[i] op b[i * b_step] as i32 0/1; f16 compared exactly in f32 */
 static ALWAYS_INLINE void compare_loop(int op, uint8_t dt, const void *a, const void *b,
 				       uint32_t b_step, int32_t *z, uint32_t n)
@@ -313,11 +231,6 @@ static ALWAYS_INLINE void compare_loop(int op, uint8_t dt, const void *a, const 
 }
 
 /* ---------------- checks ---------------- */
-
-static bool uop_int_ok(int op)
-{
-	return op == IPUE_UOP_NEG || op == IPUE_UOP_ABS || op == IPUE_UOP_RELU;
-}
 
 static int unary_check(int op, const struct ipue_field *in, const struct ipue_field *out,
 		       char *msg, size_t msglen)
@@ -369,38 +282,6 @@ static int binary_check(const struct ipue_field *a, const struct ipue_field *b,
 }
 
 /* ---------------- cost model ---------------- */
-
-/* cycles per element x 4 (quarter cycles), per dtype; see docs/codelets.md */
-static uint64_t uop_qcycles(int op, uint8_t dt)
-{
-	bool h = dt == IPU_DTYPE_F16;
-
-	if (dt == IPU_DTYPE_I32)
-		return op == IPUE_UOP_ABS ? 8 : 4;		/* 1-2 cycles */
-	switch (op) {
-	case IPUE_UOP_NEG: case IPUE_UOP_ABS: case IPUE_UOP_RELU:
-		return h ? 1 : 2;				/* 4 x f16 / 2 x f32 per cycle */
-	case IPUE_UOP_EXP: case IPUE_UOP_LOG: case IPUE_UOP_TANH: case IPUE_UOP_SIGMOID:
-		return h ? 4 : 8;				/* 1 x f16 / 0.5 x f32 per cycle */
-	case IPUE_UOP_SQRT:
-		return h ? 8 : 16;
-	case IPUE_UOP_GELU:				/* tanh and 5 multiply-adds */
-		return h ? 6 : 12;
-	default:
-		return 4;
-	}
-}
-
-static uint64_t bop_qcycles(int op, uint8_t dt)
-{
-	bool h = dt == IPU_DTYPE_F16;
-
-	if (dt == IPU_DTYPE_I32)
-		return op == IPUE_BOP_DIV ? 128 : op == IPUE_BOP_MUL ? 8 : 4;
-	if (op == IPUE_BOP_DIV)
-		return h ? 8 : 16;
-	return h ? 1 : 2;
-}
 
 /* ---------------- per-op entry points ---------------- */
 

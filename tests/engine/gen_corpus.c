@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writes the fuzzer's seed corpus (tests/engine/fuzz/corpus/graph_loader): small
- * valid graphs covering every section and program node kind.
+ * valid graphs covering every section and program node kind, and a Map
+ * vertex whose params program the fuzzer mutates.
  * Usage: gen_corpus DIR
  */
 #include <stdio.h>
@@ -148,5 +149,21 @@ int main(int argc, char **argv)
 		gw_entry(w, "lib", gw_seq(w, 2, k));
 	}
 	save(dir, "library.bin", w);
+
+	/* 7: a fused expression (Map2: relu(in0 + in1) * 2; the fuzzer mutates its program) */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 3, 128);
+	{
+		const uint8_t F = IPU_DTYPE_F32;
+		struct ipu_graph_field mf[3] = { { 0, 8, F, { 0 } }, { 32, 1, F, { 0 } }, { 64, 8, F, { 0 } } };
+		uint32_t prog[8] = { 0x61111007u, 0x63022948u, 0, 0, 0, 0, 0, 0 };
+		float init[9] = { 1, -2, 3, -4, 0.5f, 0.25f, 2, 8, -1 };
+
+		gw_init(w, 3, 0, 32, init);
+		gw_init(w, 3, 32, 4, init + 8);
+		v[0] = gw_vertex(w, IPUE_CODELET_MAP(2), 3, 3, mf, 8, prog);
+		gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, v), 0, 0));
+	}
+	save(dir, "map.bin", w);
 	return 0;
 }

@@ -273,6 +273,8 @@ static int same_values(const void *p, const void *q, uint32_t n, uint8_t dt)
 
 static const uint8_t all_dt[] = { IPU_DTYPE_F32, IPU_DTYPE_F16, IPU_DTYPE_I32 };
 
+#include "map_tests.h"
+
 /* ---------------- groups ---------------- */
 
 static void t_registry(void)
@@ -291,9 +293,10 @@ static void t_registry(void)
 		{ 0x030a, "BinaryLe" }, { 0x030b, "BinaryGt" }, { 0x030c, "BinaryGe" },
 		{ 0x0504, "Select" }, { 0x0604, "ArgMax" },
 		{ 0x0a01, "SgdMomentum" }, { 0x0a02, "AdamStep" }, { 0x0a03, "Adam" },
+		{ 0x0e01, "Map1" }, { 0x0e07, "Map7" },
 	};
 
-	EXPECT(n == 58, "expected 58 codelets, have %zu", n);
+	EXPECT(n == 65, "expected 65 codelets, have %zu", n);
 	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
 	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
@@ -2273,6 +2276,11 @@ GROUP(argmax, t_argmax())
 GROUP(reduce_cols, t_reduce_cols())
 GROUP(check_negative, t_check_negative())
 GROUP(cycles, t_cycles())
+GROUP(map_opcodes, t_map_opcodes())
+GROUP(map_random, t_map_random())
+GROUP(map_negative, t_map_negative())
+GROUP(map_fuzz, t_map_fuzz())
+GROUP(map_cycles, t_map_cycles())
 
 int main(int argc, char **argv)
 {

@@ -16,6 +16,7 @@
 
 #include "ipudev.h"
 #include "builder_internal.h"	/* ipu__graph_copy_count() */
+#include "expr_internal.h"	/* ipu__expr_compile(): the worked example's program */
 #include "codelets.h"
 #include "../ref_matmul.h"
 #include "kselftest_harness.h"
@@ -726,6 +727,7 @@ TEST(model_open_and_load_errors)
 #include "nn_tests.h"
 #include "act_tests.h"
 #include "popops_tests.h"
+#include "map_tests.h"
 #include "optim_tests.h"
 #include "matmul_tests.h"
 #include "gradcheck.h"
