@@ -16,6 +16,7 @@ static const struct ipue__slice *const slices[] = {
 	&ipue__update_slice,
 	&ipue__grad_slice,
 	&ipue__optim_slice,
+	&ipue__window_slice,
 };
 #define NSLICES (sizeof(slices) / sizeof(slices[0]))
 
