@@ -729,6 +729,7 @@ TEST(model_open_and_load_errors)
 #include "optim_tests.h"
 #include "matmul_tests.h"
 #include "conv_tests.h"
+#include "pool_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
