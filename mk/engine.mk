@@ -109,12 +109,12 @@ CODELETS_TEST  := $(B)/codelets/test_codelets
 CODELETS_BENCH := $(B)/codelets/bench_matmul
 CODELETS_CBLAS := $(firstword $(wildcard /usr/include/cblas.h /usr/include/*/cblas.h))
 
-$(CODELETS_TEST): $(CODELETS_TDIR)/test_codelets.c $(ENG_LIB) $(HARNESS_HDR)
+$(CODELETS_TEST): $(CODELETS_TDIR)/test_codelets.c $(wildcard $(CODELETS_TDIR)/*.h) $(ENG_LIB) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "engine: $@"
 	@$(CC) $(ENG_CFLAGS) $(HARNESS_CFLAGS) -o $@ $< $(ENG_LIB) $(ENG_LDLIBS)
 
-$(CODELETS_TEST)-san: $(CODELETS_TDIR)/test_codelets.c $(ENG_LIB_SAN) $(HARNESS_HDR)
+$(CODELETS_TEST)-san: $(CODELETS_TDIR)/test_codelets.c $(wildcard $(CODELETS_TDIR)/*.h) $(ENG_LIB_SAN) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "engine: $@"
 	@$(CC) $(ENG_CFLAGS) $(HARNESS_CFLAGS) $(ENG_SAN_FLAGS) -o $@ $< $(ENG_LIB_SAN) $(ENG_LDLIBS)
