@@ -8,7 +8,9 @@
 #                         simulated card, with ASan/UBSan
 #                         -> $(B)/results/card-exec.ktap
 #   VM   ipu_exec_*       tests/library/exec/: graphs run on the cards
-# Benchmark: bench-matmul (tests/library/builder/bench_matmul.c).
+# Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-conv
+# (tests/library/builder/bench_conv.c: conv2d forward/backward against
+# im2col + OpenBLAS).
 #
 # Every libipudev/*.c goes into both
 #   $(B)/lib/libipudev.so.1.0.0 (SONAME libipudev.so.1, -fvisibility=hidden,
@@ -112,7 +114,10 @@ BENCH_MATMUL_REPS ?= 9
 
 ALL_TARGETS += $(BUILDER_TEST)
 HOST_CHECKS += builder-check
-BENCH_TARGETS += bench-matmul
+BENCH_TARGETS += bench-matmul bench-conv
+BUILDER_BENCH_CONV := $(B)/bench-bin/bench_conv
+BENCH_CONV_THREADS ?= 0
+BENCH_CONV_REPS ?= 5
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
@@ -129,7 +134,14 @@ $(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(BLAS_BASELINE) $(BENCH_JS
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
 		$(BUILDER_LIBS) -lopenblas
 
-.PHONY: builder-check bench-matmul
+$(BUILDER_BENCH_CONV): $(BUILDER_TEST_DIR)/bench_conv.c $(BLAS_BASELINE) $(BENCH_JSON) \
+		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
+		$(BUILDER_LIBS) -lopenblas
+
+.PHONY: builder-check bench-matmul bench-conv
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 	@mkdir -p $(B)/results
 	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
@@ -139,6 +151,11 @@ builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 bench-matmul: $(BUILDER_BENCH)
 	@mkdir -p $(B)/bench
 	@$(BUILDER_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/matmul.json
+
+# conv2d (make bench-conv -> $(B)/bench/conv.json; BENCH_CONV_THREADS, BENCH_CONV_REPS)
+bench-conv: $(BUILDER_BENCH_CONV)
+	@mkdir -p $(B)/bench
+	@$(BUILDER_BENCH_CONV) $(BENCH_CONV_THREADS) $(BENCH_CONV_REPS) >$(B)/bench/conv.json
 
 # --- card-exec tests (host) --------------------------------------------------
 # The card execution path (libipudev/card_*.c) without a
