@@ -305,7 +305,7 @@ IPU_API int ipu_conv2d(struct ipu_graph *g, int seq, int x, int w, const struct 
 
 	uint32_t ys[4] = { c.N, c.CO, c.w.OH, c.w.OW };
 
-	if ((r = conv_fit(g, &c, c.U, spread < 16 ? 16 : spread, conv_item_bytes, &ctx, op, name, &pb, err)) ||
+	if ((r = conv_fit(g, &c, c.U, spread < 256 ? 256 : spread, conv_item_bytes, &ctx, op, name, &pb, err)) ||
 	    (r = c.out = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 4, ys, err)) < 0 ||
 	    (r = conv_begin(g, &c, name, "im2col", "matmul", err)) || (r = conv_fwd_items(g, &c, pb, err)) ||
 	    (r = conv_program(g, seq, &c, err)))
@@ -505,6 +505,9 @@ IPU_API int ipu_conv2d_grad_input(struct ipu_graph *g, int seq, int dy, int w, i
 	uint32_t xs[4] = { c.N, c.C, c.w.H, c.w.W };
 	uint64_t rb;
 
+	/* a block's output rows are recomputed by its neighbours' halo: keep blocks a few kernels high */
+	if (spread < 4ull * c.w.KH * c.w.DY)
+		spread = 4ull * c.w.KH * c.w.DY;
 	if ((r = conv_fit(g, &c, c.w.H, spread, conv_dx_bytes, &c, op, name, &rb, err)) ||
 	    (r = c.out = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 4, xs, err)) < 0 ||
 	    (r = conv_transpose_w(g, seq, &c, w, name, err)) || (r = conv_begin(g, &c, name, "matmul", "col2im", err)))
