@@ -196,6 +196,33 @@ static int col2im_check(const struct ipue_field *f, const uint32_t *p, char *msg
 	return no_overlap(&f[1], &f[0], "out", "col", msg, msglen);
 }
 
+/* one col row (tap c, ky, kx) added at its taps, output row by output row */
+static void col2im_row(const struct win *w, const float *col, float *out, uint32_t c, uint32_t ky, uint32_t kx)
+{
+	uint64_t a, b, p = w->p0, end = w->p0 + w->P;
+
+	valid_cols(w, kx, &a, &b);
+	while (p < end) {
+		uint64_t oy = p / w->OW, ox = p % w->OW, n = w->OW - ox;
+		int64_t r = win_row(w, oy, ky);
+
+		if (n > end - p)
+			n = end - p;
+		uint64_t lo = ox > a ? ox : a, hi = ox + n < b ? ox + n : b;
+
+		if (r >= 0 && lo < hi) {
+			float *dst = out + ((uint64_t)c * w->wh + (uint64_t)r) * w->W;
+			const float *src = col + (lo - ox);
+			int64_t x0 = win_col(w, lo, kx);
+
+			for (uint64_t i = 0; i < hi - lo; i++)
+				dst[x0 + (int64_t)(i * w->SX)] += src[i];
+		}
+		col += n;
+		p += n;
+	}
+}
+
 /* out (zeroed) += each col row at its taps; per element in ascending (c, ky, kx) */
 static void col2im_run(const struct ipue_field *f, const uint32_t *p)
 {
@@ -207,19 +234,8 @@ static void col2im_run(const struct ipue_field *f, const uint32_t *p)
 	memset(out, 0, (size_t)f[1].count * sizeof(float));
 	for (uint32_t c = 0; c < w.C; c++)
 		for (uint32_t ky = 0; ky < w.KH; ky++)
-			for (uint32_t kx = 0; kx < w.KW; kx++, col += w.P) {
-				uint64_t a, b;
-
-				valid_cols(&w, kx, &a, &b);
-				for (uint64_t q = 0; q < w.P; q++) {
-					uint64_t pos = w.p0 + q, oy = pos / w.OW, ox = pos % w.OW;
-					int64_t r = win_row(&w, oy, ky);
-
-					if (r >= 0 && ox >= a && ox < b)
-						out[((uint64_t)c * w.wh + (uint64_t)r) * w.W +
-						    (uint64_t)win_col(&w, ox, kx)] += col[q];
-				}
-			}
+			for (uint32_t kx = 0; kx < w.KW; kx++, col += w.P)
+				col2im_row(&w, col, out, c, ky, kx);
 }
 
 static uint64_t col2im_cycles(const struct ipue_field *f, const uint32_t *p)
