@@ -315,38 +315,107 @@ IPU_API int ipu_conv2d(struct ipu_graph *g, int seq, int x, int w, const struct 
 
 /* ---------------- weight gradient ---------------- */
 
-static int conv_dw_items(struct ipu_graph *g, struct conv *c, uint64_t pb, int part, struct ipu_error *err)
+/* a slot of the weight gradient: one tile's buffers, reused by its blocks wave after wave */
+struct dw_slot {
+	unsigned tile;
+	long win, col, dy, part;
+};
+
+/* slot s = (stream n * G + grp, j): its buffers, and its partial row n * spw + j mapped */
+static int conv_dw_slots(struct ipu_graph *g, struct conv *c, uint64_t pb, uint32_t spw, int part,
+			 struct dw_slot *sl, struct ipu_error *err)
 {
-	uint64_t npb = (c->U + pb - 1) / pb;
-	unsigned i = 0;
+	uint64_t rows = (pb + c->w.OW - 1) / c->w.OW * c->w.SY + (uint64_t)(c->w.KH - 1) * c->w.DY + 1;
+	size_t ns = (size_t)c->N * c->G * spw;
 
-	for (uint32_t n = 0; n < c->N; n++)
-		for (uint32_t grp = 0; grp < c->G; grp++)
-			for (uint64_t b = 0; b < npb; b++, i++) {
-				unsigned tile = c->order[i % c->T];
-				uint64_t p0 = b * pb, p1 = p0 + pb < c->U ? p0 + pb : c->U, P = p1 - p0;
-				uint64_t e0 = ((uint64_t)n * c->CO + (uint64_t)grp * c->COg) * c->U + p0;
-				long col = conv_im2col(g, c, tile, n, grp, p0, p1, err), dyo, po;
-				uint32_t prm[4] = { c->COg, (uint32_t)c->K, (uint32_t)P,
-						    IPUE_MATMUL_OVERWRITE | IPUE_MATMUL_B_TRANSPOSED };
-				int r;
+	if (rows > c->w.H)
+		rows = c->w.H;
+	for (size_t s = 0; s < ns; s++) {
+		struct dw_slot *d = &sl[s];
+		uint64_t n = s / spw / c->G, grp = s / spw % c->G, i = n * spw + s % spw;
+		int r;
 
-				if (col < 0)
-					return (int)col;
-				dyo = ipu__win_gather(g, &c->ex, c->exname, c->dy, e0, c->U, P, c->COg, tile, err);
-				if (dyo < 0 || (po = ipu__tile_alloc(g, tile, c->COg * c->K * 4, 64, c->exname, err)) < 0)
-					return dyo < 0 ? (int)dyo : (int)po;
-				r = ipu__map_at(g, part, ((n * npb + b) * c->CO + (uint64_t)grp * c->COg) * c->K,
-						c->COg * c->K, tile, (uint32_t)po, err);
-				struct ipu__rawfield f[3] = { fld(dyo, c->COg * P, IPU_DTYPE_F32, c->dy),
-							      fld(col, c->K * P, IPU_DTYPE_F32, -1),
-							      fld(po, c->COg * c->K, IPU_DTYPE_F32, part) };
-
-				if (r || (r = ipu__add_vertex_raw(g, c->cs2, IPUE_CODELET_MATMUL, tile, f, 3, prm, 4,
-								  err)) < 0)
-					return r;
-			}
+		d->tile = c->order[s % c->T];
+		if ((d->win = ipu__tile_alloc(g, d->tile, c->CIg * rows * c->w.W * 4, 64, c->exname, err)) < 0 ||
+		    (d->col = ipu__tile_alloc(g, d->tile, c->K * pb * 4, 64, c->exname, err)) < 0 ||
+		    (d->dy = ipu__tile_alloc(g, d->tile, c->COg * pb * 4, 64, c->exname, err)) < 0 ||
+		    (d->part = ipu__tile_alloc(g, d->tile, c->COg * c->K * 4, 64, c->exname, err)) < 0)
+			return -ENOSPC;
+		if ((r = ipu__map_at(g, part, (i * c->CO + grp * c->COg) * c->K, c->COg * c->K, d->tile,
+				     (uint32_t)d->part, err)))
+			return r;
+	}
 	return 0;
+}
+
+/* block b of stream (n, grp) in slot d: gathers, Im2Col, MatMulPartial (accumulating after wave 0) */
+static int conv_dw_block(struct ipu_graph *g, struct conv *c, const struct dw_slot *d, uint32_t n, uint32_t grp,
+			 uint64_t p0, uint64_t p1, int first, int part, struct ipu_error *err)
+{
+	uint64_t hw = (uint64_t)c->w.H * c->w.W, P = p1 - p0;
+	uint32_t y0, rows, prm[8];
+	int r;
+
+	ipu__win_rows(&c->w, p0, p1, &y0, &rows);
+	if ((r = ipu__win_gather_to(g, &c->ex, c->exname, c->x,
+				    ((uint64_t)n * c->C + (uint64_t)grp * c->CIg) * hw + (uint64_t)y0 * c->w.W, hw,
+				    (uint64_t)rows * c->w.W, c->CIg, d->tile, (uint32_t)d->win, err)) ||
+	    (r = ipu__win_gather_to(g, &c->ex, c->exname, c->dy,
+				    ((uint64_t)n * c->CO + (uint64_t)grp * c->COg) * c->U + p0, c->U, P, c->COg,
+				    d->tile, (uint32_t)d->dy, err)))
+		return r;
+	struct ipu__rawfield f[2] = { fld(d->win, (uint64_t)c->CIg * rows * c->w.W, IPU_DTYPE_F32, c->x),
+				      fld(d->col, c->K * P, IPU_DTYPE_F32, -1) };
+	struct ipu__rawfield m[3] = { fld(d->dy, c->COg * P, IPU_DTYPE_F32, c->dy), f[1],
+				      fld(d->part, c->COg * c->K, IPU_DTYPE_F32, part) };
+	uint32_t mm[4] = { c->COg, (uint32_t)c->K, (uint32_t)P,
+			   IPUE_MATMUL_B_TRANSPOSED | (first ? IPUE_MATMUL_OVERWRITE : 0) };
+
+	ipu__win_vparams(&c->w, prm, c->CIg, 0, y0, rows, p0);
+	if ((r = ipu__add_vertex_raw(g, c->cs1, IPUE_CODELET_IM2COL, d->tile, f, 2, prm, 8, err)) < 0 ||
+	    (r = ipu__add_vertex_raw(g, c->cs2, IPUE_CODELET_MATMUL, d->tile, m, 3, mm, 4, err)) < 0)
+		return r;
+	return 0;
+}
+
+/*
+ * The weight gradient's blocks in waves: each of the N * G * spw slots
+ * takes blocks j, spw + j, 2 spw + j, ... of its stream, one a wave, and
+ * accumulates them into its partial row, so that the reduction has
+ * N * spw rows instead of one per block. Each wave: exchange, im2col,
+ * matmul ("NAME/gather.W", ...).
+ */
+static int conv_dw_waves(struct ipu_graph *g, int seq, struct conv *c, uint64_t pb, uint32_t spw, int part,
+			 const char *name, struct ipu_error *err)
+{
+	uint64_t npb = (c->U + pb - 1) / pb, nw = (npb + spw - 1) / spw;
+	size_t ns = (size_t)c->N * c->G * spw;
+	struct dw_slot *sl = calloc(ns, sizeof(*sl));
+	char b[NAME_LEN];
+	int r = sl ? conv_dw_slots(g, c, pb, spw, part, sl, err) : ipu__err(err, -ENOMEM, "out of memory");
+
+	for (uint64_t w = 0; w < nw && !r; w++) {
+		snprintf(c->exname, sizeof(c->exname), "%s/gather.%llu", name, (unsigned long long)w);
+		c->ex = -1;
+		snprintf(b, sizeof(b), "%s/im2col.%llu", name, (unsigned long long)w);
+		if ((r = c->cs1 = ipu_graph_add_compute_set(g, b, err)) < 0)
+			break;
+		snprintf(b, sizeof(b), "%s/matmul.%llu", name, (unsigned long long)w);
+		if ((r = c->cs2 = ipu_graph_add_compute_set(g, b, err)) < 0)
+			break;
+		r = 0;
+		for (size_t s = 0; s < ns && !r; s++) {
+			uint64_t blk = w * spw + s % spw, p0 = blk * pb;
+
+			if (blk < npb)
+				r = conv_dw_block(g, c, &sl[s], (uint32_t)(s / spw / c->G), (uint32_t)(s / spw % c->G),
+						  p0, p0 + pb < c->U ? p0 + pb : c->U, w == 0, part, err);
+		}
+		if (!r)
+			r = conv_program(g, seq, c, err);
+	}
+	free(sl);
+	return r;
 }
 
 IPU_API int ipu_conv2d_grad_weights(struct ipu_graph *g, int seq, int x, int dy, int w,
@@ -371,11 +440,13 @@ IPU_API int ipu_conv2d_grad_weights(struct ipu_graph *g, int seq, int x, int dy,
 
 	if ((r = conv_fit(g, &c, c.U, c.U, conv_item_bytes, &ctx, op, name, &pb, err)))
 		return conv_finish(&c, r);
-	uint32_t ps[5] = { (uint32_t)((uint64_t)c.N * ((c.U + pb - 1) / pb)), c.CO, c.CIg, c.w.KH, c.w.KW };
+	/* up to 8 waves: a block's partial is added in place, so the reduction shrinks 8-fold */
+	uint64_t npb = (c.U + pb - 1) / pb, nw = npb < 8 ? npb : 8;
+	uint32_t spw = (uint32_t)((npb + nw - 1) / nw);
+	uint32_t ps[5] = { c.N * spw, c.CO, c.CIg, c.w.KH, c.w.KW };
 
 	if ((r = part = ipu_graph_add_tensor(g, b, IPU_DTYPE_F32, 5, ps, err)) < 0 ||
-	    (r = conv_begin(g, &c, name, "im2col", "matmul", err)) || (r = conv_dw_items(g, &c, pb, part, err)) ||
-	    (r = conv_program(g, seq, &c, err)))
+	    (r = conv_dw_waves(g, seq, &c, pb, spw, part, name, err)))
 		return conv_finish(&c, r);
 	conv_finish(&c, 0);
 	return ipu_reduce_axes(g, seq, IPU_REDUCE_SUM, part, (int[]){ 0 }, 1, name, err);

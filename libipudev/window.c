@@ -143,20 +143,14 @@ uint64_t ipu__win_avail(const struct ipu_graph *g)
 	return m;
 }
 
-long ipu__win_gather(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t e0, uint64_t stride,
-		     uint64_t run, uint32_t nruns, unsigned tile, struct ipu_error *err)
+int ipu__win_gather_to(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t e0, uint64_t stride,
+		       uint64_t run, uint32_t nruns, unsigned tile, uint32_t off, struct ipu_error *err)
 {
 	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
-	long off;
 
-	if (!run || !nruns)
-		return 0;	/* an empty field: no buffer */
-	if (nruns == 1)
-		return ipu__local_copy(g, ex, exname, t, e0, run, tile, err);
-	off = ipu__tile_alloc(g, tile, run * nruns * es, 64, exname, err);
-	if (off < 0 || (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0))
-		return off < 0 ? off : *ex;
-	for (uint32_t i = 0; i < nruns; i++) {
+	if (run && nruns && *ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
+		return *ex;
+	for (uint32_t i = 0; i < nruns && run; i++) {
 		struct ipu__piece *pc;
 		long n = ipu__slice_pieces(g, t, e0 + i * stride, run, &pc, NULL);
 		uint32_t d = (uint32_t)(off + i * run * es);
@@ -175,7 +169,25 @@ long ipu__win_gather(struct ipu_graph *g, int *ex, const char *exname, int t, ui
 		if (r)
 			return r;
 	}
-	return off;
+	return 0;
+}
+
+long ipu__win_gather(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t e0, uint64_t stride,
+		     uint64_t run, uint32_t nruns, unsigned tile, struct ipu_error *err)
+{
+	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
+	long off;
+	int r;
+
+	if (!run || !nruns)
+		return 0;	/* an empty field: no buffer */
+	if (nruns == 1)
+		return ipu__local_copy(g, ex, exname, t, e0, run, tile, err);
+	off = ipu__tile_alloc(g, tile, run * nruns * es, 64, exname, err);
+	if (off < 0)
+		return off;
+	r = ipu__win_gather_to(g, ex, exname, t, e0, stride, run, nruns, tile, (uint32_t)off, err);
+	return r ? r : off;
 }
 
 int ipu__win_map(struct ipu_graph *g, int t, uint64_t e0, uint64_t stride, uint64_t run, uint32_t nruns,

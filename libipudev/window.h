@@ -55,6 +55,9 @@ uint64_t ipu__win_avail(const struct ipu_graph *g);
  */
 long ipu__win_gather(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t e0, uint64_t stride,
 		     uint64_t run, uint32_t nruns, unsigned tile, struct ipu_error *err);
+/* the same copies into memory the caller allocated at @off on @tile (always copied) */
+int ipu__win_gather_to(struct ipu_graph *g, int *ex, const char *exname, int t, uint64_t e0, uint64_t stride,
+		       uint64_t run, uint32_t nruns, unsigned tile, uint32_t off, struct ipu_error *err);
 /* map the same runs of @t one after another at @off on @tile (memory the caller allocated) */
 int ipu__win_map(struct ipu_graph *g, int t, uint64_t e0, uint64_t stride, uint64_t run, uint32_t nruns,
 		 unsigned tile, uint32_t off, struct ipu_error *err);
