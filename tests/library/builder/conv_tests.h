@@ -342,3 +342,31 @@ TEST(conv2d_refusals)
 	EXPECT_LE(0, ipu_conv2d(g, seq, x, w, &big.p, "y", &err)) TH_LOG("%s", err.msg);
 	ipu_graph_free(g);
 }
+
+/* a weight gradient whose blocks run in waves on the test chip: right, and in more than one wave */
+TEST(conv2d_weight_gradient_waves)
+{
+	struct cshape s = { 1, 4, 40, 40, 4, 3, 3, { sizeof(struct ipu_conv2d_params), { 1, 1 }, { 1, 1 },
+						     { 1, 1, 1, 1 }, 1 } };
+	uint32_t xs[4] = { 1, 4, 40, 40 }, ws[4] = { 4, 4, 3, 3 };
+	struct ipu_tensor_desc pd;
+	struct ipu_graph *g;
+	int x, w, dy, seq, cs0, cs1;
+
+	conv_case(_metadata, "test", IPU_MODEL_TEST, &s, IPU_DTYPE_F32);
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 4, xs, &err));
+	ASSERT_CALL(w = ipu_graph_add_tensor(g, "w", IPU_DTYPE_F32, 4, ws, &err));
+	ASSERT_CALL(dy = ipu_graph_add_tensor(g, "dy", IPU_DTYPE_F32, 4, xs, &err));
+	for (int t = x; t <= dy; t++)
+		ASSERT_CALL(ipu_graph_map_linear(g, t, 8, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(cs0 = ipu_graph_add_compute_set(g, "probe0", &err));
+	ASSERT_CALL(ipu_conv2d_grad_weights(g, seq, x, dy, w, &s.p, "dw", &err));
+	ASSERT_CALL(cs1 = ipu_graph_add_compute_set(g, "probe1", &err));
+	ASSERT_CALL(ipu_graph_tensor_desc(g, ipu_graph_find_tensor(g, "dw/partials"), &pd, &err));
+	/* two compute sets a wave plus the reduction's: several waves into fewer partial rows */
+	EXPECT_LT(5, cs1 - cs0 - 1) TH_LOG("%d compute sets", cs1 - cs0 - 1);
+	EXPECT_GE(2u, pd.shape[0]) TH_LOG("%u partial rows", pd.shape[0]);
+	ipu_graph_free(g);
+}
