@@ -1043,6 +1043,107 @@ IPU_API int ipu_adam(struct ipu_graph *g, int seq, int w, int grad,
 		     const struct ipu_adam_params *p, const char *name,
 		     struct ipu_error *err);
 
+/* --- poplin/popnn-level convolution and pooling (conv.c, pool.c) ---
+ *
+ * NCHW images: x [N][C][H][W]. Each call appends its exchanges and compute
+ * sets to @seq and creates its output "@name" (f32, laid out by the op
+ * over all tiles) and temporaries "@name/...". The graph owns everything.
+ * Errors (-EINVAL unless said, naming the op, the output, the tensors and
+ * the cause; nothing added when the arguments are refused): NULL graph,
+ * missing or taken name (-EEXIST), tensors that are not rank 4 or not fully
+ * mapped, dtypes, shape mismatches (both shapes quoted), groups that do not
+ * divide the channels, zero stride or dilation, a kernel bigger than the
+ * padded input, extents of 65536 or more, an unknown params argsz or
+ * non-zero bytes past the known fields; -ENOSPC when the work does not fit
+ * in tile memory even one output position a tile. See docs/builder.md,
+ * "poplin: conv2d" and "popnn: pooling".
+ *
+ * Options structs are versioned by @argsz (like Linux's extensible
+ * syscall structs): set it to sizeof(the struct) you compiled with; a
+ * newer library reads only that many bytes and defaults the rest, an
+ * older one refuses an argsz larger than its own unless the extra bytes
+ * are zero.
+ */
+
+/** Convolution options; IPU_CONV2D_PARAMS_INIT: stride 1, no padding, dilation 1, 1 group. */
+struct ipu_conv2d_params {
+	uint32_t argsz;		/* sizeof(struct ipu_conv2d_params) */
+	uint32_t stride[2];	/* y, x; >= 1 */
+	uint32_t dilation[2];	/* y, x; >= 1 (1: dense kernel) */
+	uint32_t padding[4];	/* zeros before/after: top, bottom, left, right */
+	uint32_t groups;	/* >= 1, divides Cin and Cout; Cin = Cout = groups: depthwise */
+};
+#define IPU_CONV2D_PARAMS_INIT { sizeof(struct ipu_conv2d_params), { 1, 1 }, { 1, 1 }, { 0, 0, 0, 0 }, 1 }
+
+/**
+ * ipu_conv2d() - y = conv2d(x, w) like poplin::convolution (cross-
+ * correlation, as PyTorch's conv2d): x [N][Cin][H][W], w
+ * [Cout][Cin/groups][KH][KW], both f32 or both f16 (f32 accumulation), y
+ * f32 [N][Cout][OH][OW] with OH = (H + pad_top + pad_bottom - ((KH-1) *
+ * dil_y + 1)) / stride_y + 1 (OW alike). @p NULL: IPU_CONV2D_PARAMS_INIT.
+ * Lowered per tile to Im2Col (codelet 0x0703) + MatMulPartial: exchange
+ * "@name/gather" brings each tile the input rows and weights of its block
+ * of output positions. No bias: add one [Cout][1][1] with ipu_binary().
+ * Returns y's id.
+ */
+IPU_API int ipu_conv2d(struct ipu_graph *g, int seq, int x, int w, const struct ipu_conv2d_params *p,
+		       const char *name, struct ipu_error *err);
+/**
+ * ipu_conv2d_grad_input() - dx = d loss / d x of ipu_conv2d(x, w, p) given
+ * dy = d loss / d y (f32 [N][Cout][OH][OW]); @x is only read for its
+ * shape (it need not be mapped), @w f32. dx f32 of x's shape. Lowered to
+ * MatMulPartial (W^T, made once as "@name/wt") + Col2Im (0x0704) per
+ * block of input rows. Returns dx's id.
+ */
+IPU_API int ipu_conv2d_grad_input(struct ipu_graph *g, int seq, int dy, int w, int x,
+				  const struct ipu_conv2d_params *p, const char *name,
+				  struct ipu_error *err);
+/**
+ * ipu_conv2d_grad_weights() - dw = d loss / d w of ipu_conv2d(x, w, p)
+ * given dy; @x f32 (mapped), @w only read for its shape. dw f32 of w's
+ * shape: per block of positions, Im2Col + MatMulPartial write a partial
+ * "@name/partials" [I][Cout][Cin/groups][KH][KW], summed over I by
+ * ipu_reduce_axes(). The bias gradient is ipu_reduce_axes(SUM, dy,
+ * {0, 2, 3}). Returns dw's id.
+ */
+IPU_API int ipu_conv2d_grad_weights(struct ipu_graph *g, int seq, int x, int dy, int w,
+				    const struct ipu_conv2d_params *p, const char *name,
+				    struct ipu_error *err);
+
+/** Pool kinds */
+#define IPU_POOL_MAX	1u	/* maximum; NaN wins; padding never wins */
+#define IPU_POOL_AVG	2u	/* sum / (KH * KW): padding counts as 0 (count_include_pad) */
+
+/** Pooling options (no defaults: the kernel must be given). */
+struct ipu_pool2d_params {
+	uint32_t argsz;		/* sizeof(struct ipu_pool2d_params) */
+	uint32_t kernel[2];	/* KH, KW >= 1 */
+	uint32_t stride[2];	/* >= 1 */
+	uint32_t padding[4];	/* top, bottom, left, right; each below the kernel's extent */
+};
+
+/**
+ * ipu_pool2d() - y = pool(x) like popnn::pooling::pool: @op IPU_POOL_MAX
+ * or IPU_POOL_AVG, x f32 [N][C][H][W], y f32 [N][C][OH][OW] (OH as
+ * ipu_conv2d() without dilation). Max: the first maximum in (ky, kx)
+ * order, a NaN in the window gives NaN. Average: the f32 sum of the
+ * window's image pixels in (ky, kx) order divided by KH * KW. Codelets
+ * MaxPool/AvgPool (0x0B01/0x0B02). Returns y's id.
+ */
+IPU_API int ipu_pool2d(struct ipu_graph *g, int seq, unsigned op, int x,
+		       const struct ipu_pool2d_params *p, const char *name, struct ipu_error *err);
+/**
+ * ipu_pool2d_grad() - dx = d loss / d x of ipu_pool2d(op, x, p) given dy
+ * (f32 [N][C][OH][OW]); dx f32 of x's shape. Max: each dy element goes to
+ * its window's argmax, the first maximum in (ky, kx) order (the first NaN
+ * when there is one), as PyTorch's max_pool2d indices; overlapping windows
+ * add in ascending output position. Average: dy / (KH * KW) to every image
+ * pixel of the window. @x must be mapped for IPU_POOL_MAX (its values pick
+ * the argmax), only its shape is read for IPU_POOL_AVG. Returns dx's id.
+ */
+IPU_API int ipu_pool2d_grad(struct ipu_graph *g, int seq, unsigned op, int x, int dy,
+			    const struct ipu_pool2d_params *p, const char *name, struct ipu_error *err);
+
 /* --- .npy files (npy.c): little-endian <f4, <f2, <i4, C order --- */
 
 #define IPU_NPY_MAX_DIMS	8

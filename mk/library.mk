@@ -8,7 +8,10 @@
 #                         simulated card, with ASan/UBSan
 #                         -> $(B)/results/card-exec.ktap
 #   VM   ipu_exec_*       tests/library/exec/: graphs run on the cards
-# Benchmark: bench-matmul (tests/library/builder/bench_matmul.c).
+# Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
+# (bench_map.c: a fused elementwise chain), bench-conv
+# (tests/library/builder/bench_conv.c: conv2d forward/backward against
+# im2col + OpenBLAS).
 #
 # Every libipudev/*.c goes into both
 #   $(B)/lib/libipudev.so.1.0.0 (SONAME libipudev.so.1, -fvisibility=hidden,
@@ -115,7 +118,10 @@ BENCH_MATMUL_REPS ?= 9
 
 ALL_TARGETS += $(BUILDER_TEST)
 HOST_CHECKS += builder-check
-BENCH_TARGETS += bench-matmul bench-map
+BENCH_TARGETS += bench-matmul bench-map bench-conv
+BUILDER_BENCH_CONV := $(B)/bench-bin/bench_conv
+BENCH_CONV_THREADS ?= 0
+BENCH_CONV_REPS ?= 5
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
@@ -138,7 +144,14 @@ $(MAP_BENCH): $(BUILDER_TEST_DIR)/bench_map.c $(BENCH_JSON) $(IPUDEV_A) $(ENG_LI
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
 
-.PHONY: builder-check bench-matmul bench-map
+$(BUILDER_BENCH_CONV): $(BUILDER_TEST_DIR)/bench_conv.c $(BLAS_BASELINE) $(BENCH_JSON) \
+		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
+		$(BUILDER_LIBS) -lopenblas
+
+.PHONY: builder-check bench-matmul bench-map bench-conv
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 	@mkdir -p $(B)/results
 	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
@@ -152,6 +165,11 @@ bench-matmul: $(BUILDER_BENCH)
 bench-map: $(MAP_BENCH)
 	@mkdir -p $(B)/bench
 	@$(MAP_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/map.json
+
+# conv2d (make bench-conv -> $(B)/bench/conv.json; BENCH_CONV_THREADS, BENCH_CONV_REPS)
+bench-conv: $(BUILDER_BENCH_CONV)
+	@mkdir -p $(B)/bench
+	@$(BUILDER_BENCH_CONV) $(BENCH_CONV_THREADS) $(BENCH_CONV_REPS) >$(B)/bench/conv.json
 
 # --- card-exec tests (host) --------------------------------------------------
 # The card execution path (libipudev/card_*.c) without a

@@ -100,7 +100,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 5	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns*; 5: 0x0Exx Map (fused expressions) */
+#define IPUE_CODELET_LIBRARY_VERSION 5	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns*; 5: 0x0Exx Map (fused expressions), Im2Col, Col2Im, 0x0Bxx pools */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
@@ -113,6 +113,7 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
  * 0x08xx weight update
  * 0x09xx gradients: in_grad = f'(act) * out_grad   fields: out_grad, act, in_grad
  * 0x0Axx optimizers (f32): SGD with momentum, Adam
+ * 0x0Bxx pooling and its gradients (f32, sliding-window params as Im2Col)
  * 0x0Exx fused elementwise expressions (Map): fields in0..in(k-1), out;
  *        params: the expression program (see below, docs/codelets.md)
  */
@@ -163,6 +164,9 @@ enum {
 
 	IPUE_CODELET_MATMUL		= 0x0701, /* A, B, C(f32); params M, N, K, flags */
 	IPUE_CODELET_CONV2D		= 0x0702, /* in, w, out(f32); params Cin,H,W,Cout,KH,KW,SY,SX */
+	/* sliding windows (codelets_window.c): 8 params, the window geometry */
+	IPUE_CODELET_IM2COL		= 0x0703, /* in (window), col [C*KH*KW][P] */
+	IPUE_CODELET_COL2IM		= 0x0704, /* col (f32), out (window, f32) = adjoint of Im2Col */
 
 	IPUE_CODELET_SCALED_ADD		= 0x0801, /* x(InOut), y; params[0] = f32 bits of s */
 	IPUE_CODELET_SCALED_ADD_S	= 0x0802, /* x(InOut), y, s(scalar f32 field) */
@@ -171,6 +175,11 @@ enum {
 	IPUE_CODELET_SGD_MOMENTUM	= 0x0A01, /* w, v (InOut), g, lr(scalar); params momentum */
 	IPUE_CODELET_ADAM_STEP		= 0x0A02, /* step(i32 InOut), lr, k[2] (Out); params beta1, beta2 */
 	IPUE_CODELET_ADAM		= 0x0A03, /* w, m, v (InOut), g, k[2]; params beta1, beta2, eps */
+
+	IPUE_CODELET_MAX_POOL		= 0x0B01, /* in (window), out [C][P] */
+	IPUE_CODELET_AVG_POOL		= 0x0B02, /* in (window), out [C][P] */
+	IPUE_CODELET_MAX_POOL_GRAD	= 0x0B03, /* in (window), out_grad [C][P], in_grad (rows goff..) */
+	IPUE_CODELET_AVG_POOL_GRAD	= 0x0B04, /* out_grad [C][P], in_grad (window) */
 };
 
 /*

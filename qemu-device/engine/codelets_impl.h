@@ -38,6 +38,7 @@ extern const struct ipue__slice ipue__update_slice;
 extern const struct ipue__slice ipue__grad_slice;
 extern const struct ipue__slice ipue__optim_slice;
 extern const struct ipue__slice ipue__map_slice;
+extern const struct ipue__slice ipue__window_slice;
 
 /* check() helpers: all return 0 or -EINVAL after formatting msg */
 int ipue__fail(char *msg, size_t msglen, const char *fmt, ...) IPUE_PRINTF(3, 4);

@@ -17,6 +17,7 @@ static const struct ipue__slice *const slices[] = {
 	&ipue__grad_slice,
 	&ipue__optim_slice,
 	&ipue__map_slice,
+	&ipue__window_slice,
 };
 #define NSLICES (sizeof(slices) / sizeof(slices[0]))
 

@@ -294,9 +294,11 @@ static void t_registry(void)
 		{ 0x0504, "Select" }, { 0x0604, "ArgMax" },
 		{ 0x0a01, "SgdMomentum" }, { 0x0a02, "AdamStep" }, { 0x0a03, "Adam" },
 		{ 0x0e01, "Map1" }, { 0x0e07, "Map7" },
+		{ 0x0703, "Im2Col" }, { 0x0704, "Col2Im" }, { 0x0b01, "MaxPool" }, { 0x0b02, "AvgPool" },
+		{ 0x0b03, "MaxPoolGrad" }, { 0x0b04, "AvgPoolGrad" },
 	};
 
-	EXPECT(n == 65, "expected 65 codelets, have %zu", n);
+	EXPECT(n == 71, "expected 71 codelets, have %zu", n);
 	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
 	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
@@ -2182,6 +2184,8 @@ static void t_negative_reduce_cols(char *buf)
 	}
 }
 
+#include "window_tests.h"
+
 static void t_check_negative(void)
 {
 	_Alignas(16) char buf[4096];
@@ -2192,6 +2196,7 @@ static void t_check_negative(void)
 	t_negative_optim(buf);
 	t_negative_compare_select_argmax(buf);
 	t_negative_reduce_cols(buf);
+	t_negative_window(buf);
 }
 
 static void t_cycles(void)
@@ -2274,6 +2279,11 @@ GROUP(compare_i32, t_compare(IPU_DTYPE_I32))
 GROUP(select_all, t_select())
 GROUP(argmax, t_argmax())
 GROUP(reduce_cols, t_reduce_cols())
+GROUP(window_im2col_f32, t_window_im2col(false))
+GROUP(window_im2col_f16, t_window_im2col(true))
+GROUP(window_col2im, t_window_col2im())
+GROUP(window_pool, t_window_pool())
+GROUP(window_cycles, t_window_cycles())
 GROUP(check_negative, t_check_negative())
 GROUP(cycles, t_cycles())
 GROUP(map_opcodes, t_map_opcodes())

@@ -733,6 +733,8 @@ TEST(model_open_and_load_errors)
 #include "gradcheck.h"
 #include "grad_tests.h"
 #include "norm_tests.h"
+#include "conv_tests.h"
+#include "pool_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
