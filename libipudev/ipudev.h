@@ -543,6 +543,55 @@ IPU_API int ipu_reduce(struct ipu_graph *g, int seq, unsigned op, int in,
 IPU_API int ipu_reduce_rows(struct ipu_graph *g, int seq, unsigned op, int in,
 			    const char *name, struct ipu_error *err);
 
+/* --- Views (views.c) ---
+ *
+ * Like Poplar's Tensor methods: each call makes a new tensor @name (unique)
+ * from mapped tensors. Reshape, slice, concat and a transpose that keeps
+ * the innermost dimension innermost are free: the new tensor is a VIEW, its
+ * elements are the input's elements in the input's tile memory (no tile
+ * memory, no program), so whatever writes through it (an op in place, an
+ * ipu_prog_copy() or a stream copy into it) writes the input. A transpose
+ * that moves the innermost dimension, and every broadcast, are copies:
+ * a new tensor that owns its memory, filled by programs appended to @seq.
+ * Errors (-EINVAL, the message naming the call, @name, the tensors, shapes
+ * and the fault): no graph, an unknown or not fully mapped input, no or a
+ * used @name (-EEXIST), and the call's own faults below. Returns the id.
+ */
+/** ipu_reshape() - @in's elements, in order, as shape @shape (same element count). */
+IPU_API int ipu_reshape(struct ipu_graph *g, int in, unsigned rank, const uint32_t *shape,
+			const char *name, struct ipu_error *err);
+/**
+ * ipu_slice_dims() - in[begin[0]:end[0], begin[1]:end[1], ...]: per
+ * dimension of @in a non-empty range inside it (@begin, @end: @in's rank
+ * entries). Free.
+ */
+IPU_API int ipu_slice_dims(struct ipu_graph *g, int in, const uint32_t *begin,
+			   const uint32_t *end, const char *name, struct ipu_error *err);
+/**
+ * ipu_concat() - @in[0..n) joined along @axis (numpy.concatenate): the
+ * same rank, dtype and dims outside @axis. Free.
+ */
+IPU_API int ipu_concat(struct ipu_graph *g, const int *in, unsigned n, unsigned axis,
+		       const char *name, struct ipu_error *err);
+/**
+ * ipu_transpose() - dimension d of the result is dimension @perm[d] of
+ * @in (numpy.transpose; @perm a permutation of 0..rank-1). Free when the
+ * last dimension of size > 1 stays last (e.g. [A][B][C] -> [B][A][C], or
+ * one moving only size-1 dims); otherwise a copy: an exchange brings each
+ * tile the rows it needs, then Transpose vertices (docs/codelets.md)
+ * write the result, spread by rows over the tiles (appended to @seq).
+ */
+IPU_API int ipu_transpose(struct ipu_graph *g, int seq, int in, const unsigned *perm,
+			  const char *name, struct ipu_error *err);
+/**
+ * ipu_broadcast() - @in broadcast to (@rank, @shape) by numpy's rules
+ * (shapes right-aligned, each of @in's dims 1 or equal). Always a copy
+ * (one exchange appended to @seq) into a new tensor spread over the tiles,
+ * so that no two elements alias one memory cell.
+ */
+IPU_API int ipu_broadcast(struct ipu_graph *g, int seq, int in, unsigned rank,
+			  const uint32_t *shape, const char *name, struct ipu_error *err);
+
 /**
  * struct ipu_matmul_plan - how C[m][n] = A[m][k] x B[k][n] is spread: the
  * tiles form a pm x pn x pk grid and K is cut in pk * ks blocks; in serial
