@@ -553,3 +553,59 @@ TEST(views_refused)
 	ASSERT_EQ(-ENOENT, ipu_graph_find_tensor(g, "c"));
 	ipu_graph_free(g);
 }
+
+/* docs/builder.md's worked example: per-head Q K^T from a packed [T][2][H][D], rows rotated */
+TEST(views_worked_example)
+{
+	enum { T = 5, H = 3, D = 4 };
+	uint32_t sqk[4] = { T, 2, H, D }, q0[4] = { 0, 0, 0, 0 }, q1[4] = { T, 1, H, D };
+	uint32_t k0[4] = { 0, 1, 0, 0 }, k1[4] = { T, 2, H, D }, g3[3] = { H, T, D };
+	uint32_t a0[3] = { 0, 1, 0 }, a1[3] = { 1, T, T }, b0[3] = { 0, 0, 0 }, b1[3] = { 1, 1, T };
+	unsigned p[4] = { 2, 1, 0, 3 };
+	float x[T * 2 * H * D], s[H * T * T], rot[T * T];
+	uint64_t used;
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int qk, q, k, qh, kh, qg, kg, ts, parts[2], tr, seq;
+
+	fill_rand(x, T * 2 * H * D);
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(qk = ipu_graph_add_tensor(g, "qk", IPU_DTYPE_F32, 4, sqk, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, qk, 2, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	used = vused(g);
+	ASSERT_CALL(q = ipu_slice_dims(g, qk, q0, q1, "q", &err));
+	ASSERT_CALL(k = ipu_slice_dims(g, qk, k0, k1, "k", &err));
+	ASSERT_CALL(qh = ipu_transpose(g, seq, q, p, "qh", &err));
+	ASSERT_CALL(kh = ipu_transpose(g, seq, k, p, "kh", &err));
+	ASSERT_CALL(qg = ipu_reshape(g, qh, 3, g3, "qg", &err));
+	ASSERT_CALL(kg = ipu_reshape(g, kh, 3, g3, "kg", &err));
+	EXPECT_EQ(used, vused(g));
+	ASSERT_CALL(ts = ipu_matmul_grouped(g, seq, qg, kg, IPU_MATMUL_TRANSPOSE_B, "s", NULL, &err));
+	ASSERT_CALL(parts[0] = ipu_slice_dims(g, ts, a0, a1, "s.tail", &err));
+	ASSERT_CALL(parts[1] = ipu_slice_dims(g, ts, b0, b1, "s.head", &err));
+	ASSERT_CALL(tr = ipu_concat(g, parts, 2, 1, "s.rot", &err));
+	ASSERT_CALL(ipu_graph_expose(g, qk, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, ts, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tr, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "p", seq, &err));
+	load_run(_metadata, g, "test", &d);
+	ipu_graph_free(g);
+	ASSERT_CALL(ipu_tensor_write(d, "qk", x, sizeof(x), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "s", s, sizeof(s), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "s.rot", rot, sizeof(rot), &err));
+	ipu_device_close(d);
+	for (unsigned h = 0; h < H; h++)
+		for (unsigned i = 0; i < T; i++)
+			for (unsigned j = 0; j < T; j++) {
+				double w = 0;
+
+				for (unsigned e = 0; e < D; e++)
+					w += (double)x[((i * 2 + 0) * H + h) * D + e] * x[((j * 2 + 1) * H + h) * D + e];
+				EXPECT_LE(fabs(s[(h * T + i) * T + j] - w), 1e-5) TH_LOG("s[%u][%u][%u]", h, i, j);
+				if (h == 0) {
+					EXPECT_EQ(s[i * T + j], rot[((i + T - 1) % T) * T + j]) TH_LOG("rot of row %u", i);
+				}
+			}
+}
