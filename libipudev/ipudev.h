@@ -524,15 +524,17 @@ enum ipu_reduce_op {
 IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in,
 		      const char *name, struct ipu_error *err);
 /**
- * ipu_binary() - out = a op b, out of @a's shape and laid out like @a (in
- * place into @a when @name is NULL). @b is broadcast onto @a's shape by
- * numpy's rules: its shape right-aligned to @a's, each of its dimensions 1
- * or equal to @a's, its rank at most @a's; e.g. [C] (a bias) or [R, 1]
- * (per row) onto [R, C], a rank-0 or one-element @b (scalar). @a is never
- * broadcast (numpy would): a @b of higher rank or a shape that does not
- * broadcast is refused with -EINVAL naming both tensors and shapes; so are
- * different dtypes. Parts of @b that are not on the tile that needs them
- * are copied there (once per tile when @b has fewer elements than @a).
+ * ipu_binary() - out = a op b with numpy broadcasting both ways: the shapes
+ * right-aligned, each pair of dimensions equal or one of them 1; out has
+ * the broadcast of both shapes. When that is @a's shape, out is laid out
+ * like @a (in place into @a when @name is NULL) and @b is broadcast onto
+ * it, e.g. [C] (a bias) or [R, 1] (per row) onto [R, C], a rank-0 or
+ * one-element @b (scalar); parts of @b that are not on the tile that needs
+ * them are copied there (once per tile when @b has fewer elements than
+ * @a). Otherwise @a is first copied to out's shape (ipu_broadcast(), a
+ * tensor NAME/a#N) and a @name is required. Shapes that do not broadcast
+ * are refused with -EINVAL naming both tensors and shapes; so are
+ * different dtypes.
  */
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b,
 		       const char *name, struct ipu_error *err);
@@ -723,9 +725,9 @@ IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in,
 			    const int *axes, unsigned naxes, const char *name,
 			    struct ipu_error *err);
 /**
- * ipu_compare() - out = (a op b) as i32 0/1 (IPU_CMP_*), of @a's shape and
- * laid out like @a; @b broadcast onto @a as in ipu_binary() (same dtype,
- * any of f32, f16, i32). IEEE: a NaN operand makes every comparison false
+ * ipu_compare() - out = (a op b) as i32 0/1 (IPU_CMP_*), @a and @b
+ * broadcast both ways as in ipu_binary() (out of @a's shape and laid out
+ * like @a when @b broadcasts onto @a; same dtype, any of f32, f16, i32). IEEE: a NaN operand makes every comparison false
  * but NE, and -0 == +0. Returns the output's id.
  */
 IPU_API int ipu_compare(struct ipu_graph *g, int seq, unsigned op, int a, int b,
@@ -734,7 +736,7 @@ IPU_API int ipu_compare(struct ipu_graph *g, int seq, unsigned op, int a, int b,
  * ipu_select() - out = cond ? a : b elementwise (popops::select), of @a's
  * shape, dtype and layout. @cond: i32 (non-zero: take @a) of @a's shape
  * (an ipu_compare() result); @b of @a's dtype, broadcast onto @a as in
- * ipu_binary(). Values are copied bit for bit. Returns the output's id.
+ * ipu_binary() (@a itself is not broadcast here). Values are copied bit for bit. Returns the output's id.
  */
 IPU_API int ipu_select(struct ipu_graph *g, int seq, int cond, int a, int b,
 		       const char *name, struct ipu_error *err);

@@ -374,7 +374,7 @@ static int transpose_copy(struct ipu_graph *g, int seq, int in, const unsigned *
 			return v;
 	}
 	t = ipu__graph_tensor(g, in);
-	ty.rank = (uint8_t)rank;
+	ty.rank = (uint8_t)rank;	/* Y's shape, for keeps_order() */
 	memcpy(ty.shape, yshape, sizeof(yshape));
 	if (keeps_order(&ty, rank, p2)) {
 		/* Y in the output's element order is the output itself */
