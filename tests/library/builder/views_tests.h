@@ -126,6 +126,9 @@ static uint64_t vused(const struct ipu_graph *g)
 	return s;
 }
 
+/* transposes of view_step() that copied, and that were free (both paths must be covered) */
+static unsigned views_tr_copied, views_tr_free;
+
 /*
  * One random view op on tensor *t (reference *v): its kind k (0 reshape,
  * 1 slice, 2 transpose, 3 concat of two slices, 4 broadcast); *t and *v
@@ -205,6 +208,10 @@ static void view_step(struct __test_metadata *_metadata, struct ipu_graph *g, in
 		r = ipu_broadcast(g, seq, *t, rank, shape, name, &err);
 	}
 	ASSERT_CALL(r);
+	if (free_view == -1 && ipu__graph_copy_count(g) == copies)
+		views_tr_free++;
+	else if (free_view == -1)
+		views_tr_copied++;
 	if (free_view == 1) {
 		EXPECT_EQ(used, vused(g)) TH_LOG("view %u '%s' used tile memory", k, name);
 		EXPECT_EQ(copies, ipu__graph_copy_count(g)) TH_LOG("view %u '%s' copies", k, name);
@@ -289,6 +296,9 @@ TEST(views_compose)
 
 		view_chain(_metadata, dts[k % 3], kinds, k < 25 ? 2 : 3);
 	}
+	EXPECT_LT(0u, views_tr_copied);
+	EXPECT_LT(0u, views_tr_free);
+	TH_LOG("%u transposes copied, %u free", views_tr_copied, views_tr_free);
 }
 
 /* free transposes (size-1 dims, last dim kept) cost nothing; the others copy on the tiles */
