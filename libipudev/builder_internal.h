@@ -33,6 +33,16 @@ struct ipu__tensor {
 	int exposed_write;
 	struct ipu__hint *hint;	/* block buffers reserved by the partition helpers */
 	size_t nhint, chint;
+	/*
+	 * A view (views.c: reshape, slice, concat, a transpose that keeps runs):
+	 * its intervals point into memory that other tensors own, so a view
+	 * NEVER owns memory. A memory planner allocates nothing for it, frees
+	 * nothing through it, and counts its reads and writes as uses of the
+	 * tensors whose memory its intervals reach (base, followed while it is
+	 * itself a view; a concat also reaches its other inputs).
+	 */
+	uint8_t view;
+	int32_t base;		/* view: the tensor it was made from (a concat's first input) */
 };
 
 /*
@@ -98,6 +108,26 @@ size_t ipu__graph_copy_count(const struct ipu_graph *g);
 /* map elements at a given offset of memory already allocated on the tile */
 int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
 		unsigned tile, uint32_t off, struct ipu_error *err);
+
+/*
+ * Copy elements [begin, begin + count) of t, in order, to tile from offset
+ * dst on, by exchange ex (pieces already in place stay). 0 or negative
+ * errno (reported; -EINVAL when an element is unmapped) (partition.c).
+ */
+int ipu__gather_to(struct ipu_graph *g, int ex, int t, uint64_t begin, uint64_t count, unsigned tile,
+		   uint32_t dst, struct ipu_error *err);
+/*
+ * Write at dst on tile the [c1 - c0][r1 - r0] row-major transpose of rows
+ * [r0, r1) x columns [c0, c1) of t seen as rows of cols elements: the
+ * block's rows gathered by exchange *ex to scratch on tile (room for the
+ * block, not overlapping dst; < 0: allocated), then a Transpose vertex in
+ * compute set *cs (gathered straight to dst when a side is 1: nothing to
+ * transpose). *ex and *cs are created, named name, on first use (< 0).
+ * 0 or negative errno (views.c).
+ */
+int ipu__transpose_block(struct ipu_graph *g, int *ex, int *cs, const char *name, int t, uint64_t cols,
+			 uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1, unsigned tile, uint32_t dst,
+			 long scratch, struct ipu_error *err);
 
 /*
  * ipu_binary() with b seen as shape bshape (brank dims, b's element count;

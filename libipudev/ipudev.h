@@ -524,15 +524,17 @@ enum ipu_reduce_op {
 IPU_API int ipu_unary(struct ipu_graph *g, int seq, unsigned op, int in,
 		      const char *name, struct ipu_error *err);
 /**
- * ipu_binary() - out = a op b, out of @a's shape and laid out like @a (in
- * place into @a when @name is NULL). @b is broadcast onto @a's shape by
- * numpy's rules: its shape right-aligned to @a's, each of its dimensions 1
- * or equal to @a's, its rank at most @a's; e.g. [C] (a bias) or [R, 1]
- * (per row) onto [R, C], a rank-0 or one-element @b (scalar). @a is never
- * broadcast (numpy would): a @b of higher rank or a shape that does not
- * broadcast is refused with -EINVAL naming both tensors and shapes; so are
- * different dtypes. Parts of @b that are not on the tile that needs them
- * are copied there (once per tile when @b has fewer elements than @a).
+ * ipu_binary() - out = a op b with numpy broadcasting both ways: the shapes
+ * right-aligned, each pair of dimensions equal or one of them 1; out has
+ * the broadcast of both shapes. When that is @a's shape, out is laid out
+ * like @a (in place into @a when @name is NULL) and @b is broadcast onto
+ * it, e.g. [C] (a bias) or [R, 1] (per row) onto [R, C], a rank-0 or
+ * one-element @b (scalar); parts of @b that are not on the tile that needs
+ * them are copied there (once per tile when @b has fewer elements than
+ * @a). Otherwise @a is first copied to out's shape (ipu_broadcast(), a
+ * tensor NAME/a#N) and a @name is required. Shapes that do not broadcast
+ * are refused with -EINVAL naming both tensors and shapes; so are
+ * different dtypes.
  */
 IPU_API int ipu_binary(struct ipu_graph *g, int seq, unsigned op, int a, int b,
 		       const char *name, struct ipu_error *err);
@@ -542,6 +544,55 @@ IPU_API int ipu_reduce(struct ipu_graph *g, int seq, unsigned op, int in,
 /** ipu_reduce_rows() - out[r] = reduce(in[r][:]) over the last dimension. */
 IPU_API int ipu_reduce_rows(struct ipu_graph *g, int seq, unsigned op, int in,
 			    const char *name, struct ipu_error *err);
+
+/* --- Views (views.c) ---
+ *
+ * Like Poplar's Tensor methods: each call makes a new tensor @name (unique)
+ * from mapped tensors. Reshape, slice, concat and a transpose that keeps
+ * the innermost dimension innermost are free: the new tensor is a VIEW, its
+ * elements are the input's elements in the input's tile memory (no tile
+ * memory, no program), so whatever writes through it (an op in place, an
+ * ipu_prog_copy() or a stream copy into it) writes the input. A transpose
+ * that moves the innermost dimension, and every broadcast, are copies:
+ * a new tensor that owns its memory, filled by programs appended to @seq.
+ * Errors (-EINVAL, the message naming the call, @name, the tensors, shapes
+ * and the fault): no graph, an unknown or not fully mapped input, no or a
+ * used @name (-EEXIST), and the call's own faults below. Returns the id.
+ */
+/** ipu_reshape() - @in's elements, in order, as shape @shape (same element count). */
+IPU_API int ipu_reshape(struct ipu_graph *g, int in, unsigned rank, const uint32_t *shape,
+			const char *name, struct ipu_error *err);
+/**
+ * ipu_slice_dims() - in[begin[0]:end[0], begin[1]:end[1], ...]: per
+ * dimension of @in a non-empty range inside it (@begin, @end: @in's rank
+ * entries). Free.
+ */
+IPU_API int ipu_slice_dims(struct ipu_graph *g, int in, const uint32_t *begin,
+			   const uint32_t *end, const char *name, struct ipu_error *err);
+/**
+ * ipu_concat() - @in[0..n) joined along @axis (numpy.concatenate): the
+ * same rank, dtype and dims outside @axis. Free.
+ */
+IPU_API int ipu_concat(struct ipu_graph *g, const int *in, unsigned n, unsigned axis,
+		       const char *name, struct ipu_error *err);
+/**
+ * ipu_transpose() - dimension d of the result is dimension @perm[d] of
+ * @in (numpy.transpose; @perm a permutation of 0..rank-1). Free when the
+ * last dimension of size > 1 stays last (e.g. [A][B][C] -> [B][A][C], or
+ * one moving only size-1 dims); otherwise a copy: an exchange brings each
+ * tile the rows it needs, then Transpose vertices (docs/codelets.md)
+ * write the result, spread by rows over the tiles (appended to @seq).
+ */
+IPU_API int ipu_transpose(struct ipu_graph *g, int seq, int in, const unsigned *perm,
+			  const char *name, struct ipu_error *err);
+/**
+ * ipu_broadcast() - @in broadcast to (@rank, @shape) by numpy's rules
+ * (shapes right-aligned, each of @in's dims 1 or equal). Always a copy
+ * (one exchange appended to @seq) into a new tensor spread over the tiles,
+ * so that no two elements alias one memory cell.
+ */
+IPU_API int ipu_broadcast(struct ipu_graph *g, int seq, int in, unsigned rank,
+			  const uint32_t *shape, const char *name, struct ipu_error *err);
 
 /**
  * struct ipu_matmul_plan - how C[m][n] = A[m][k] x B[k][n] is spread: the
@@ -674,9 +725,9 @@ IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in,
 			    const int *axes, unsigned naxes, const char *name,
 			    struct ipu_error *err);
 /**
- * ipu_compare() - out = (a op b) as i32 0/1 (IPU_CMP_*), of @a's shape and
- * laid out like @a; @b broadcast onto @a as in ipu_binary() (same dtype,
- * any of f32, f16, i32). IEEE: a NaN operand makes every comparison false
+ * ipu_compare() - out = (a op b) as i32 0/1 (IPU_CMP_*), @a and @b
+ * broadcast both ways as in ipu_binary() (out of @a's shape and laid out
+ * like @a when @b broadcasts onto @a; same dtype, any of f32, f16, i32). IEEE: a NaN operand makes every comparison false
  * but NE, and -0 == +0. Returns the output's id.
  */
 IPU_API int ipu_compare(struct ipu_graph *g, int seq, unsigned op, int a, int b,
@@ -685,7 +736,7 @@ IPU_API int ipu_compare(struct ipu_graph *g, int seq, unsigned op, int a, int b,
  * ipu_select() - out = cond ? a : b elementwise (popops::select), of @a's
  * shape, dtype and layout. @cond: i32 (non-zero: take @a) of @a's shape
  * (an ipu_compare() result); @b of @a's dtype, broadcast onto @a as in
- * ipu_binary(). Values are copied bit for bit. Returns the output's id.
+ * ipu_binary() (@a itself is not broadcast here). Values are copied bit for bit. Returns the output's id.
  */
 IPU_API int ipu_select(struct ipu_graph *g, int seq, int cond, int a, int b,
 		       const char *name, struct ipu_error *err);

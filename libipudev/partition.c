@@ -179,6 +179,18 @@ static int gather(struct ipu_graph *g, int ex, int t, struct ipu__piece *pc, lon
 	return r;
 }
 
+int ipu__gather_to(struct ipu_graph *g, int ex, int t, uint64_t begin, uint64_t count, unsigned tile,
+		   uint32_t dst, struct ipu_error *err)
+{
+	struct ipu__piece *pc;
+	long n = ipu__slice_pieces(g, t, begin, count, &pc, NULL);
+
+	if (n < 0)
+		return n == -ENOMEM ? oom(err)
+				    : ipu__err(err, -EINVAL, "tensor '%s' is not mapped", ipu__graph_tensor(g, t)->name);
+	return gather(g, ex, t, pc, n, tile, dst, err);
+}
+
 /*
  * Make elements [begin, begin + count) of tensor t available contiguously on
  * tile: their offset there if they already are, else a new buffer filled by
@@ -343,9 +355,6 @@ static int binary_broadcast(struct ipu_graph *g, struct binop *x, unsigned brank
 	if (brank > IPU_MAX_RANK || nb != tb->elements)
 		return ipu__err(err, -EINVAL, "%s: shape %s is not one of tensor '%s' (%llu elements)",
 				x->spec->op, sb, tb->name, (unsigned long long)tb->elements);
-	if (brank > ta->rank)
-		return ipu__err(err, -EINVAL, "%s: tensor '%s' %s has a higher rank than tensor '%s' %s: "
-				"b is broadcast onto a's shape, a is never broadcast", x->spec->op, tb->name, sb, ta->name, sa);
 	for (unsigned i = 0; i < ta->rank; i++) {
 		unsigned j = i + brank - ta->rank;	/* b's dimension, when i >= rank - brank */
 
@@ -559,6 +568,50 @@ static void binary_free(struct binop *x)
 	free(x->boff);
 }
 
+/*
+ * Numpy broadcasting both ways: when the broadcast of a's and b's shapes is
+ * not a's, *a becomes a's broadcast to it (ipu_broadcast(), a copy named
+ * NAME/a#N), onto which b then broadcasts as usual. 0 or -EINVAL naming
+ * both tensors and shapes (and when the op is in place or has a cond).
+ */
+static int binary_broadcast_a(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, int *a, int b,
+			      unsigned brank, const uint32_t *bshape, const char *name, struct ipu_error *err)
+{
+	const struct ipu__tensor *ta = ipu__graph_tensor(g, *a), *tb = ipu__graph_tensor(g, b);
+	unsigned orank = ta->rank > brank ? ta->rank : brank;
+	uint32_t oshape[IPU_MAX_RANK];
+	char sa[96], sb[96];
+	int grow = orank > ta->rank;
+
+	if (brank > IPU_MAX_RANK || ta->dtype != tb->dtype)
+		return 0;	/* binary_broadcast() refuses them */
+	for (unsigned d = 0; d < orank; d++) {
+		uint32_t da = d + ta->rank >= orank ? ta->shape[d + ta->rank - orank] : 1;
+		uint32_t db = d + brank >= orank ? bshape[d + brank - orank] : 1;
+
+		if (da != db && da != 1 && db != 1 && brank <= ta->rank)
+			return 0;	/* binary_broadcast() names b as the one that does not fit */
+		if (da != db && da != 1 && db != 1)
+			return ipu__err(err, -EINVAL, "%s: tensors '%s' %s and '%s' %s do not broadcast together: "
+					"dimension %u is %u and %u, must be equal or 1 (numpy rules, shapes "
+					"right-aligned)", sp->op, ta->name,
+					ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape), tb->name,
+					ipu__shape_str(sb, sizeof(sb), brank, bshape), d, da, db);
+		oshape[d] = da > db ? da : db;
+		grow |= oshape[d] != da;
+	}
+	if (!grow)
+		return 0;
+	if (!name || sp->cond >= 0)
+		return ipu__err(err, -EINVAL, "%s: tensor '%s' %s would be broadcast to tensor '%s' %s: that needs "
+				"an output of its own%s", sp->op, ta->name,
+				ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape), tb->name,
+				ipu__shape_str(sb, sizeof(sb), brank, bshape),
+				name ? " and no cond" : " (a name), not in place");
+	*a = ipu_broadcast(g, seq, *a, orank, oshape, ipu__graph_uname(g, name, "/a"), err);
+	return *a < 0 ? *a : 0;
+}
+
 int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, int a, int b,
 		   unsigned brank, const uint32_t *bshape, const char *name, struct ipu_error *err)
 {
@@ -582,6 +635,9 @@ int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, 
 		return ipu__err(err, -EINVAL, "%s: tensor '%s' is %s, tensor '%s' is %s", sp->op,
 				ta->name, ipu_dtype_name(ta->dtype), tb->name, ipu_dtype_name(tb->dtype));
 	}
+	if ((r = binary_broadcast_a(g, seq, sp, &a, b, brank, bshape, name, err)))
+		return r;
+	x.a = a;
 	if ((r = binary_broadcast(g, &x, brank, bshape, err)))
 		return r;
 	x.out = ipu__output_like(g, name, a, sp->out_dtype, err);
@@ -1202,46 +1258,6 @@ static long block_on_tile(struct ipu_graph *g, int *ex, const char *exname, int 
 }
 
 /*
- * The [c1 - c0][s1 - s0] row-major transpose of rows [s0, s1) x columns
- * [c0, c1) of rank-2 view t (cols total columns) written at dst on tile by
- * exchange *ex (created on first use): one copy per element (the exchange
- * moves bytes, it cannot stride), whole pieces when s1 - s0 == 1 (the
- * same bytes). 0 or negative errno.
- */
-static int block_transposed_to(struct ipu_graph *g, int *ex, const char *exname, int t, uint32_t cols,
-			       uint32_t s0, uint32_t s1, uint32_t c0, uint32_t c1, unsigned tile, uint32_t dst,
-			       struct ipu_error *err)
-{
-	unsigned es = ipu_dtype_size(ipu__graph_tensor(g, t)->dtype);
-	uint64_t ld = s1 - s0;
-
-	if (*ex < 0 && (*ex = ipu_graph_add_exchange(g, exname, err)) < 0)
-		return *ex;
-	for (uint32_t sr = s0; sr < s1; sr++) {
-		struct ipu__piece *pc;
-		long np = ipu__slice_pieces(g, t, (uint64_t)sr * cols + c0, c1 - c0, &pc, NULL);
-		uint64_t idx = 0;
-		int r = 0;
-
-		if (np < 0)
-			return np == -ENOMEM ? oom(err) : ipu__err(err, -EINVAL, "matmul: operand not mapped");
-		if (ld == 1) {
-			if ((r = gather(g, *ex, t, pc, np, tile, dst, err)))
-				return r;
-			continue;
-		}
-		for (long q = 0; q < np && !r; q++)
-			for (uint64_t e = 0; e < pc[q].count && !r; e++, idx++)
-				r = ipu__exchange_raw(g, *ex, pc[q].tile, (uint32_t)(pc[q].off + e * es), tile,
-						      (uint32_t)(dst + (idx * ld + (sr - s0)) * es), es, t, -1, err);
-		free(pc);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-/*
  * A matmul being built: one group's C[m][n] = op(A) x op(B). The operands
  * are seen as rank-2 [rows][cols] views of their tensors (a grouped
  * operand [G][R][C] as [G*R][C]); this group's matrices start at rows a0,
@@ -1426,12 +1442,33 @@ static long mm_a_block(struct ipu_graph *g, struct mm *x, uint32_t i, uint32_t j
 }
 
 /*
+ * Where tile lt's Transpose vertex may read its gathered share (rows [q0,
+ * q1) of the block, kk long) without new memory: the part of its A buffer
+ * (bm x kk used) that the other tiles' shares fill only later, or its
+ * partials before any step wrote them; -1 when neither has room.
+ */
+static long mm_tr_scratch(const struct mm *x, unsigned lt, uint32_t kk, uint32_t q0, uint32_t q1,
+			  const struct mm_blk *cb)
+{
+	uint64_t es = ipu_dtype_size(x->p.dtype), need = (uint64_t)(q1 - q0) * kk * es;
+
+	if ((uint64_t)q0 * kk * es >= need)
+		return x->abuf[lt];
+	if ((uint64_t)(x->p.bm - q1) * kk * es >= need)
+		return x->abuf[lt] + (long)((uint64_t)q1 * kk * es);
+	if (!x->inited[lt] && (uint64_t)(cb->m1 - cb->m0) * (cb->n1 - cb->n0) * 4 >= need)
+		return x->poff[lt];
+	return -1;
+}
+
+/*
  * TRANSPOSE_A, serial step s: the pn tiles (i, j, l) sharing A block (i,
  * l * ks + s) each transpose a 1/pn share of its rows from the stored
- * [k][m] into their buffer, one copy per element, in exchange
- * NAME/transpose[.s]; mm_a_block() then exchanges the shares like an
- * all-gather. Per-element copies once per A element, the traffic balanced
- * as without the transpose. 0 or negative errno.
+ * [k][m] into their buffer: exchange NAME/transpose[.s] gathers the share's
+ * stored rows, then a Transpose vertex in compute set NAME/transpose[.s]
+ * writes them as [m][k]; mm_a_block() then exchanges the shares like an
+ * all-gather. The traffic is balanced as without the transpose. 0 or
+ * negative errno.
  */
 static int mm_transpose(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, uint32_t s,
 			struct ipu_error *err)
@@ -1439,7 +1476,7 @@ static int mm_transpose(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, 
 	const struct ipu_matmul_plan *p = &xs[0].p;
 	uint64_t bytes = (uint64_t)p->bm * p->bk * ipu_dtype_size(p->dtype);
 	char sfx[32], exname[200];
-	int ex = -1, r;
+	int ex = -1, cs = -1, r;
 
 	snprintf(sfx, sizeof(sfx), p->ks > 1 ? "transpose.%u" : "transpose", s);
 	nm(exname, sizeof(exname), xs[0].name, sfx);
@@ -1455,13 +1492,16 @@ static int mm_transpose(struct ipu_graph *g, int seq, struct mm *xs, size_t nx, 
 		if (x->abuf[lt] < 0 && (x->abuf[lt] = ipu__tile_alloc(g, tile, bytes, 64, exname, err)) < 0)
 			return (int)x->abuf[lt];
 		mm_tr_rows(p, &cb, lt % p->pn, &q0, &q1);
-		if (q0 < q1 && (r = block_transposed_to(g, &ex, exname, x->a, x->acols, x->a0 + k0, x->a0 + k1,
-							cb.m0 + q0, cb.m0 + q1, tile,
-							(uint32_t)(x->abuf[lt] + (uint64_t)q0 * (k1 - k0) *
-								   ipu_dtype_size(p->dtype)), err)))
+		if (q0 < q1 && (r = ipu__transpose_block(g, &ex, &cs, exname, x->a, x->acols, x->a0 + k0, x->a0 + k1,
+							 cb.m0 + q0, cb.m0 + q1, tile,
+							 (uint32_t)(x->abuf[lt] + (uint64_t)q0 * (k1 - k0) *
+								    ipu_dtype_size(p->dtype)),
+							 mm_tr_scratch(x, lt, k1 - k0, q0, q1, &cb), err)))
 			return r;
 	}
 	if (ex >= 0 && (r = add_exch(g, seq, ex, err)))
+		return r;
+	if (cs >= 0 && (r = add_exec(g, seq, cs, err)))
 		return r;
 	return 0;
 }

@@ -100,14 +100,14 @@ int ipue_codelet_validate(const struct ipue_codelet *c, const struct ipue_field 
 			  unsigned nfields, const uint32_t *params, unsigned nparams,
 			  char *msg, size_t msglen);
 
-#define IPUE_CODELET_LIBRARY_VERSION 5	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns*; 5: 0x0Exx Map (fused expressions), Im2Col, Col2Im, 0x0Bxx pools */
+#define IPUE_CODELET_LIBRARY_VERSION 5	/* 2: MatMulPartial OVERWRITE flag; 3: GELU, 0x09xx, compare, Select, ArgMax; 4: 0x0Axx optimizers, ReduceColumns*; 5: 0x0Exx Map (fused expressions), Im2Col, Col2Im, 0x0Bxx pools, Transpose */
 
 /* ---- codelet ids (stable; see docs/codelets.md) ----
  * 0x01xx unary   out = op(in)        fields: in, out
  * 0x02xx unary   x = op(x)           fields: x (InOut)
  * 0x03xx binary  out = a op b        fields: a, b, out (comparisons: out i32)
  * 0x04xx binary  a = a op b          fields: a (InOut), b
- * 0x05xx data movement: cast, fill, copy
+ * 0x05xx data movement: cast, fill, copy, select, transpose
  * 0x06xx reductions
  * 0x07xx matmul / convolution partials
  * 0x08xx weight update
@@ -152,6 +152,7 @@ enum {
 	IPUE_CODELET_FILL		= 0x0502, /* out; params[0] = value bits */
 	IPUE_CODELET_COPY		= 0x0503, /* in, out; memmove semantics */
 	IPUE_CODELET_SELECT		= 0x0504, /* cond(i32), a, b, out: out = cond ? a : b */
+	IPUE_CODELET_TRANSPOSE		= 0x0505, /* in [R][C], out [C][R]; params R, C */
 
 	IPUE_CODELET_REDUCE_SUM		= 0x0601, /* in, out(scalar); params[0] = flags */
 	IPUE_CODELET_REDUCE_MAX		= 0x0602,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Data movement codelets: cast, fill, copy, select (0x05xx). */
+/* Data movement codelets: cast, fill, copy, select, transpose (0x05xx). */
 #include <string.h>
 
 #include "codelets_impl.h"
@@ -165,6 +165,58 @@ static void copy_run(const struct ipue_field *f, const uint32_t *p)
 		memmove(f[1].data, f[0].data, (size_t)f[0].count * ipue__dtype_size(f[0].dtype));
 }
 
+/* ---------------- transpose ---------------- */
+
+/* in [R][C] row-major, out [C][R]: one dtype, R * C elements each, disjoint */
+static int transpose_check(const struct ipue_field *f, const uint32_t *p, char *msg, size_t msglen)
+{
+	int r;
+
+	if ((r = ipue__check_field(&f[0], "in", msg, msglen)) ||
+	    (r = ipue__check_field(&f[1], "out", msg, msglen)))
+		return r;
+	if (f[0].dtype != f[1].dtype)
+		return ipue__fail(msg, msglen, "in is %s but out is %s (use Cast)",
+				  ipue__dtype_name(f[0].dtype), ipue__dtype_name(f[1].dtype));
+	if (!p[0] || !p[1])
+		return ipue__fail(msg, msglen, "R = %u and C = %u must both be >= 1", p[0], p[1]);
+	if ((uint64_t)p[0] * p[1] != f[0].count || f[1].count != f[0].count)
+		return ipue__fail(msg, msglen, "R x C = %u x %u but in has %u elements, out %u",
+				  p[0], p[1], f[0].count, f[1].count);
+	if (ipue__overlap(&f[0], &f[1]))
+		return ipue__fail(msg, msglen, "out overlaps in (a transpose cannot run in place)");
+	return 0;
+}
+
+/* 16 x 16 blocks keep both the rows read and the rows written in cache */
+#define TRANSPOSE_LOOP(T)							\
+do {										\
+	const T *x = f[0].data;							\
+	T *y = f[1].data;							\
+										\
+	for (uint32_t r0 = 0; r0 < R; r0 += 16)					\
+		for (uint32_t c0 = 0; c0 < C; c0 += 16)				\
+			for (uint32_t r = r0; r < R && r < r0 + 16; r++)	\
+				for (uint32_t c = c0; c < C && c < c0 + 16; c++)	\
+					y[(size_t)c * R + r] = x[(size_t)r * C + c];	\
+} while (0)
+
+static void transpose_run(const struct ipue_field *f, const uint32_t *p)
+{
+	uint32_t R = p[0], C = p[1];
+
+	if (ipue__dtype_size(f[0].dtype) == 2)
+		TRANSPOSE_LOOP(uint16_t);
+	else
+		TRANSPOSE_LOOP(uint32_t);
+}
+
+/* one load and one store per element, plus a strided-pointer set-up per row */
+static uint64_t transpose_cycles(const struct ipue_field *f, const uint32_t *p)
+{
+	return IPUE_CYCLES_VERTEX_OVERHEAD + (uint64_t)f[0].count + p[0];
+}
+
 /* ---------------- select ---------------- */
 
 /*
@@ -258,6 +310,10 @@ static const struct ipue_codelet codelets[] = {
 		     { "b", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
 		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
 	  .check = select_check, .run = select_run, .cycles = select_cycles },
+	{ .id = IPUE_CODELET_TRANSPOSE, .name = "Transpose", .nfields = 2, .nparams = 2,
+	  .field = { { "in", IPUE_FIELD_IN, 0, IPUE_DTMASK_ALL },
+		     { "out", IPUE_FIELD_OUT, 0, IPUE_DTMASK_ALL } },
+	  .check = transpose_check, .run = transpose_run, .cycles = transpose_cycles },
 };
 
 const struct ipue__slice ipue__data_slice = {

@@ -291,14 +291,14 @@ static void t_registry(void)
 		{ 0x0902, "GeluGrad" }, { 0x0903, "SigmoidGrad" }, { 0x0904, "TanhGrad" },
 		{ 0x0307, "BinaryEq" }, { 0x0308, "BinaryNe" }, { 0x0309, "BinaryLt" },
 		{ 0x030a, "BinaryLe" }, { 0x030b, "BinaryGt" }, { 0x030c, "BinaryGe" },
-		{ 0x0504, "Select" }, { 0x0604, "ArgMax" },
+		{ 0x0504, "Select" }, { 0x0505, "Transpose" }, { 0x0604, "ArgMax" },
 		{ 0x0a01, "SgdMomentum" }, { 0x0a02, "AdamStep" }, { 0x0a03, "Adam" },
 		{ 0x0e01, "Map1" }, { 0x0e07, "Map7" },
 		{ 0x0703, "Im2Col" }, { 0x0704, "Col2Im" }, { 0x0b01, "MaxPool" }, { 0x0b02, "AvgPool" },
 		{ 0x0b03, "MaxPoolGrad" }, { 0x0b04, "AvgPoolGrad" },
 	};
 
-	EXPECT(n == 71, "expected 71 codelets, have %zu", n);
+	EXPECT(n == 72, "expected 72 codelets, have %zu", n);
 	EXPECT(ipue_codelet_find(IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_EQ)) == NULL,
 	       "comparisons have no in-place form");
 	EXPECT(ipue_codelet_at(n) == NULL, "at(count) not NULL");
@@ -2186,6 +2186,65 @@ static void t_negative_reduce_cols(char *buf)
 
 #include "window_tests.h"
 
+/* ---------------- transpose ---------------- */
+
+/* every dtype, shapes with 1, odd and block-straddling sides, against an index reference */
+static void t_transpose(void)
+{
+	static const uint32_t side[] = { 1, 2, 3, 15, 16, 17, 33, 100 };
+	const unsigned ns = sizeof(side) / sizeof(side[0]);
+
+	for (unsigned di = 0; di < 3; di++) {
+		uint8_t dt = all_dt[di];
+		size_t es = dsize(dt);
+
+		for (unsigned i = 0; i < ns * ns; i++) {
+			uint32_t p[2] = { side[i / ns], side[i % ns] }, n = p[0] * p[1];
+			char *in = xalloc((size_t)n * es), *out = xalloc((size_t)n * es);
+			char *want = xalloc((size_t)n * es);
+			struct ipue_field f[2] = { fld(in, n, dt), fld(out, n, dt) };
+
+			fill_random(in, n, dt, 0);
+			for (uint32_t r = 0; r < p[0]; r++)
+				for (uint32_t c = 0; c < p[1]; c++)
+					memcpy(want + ((size_t)c * p[0] + r) * es, in + ((size_t)r * p[1] + c) * es, es);
+			if (!run_ok(IPUE_CODELET_TRANSPOSE, f, 2, p, 2))
+				EXPECT(!memcmp(out, want, (size_t)n * es), "transpose %s %ux%u differs",
+				       ipue__dtype_name(dt), p[0], p[1]);
+			free(in);
+			free(out);
+			free(want);
+		}
+	}
+}
+
+/* Rejected fields and params of Transpose. */
+static void t_negative_transpose(char *buf)
+{
+	const uint8_t F32 = IPU_DTYPE_F32, F16 = IPU_DTYPE_F16;
+	struct ipue_field f[2] = { fld(buf, 6, F32), fld(buf + 1024, 6, F32) };
+	uint32_t p[2] = { 2, 3 };
+	char m[96];
+
+	EXPECT(!ipue_codelet_validate(ipue_codelet_find(IPUE_CODELET_TRANSPOSE), f, 2, p, 2, m, sizeof(m)),
+	       "valid transpose rejected: %s", m);
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 1, "transpose without C");
+	p[0] = 0;
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 2, "transpose R 0");
+	p[0] = 3;
+	p[1] = 3;
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 2, "transpose R x C != count");
+	p[1] = 2;
+	f[1] = fld(buf + 1024, 5, F32);
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 2, "transpose out count");
+	f[1] = fld(buf + 1024, 6, F16);
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 2, "transpose out dtype");
+	f[1] = fld(buf + 8, 6, F32);
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 2, "transpose out overlaps in");
+	f[1] = fld(buf, 6, F32);
+	run_bad(IPUE_CODELET_TRANSPOSE, f, 2, p, 2, "transpose in place");
+}
+
 static void t_check_negative(void)
 {
 	_Alignas(16) char buf[4096];
@@ -2197,6 +2256,7 @@ static void t_check_negative(void)
 	t_negative_compare_select_argmax(buf);
 	t_negative_reduce_cols(buf);
 	t_negative_window(buf);
+	t_negative_transpose(buf);
 }
 
 static void t_cycles(void)
@@ -2229,6 +2289,10 @@ static void t_cycles(void)
 		EXPECT(ipue_codelet_find(IPUE_CODELET_SELECT)->cycles(s4, NULL) == 50 + 1000, "select cycles");
 		EXPECT(ipue_codelet_find(IPUE_CODELET_ARGMAX)->cycles(am, &L) == 50 + 1000 + 20,
 		       "argmax cycles");
+		uint32_t rc[2] = { 40, 25 };
+
+		EXPECT(ipue_codelet_find(IPUE_CODELET_TRANSPOSE)->cycles(am, rc) == 50 + 1000 + 40,
+		       "transpose cycles");
 	}
 	g[0].count = 0;
 	for (size_t i = 0; i < ipue_codelet_count(); i++) {
@@ -2284,6 +2348,7 @@ GROUP(window_im2col_f16, t_window_im2col(true))
 GROUP(window_col2im, t_window_col2im())
 GROUP(window_pool, t_window_pool())
 GROUP(window_cycles, t_window_cycles())
+GROUP(transpose, t_transpose())
 GROUP(check_negative, t_check_negative())
 GROUP(cycles, t_cycles())
 GROUP(map_opcodes, t_map_opcodes())
