@@ -218,3 +218,61 @@ TEST(guards_commit_at_load)
 	ipu_device_close(d);
 	ipu_graph_free(g);
 }
+
+/*
+ * x written by an If's branches (a copy of constant k), then read by y = -x:
+ * with both branches writing x, the program runs without a host write; with
+ * only one, it may read x unwritten and is refused.
+ */
+static struct ipu_graph *guard_if_graph(struct __test_metadata *_metadata, int both,
+					const float *kval)
+{
+	uint32_t shape[1] = { GUARD_N };
+	int32_t one = 1;
+	struct ipu_graph *g;
+	int x, k, c, seq, then_p, else_p;
+
+	if (ipu_graph_create(IPU_MODEL_TEST, &g, &err))
+		return NULL;
+	x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err);
+	k = ipu_graph_add_tensor(g, "k", IPU_DTYPE_F32, 1, shape, &err);
+	c = ipu_graph_add_tensor(g, "c", IPU_DTYPE_I32, 0, NULL, &err);
+	EXPECT_LE(0, ipu_graph_map_linear(g, x, GUARD_N / 4, &err));
+	EXPECT_LE(0, ipu_graph_map_linear(g, k, GUARD_N / 2, &err));
+	EXPECT_LE(0, ipu_graph_map_tile(g, c, 0, &err));
+	EXPECT_LE(0, ipu_graph_set_initial(g, k, kval, GUARD_N * 4, &err));
+	EXPECT_LE(0, ipu_graph_set_initial(g, c, &one, 4, &err));
+	EXPECT_LE(0, ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err));
+	then_p = ipu_prog_copy(g, ipu_slice_all(g, k), ipu_slice_all(g, x), &err);
+	else_p = both ? ipu_prog_copy(g, ipu_slice_all(g, k), ipu_slice_all(g, x), &err) : -1;
+	seq = ipu_prog_sequence(g, &err);
+	EXPECT_LE(0, ipu_prog_append(g, seq, ipu_prog_if(g, c, then_p, else_p, &err), &err))
+		TH_LOG("%s", err.msg);
+	EXPECT_LE(0, ipu_graph_expose(g, ipu_unary(g, seq, IPU_OP_NEG, x, "y", &err), NULL,
+				      IPU_HANDLE_READ, &err)) TH_LOG("%s", err.msg);
+	EXPECT_LE(0, ipu_graph_add_program(g, "if", seq, &err));
+	return g;
+}
+
+TEST(guards_if_branches)
+{
+	float k[GUARD_N];
+	struct ipu_graph *g;
+	struct ipu_device *d;
+
+	fill_rand(k, GUARD_N);
+	g = guard_if_graph(_metadata, 1, k);
+	ASSERT_TRUE(g != NULL);
+	d = guard_load(_metadata, g);
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	EXPECT_TRUE(guard_y_is_neg(d, k));
+	ipu_device_close(d);
+	ipu_graph_free(g);
+	g = guard_if_graph(_metadata, 0, k);
+	ASSERT_TRUE(g != NULL);
+	d = guard_load(_metadata, g);
+	EXPECT_EQ(-ENODATA, ipu_run(d, 0, 1, NULL, &err));
+	EXPECT_TRUE(strstr(err.msg, "'x'") != NULL) TH_LOG("%s", err.msg);
+	ipu_device_close(d);
+	ipu_graph_free(g);
+}
