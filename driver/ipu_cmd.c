@@ -58,6 +58,7 @@ static_assert(IPU_STATUS_PROGRAM_ABORT == IPU_CS_PROGRAM_ABORT);
 static_assert(IPU_STATUS_RUN_FAILED == IPU_CS_RUN_FAILED);
 static_assert(IPU_STATUS_TOO_LARGE == IPU_CS_TOO_LARGE);
 static_assert(IPU_STATUS_INTERNAL == IPU_CS_INTERNAL);
+static_assert(IPU_STATUS_UNWRITTEN_INPUT == IPU_CS_UNWRITTEN_INPUT);
 static_assert(IPU_STATUS_RESET > IPU_CS_INTERNAL);
 
 /* Upper bound of poll_us: spinning longer than this is never worth it. */
@@ -272,6 +273,8 @@ static int ipu_cmd_check(const struct ipu_cmd *c)
 	if (c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
 		return -EINVAL;
 	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_STREAM_BIND)
+		return -EINVAL;
+	if ((c->flags & IPU_CMD_FLAG_LOAD_COMMIT) && c->opcode != IPU_CMD_LOAD)
 		return -EINVAL;
 	if ((c->handle && !(uses & IPU_SQE_USES_HANDLE)) ||
 	    (c->offset && !(uses & IPU_SQE_USES_OFFSET)) ||
@@ -552,6 +555,11 @@ static int ipu_cmd_build_sqe(struct ipu_ctx *ctx, const struct ipu_cmd *c,
 	int ret = 0;
 
 	sqe->opcode = c->opcode;	/* IPU_CMD_* == IPU_SQE_* (top) */
+	if (c->flags & IPU_CMD_FLAG_LOAD_COMMIT) {
+		if (!idev->feat.load_flags)
+			return -EOPNOTSUPP;
+		sqe->flags = IPU_SQE_LOAD_COMMIT;
+	}
 	sqe->handle = c->handle;
 	sqe->offset = c->offset;
 	sqe->count = c->count;

@@ -300,6 +300,7 @@ struct ipu_features {
 	bool user_queues;	/* CAPS.USER_QUEUES and a usable BAR4 */
 	bool run_records;	/* 1.2: REC_BASE, a record per RUN */
 	bool unload;		/* 1.2: UNLOAD drops the graph at DETACH */
+	bool load_flags;	/* 1.3: LOAD flags (IPU_SQE_LOAD_COMMIT) */
 };
 
 struct ipu_device {

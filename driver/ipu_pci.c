@@ -199,6 +199,7 @@ static void ipu_read_features(struct ipu_device *idev)
 	idev->feat.user_queues = idev->caps & IPU_CAP_USER_QUEUES;
 	idev->feat.run_records = minor >= 2;
 	idev->feat.unload = minor >= 2;
+	idev->feat.load_flags = minor >= 3;
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "builder_internal.h"
 #include "codelets.h"
+#include "guards.h"
 #include "ipu/ipu_models.h"
 
 /* ------------------------------------------------------------------------ */
@@ -129,6 +130,7 @@ struct ipu_graph {
 	char **unames;
 	size_t nun, cun;
 	unsigned useq;
+	bool zero_init;		/* no input guards: ipu_graph_set_zero_init() */
 };
 
 static int oom(struct ipu_error *err)
@@ -1512,7 +1514,7 @@ static int sec_rec(struct sec *s, const void *rec)
 }
 
 enum { S_STR, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
-       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_N };
+       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_GUARD, S_N };
 
 /* s[S_N] empty, in file order, each with the record size the format gives its type */
 static void sections_init(struct sec *s)
@@ -1524,7 +1526,7 @@ static void sections_init(struct sec *s)
 		IPU_GRAPH_SEC_EXCHANGES, IPU_GRAPH_SEC_COPIES, IPU_GRAPH_SEC_PROGRAM_NODES,
 		IPU_GRAPH_SEC_PROGRAM_CHILDREN, IPU_GRAPH_SEC_ENTRIES, IPU_GRAPH_SEC_STREAMS,
 		IPU_GRAPH_SEC_HOST_HANDLES, IPU_GRAPH_SEC_METADATA, IPU_GRAPH_SEC_INIT,
-		IPU_GRAPH_SEC_DATA,
+		IPU_GRAPH_SEC_DATA, IPU_GRAPH_SEC_INPUT_GUARDS,
 	};
 
 	memset(s, 0, S_N * sizeof(*s));
@@ -1781,6 +1783,27 @@ static int put_sections(const struct ipu_graph *g, struct sec *s, uint32_t *tile
 	return 0;
 }
 
+/* INPUT_GUARDS from the records put so far (guards.c). 0, -ENOMEM or -ELOOP. */
+static int put_guards(struct sec *s)
+{
+	const struct ipu__guard_graph gr = {
+		(const void *)s[S_TEN].b.p, (const void *)s[S_IV].b.p, (const void *)s[S_VTX].b.p,
+		(const void *)s[S_FLD].b.p, (const void *)s[S_CS].b.p, (const void *)s[S_CSV].b.p,
+		(const void *)s[S_EX].b.p, (const void *)s[S_CP].b.p, (const void *)s[S_NODE].b.p,
+		(const void *)s[S_CH].b.p, (const void *)s[S_ENT].b.p, s[S_ENT].count,
+		(const void *)s[S_HND].b.p, s[S_HND].count, (const void *)s[S_INIT].b.p,
+		s[S_INIT].count,
+	};
+	struct ipu_graph_guard *rec;
+	size_t n;
+	int r = ipu__guards_find(&gr, &rec, &n);
+
+	if (!r)
+		r = put_records(&s[S_GUARD], rec, n, sizeof(*rec));
+	free(rec);
+	return r;
+}
+
 /*
  * The file into *out: header, the sections (each aligned), the section
  * table, then the header filled in with the checksum over it all. *out is
@@ -1800,7 +1823,9 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 			return -ENOMEM;
 		memset(&tab[i], 0, sizeof(tab[i]));
 		tab[i].type = s[i].type;
-		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ? 0 : IPU_GRAPH_SECF_REQUIRED;
+		/* optional sections: a reader that does not know them may skip them */
+		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ||
+			       s[i].type == IPU_GRAPH_SEC_INPUT_GUARDS ? 0 : IPU_GRAPH_SECF_REQUIRED;
 		tab[i].offset = out->n;
 		tab[i].size = s[i].b.n;
 		tab[i].entsize = s[i].entsize;
@@ -1844,15 +1869,28 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		return r;
 	sections_init(s);
 	r = put_sections(g, s, &tiles_used);
+	if (!r && !g->zero_init)
+		r = put_guards(s);
 	if (!r)
 		r = assemble(g, s, tiles_used, &outb);
 	sections_free(s);
 	if (r) {
 		free(outb.p);
+		if (r == -ELOOP)
+			return ipu__err(err, -EINVAL, "graph: a program nests deeper than %d levels "
+					"(the engine's limit)", IPU__GUARD_MAX_DEPTH);
 		return oom(err);
 	}
 	*out = outb.p;
 	*outlen = outb.n;
+	return 0;
+}
+
+IPU_API int ipu_graph_set_zero_init(struct ipu_graph *g, int on, struct ipu_error *err)
+{
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_graph_set_zero_init: NULL graph");
+	g->zero_init = on != 0;
 	return 0;
 }
 

@@ -77,7 +77,8 @@ void ipu__graph_table_free(struct ipu__graph_table *t);
 struct ipu__cmd_ctx {
 	const char *dev;		/* "ipu0" */
 	unsigned opcode;		/* IPU_CMD_* */
-	const char *tensor;		/* WRITE/READ: handle name, or NULL */
+	const char *tensor;		/* WRITE/READ: handle name (RUN: the one
+					 * UNWRITTEN_INPUT names), or NULL */
 	uint32_t handle;		/* WRITE/READ handle, RUN program */
 	uint64_t offset, length;	/* WRITE/READ range; LOAD: binary bytes */
 	uint64_t tensor_bytes;		/* WRITE/READ: the tensor's size */
@@ -357,7 +358,7 @@ int ipu__card_need_loaded(struct ipu_device *dev, const char *what,
 /* The card has no graph (any more): forget it and the run of it. */
 void ipu__card_forget_graph(struct ipu__card *c);
 int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
-		   struct ipu_error *err);
+		   unsigned flags, struct ipu_load_info *info, struct ipu_error *err);
 int ipu__card_tensor_count(struct ipu_device *dev, struct ipu_error *err);
 int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
 			  struct ipu_tensor_info *out, struct ipu_error *err);

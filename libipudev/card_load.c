@@ -26,7 +26,7 @@ void ipu__card_forget_graph(struct ipu__card *c)
 }
 
 int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
-		   struct ipu_error *err)
+		   unsigned flags, struct ipu_load_info *info, struct ipu_error *err)
 {
 	struct ipu__card *c = ipu__card_of(dev);
 	struct ipu__graph_table t;
@@ -70,7 +70,12 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 	cmd.user_ptr = (uintptr_t)image;
 	cmd.length = size;
 	cmd.msg_ptr = (uintptr_t)msg;
+	if (flags & IPU_LOAD_COMMIT_MEMORY)
+		cmd.flags |= IPU_CMD_FLAG_LOAD_COMMIT;
 	r = ipu__card_submit(dev, &cmd, "load", err);
+	if (r == -EOPNOTSUPP)
+		return ipu__err(err, r, "load on %s: the card or driver is too old to commit "
+				"tile memory at load (IPU_LOAD_COMMIT_MEMORY)", dev->name);
 	if (r)
 		return r;
 	if (cmd.status) {
@@ -87,6 +92,7 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 				dev->name, why);
 	c->g = t;
 	c->loaded = 1;
+	info->committed_bytes = cmd.detail | (uint64_t)cmd.detail2 << 32;
 	return 0;
 }
 

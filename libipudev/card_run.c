@@ -320,6 +320,8 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 				"%s: the user queue completed command id %u, not the run's %u (runs go through SUBMIT from now on)",
 				w, res->detail, res->detail2);
 	}
+	if (res->status == IPU_STATUS_UNWRITTEN_INPUT && res->detail < c->g.nhandles)
+		x.tensor = c->g.handles[res->detail].name;
 	return ipu__card_status_err(err, &x, res->status, res->detail,
 				    res->detail2);
 }

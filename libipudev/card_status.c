@@ -31,6 +31,7 @@ static const char *const status_names[] = {
 	[IPU_STATUS_RUN_FAILED] = "RUN_FAILED",
 	[IPU_STATUS_TOO_LARGE] = "TOO_LARGE",
 	[IPU_STATUS_INTERNAL] = "INTERNAL",
+	[IPU_STATUS_UNWRITTEN_INPUT] = "UNWRITTEN_INPUT",
 };
 
 const char *ipu__card_status_name(uint32_t status)
@@ -138,6 +139,11 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 		es = -(int)detail;
 		return ipu__err(err, ipu__engine_errno(es), "%s: run failed: %s",
 				w, ipue_strerror(es));
+	case IPU_STATUS_UNWRITTEN_INPUT:
+		if (x->tensor)
+			return ipu__unwritten_err(err, w, x->tensor);
+		return ipu__err(err, ipu__engine_errno(IPUE_EUNWRITTEN),
+				"%s: reads tensor handle %u, which was never written", w, detail);
 	case IPU_STATUS_TOO_LARGE:
 		return ipu__err(err, -EFBIG,
 				"%s: the graph binary is %llu bytes; the card takes 1 byte to 256 MiB",

@@ -151,10 +151,26 @@ IPU_API int ipu_device_reset(struct ipu_device *dev, unsigned timeout_ms,
 
 IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len, struct ipu_error *err)
 {
+	return ipu_load_ex(dev, buf, len, 0, NULL, err);
+}
+
+IPU_API int ipu_load_ex(struct ipu_device *dev, const void *buf, size_t len, unsigned flags,
+			struct ipu_load_info *info, struct ipu_error *err)
+{
+	struct ipu_load_info local;
+	int r;
+
 	NEED(dev, load, "load");
 	if (!buf || len < sizeof(struct ipu_graph_header))
 		return ipu__err(err, -EINVAL, "load on %s: %zu bytes are no graph binary", dev->name, len);
-	return dev->ops->load(dev, buf, len, err);
+	if (flags & ~IPU_LOAD_VALID_FLAGS)
+		return ipu__err(err, -EINVAL, "load on %s: unknown flags 0x%x (valid: 0x%x)", dev->name,
+				flags & ~IPU_LOAD_VALID_FLAGS, IPU_LOAD_VALID_FLAGS);
+	memset(&local, 0, sizeof(local));
+	r = dev->ops->load(dev, buf, len, flags, &local, err);
+	if (info)
+		*info = local;
+	return r;
 }
 
 IPU_API int ipu_load_file(struct ipu_device *dev, const char *path, struct ipu_error *err)

@@ -98,6 +98,7 @@ static const struct {
 	{ IPUE_ESTEPLIMIT, -ELOOP },
 	{ IPUE_EMODEL, -EINVAL },
 	{ IPUE_EBUSY, -EBUSY },
+	{ IPUE_EUNWRITTEN, -ENODATA },
 };
 
 int ipu__engine_errno(int status)
@@ -106,6 +107,14 @@ int ipu__engine_errno(int status)
 		if (engine_errnos[i].status == status)
 			return engine_errnos[i].err;
 	return -EIO;	/* a status newer than this library: the device failed */
+}
+
+int ipu__unwritten_err(struct ipu_error *err, const char *what, const char *tensor)
+{
+	return ipu__err(err, ipu__engine_errno(IPUE_EUNWRITTEN),
+			"%s: reads tensor '%s', which was never written (write it with "
+			"ipu_tensor_write(), feed it from a stream, give it initial data, or build "
+			"the graph with ipu_graph_set_zero_init())", what, tensor);
 }
 
 IPU_API const char *ipu_version(void)

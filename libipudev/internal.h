@@ -54,6 +54,14 @@ int ipu__err_sys(struct ipu_error *err, int code, const char *fmt, ...)
  */
 int ipu__engine_errno(int status);
 
+/*
+ * ipu__unwritten_err() - the report of a run refused because program @what
+ * ("program 0 ('main') on ipu0") reads tensor @tensor that nothing wrote
+ * (IPUE_EUNWRITTEN; the card's UNWRITTEN_INPUT): -ENODATA, one wording for
+ * both backends (error.c).
+ */
+int ipu__unwritten_err(struct ipu_error *err, const char *what, const char *tensor);
+
 /* Copy at most @size - 1 bytes of @src into @dst, always NUL-terminate. */
 void ipu__strlcpy(char *dst, const char *src, size_t size);
 
@@ -89,6 +97,7 @@ struct ipu_backend_ops {
 
 	/* Load a graph binary (docs/graph-format.md) of @size bytes. */
 	int (*load)(struct ipu_device *dev, const void *image, size_t size,
+		    unsigned flags, struct ipu_load_info *info,
 		    struct ipu_error *err);
 
 	/* Host <-> device tensor data, @len bytes from byte @offset. */

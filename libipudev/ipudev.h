@@ -489,6 +489,15 @@ IPU_API int ipu_graph_add_program(struct ipu_graph *g, const char *name,
 
 /* -- output -- */
 
+/**
+ * ipu_graph_set_zero_init() - with @on, the written graph has no input
+ * guards: a program that reads a host-writable tensor nothing wrote reads
+ * zeros, as before guards existed. Off (the default), such a run fails with
+ * -ENODATA and a message naming the tensor (docs/builder.md "Guards").
+ * Returns 0; -EINVAL for a NULL graph.
+ */
+IPU_API int ipu_graph_set_zero_init(struct ipu_graph *g, int on, struct ipu_error *err);
+
 /** Serialize: *@buf (free() it) of *@len bytes. The graph stays usable. */
 IPU_API int ipu_graph_write(struct ipu_graph *g, void **buf, size_t *len,
 			    struct ipu_error *err);
@@ -1246,6 +1255,31 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads,
 /** Load a graph binary (copied); replaces the loaded graph. */
 IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len,
 		     struct ipu_error *err);
+
+/* ipu_load_ex() flags */
+#define IPU_LOAD_COMMIT_MEMORY	(1u << 0)	/* commit all tile memory at load */
+#define IPU_LOAD_VALID_FLAGS	IPU_LOAD_COMMIT_MEMORY
+
+/* what a load did */
+struct ipu_load_info {
+	uint64_t committed_bytes;	/* tile memory in RAM right after the load
+					 * (0 from a card before interface 1.3) */
+	uint64_t reserved[7];
+};
+
+/**
+ * ipu_load_ex() - ipu_load() with @flags (IPU_LOAD_*) and, if @info is not
+ * NULL, what the load committed. IPU_LOAD_COMMIT_MEMORY commits every
+ * planned tile's memory during the load: the load takes longer, the first
+ * run no longer pays for committing memory page by page (without it, the
+ * first run is many times slower than later ones). Same on a card (the LOAD
+ * command carries the flag) and on the model device.
+ * Errors: those of ipu_load(); -EINVAL for unknown flags; -EOPNOTSUPP for
+ * the flag on a card or driver too old for it.
+ */
+IPU_API int ipu_load_ex(struct ipu_device *dev, const void *buf, size_t len,
+			unsigned flags, struct ipu_load_info *info,
+			struct ipu_error *err);
 IPU_API int ipu_load_file(struct ipu_device *dev, const char *path,
 			  struct ipu_error *err);
 
@@ -1339,7 +1373,9 @@ struct ipu_run_stats {
  * ipu_run() - run entry program @program @count times (0 counts as 1) and
  * wait for it; @stats (optional) filled also when the run fails part-way.
  * Errors: -ENOENT no graph; -ERANGE bad program; -ECONNABORTED the graph's
- * AbortOnCondition fired (message has the code); -EPIPE a stream failed.
+ * AbortOnCondition fired (message has the code); -EPIPE a stream failed;
+ * -ENODATA the program reads a host-writable tensor nothing wrote (the
+ * message names it; nothing ran; see ipu_graph_set_zero_init()).
  */
 IPU_API int ipu_run(struct ipu_device *dev, unsigned program, uint64_t count,
 		    struct ipu_run_stats *stats, struct ipu_error *err);

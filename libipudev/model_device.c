@@ -88,7 +88,17 @@ static int model_reset(struct ipu_device *dev, unsigned timeout_ms, unsigned fla
 	return 0;
 }
 
-static int model_load(struct ipu_device *dev, const void *image, size_t size, struct ipu_error *err)
+/* tile memory in RAM now, as the card reports it after a LOAD */
+static uint64_t committed_bytes(struct ipue_engine *e)
+{
+	struct ipue_mem_stats ms;
+
+	ipue_mem_stats(e, &ms);
+	return ms.tile_bytes_resident;
+}
+
+static int model_load(struct ipu_device *dev, const void *image, size_t size, unsigned flags,
+		      struct ipu_load_info *info, struct ipu_error *err)
 {
 	struct model_dev *md = md_of(dev);
 	struct ipue_load_error le;
@@ -99,7 +109,8 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, st
 	md->st = NULL;
 	md->nst = 0;
 	md->started = 0;
-	s = ipue_load(md->e, image, size, &le);
+	s = ipue_load_ex(md->e, image, size,
+			 (flags & IPU_LOAD_COMMIT_MEMORY) ? IPUE_LOAD_COMMIT : 0, &le);
 	if (s == IPUE_EFORMAT) {
 		if (le.record != IPU_GRAPH_NONE)
 			return ipu__err(err, ipu__engine_errno(s),
@@ -131,6 +142,7 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, st
 			md->st[i].index = i;
 		}
 	}
+	info->committed_bytes = committed_bytes(md->e);
 	return 0;
 }
 
@@ -389,6 +401,19 @@ static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, i
 		snprintf(md->msg, sizeof(md->msg),
 			 "program %u ('%s') on %s: aborted by AbortOnCondition with code %u (program node %u)",
 			 program, pname ? pname : "", dev->name, code, node);
+	} else if (s == IPUE_EUNWRITTEN) {
+		uint32_t h = 0;
+		struct ipue_tensor_info ti;
+		struct ipu_error ue;
+		char what[160];
+
+		ipue_unwritten_status(md->e, &h);
+		ti.name = "";
+		ipue_handle_info(md->e, h, &ti);
+		snprintf(what, sizeof(what), "program %u ('%s') on %s", program, pname ? pname : "",
+			 dev->name);
+		ipu__unwritten_err(&ue, what, ti.name);
+		snprintf(md->msg, sizeof(md->msg), "%s", ue.msg);
 	} else if (s) {
 		/* as the card backend words RUN_FAILED */
 		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: run failed: %s", program,

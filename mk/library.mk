@@ -213,7 +213,8 @@ card-exec-check: $(CARD_EXEC_TEST)
 # processes sharing the cards, negative paths, runs through the user queue
 # and through SUBMIT. Linked with the shared libipudev (the VM's /usr/lib).
 VM_EXEC_DIR := tests/library/exec
-VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors ipu_exec_runq
+VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors ipu_exec_runq \
+		 ipu_exec_guards
 VM_EXEC_BINS := $(addprefix $(B)/vm-tests/,$(VM_EXEC_NAMES))
 VM_EXEC_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/$(VM_EXEC_DIR)
 

@@ -139,10 +139,18 @@ static int ipu_cmd_load(IpuCmd *c)
         return ipu_dma_result(c, cs, &fault);
     }
     ipu_streams_unbind_all(s);
-    ret = ipue_load(s->engine, c->buf, c->sqe.length, &lerr);
+    ret = ipue_load_ex(s->engine, c->buf, c->sqe.length,
+                       (c->sqe.flags & IPU_SQE_LOAD_COMMIT) ?
+                       IPUE_LOAD_COMMIT : 0, &lerr);
     if (!ret) {
+        struct ipue_mem_stats ms;
+
         s->nstreams = ipue_stream_count(s->engine);
         s->streams = g_new0(IpuStreamRing, s->nstreams);
+        /* 1.3: what the load committed, for the guest to compare */
+        ipue_mem_stats(s->engine, &ms);
+        c->cqe.detail = (uint32_t)ms.tile_bytes_resident;
+        c->cqe.detail2 = (uint32_t)(ms.tile_bytes_resident >> 32);
         return IPU_CS_SUCCESS;
     }
     if (ret == IPUE_ENOMEM) {
@@ -311,7 +319,7 @@ static int ipu_cmd_run(IpuCmd *c)
         .repeat = c->sqe.count ? c->sqe.count : 1,
     };
     struct ipue_run_stats *st = &c->stats;
-    uint32_t code = 0, node = 0;
+    uint32_t code = 0, node = 0, handle = 0;
     int ret;
 
     if (!s->engine || !ipue_loaded(s->engine)) {
@@ -337,6 +345,10 @@ static int ipu_cmd_run(IpuCmd *c)
         return IPU_CS_PROGRAM_ABORT;
     case IPUE_ENOMEM:
         return IPU_CS_INTERNAL;
+    case IPUE_EUNWRITTEN:
+        ipue_unwritten_status(s->engine, &handle);
+        c->cqe.detail = handle;
+        return IPU_CS_UNWRITTEN_INPUT;
     default:
         c->cqe.detail = -ret;
         return IPU_CS_RUN_FAILED;
@@ -374,7 +386,10 @@ static int ipu_sqe_check(IpuCmd *c)
         uint32_t needs;     /* 0: never allowed */
         size_t at;
     } fields[] = {
-        { e->flags, 0, offsetof(struct ipu_sqe, flags) },
+        /* an opcode that uses flags may set only its own bits (1.3) */
+        { e->flags & ~((uses & IPU_SQE_USES_FLAGS) ?
+                       ipu_sqe_flags_valid(e->opcode) : 0), 0,
+          offsetof(struct ipu_sqe, flags) },
         { e->reserved[0] || e->reserved[1], 0,
           offsetof(struct ipu_sqe, reserved) },
         { e->arg, IPU_SQE_USES_ARG, offsetof(struct ipu_sqe, arg) },

@@ -26,7 +26,7 @@
 
 #define IPU_GRAPH_MAGIC		0x47555049u	/* bytes "IPUG" */
 #define IPU_GRAPH_VERSION_MAJOR	1
-#define IPU_GRAPH_VERSION_MINOR	0
+#define IPU_GRAPH_VERSION_MINOR	1	/* 1: INPUT_GUARDS */
 
 #define IPU_GRAPH_NONE		0xffffffffu	/* "no string / no node / no id" */
 #define IPU_GRAPH_MAX_RANK	6
@@ -101,6 +101,7 @@ enum ipu_graph_section_type {
 	IPU_GRAPH_SEC_METADATA = 17,	/* struct ipu_graph_kv[] */
 	IPU_GRAPH_SEC_INIT = 18,	/* struct ipu_graph_init[] */
 	IPU_GRAPH_SEC_DATA = 19,	/* blob: initial data bytes */
+	IPU_GRAPH_SEC_INPUT_GUARDS = 20, /* 1.1: struct ipu_graph_guard[], optional */
 	IPU_GRAPH_SEC_COUNT_		/* one past the last known type */
 };
 
@@ -285,6 +286,27 @@ struct ipu_graph_init {
 _Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
 
 /*
+ * ---- input guards (1.1): which host-writable tensors a program reads ----
+ * One record per (entry program, host handle) pair the builder found: READS
+ * when the program may read the handle's tensor before writing all of it
+ * (the engine refuses to run it while the tensor was never written), WRITES
+ * when the program writes all of it (after a successful run it counts as
+ * written). Records ascend by (program, handle), each pair at most once;
+ * the handle has IPU_HANDLE_WRITE access. No section: no guards (1.0
+ * binaries and graphs built with zero-initialised inputs).
+ */
+#define IPU_GRAPH_GUARD_READS	1u
+#define IPU_GRAPH_GUARD_WRITES	2u
+
+struct ipu_graph_guard {
+	uint32_t program;	/* entry program index */
+	uint32_t handle;	/* host handle index */
+	uint32_t flags;		/* IPU_GRAPH_GUARD_*, non-zero */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_guard) == 16, "guard size");
+
+/*
  * Record size a version-1 reader knows for section type @type: the struct
  * (or uint32_t) of the table in docs/graph-format.md, 1 for blob sections,
  * 0 for a type it does not know. Writers use it as the entsize they write;
@@ -312,6 +334,7 @@ static inline uint32_t ipu_graph_record_size(uint32_t type)
 		[IPU_GRAPH_SEC_METADATA] = sizeof(struct ipu_graph_kv),
 		[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
 		[IPU_GRAPH_SEC_DATA] = 1,
+		[IPU_GRAPH_SEC_INPUT_GUARDS] = sizeof(struct ipu_graph_guard),
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ ? size[type] : 0;
@@ -341,6 +364,7 @@ static inline const char *ipu_graph_section_name(uint32_t type)
 		[IPU_GRAPH_SEC_METADATA] = "metadata",
 		[IPU_GRAPH_SEC_INIT] = "init",
 		[IPU_GRAPH_SEC_DATA] = "data",
+		[IPU_GRAPH_SEC_INPUT_GUARDS] = "input_guards",
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ && names[type] ? names[type] : "unknown";

@@ -30,7 +30,7 @@
 
 /* Interface version reported in IPU_REG_VERSION: major << 16 | minor. */
 #define IPU_HW_VERSION_MAJOR		1
-#define IPU_HW_VERSION_MINOR		2
+#define IPU_HW_VERSION_MINOR		3	/* 1.3: LOAD flags */
 #define IPU_HW_VERSION \
 	((IPU_HW_VERSION_MAJOR << 16) | IPU_HW_VERSION_MINOR)
 
@@ -157,7 +157,7 @@
 /* Submission queue entry: 64 bytes, little-endian. */
 struct ipu_sqe {
 	uint8_t opcode;		/* IPU_SQE_* */
-	uint8_t flags;		/* must be 0 */
+	uint8_t flags;		/* IPU_SQE_LOAD_* for LOAD (1.3), else 0 */
 	uint16_t cid;		/* command id, echoed in the completion */
 	uint32_t handle;	/* tensor handle (WRITE, READ), program (RUN),
 				 * stream (STREAM_BIND) */
@@ -231,13 +231,18 @@ struct ipu_run_record {
 #define IPU_SQE_USES_DATA		(1u << 3)	/* data and sgl_count */
 #define IPU_SQE_USES_COUNT		(1u << 4)
 #define IPU_SQE_USES_ARG		(1u << 5)
+#define IPU_SQE_USES_FLAGS		(1u << 6)	/* 1.3: ipu_sqe_flags_valid() bits */
+
+/* LOAD flags (1.3): commit all tile memory at load; other bits: INVALID_FIELD */
+#define IPU_SQE_LOAD_COMMIT		(1u << 0)
+#define IPU_SQE_LOAD_FLAGS_ALL		IPU_SQE_LOAD_COMMIT
 
 static inline uint32_t ipu_sqe_uses(uint8_t opcode)
 {
 	switch (opcode) {
 	case IPU_SQE_LOAD:
 		return IPU_SQE_USES_LENGTH | IPU_SQE_USES_DATA |
-		       IPU_SQE_USES_ARG;
+		       IPU_SQE_USES_ARG | IPU_SQE_USES_FLAGS;
 	case IPU_SQE_WRITE:
 	case IPU_SQE_READ:
 		return IPU_SQE_USES_HANDLE | IPU_SQE_USES_OFFSET |
@@ -250,6 +255,12 @@ static inline uint32_t ipu_sqe_uses(uint8_t opcode)
 	default:		/* FENCE, ABORT, UNLOAD */
 		return 0;
 	}
+}
+
+/* The flags bits an opcode that uses flags may set (0: none). */
+static inline uint8_t ipu_sqe_flags_valid(uint8_t opcode)
+{
+	return opcode == IPU_SQE_LOAD ? IPU_SQE_LOAD_FLAGS_ALL : 0;
 }
 
 #define IPU_CQE_PHASE			1u
@@ -269,6 +280,8 @@ static inline uint32_t ipu_sqe_uses(uint8_t opcode)
 #define IPU_CS_RUN_FAILED		12	/* detail: engine status (negated) */
 #define IPU_CS_TOO_LARGE		13
 #define IPU_CS_INTERNAL			14	/* the card ran out of resources */
+#define IPU_CS_UNWRITTEN_INPUT		15	/* 1.3: detail: the host handle a
+						 * program reads, never written */
 
 #define IPU_MAX_GRAPH_BYTES		(256u << 20)
 #define IPU_MAX_TRANSFER_BYTES		(1ull << 32)

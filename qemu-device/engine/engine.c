@@ -31,6 +31,7 @@ const char *ipue_strerror(int status)
 	case IPUE_ESTEPLIMIT: return "run step limit reached";
 	case IPUE_EMODEL: return "unknown model or graph built for another model";
 	case IPUE_EBUSY: return "a run is in progress";
+	case IPUE_EUNWRITTEN: return "program reads a host-writable tensor never written";
 	default: return "unknown error";
 	}
 }
@@ -89,6 +90,7 @@ void ipue_engine_reset(struct ipue_engine *e)
 	e->aborted = 0;
 	e->abort_code = 0;
 	e->abort_node = 0;
+	e->unwritten = 0;
 }
 
 void ipue_model_info(const struct ipue_engine *e, struct ipue_model_info *out)
@@ -119,12 +121,18 @@ static int busy(struct ipue_engine *e)
 int ipue_load(struct ipue_engine *e, const void *buf, size_t len,
 	      struct ipue_load_error *err)
 {
+	return ipue_load_ex(e, buf, len, 0, err);
+}
+
+int ipue_load_ex(struct ipue_engine *e, const void *buf, size_t len,
+		 unsigned flags, struct ipue_load_error *err)
+{
 	struct ipue_graph *g;
 	int rc;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
-	if (!e)
+	if (!e || (flags & ~IPUE_LOAD_FLAGS_ALL))
 		return IPUE_EINVAL;
 	if (busy(e))
 		return IPUE_EBUSY;
@@ -132,6 +140,8 @@ int ipue_load(struct ipue_engine *e, const void *buf, size_t len,
 	rc = ipue_graph_load(e, buf, len, &g, err);
 	if (rc)
 		return rc;
+	if (flags & IPUE_LOAD_COMMIT)
+		ipue_arena_commit(&g->arena);
 	e->g = g;
 	return 0;
 }
@@ -280,6 +290,8 @@ static int tensor_access(struct ipue_engine *e, unsigned h, uint64_t off,
 	if (busy(e))
 		return IPUE_EBUSY;
 	ipue_tensor_copy(t, off, buf, len, write, stream);
+	if (write)	/* any host write counts: the host owns the contents */
+		ipue_guards_mark(e->g, e->g->handles[h].tensor);
 	return 0;
 }
 

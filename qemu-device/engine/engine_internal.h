@@ -50,6 +50,8 @@ struct ipue_arena {
 int ipue_arena_alloc(struct ipue_arena *a, uint64_t bytes);
 void ipue_arena_free(struct ipue_arena *a);
 uint64_t ipue_arena_resident(const struct ipue_arena *a);
+/* commit every page now (IPUE_LOAD_COMMIT) */
+void ipue_arena_commit(const struct ipue_arena *a);
 
 /* ---- thread pool ---- */
 typedef void (*ipue_job_fn)(void *arg, unsigned idx, unsigned n);
@@ -157,6 +159,10 @@ struct ipue_graph {
 	struct ipue_rt_stream *streams;	uint32_t nstreams;
 	struct ipue_rt_handle *handles;	uint32_t nhandles;
 	const char **meta;		uint32_t nmeta;	/* key, value pairs */
+	/* input guards (guards.c): records by program, written flag per tensor */
+	struct ipu_graph_guard *guards;	uint32_t nguards;
+	uint32_t *guard_first;		/* [nentries + 1] into guards */
+	uint8_t *written;		/* [ntensors] */
 
 	uint64_t host_bytes;		/* metadata bytes allocated */
 };
@@ -176,12 +182,23 @@ struct ipue_engine {
 
 	int aborted;
 	uint32_t abort_code, abort_node;
+	int unwritten;			/* the last run was refused: guards.c */
+	uint32_t unwritten_handle;
 };
 
 /* loader.c */
 int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 		    struct ipue_graph **out, struct ipue_load_error *err);
 void ipue_graph_free(struct ipue_graph *g);
+
+/* guards.c (docs/graph-format.md "Input guards") */
+struct ipue_container;
+int ipue_guards_load(struct ipue_graph *g, const struct ipue_container *c,
+		     struct ipue_load_error *err);
+void ipue_guards_mark(struct ipue_graph *g, uint32_t tensor);
+int ipue_guards_check(struct ipue_engine *e, uint32_t program);
+void ipue_guards_ran(struct ipue_graph *g, uint32_t program);
+
 
 /* exchange.c */
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x);

@@ -41,6 +41,8 @@ enum ipue_status {
 	IPUE_ESTEPLIMIT = -10,	/* the run's step_limit was reached */
 	IPUE_EMODEL = -11,	/* unknown model id, or graph for another model */
 	IPUE_EBUSY = -12,	/* a run is in progress */
+	IPUE_EUNWRITTEN = -13,	/* the program reads a host-writable tensor never
+				 * written: ipue_unwritten_status() */
 };
 
 const char *ipue_strerror(int status);	/* static string, never NULL */
@@ -112,6 +114,16 @@ struct ipue_load_error {
  */
 int ipue_load(struct ipue_engine *e, const void *buf, size_t len,
 	      struct ipue_load_error *err);
+/*
+ * ipue_load() with flags: IPUE_LOAD_COMMIT commits every planned tile's
+ * memory now (the pages are touched at load, so the first run does not
+ * pay for committing them; ipue_mem_stats() shows them resident).
+ * Errors: those of ipue_load(), IPUE_EINVAL for unknown flags.
+ */
+#define IPUE_LOAD_COMMIT	(1u << 0)
+#define IPUE_LOAD_FLAGS_ALL	IPUE_LOAD_COMMIT
+int ipue_load_ex(struct ipue_engine *e, const void *buf, size_t len,
+		 unsigned flags, struct ipue_load_error *err);
 int ipue_loaded(const struct ipue_engine *e);	/* 1 if a graph is loaded */
 
 /* ---- host-visible tensors (handles) ---- */
@@ -232,7 +244,8 @@ struct ipue_run_stats {
  * Run entry program opts->program (opts->repeat times). stats may be NULL;
  * it is filled also when the run fails part-way.
  * Returns 0, or IPUE_EABORT / IPUE_ECANCELED / IPUE_ESTEPLIMIT / IPUE_ESTREAM /
- * IPUE_ENOGRAPH / IPUE_ERANGE / IPUE_ENOMEM. Tile memory keeps whatever the
+ * IPUE_ENOGRAPH / IPUE_ERANGE / IPUE_ENOMEM, or IPUE_EUNWRITTEN before
+ * anything ran. Tile memory keeps whatever the
  * program wrote before stopping.
  */
 int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
@@ -243,6 +256,14 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
  * returns 1 if the last run aborted, else 0. Cleared by the next run.
  */
 int ipue_abort_status(const struct ipue_engine *e, uint32_t *code, uint32_t *node);
+
+/*
+ * After IPUE_EUNWRITTEN: *handle = the host handle whose tensor the program
+ * reads but nothing wrote (host write, stream copy, a program that writes
+ * it whole, initial data; docs/graph-format.md "Input guards"); returns 1
+ * if the last run was refused so, else 0. Cleared by the next run.
+ */
+int ipue_unwritten_status(const struct ipue_engine *e, uint32_t *handle);
 
 /*
  * Any thread: stop the run in progress at the next program step or

@@ -1145,6 +1145,7 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = load_handles(&L);
 	if (!rc) rc = load_metadata(&L);
 	if (!rc) rc = load_init(&L);
+	if (!rc) rc = ipue_guards_load(L.g, &L.c, err);
 	free(L.vcycles);
 	if (rc) {
 		if (err && !err->status) {
@@ -1193,5 +1194,8 @@ void ipue_graph_free(struct ipue_graph *g)
 	free(g->streams);
 	free(g->handles);
 	free(g->meta);
+	free(g->guards);
+	free(g->guard_first);
+	free(g->written);
 	free(g);
 }

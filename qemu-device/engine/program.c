@@ -107,6 +107,8 @@ static int exec_node(struct runner *r, uint32_t id)
 
 		if (s->direction == IPU_STREAM_HOST_TO_DEVICE) {
 			rc = ipue_stream_h2d(s, t);
+			if (!rc)
+				ipue_guards_mark(g, n->b);
 			st->stream_bytes_h2d += rc ? 0 : s->bytes;
 		} else {
 			rc = ipue_stream_d2h(s, t);
@@ -153,6 +155,10 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 		return IPUE_ENOGRAPH;
 	if (opts->program >= e->g->nentries)
 		return IPUE_ERANGE;
+	e->aborted = 0;
+	rc = ipue_guards_check(e, opts->program);
+	if (rc)
+		return rc;
 	pthread_mutex_lock(&e->run_lock);
 	if (e->running) {
 		pthread_mutex_unlock(&e->run_lock);
@@ -176,6 +182,8 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	reps = opts->repeat ? opts->repeat : 1;
 	for (uint64_t i = 0; i < reps && !rc; i++)
 		rc = exec_node(&r, e->g->entries[opts->program]);
+	if (!rc)
+		ipue_guards_ran(e->g, opts->program);
 	/* device->host data written so far reaches the host even on failure */
 	for (uint32_t s = 0; s < e->g->nstreams; s++) {
 		frc = ipue_stream_flush(&e->g->streams[s]);

@@ -94,7 +94,7 @@ TEST_F(bar0, identity)
 
 	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
 	EXPECT_EQ((uint32_t)(IPU_HW_VERSION), rd32(self, IPU_REG_VERSION));
-	EXPECT_EQ(0x00010002u, rd32(self, IPU_REG_VERSION));	/* 1.2 */
+	EXPECT_EQ(0x00010003u, rd32(self, IPU_REG_VERSION));	/* 1.3 */
 	EXPECT_EQ((uint32_t)(DEV_CARD), rd32(self, IPU_REG_CARD_INDEX));
 	EXPECT_EQ((uint32_t)(IPU_WORKER_THREADS), rd32(self, IPU_REG_THREADS));
 	EXPECT_EQ((uint32_t)(0x010400), rd32(self, IPU_REG_FW_VERSION));

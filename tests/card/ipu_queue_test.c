@@ -544,6 +544,35 @@ TEST_F(queue, bad_commands)
 	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_FENCE, NULL));
 }
 
+/*
+ * LOAD flags (1.3): IPU_SQE_LOAD_COMMIT commits the graph's tile memory
+ * (SUCCESS's detail/detail2: committed bytes, more than a lazy LOAD's);
+ * unknown bits are INVALID_FIELD at byte 1, and the graph is kept.
+ */
+TEST_F(queue, load_commit_flag)
+{
+	IPU_RETURN_IF_SKIPPED();
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+	uint64_t lazy, eager;
+
+	load_sqe(self, self->graph, self->graph_len, &e);
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	lazy = c.detail | (uint64_t)c.detail2 << 32;
+	e.flags = IPU_SQE_LOAD_COMMIT;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	eager = c.detail | (uint64_t)c.detail2 << 32;
+	EXPECT_LT(lazy, eager);
+	EXPECT_LE((uint64_t)N_ELEMS * 4, eager);
+	e.flags = 0x80;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	EXPECT_EQ(1, c.detail);
+	e.flags = IPU_SQE_LOAD_COMMIT | 2;
+	EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+	/* the committed graph is still loaded and runs */
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+}
+
 TEST_F(queue, corrupt_graph_message)
 {
 	IPU_RETURN_IF_SKIPPED();

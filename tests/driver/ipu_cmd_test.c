@@ -461,6 +461,35 @@ TEST_F(cmd, negative)
 	EXPECT_EQ(-ENOTCONN, ipu_test_wait_seq(self->fd, seq, 0, 0, NULL));
 }
 
+/*
+ * LOAD's commit flag (API 1.4): refused on other opcodes and unknown flags
+ * stay refused; a committed LOAD reports more committed tile memory than a
+ * lazy one, and the graph computes the same.
+ */
+TEST_F(cmd, load_commit_flag)
+{
+	struct ipu_cmd c = { .opcode = IPU_CMD_FENCE, .flags = 1u << 7 };
+	uint64_t lazy, eager;
+
+	IPU_RETURN_IF_SKIPPED();
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
+	c.flags = IPU_CMD_FLAG_LOAD_COMMIT;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_LOAD;
+	c.user_ptr = (uintptr_t)self->graph;
+	c.length = self->graph_len;
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
+	lazy = c.detail | (uint64_t)c.detail2 << 32;
+	c.flags = IPU_CMD_FLAG_LOAD_COMMIT;
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
+	eager = c.detail | (uint64_t)c.detail2 << 32;
+	EXPECT_LT(lazy, eager);
+	EXPECT_LE((uint64_t)N_ELEMS * 4, eager);
+	c.flags = IPU_CMD_FLAG_LOAD_COMMIT | (1u << 6);
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));
+}
+
 TEST_F(cmd, rlimit_memlock)
 {
 	pid_t pid;

@@ -39,6 +39,31 @@ static uint32_t add(struct gw *w, uint32_t tile, uint32_t off, uint32_t n, uint3
 	return gw_vertex(w, TC_ADD, tile, 1, &f, 1, &d);
 }
 
+/* 7: input guards (format 1.1): reads and writes of two host-writable tensors */
+static void seed_guards(const char *dir)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_copy c = { .src_tile = 0, .dst_tile = 1, .bytes = 16 };
+	uint32_t x, y, v, k[2];
+
+	gw_plan(w, 0, 64);
+	gw_plan(w, 1, 64);
+	x = gw_tensor1(w, "x", I32, 4, 0, 0);
+	y = gw_tensor1(w, "y", I32, 4, 1, 0);
+	gw_handle(w, "x", x, IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+	gw_handle(w, "y", y, IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+	gw_stream(w, "in", IPU_STREAM_HOST_TO_DEVICE, I32, 1, 4);
+	v = add(w, 0, 0, 4, 1);
+	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "inc", 1, &v), 0, 0);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x->y", 1, &c), 0, 0);
+	gw_entry(w, "use", gw_seq(w, 2, k));
+	gw_entry(w, "feed", gw_node(w, IPU_PROG_STREAM_COPY, 0, x, IPU_STREAM_HOST_TO_DEVICE));
+	gw_guard(w, 0, 0, IPU_GRAPH_GUARD_READS | IPU_GRAPH_GUARD_WRITES);
+	gw_guard(w, 0, 1, IPU_GRAPH_GUARD_WRITES);
+	gw_guard(w, 1, 0, IPU_GRAPH_GUARD_WRITES);
+	save(dir, "guards.bin", w);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
@@ -165,5 +190,6 @@ int main(int argc, char **argv)
 		gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, v), 0, 0));
 	}
 	save(dir, "map.bin", w);
+	seed_guards(dir);
 	return 0;
 }

@@ -209,6 +209,13 @@ uint32_t gw_handle(struct gw *w, const char *name, uint32_t tensor, uint32_t acc
 	return add(w, IPU_GRAPH_SEC_HOST_HANDLES, &h);
 }
 
+uint32_t gw_guard(struct gw *w, uint32_t program, uint32_t handle, uint32_t flags)
+{
+	struct ipu_graph_guard g = { .program = program, .handle = handle, .flags = flags };
+
+	return add(w, IPU_GRAPH_SEC_INPUT_GUARDS, &g);
+}
+
 void gw_meta(struct gw *w, const char *key, const char *value)
 {
 	struct ipu_graph_kv kv = { .key = gw_str(w, key), .value = gw_str(w, value) };

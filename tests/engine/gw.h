@@ -37,6 +37,8 @@ uint32_t gw_stream(struct gw *w, const char *name, uint8_t dir, uint8_t dtype,
 		   uint16_t depth, uint32_t elements);
 uint32_t gw_handle(struct gw *w, const char *name, uint32_t tensor, uint32_t access);
 void gw_meta(struct gw *w, const char *key, const char *value);
+/* an INPUT_GUARDS record (records are written in call order) */
+uint32_t gw_guard(struct gw *w, uint32_t program, uint32_t handle, uint32_t flags);
 void gw_init(struct gw *w, uint32_t tile, uint32_t off, uint32_t bytes, const void *data);
 /* append raw bytes as a section of any type (unknown types for skip tests) */
 void gw_raw_section(struct gw *w, uint32_t type, uint32_t flags, uint32_t entsize,

@@ -880,6 +880,15 @@ static void m_init_data(struct gw *w)
 	gw_init(w, 0, 0, 4, "1234");
 	R(INIT, struct ipu_graph_init, 0)->data_offset = 2;
 }
+#define GR IPU_GRAPH_GUARD_READS
+static void m_g_ok(struct gw *w) { gw_guard(w, 0, 0, IPU_GRAPH_GUARD_WRITES); gw_guard(w, 0, 1, IPU_GRAPH_GUARD_WRITES); }
+static void m_g_prog(struct gw *w) { gw_guard(w, 1, 0, GR); }
+static void m_g_handle(struct gw *w) { gw_guard(w, 0, 5, GR); }
+static void m_g_access(struct gw *w) { gw_guard(w, 0, gw_handle(w, "r", 2, IPU_HANDLE_READ), GR); }
+static void m_g_flags(struct gw *w) { gw_guard(w, 0, 0, 4); }
+static void m_g_noflags(struct gw *w) { gw_guard(w, 0, 0, 0); }
+static void m_g_order(struct gw *w) { gw_guard(w, 0, 1, GR); gw_guard(w, 0, 0, GR); }
+static void m_g_dup(struct gw *w) { gw_guard(w, 0, 0, GR); gw_guard(w, 0, 0, GR); }
 static void m_unknown_sec(struct gw *w) { gw_raw_section(w, 1000, 0, 1, "future", 6); }
 static void m_unknown_req(struct gw *w)
 {
@@ -1061,6 +1070,14 @@ FIXTURE_VARIANT_ADD(loader, h_dup) { "duplicate handle name", m_h_dup, NULL, IPU
 FIXTURE_VARIANT_ADD(loader, h_tensor) { "handle tensor id", m_h_tensor, NULL, IPUE_EFORMAT, "host_handles", "out of range" };
 FIXTURE_VARIANT_ADD(loader, h_access) { "handle access bits", m_h_access, NULL, IPUE_EFORMAT, "host_handles", "access" };
 FIXTURE_VARIANT_ADD(loader, meta) { "metadata string", m_meta, NULL, IPUE_EFORMAT, "metadata", "string" };
+FIXTURE_VARIANT_ADD(loader, g_ok) { "guards load", m_g_ok, NULL, 0, NULL, NULL };
+FIXTURE_VARIANT_ADD(loader, g_prog) { "guard program", m_g_prog, NULL, IPUE_EFORMAT, "input_guards", "program 1 out of range" };
+FIXTURE_VARIANT_ADD(loader, g_handle) { "guard handle", m_g_handle, NULL, IPUE_EFORMAT, "input_guards", "handle 5 out of range" };
+FIXTURE_VARIANT_ADD(loader, g_access) { "guard read-only handle", m_g_access, NULL, IPUE_EFORMAT, "input_guards", "not host-writable" };
+FIXTURE_VARIANT_ADD(loader, g_flags) { "guard flags", m_g_flags, NULL, IPUE_EFORMAT, "input_guards", "bad flags 0x4" };
+FIXTURE_VARIANT_ADD(loader, g_noflags) { "guard no flags", m_g_noflags, NULL, IPUE_EFORMAT, "input_guards", "bad flags 0x0" };
+FIXTURE_VARIANT_ADD(loader, g_order) { "guard order", m_g_order, NULL, IPUE_EFORMAT, "input_guards", "ascending" };
+FIXTURE_VARIANT_ADD(loader, g_dup) { "guard twice", m_g_dup, NULL, IPUE_EFORMAT, "input_guards", "ascending" };
 FIXTURE_VARIANT_ADD(loader, init) { "init outside tile plan", m_init, NULL, IPUE_EFORMAT, "init", "outside" };
 FIXTURE_VARIANT_ADD(loader, init_data) { "init data outside data section", m_init_data, NULL, IPUE_EFORMAT, "init", "data" };
 
@@ -1096,5 +1113,7 @@ TEST_F(loader, load)
 	}
 	ipue_engine_destroy(e);
 }
+
+#include "guards_tests.h"
 
 TEST_HARNESS_MAIN

@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	3
+#define IPU_API_VERSION_MINOR	4
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -193,7 +193,13 @@ struct ipu_buf {
 
 /* Return at once; wait for the result with IPU_IOCTL_WAIT (@seq). */
 #define IPU_CMD_FLAG_ASYNC	(1u << 0)
-#define IPU_CMD_FLAGS_ALL	IPU_CMD_FLAG_ASYNC
+/*
+ * LOAD only (API 1.4, a card of interface 1.3 or later): commit all tile
+ * memory during the load, so the first RUN does not pay for it. Another
+ * opcode with it is -EINVAL; an older card, -EOPNOTSUPP.
+ */
+#define IPU_CMD_FLAG_LOAD_COMMIT (1u << 1)
+#define IPU_CMD_FLAGS_ALL	(IPU_CMD_FLAG_ASYNC | IPU_CMD_FLAG_LOAD_COMMIT)
 
 /* Completion status (struct ipu_cmd.status, struct ipu_wait.status) */
 #define IPU_STATUS_OK			0
@@ -211,6 +217,7 @@ struct ipu_buf {
 #define IPU_STATUS_RUN_FAILED		12
 #define IPU_STATUS_TOO_LARGE		13
 #define IPU_STATUS_INTERNAL		14
+#define IPU_STATUS_UNWRITTEN_INPUT	15	/* 1.4: detail = the tensor handle */
 #define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
 
 #define IPU_LOAD_MSG_MAX	256
@@ -255,7 +262,9 @@ struct ipu_run_counters {
  *              card's message on IPU_STATUS_LOAD_FAILED, or 0
  * @seq:        out: the command's sequence number in this context
  * @status:     out (not ASYNC): IPU_STATUS_*
- * @detail:     out (not ASYNC): status detail (docs/hw-interface.md)
+ * @detail:     out (not ASYNC): status detail (docs/hw-interface.md);
+ *              LOAD OK (1.4): tile memory bytes committed, low 32 bits
+ *              (@detail2: high 32 bits)
  * @detail2:    out (not ASYNC): status detail
  * @reserved0:  in: must be 0
  * @host_ns:    out (not ASYNC): time the card spent on the command

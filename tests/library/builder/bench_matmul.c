@@ -9,7 +9,10 @@
  * record's value, steady state). OpenBLAS runs in a child of this program
  * without OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (tests/bench/blas_baseline.h),
  * on the same inputs; its result is checked against the model device's and
- * the core it ran is recorded ("openblas_core"). When those variables are
+ * the core it ran is recorded ("openblas_core"). The same graph is then
+ * loaded again with IPU_LOAD_COMMIT_MEMORY, which commits the tile memory
+ * at load: its load time, first and steady runs are recorded beside the
+ * lazy load's ("..._commit_at_load_..."). When those variables are
  * set, the baseline is also run with them, as an informational record.
  * Prints a table line on stderr and JSON records on stdout.
  *
@@ -78,6 +81,9 @@ static int baseline(struct blas_job *j)
 /* What the runs measured, for the records. */
 struct mm_result {
 	double t_first, t_model, t_blas, gf_model, gf_blas, gf_pinned, maxerr;
+	double t_load;			/* the lazy load */
+	double c_load, c_first, c_steady; /* with IPU_LOAD_COMMIT_MEMORY */
+	uint64_t c_committed, l_committed; /* bytes committed by either load */
 	char core[64], pinned_core[64];
 	struct ipu_run_stats st;
 	struct ipu_matmul_plan p;
@@ -113,14 +119,20 @@ static int model_runs(unsigned threads, int reps, void *bin, size_t len, const f
 		      const float *b, float *c, size_t nn, double *tm, struct mm_result *m)
 {
 	struct ipu_error err = { 0, "" };
+	struct ipu_load_info li;
 	struct ipu_device *d;
 
-	if (ipu_model_open("gc200", threads, &d, &err) || ipu_load(d, bin, len, &err) ||
-	    ipu_tensor_write(d, "a", a, nn * 4, &err) || ipu_tensor_write(d, "b", b, nn * 4, &err)) {
+	if (ipu_model_open("gc200", threads, &d, &err)) {
 		fprintf(stderr, "bench_matmul: model device: %s\n", err.msg);
 		return 1;
 	}
-	free(bin);
+	m->t_load = bench_now_s();
+	if (ipu_load_ex(d, bin, len, 0, &li, &err) ||
+	    (m->t_load = bench_now_s() - m->t_load, m->l_committed = li.committed_bytes,
+	     ipu_tensor_write(d, "a", a, nn * 4, &err)) || ipu_tensor_write(d, "b", b, nn * 4, &err)) {
+		fprintf(stderr, "bench_matmul: model device: %s\n", err.msg);
+		return 1;
+	}
 	m->t_first = bench_now_s();	/* the first run commits tile memory: timed on its own */
 	if (ipu_run(d, 0, 1, &m->st, &err)) {
 		fprintf(stderr, "bench_matmul: first run: %s\n", err.msg);
@@ -145,6 +157,66 @@ static int model_runs(unsigned threads, int reps, void *bin, size_t len, const f
 	}
 	ipu_device_close(d);
 	return 0;
+}
+
+/*
+ * The graph loaded with IPU_LOAD_COMMIT_MEMORY on a fresh model device:
+ * load time, the first run and the median of @reps later ones.
+ */
+static int commit_runs(unsigned threads, int reps, const void *bin, size_t len, const float *a,
+		       const float *b, size_t nn, double *tm, struct mm_result *m)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_load_info li;
+	struct ipu_device *d;
+	double t0;
+
+	if (ipu_model_open("gc200", threads, &d, &err))
+		goto fail;
+	t0 = bench_now_s();
+	if (ipu_load_ex(d, bin, len, IPU_LOAD_COMMIT_MEMORY, &li, &err))
+		goto fail;
+	m->c_load = bench_now_s() - t0;
+	m->c_committed = li.committed_bytes;
+	if (ipu_tensor_write(d, "a", a, nn * 4, &err) || ipu_tensor_write(d, "b", b, nn * 4, &err))
+		goto fail;
+	for (int r = -1; r < reps; r++) {
+		t0 = bench_now_s();
+		if (ipu_run(d, 0, 1, NULL, &err))
+			goto fail;
+		if (r < 0)
+			m->c_first = bench_now_s() - t0;
+		else
+			tm[r] = bench_now_s() - t0;
+	}
+	m->c_steady = median(tm, reps);
+	ipu_device_close(d);
+	return 0;
+fail:
+	fprintf(stderr, "bench_matmul: commit at load: %s\n", err.msg);
+	return 1;
+}
+
+/* The commit-at-load record (first run and load, beside the lazy load's). */
+static void report_commit(unsigned n, unsigned threads, const struct mm_result *m)
+{
+	char name[128], extra[320];
+
+	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_commit_at_load_%uthreads", n, threads);
+	snprintf(extra, sizeof(extra),
+		 ", \"first_run_s\": %.4g, \"steady_run_s\": %.4g, \"load_s\": %.4g, "
+		 "\"committed_bytes\": %llu, \"lazy_first_run_s\": %.4g, \"lazy_steady_run_s\": %.4g, "
+		 "\"lazy_load_s\": %.4g, \"lazy_committed_bytes\": %llu",
+		 m->c_first, m->c_steady, m->c_load, (unsigned long long)m->c_committed, m->t_first,
+		 m->t_model, m->t_load, (unsigned long long)m->l_committed);
+	/* value: first / steady run with commit; baseline: the same without */
+	bench_record(name, m->c_first / m->c_steady, "first/steady", m->t_first / m->t_model,
+		     (m->c_first / m->c_steady) / (m->t_first / m->t_model), "info", extra);
+	fprintf(stderr, "commit at load: load %.1f ms (lazy %.1f ms), first run %.2f ms, steady %.2f ms "
+		"(lazy: first %.2f ms, steady %.2f ms); committed %.1f MiB (lazy %.1f MiB)\n",
+		m->c_load * 1e3, m->t_load * 1e3, m->c_first * 1e3, m->c_steady * 1e3,
+		m->t_first * 1e3, m->t_model * 1e3, m->c_committed / 1048576.0,
+		m->l_committed / 1048576.0);
 }
 
 /* The JSON records on stdout, and the table line on stderr. */
@@ -175,6 +247,7 @@ static void report(unsigned n, unsigned threads, double flop, const struct mm_re
 	snprintf(extra, sizeof(extra), ", \"openblas_core\": \"%s\"", m->core);
 	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
 	bench_record(name, m->maxerr, "", 0, 0, "<= 1e-5", extra);
+	report_commit(n, threads, m);
 	printf("\n]\n");
 	fprintf(stderr,
 		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms; first run %.2f ms), "
@@ -229,6 +302,10 @@ int main(int argc, char **argv)
 		return 1;
 	if (model_runs(threads, reps, bin, len, a, b, c, nn, tm, &m))
 		return 1;
+	m.t_model = median(tm, reps);	/* before commit_runs() reuses tm */
+	if (commit_runs(threads, reps, bin, len, a, b, nn, tm, &m))
+		return 1;
+	free(bin);
 
 	/* OpenBLAS on as many threads, in the child; last with the clean environment */
 	if (bb_env_pinned()) {
@@ -250,7 +327,6 @@ int main(int argc, char **argv)
 		if (!(e <= m.maxerr))
 			m.maxerr = e;
 	}
-	m.t_model = median(tm, reps);
 	m.t_blas = job->secs;
 	m.gf_model = flop / m.t_model * 1e-9;
 	m.gf_blas = flop / m.t_blas * 1e-9;

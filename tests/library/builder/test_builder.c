@@ -736,6 +736,7 @@ TEST(model_open_and_load_errors)
 #include "conv_tests.h"
 #include "pool_tests.h"
 #include "views_tests.h"
+#include "guards_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 

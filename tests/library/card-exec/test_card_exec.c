@@ -106,7 +106,8 @@ static const struct {
 	{ IPUE_EACCES, -EACCES },	{ IPUE_ESTREAM, -EPIPE },
 	{ IPUE_EABORT, -ECONNABORTED },	{ IPUE_ECANCELED, -ECANCELED },
 	{ IPUE_ESTEPLIMIT, -ELOOP },	{ IPUE_EMODEL, -EINVAL },
-	{ IPUE_EBUSY, -EBUSY },		{ -99, -EIO },	/* newer than the library */
+	{ IPUE_EBUSY, -EBUSY },		{ IPUE_EUNWRITTEN, -ENODATA },
+	{ -99, -EIO },	/* newer than the library */
 };
 
 /* The card statuses that stand for an engine status (qemu-device/ipu-queue.c). */
@@ -118,6 +119,7 @@ static const struct {
 	{ IPU_STATUS_OUT_OF_RANGE, IPUE_ERANGE },	{ IPU_STATUS_BAD_HANDLE, IPUE_ERANGE },
 	{ IPU_STATUS_ACCESS, IPUE_EACCES },		{ IPU_STATUS_ABORTED, IPUE_ECANCELED },
 	{ IPU_STATUS_PROGRAM_ABORT, IPUE_EABORT },	{ IPU_STATUS_INTERNAL, IPUE_ENOMEM },
+	{ IPU_STATUS_UNWRITTEN_INPUT, IPUE_EUNWRITTEN },
 };
 
 TEST(engine_status_errno)
@@ -165,6 +167,47 @@ TEST(engine_status_card)
 			TH_LOG("engine status: card statuses that stand for one have its errno: "
 			       "card status %u", card_engine[i].card);
 	}
+}
+
+/*
+ * A run refused for a never-written input: the card's UNWRITTEN_INPUT (the
+ * card backend names the handle) words it as the model device does.
+ */
+TEST(unwritten_input_both_backends)
+{
+	uint32_t shape[1] = { 8 };
+	struct ipu_graph *g = NULL;
+	struct ipu_device *d = NULL;
+	struct ipu__cmd_ctx x = { .opcode = IPU_CMD_RUN, .handle = 0, .program = "neg",
+				  .tensor = "in" };
+	struct ipu_error e, m;
+	void *bin = NULL;
+	size_t len;
+	int t, seq, r;
+
+	ASSERT_EQ(0, ipu_graph_create(IPU_MODEL_TEST, &g, &e));
+	t = ipu_graph_add_tensor(g, "in", IPU_DTYPE_F32, 1, shape, &e);
+	ASSERT_LE(0, ipu_graph_map_linear(g, t, 4, &e));
+	ASSERT_LE(0, ipu_graph_expose(g, t, NULL, IPU_HANDLE_WRITE, &e));
+	seq = ipu_prog_sequence(g, &e);
+	ASSERT_LE(0, ipu_unary(g, seq, IPU_OP_NEG, t, NULL, &e)) TH_LOG("%s", e.msg);
+	ASSERT_LE(0, ipu_graph_add_program(g, "neg", seq, &e));
+	ASSERT_EQ(0, ipu_graph_write(g, &bin, &len, &e));
+	ASSERT_EQ(0, ipu_model_open("test", 1, &d, &e));
+	ASSERT_EQ(0, ipu_load(d, bin, len, &e));
+	r = ipu_run(d, 0, 1, NULL, &m);
+	EXPECT_EQ(-ENODATA, r);
+	x.dev = ipu_device_name(d);
+	r = ipu__card_status_err(&e, &x, IPU_STATUS_UNWRITTEN_INPUT, 0, 0);
+	EXPECT_EQ(-ENODATA, r);
+	EXPECT_STREQ(m.msg, e.msg);
+	EXPECT_TRUE(strstr(e.msg, "reads tensor 'in', which was never written") != NULL) TH_LOG("%s", e.msg);
+	x.tensor = NULL;
+	r = ipu__card_status_err(&e, &x, IPU_STATUS_UNWRITTEN_INPUT, 3, 0);
+	EXPECT_TRUE(r == -ENODATA && strstr(e.msg, "tensor handle 3")) TH_LOG("%s", e.msg);
+	ipu_device_close(d);
+	ipu_graph_free(g);
+	free(bin);
 }
 
 /* ---- graph tables ---- */

@@ -219,6 +219,7 @@ TEST(card_stubs)
 	struct ipu_error e;
 	char buf[4];
 	bool ok = true;
+	struct ipu_load_info li;
 	int r;
 
 	/* a card handle without an open file: every execution op says so */
@@ -226,7 +227,7 @@ TEST(card_stubs)
 		EXPECT_TRUE(false) TH_LOG("%s: " "device_new failed", "card: execution ops without a device");
 		return;
 	}
-	r = ipu__card_ops.load(dev, buf, sizeof(buf), &e);
+	r = ipu__card_ops.load(dev, buf, sizeof(buf), 0, &li, &e);
 	ok &= r == -ENODEV && !strcmp(e.msg, "load on ipu3: the device is not open");
 	r = ipu__card_ops.tensor_write(dev, 0, 0, buf, 4, &e);
 	ok &= r == -ENODEV && strstr(e.msg, "not open");
