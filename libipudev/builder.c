@@ -674,6 +674,10 @@ IPU_API int ipu_graph_set_initial(struct ipu_graph *g, int tensor, const void *d
 	if (r)
 		return r;
 	t = &g->t[tensor];
+	/* a view's memory belongs to its base: initial data goes on the base */
+	if (t->view)
+		return ipu__err(err, -EINVAL, "tensor '%s' is a view of '%s': give the initial data to '%s'",
+				t->name, g->t[t->base].name, g->t[t->base].name);
 	if (bytes != t->elements * ipu_dtype_size(t->dtype) || !data)
 		return ipu__err(err, -EINVAL, "tensor '%s': initial data of %zu bytes, the tensor has %llu",
 				t->name, bytes,

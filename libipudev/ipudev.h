@@ -381,6 +381,7 @@ IPU_API int ipu_graph_map_like(struct ipu_graph *g, int tensor, int like,
 /**
  * ipu_graph_set_initial() - contents the tensor has after load (@bytes must
  * be its size); makes it a constant unless it is exposed for writing.
+ * Refused (-EINVAL) on a view (ipu_reshape() etc.): set it on the base.
  */
 IPU_API int ipu_graph_set_initial(struct ipu_graph *g, int tensor,
 				  const void *data, size_t bytes,

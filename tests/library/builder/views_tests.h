@@ -561,6 +561,14 @@ TEST(views_refused)
 		   "tensor 'x' [4, 5] does not broadcast to tensor 'x3' [3, 5]", "binary shapes swapped");
 	ASSERT_EQ(-ENOENT, ipu_graph_find_tensor(g, "r"));
 	ASSERT_EQ(-ENOENT, ipu_graph_find_tensor(g, "c"));
+	{
+		float init[20] = { 0 };
+		int v;
+
+		ASSERT_CALL(v = ipu_reshape(g, t, 1, (uint32_t[]){ 20 }, "flat", &err));
+		expect_err(_metadata, ipu_graph_set_initial(g, v, init, sizeof(init), &err),
+			   "tensor 'flat' is a view of 'x': give the initial data to 'x'", "initial data on a view");
+	}
 	ipu_graph_free(g);
 }
 
