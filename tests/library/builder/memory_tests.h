@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory planning (docs/builder.md, Memory): reuse of temporaries by
+ * liveness, loops keep carried state, availableMemoryProportion, the
+ * report. Included by test_builder.c.
+ */
+
+#define MEM_N 4096	/* elements: 128 per tile of the test model, 512 bytes */
+
+/* a graph for the test model with memory.reuse @reuse */
+static struct ipu_graph *mem_graph(struct __test_metadata *_metadata, int reuse)
+{
+	struct ipu_graph *g;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(ipu_graph_set_option(g, "memory.reuse", reuse ? "true" : "false", &err));
+	return g;
+}
+
+/* x (written by the host) -> neg -> exp -> neg -> abs -> relu -> y (read): four temporaries */
+static struct ipu_graph *mem_chain(struct __test_metadata *_metadata, int reuse)
+{
+	static const unsigned ops[5] = { IPU_OP_NEG, IPU_OP_EXP, IPU_OP_NEG, IPU_OP_ABS, IPU_OP_RELU };
+	static const char *const names[5] = { "t1", "t2", "t3", "t4", "y" };
+	uint32_t shape[1] = { MEM_N };
+	struct ipu_graph *g = mem_graph(_metadata, reuse);
+	int x, t, seq;
+
+	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, x, 8, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	t = x;
+	for (int i = 0; i < 5; i++)
+		ASSERT_CALL(t = ipu_unary(g, seq, ops[i], t, names[i], &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, t, NULL, IPU_HANDLE_READ, &err));
+	return g;
+}
+
+/* run a graph with x = @x ([MEM_N]) in, y out */
+static void mem_run(struct __test_metadata *_metadata, struct ipu_graph *g, const float *x, float *y)
+{
+	struct ipu_device *d;
+
+	load_run(_metadata, g, "test", &d);
+	ASSERT_CALL(ipu_tensor_write(d, "x", x, MEM_N * sizeof(float), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "y", y, MEM_N * sizeof(float), &err));
+	ipu_device_close(d);
+}
+
+TEST(memory_chain_reuses_temporaries)
+{
+	static float x[MEM_N], y_on[MEM_N], y_off[MEM_N];
+	struct ipu_graph *on = mem_chain(_metadata, 1), *off = mem_chain(_metadata, 0);
+
+	ASSERT_TRUE(on && off);
+	/* x and y always live (host-visible, 512 bytes each); t1..t4 live in
+	 * overlapping pairs (t1-t2, t2-t3, t3-t4): two slots of 512 bytes */
+	for (unsigned t = 0; t < ipu_graph_tiles(on); t++) {
+		ASSERT_EQ(2048u, ipu_graph_tile_used(on, t)) TH_LOG("tile %u with reuse", t);
+		ASSERT_EQ(3072u, ipu_graph_tile_used(off, t)) TH_LOG("tile %u without reuse", t);
+	}
+	fill_rand(x, MEM_N);
+	mem_run(_metadata, on, x, y_on);
+	mem_run(_metadata, off, x, y_off);
+	ASSERT_EQ(0, memcmp(y_on, y_off, sizeof(y_on)));
+	for (int i = 0; i < MEM_N; i++) {
+		ASSERT_EQ(y_on[i], fabsf(-expf(-x[i]))) TH_LOG("y[%d] for x = %g", i, x[i]);
+	}
+	ipu_graph_free(on);
+	ipu_graph_free(off);
+}
+
+TEST(memory_report_matches_tile_used)
+{
+	struct ipu_graph *g = mem_chain(_metadata, 1);
+	struct ipu_memory_report r;
+	uint64_t total = 0;
+
+	ASSERT_TRUE(g != NULL);
+	ASSERT_CALL(ipu_graph_memory_report(g, &r, &err));
+	ASSERT_EQ(ipu_graph_tiles(g), r.tiles);
+	for (unsigned t = 0; t < r.tiles; t++) {
+		const struct ipu_tile_memory *m = &r.tile[t];
+
+		ASSERT_EQ(ipu_graph_tile_used(g, t), m->total);
+		ASSERT_EQ(m->total, m->always_live + m->not_always_live);
+		ASSERT_EQ(1024u, m->always_live);
+		ASSERT_EQ(2048u, m->temporaries);
+		ASSERT_EQ(3072u, m->tensor_data);
+		ASSERT_EQ(0u, m->buffers);
+		ASSERT_LE(5u, m->vertices);	/* five ops, each one or more vertices a tile */
+		ASSERT_LE(m->vertices * (16u + 2 * 12u), m->vertex_state);
+		total += m->total;
+	}
+	ASSERT_EQ(total, r.total);
+	ASSERT_EQ(2048u * r.tiles, r.total);
+	ASSERT_TRUE(r.control_program > 0);
+	ipu_memory_report_free(&r);
+	ipu_memory_report_free(&r);	/* twice is harmless */
+	expect_err(_metadata, ipu_graph_memory_report(NULL, &r, &err), "graph is NULL", "NULL graph");
+	ipu_graph_free(g);
+}
+
+/*
+ * repeat 3 { t = s + x; s = t }: s is read before it is written in the
+ * loop body (state carried across iterations) and must stay live; t is
+ * written first and may share memory. y = -s after the loop.
+ */
+TEST(memory_loop_keeps_carried_state)
+{
+	static float x[MEM_N], y[MEM_N];
+	uint32_t shape[1] = { MEM_N };
+	struct ipu_graph *g = mem_graph(_metadata, 1);
+	struct ipu_memory_report r;
+	int tx, s, t, yy, seq, body;
+
+	ASSERT_TRUE(g != NULL);
+	ASSERT_CALL(tx = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(s = ipu_graph_add_tensor(g, "s", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, tx, 8, &err));
+	ASSERT_CALL(ipu_graph_map_like(g, s, tx, &err));
+	ASSERT_CALL(body = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(t = ipu_binary(g, body, IPU_OP_ADD, s, tx, "t", &err));
+	ASSERT_CALL(ipu_prog_append(g, body, ipu_prog_copy(g, ipu_slice_all(g, t), ipu_slice_all(g, s), &err),
+				    &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(ipu_prog_append(g, seq, ipu_prog_repeat(g, 3, body, &err), &err));
+	ASSERT_CALL(yy = ipu_unary(g, seq, IPU_OP_NEG, s, "y", &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tx, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, yy, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_memory_report(g, &r, &err));
+	/* x, y and s always live; t alone above them */
+	ASSERT_EQ(1536u, r.tile[0].always_live);
+	ASSERT_EQ(512u, r.tile[0].temporaries);
+	ASSERT_EQ(2048u, r.tile[0].total);
+	ipu_memory_report_free(&r);
+	fill_rand(x, MEM_N);
+	mem_run(_metadata, g, x, y);
+	for (int i = 0; i < MEM_N; i++) {
+		ASSERT_EQ(y[i], -((x[i] + x[i]) + x[i])) TH_LOG("y[%d] for x = %g", i, x[i]);
+	}
+	ipu_graph_free(g);
+}
+
+TEST(memory_options_refused)
+{
+	struct ipu_graph *g = mem_graph(_metadata, 1);
+	uint32_t shape[1] = { 16 };
+	int t;
+
+	ASSERT_TRUE(g != NULL);
+	expect_err(_metadata, ipu_graph_set_option(g, "memory.reuse", "maybe", &err), "not true or false",
+		   "bad boolean");
+	expect_err(_metadata, ipu_graph_set_option(g, "availableMemoryProportion", "0", &err), "(0, 1]",
+		   "proportion 0");
+	expect_err(_metadata, ipu_graph_set_option(g, "availableMemoryProportion", "0.5x", &err), "(0, 1]",
+		   "not a number");
+	expect_err(_metadata, ipu_graph_set_option(g, "memoryReuse", "true", &err), "unknown option",
+		   "unknown key");
+	expect_err(_metadata, ipu_graph_set_option(NULL, "memory.reuse", "true", &err), "NULL", "NULL graph");
+	ASSERT_CALL(t = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(ipu_graph_map_tile(g, t, 0, &err));
+	ASSERT_EQ(-EBUSY, ipu_graph_set_option(g, "memory.reuse", "false", &err));
+	ASSERT_TRUE(strstr(err.msg, "first allocation") != NULL) TH_LOG("%s", err.msg);
+	ASSERT_CALL(ipu_graph_set_option(g, "memory.reuse", "true", &err));	/* unchanged: fine */
+	ipu_graph_free(g);
+}
+
+TEST(memory_planner_fails_clearly)
+{
+	struct ipu_graph *g = mem_graph(_metadata, 1);
+	struct ipu_matmul_plan p;
+
+	ASSERT_TRUE(g != NULL);
+	ASSERT_CALL(ipu_matmul_plan(g, 256, 128, 512, IPU_DTYPE_F32, &p, &err));
+	ASSERT_TRUE(p.tile_bytes <= ipu_graph_tile_memory(g));
+	ASSERT_CALL(ipu_graph_set_option(g, "availableMemoryProportion", "0.02", &err));
+	expect_err(_metadata, ipu_matmul_plan(g, 256, 128, 512, IPU_DTYPE_F32, &p, &err),
+		   "availableMemoryProportion 0.02", "planner under a small proportion");
+	ASSERT_TRUE(strstr(err.msg, "needs at least") != NULL) TH_LOG("%s", err.msg);
+	ASSERT_EQ(-ENOSPC, err.code);
+	ipu_graph_free(g);
+}
