@@ -366,6 +366,54 @@ static int mp_alloc(struct mp *m, const struct ipu_graph *g)
 	return 0;
 }
 
+/* the steps of an entry program @e at @node (it may run again: a loop) */
+static void walk_entry(struct mp *m, int32_t e, uint32_t node)
+{
+	m->cur_entry = e;
+	m->nloop = 1;
+	m->loop[0] = m->step;
+	walk(m, node, 0);
+	m->nloop = 0;
+}
+
+static void mark_ref(uint8_t *ref, size_t nn, uint32_t node)
+{
+	if (node < nn)
+		ref[node] = 1;
+}
+
+/*
+ * Programs no entry or other program holds yet (a sequence an op is
+ * appending to while the graph is built), after the entries as entries of
+ * their own: what ops planned so far sees their steps. 0 or -ENOMEM.
+ */
+static int walk_unattached(struct mp *m)
+{
+	const struct ipu_graph *g = m->g;
+	uint8_t *ref = calloc(g->nn ? g->nn : 1, 1);
+
+	if (!ref)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nn; i++) {
+		const struct ipu__node *n = &g->nodes[i];
+
+		for (size_t k = 0; n->n.kind == IPU_PROG_SEQUENCE && k < n->nch; k++)
+			mark_ref(ref, g->nn, n->ch[k]);
+		if (n->n.kind == IPU_PROG_REPEAT || n->n.kind == IPU_PROG_REPEAT_WHILE_TRUE ||
+		    n->n.kind == IPU_PROG_IF)
+			mark_ref(ref, g->nn, n->n.b);
+		if (n->n.kind == IPU_PROG_REPEAT_WHILE_TRUE || n->n.kind == IPU_PROG_IF)
+			mark_ref(ref, g->nn, n->n.c);
+	}
+	for (size_t e = 0; e < g->ne; e++)
+		mark_ref(ref, g->nn, g->ent[e].node);
+	for (size_t i = 0; i < g->nn; i++)
+		if (!ref[i])
+			walk_entry(m, (int32_t)(g->ne + i), (uint32_t)i);
+	free(ref);
+	return 0;
+}
+
 /* groups, then every allocation's live interval and whether it is always live */
 static int mp_analyse(struct mp *m, const struct ipu_graph *g)
 {
@@ -381,13 +429,13 @@ static int mp_analyse(struct mp *m, const struct ipu_graph *g)
 			pin_tensor(m, (uint32_t)t);
 	for (size_t h = 0; h < g->nh; h++)
 		pin_tensor(m, g->h[h].tensor);
-	for (size_t e = 0; e < g->ne; e++) {
-		m->cur_entry = (int32_t)e;
-		m->nloop = 1;
-		m->loop[0] = m->step;	/* an entry program may run again */
-		walk(m, g->ent[e].node, 0);
+	for (size_t e = 0; e < g->ne; e++)
+		walk_entry(m, (int32_t)e, g->ent[e].node);
+	r = walk_unattached(m);
+	if (r) {
+		mp_free(m);
+		return r;
 	}
-	m->nloop = 0;
 	/* not touched yet: live from now on (its program is still to come) */
 	for (size_t i = 0; i < m->n; i++)
 		if (m->parent[i] == i && m->first[i] < 0)

@@ -185,3 +185,152 @@ TEST(memory_planner_fails_clearly)
 	ASSERT_EQ(-ENOSPC, err.code);
 	ipu_graph_free(g);
 }
+
+#define MLP_B 64
+#define MLP_I 784
+#define MLP_H 128
+#define MLP_O 10
+#define MLP_LR 0.01f
+
+struct mlp {
+	float x[MLP_B * MLP_I], t[MLP_B * MLP_O];
+	float w1[MLP_I * MLP_H], w2[MLP_H * MLP_O];
+};
+
+/* one SGD step of o = relu(x W1) W2 with loss 1/2 |o - t|^2: the ops after the forward pass */
+static int mlp_backward(struct ipu_graph *g, int seq, int x, int w1, int w2, int h, int o, int t)
+{
+	int d, dw2, dh, r;
+
+	if ((r = d = ipu_binary(g, seq, IPU_OP_SUB, o, t, NULL, &err)) < 0 ||
+	    (r = dw2 = ipu_matmul_ex(g, seq, h, d, IPU_MATMUL_TRANSPOSE_A, "dw2", NULL, &err)) < 0 ||
+	    (r = dh = ipu_matmul_ex(g, seq, d, w2, IPU_MATMUL_TRANSPOSE_B, "dh", NULL, &err)) < 0 ||
+	    (r = ipu_nonlinearity_grad(g, seq, IPU_NL_RELU, h, dh, NULL, &err)) < 0 ||
+	    (r = d = ipu_matmul_ex(g, seq, x, dh, IPU_MATMUL_TRANSPOSE_A, "dw1", NULL, &err)) < 0 ||
+	    (r = ipu_scaled_add(g, seq, w1, d, -MLP_LR, &err)) < 0)
+		return r;
+	return ipu_scaled_add(g, seq, w2, dw2, -MLP_LR, &err);
+}
+
+/*
+ * The batch-64 MLP of issue 10 on the test model (32 tiles x 64 KiB):
+ * a training step of o = relu(x W1) W2, weights (0.4 MiB) on the device,
+ * x (0.2 MiB) and targets from the host. Returns the graph, or NULL with
+ * the failing call's code in *code (the message in err).
+ */
+static struct ipu_graph *mlp_graph(struct __test_metadata *_metadata, int reuse, const struct mlp *m, int *code)
+{
+	uint32_t sx[2] = { MLP_B, MLP_I }, sw1[2] = { MLP_I, MLP_H };
+	uint32_t sw2[2] = { MLP_H, MLP_O }, st[2] = { MLP_B, MLP_O };
+	struct ipu_graph *g = mem_graph(_metadata, reuse);
+	int x, w1, w2, t, seq, h, o;
+
+	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, sx, &err));
+	ASSERT_CALL(t = ipu_graph_add_tensor(g, "t", IPU_DTYPE_F32, 2, st, &err));
+	ASSERT_CALL(w1 = ipu_graph_add_tensor(g, "w1", IPU_DTYPE_F32, 2, sw1, &err));
+	ASSERT_CALL(w2 = ipu_graph_add_tensor(g, "w2", IPU_DTYPE_F32, 2, sw2, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, x, 16, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, t, 16, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, w1, 16, &err));
+	ASSERT_CALL(ipu_graph_map_linear(g, w2, 16, &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, w1, m->w1, sizeof(m->w1), &err));
+	ASSERT_CALL(ipu_graph_set_initial(g, w2, m->w2, sizeof(m->w2), &err));
+	ASSERT_CALL(ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, t, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, w1, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu_graph_expose(g, w2, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	if ((*code = h = ipu_matmul(g, seq, x, w1, "h", NULL, &err)) < 0 ||
+	    (*code = ipu_nonlinearity(g, seq, IPU_NL_RELU, h, NULL, &err)) < 0 ||
+	    (*code = o = ipu_matmul(g, seq, h, w2, "o", NULL, &err)) < 0 ||
+	    (*code = mlp_backward(g, seq, x, w1, w2, h, o, t)) < 0) {
+		ipu_graph_free(g);
+		return NULL;
+	}
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	return g;
+}
+
+/* the step in double: m's weights updated in w1, w2 */
+static void mlp_ref(const struct mlp *m, double *w1, double *w2)
+{
+	static double h[MLP_B * MLP_H], d[MLP_B * MLP_O], dh[MLP_B * MLP_H];
+
+	for (int i = 0; i < MLP_B; i++)
+		for (int j = 0; j < MLP_H; j++) {
+			double s = 0;
+
+			for (int k = 0; k < MLP_I; k++)
+				s += (double)m->x[i * MLP_I + k] * m->w1[k * MLP_H + j];
+			h[i * MLP_H + j] = s > 0 ? s : 0;
+		}
+	for (int i = 0; i < MLP_B; i++)
+		for (int j = 0; j < MLP_O; j++) {
+			double s = 0;
+
+			for (int k = 0; k < MLP_H; k++)
+				s += h[i * MLP_H + k] * m->w2[k * MLP_O + j];
+			d[i * MLP_O + j] = s - m->t[i * MLP_O + j];
+		}
+	for (int i = 0; i < MLP_B; i++)
+		for (int k = 0; k < MLP_H; k++) {
+			double s = 0;
+
+			for (int j = 0; j < MLP_O; j++)
+				s += d[i * MLP_O + j] * m->w2[k * MLP_O + j];
+			dh[i * MLP_H + k] = h[i * MLP_H + k] > 0 ? s : 0;
+		}
+	for (int k = 0; k < MLP_H * MLP_O; k++) {
+		double s = 0;
+
+		for (int i = 0; i < MLP_B; i++)
+			s += h[i * MLP_H + k / MLP_O] * d[i * MLP_O + k % MLP_O];
+		w2[k] = m->w2[k] - (double)MLP_LR * s;
+	}
+	for (int k = 0; k < MLP_I * MLP_H; k++) {
+		double s = 0;
+
+		for (int i = 0; i < MLP_B; i++)
+			s += (double)m->x[i * MLP_I + k / MLP_H] * dh[i * MLP_H + k % MLP_H];
+		w1[k] = m->w1[k] - (double)MLP_LR * s;
+	}
+}
+
+TEST(memory_mlp_batch64_fits_test_chip)
+{
+	static struct mlp m;
+	static float w1[MLP_I * MLP_H], w2[MLP_H * MLP_O];
+	static double r1[MLP_I * MLP_H], r2[MLP_H * MLP_O];
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	void *bin;
+	size_t len;
+	int code = 0;
+
+	fill_rand(m.x, MLP_B * MLP_I);
+	fill_rand(m.t, MLP_B * MLP_O);
+	fill_rand(m.w1, MLP_I * MLP_H);
+	fill_rand(m.w2, MLP_H * MLP_O);
+	/* without reuse it does not fit */
+	g = mlp_graph(_metadata, 0, &m, &code);
+	if (g) {
+		code = ipu_graph_write(g, &bin, &len, &err);
+		if (!code)
+			free(bin);
+		ipu_graph_free(g);
+	}
+	ASSERT_EQ(-ENOSPC, code) TH_LOG("without reuse: %s", err.msg);
+	g = mlp_graph(_metadata, 1, &m, &code);
+	ASSERT_TRUE(g != NULL) TH_LOG("with reuse: %s", err.msg);
+	load_run(_metadata, g, "test", &d);
+	ipu_graph_free(g);
+	ASSERT_CALL(ipu_tensor_write(d, "x", m.x, sizeof(m.x), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "t", m.t, sizeof(m.t), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "w1", w1, sizeof(w1), &err));
+	ASSERT_CALL(ipu_tensor_read(d, "w2", w2, sizeof(w2), &err));
+	ipu_device_close(d);
+	mlp_ref(&m, r1, r2);
+	ASSERT_GE(1e-4, max_err(w1, r1, MLP_I * MLP_H, 1.0));
+	ASSERT_GE(1e-4, max_err(w2, r2, MLP_H * MLP_O, 1.0));
+}
