@@ -1456,7 +1456,7 @@ static int sec_rec(struct sec *s, const void *rec)
 }
 
 enum { S_STR, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
-       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_N };
+       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_MEM, S_N };
 
 /* s[S_N] empty, in file order, each with the record size the format gives its type */
 static void sections_init(struct sec *s)
@@ -1468,7 +1468,7 @@ static void sections_init(struct sec *s)
 		IPU_GRAPH_SEC_EXCHANGES, IPU_GRAPH_SEC_COPIES, IPU_GRAPH_SEC_PROGRAM_NODES,
 		IPU_GRAPH_SEC_PROGRAM_CHILDREN, IPU_GRAPH_SEC_ENTRIES, IPU_GRAPH_SEC_STREAMS,
 		IPU_GRAPH_SEC_HOST_HANDLES, IPU_GRAPH_SEC_METADATA, IPU_GRAPH_SEC_INIT,
-		IPU_GRAPH_SEC_DATA,
+		IPU_GRAPH_SEC_DATA, IPU_GRAPH_SEC_MEMORY_REGIONS,
 	};
 
 	memset(s, 0, S_N * sizeof(*s));
@@ -1744,7 +1744,8 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 			return -ENOMEM;
 		memset(&tab[i], 0, sizeof(tab[i]));
 		tab[i].type = s[i].type;
-		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ? 0 : IPU_GRAPH_SECF_REQUIRED;
+		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ||
+			       s[i].type == IPU_GRAPH_SEC_MEMORY_REGIONS ? 0 : IPU_GRAPH_SECF_REQUIRED;
 		tab[i].offset = out->n;
 		tab[i].size = s[i].b.n;
 		tab[i].entsize = s[i].entsize;
@@ -1822,6 +1823,12 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 	}
 	sections_init(s);
 	r = put_sections(&v, s, &tiles_used);
+	for (size_t i = 0; !r && i < plan.n; i++) {
+		struct ipu_graph_mem_region mr;
+
+		ipu__memplan_region(&plan, i, &mr);
+		r = sec_rec(&s[S_MEM], &mr);
+	}
 	if (!r)
 		r = assemble(&v, s, tiles_used, &outb);
 	sections_free(s);

@@ -287,6 +287,7 @@ struct ipu__memplan {
 	uint32_t *goff;		/* per allocation: its group's planned offset */
 	uint8_t *glive;		/* per allocation: its group is always live */
 	uint8_t *tensor;	/* per allocation: holds tensor elements (else an op's buffer) */
+	int64_t *gfirst, *glast; /* per allocation: its group's live steps */
 	uint32_t *top;		/* [tiles] planned bytes (may exceed the tile's memory) */
 	uint32_t *live;		/* [tiles] always-live bytes (the bottom of the plan) */
 	uint64_t *temp;		/* [tiles] bytes of the not-always-live groups, before reuse */
@@ -296,6 +297,8 @@ struct ipu__memplan {
 int ipu__memplan_make(const struct ipu_graph *g, struct ipu__memplan *p);
 void ipu__memplan_free(struct ipu__memplan *p);
 /* planned offset of build-time bytes [off, end) of tile */
+/* allocation i's MEMORY_REGIONS record (graph_format.h) */
+void ipu__memplan_region(const struct ipu__memplan *p, size_t i, struct ipu_graph_mem_region *out);
 uint32_t ipu__memplan_reloc(const struct ipu__memplan *p, unsigned tile, uint32_t off, uint32_t end);
 /*
  * *v = g as planned: tensors' intervals, vertex fields and copies at their

@@ -561,6 +561,8 @@ void ipu__memplan_free(struct ipu__memplan *p)
 	free(p->goff);
 	free(p->glive);
 	free(p->tensor);
+	free(p->gfirst);
+	free(p->glast);
 	free(p->top);
 	free(p->live);
 	free(p->temp);
@@ -575,10 +577,13 @@ static int plan_alloc(struct ipu__memplan *p, const struct ipu_graph *g, size_t 
 	p->goff = malloc((n ? n : 1) * sizeof(*p->goff));
 	p->glive = calloc(n ? n : 1, 1);
 	p->tensor = calloc(n ? n : 1, 1);
+	p->gfirst = calloc(n ? n : 1, sizeof(*p->gfirst));
+	p->glast = calloc(n ? n : 1, sizeof(*p->glast));
 	p->top = calloc(g->tiles, sizeof(*p->top));
 	p->live = calloc(g->tiles, sizeof(*p->live));
 	p->temp = calloc(g->tiles, sizeof(*p->temp));
-	if (!p->gbase || !p->goff || !p->glive || !p->tensor || !p->top || !p->live || !p->temp) {
+	if (!p->gbase || !p->goff || !p->glive || !p->tensor || !p->gfirst || !p->glast || !p->top ||
+	    !p->live || !p->temp) {
 		ipu__memplan_free(p);
 		return -ENOMEM;
 	}
@@ -633,6 +638,8 @@ static int plan_pack(struct mp *m, struct ipu__memplan *p)
 			p->gbase[i] = x->base;
 			p->goff[i] = x->off;
 			p->glive[i] = x->pinned;
+			p->gfirst[i] = x->first;
+			p->glast[i] = x->last;
 		}
 	}
 	free(gs);
@@ -791,4 +798,16 @@ void ipu__memplan_view_free(struct ipu_graph *v)
 	v->t = NULL;
 	v->f = NULL;
 	v->ex = NULL;
+}
+
+void ipu__memplan_region(const struct ipu__memplan *p, size_t i, struct ipu_graph_mem_region *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->tile = p->r[i].tile;
+	out->tile_offset = p->goff[i] + (p->r[i].off - p->gbase[i]);
+	out->bytes = p->r[i].bytes;
+	out->flags = (p->glive[i] ? IPU_GRAPH_REGION_ALWAYS_LIVE : 0) |
+		     (p->tensor[i] ? IPU_GRAPH_REGION_TENSOR : 0);
+	out->first_step = p->gfirst[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)p->gfirst[i];
+	out->last_step = p->glast[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)p->glast[i];
 }

@@ -101,6 +101,7 @@ enum ipu_graph_section_type {
 	IPU_GRAPH_SEC_METADATA = 17,	/* struct ipu_graph_kv[] */
 	IPU_GRAPH_SEC_INIT = 18,	/* struct ipu_graph_init[] */
 	IPU_GRAPH_SEC_DATA = 19,	/* blob: initial data bytes */
+	IPU_GRAPH_SEC_MEMORY_REGIONS = 24, /* struct ipu_graph_mem_region[], optional */
 	IPU_GRAPH_SEC_COUNT_		/* one past the last known type */
 };
 
@@ -284,6 +285,25 @@ struct ipu_graph_init {
 };
 _Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
 
+/* ---- the builder's memory plan (optional; readers may skip it) ---- */
+#define IPU_GRAPH_REGION_ALWAYS_LIVE	1u	/* live for the whole program */
+#define IPU_GRAPH_REGION_TENSOR		2u	/* holds tensor elements (else an op's buffer) */
+
+/*
+ * One tile allocation as planned: bytes [tile_offset, tile_offset + bytes)
+ * of tile, inside its plan; live over steps [first_step, last_step] of the
+ * builder's linearised programs. Regions may overlap (memory reuse).
+ */
+struct ipu_graph_mem_region {
+	uint32_t tile;
+	uint32_t tile_offset;
+	uint32_t bytes;
+	uint32_t flags;		/* IPU_GRAPH_REGION_* */
+	uint32_t first_step;
+	uint32_t last_step;
+};
+_Static_assert(sizeof(struct ipu_graph_mem_region) == 24, "mem region size");
+
 /*
  * Record size a version-1 reader knows for section type @type: the struct
  * (or uint32_t) of the table in docs/graph-format.md, 1 for blob sections,
@@ -312,6 +332,7 @@ static inline uint32_t ipu_graph_record_size(uint32_t type)
 		[IPU_GRAPH_SEC_METADATA] = sizeof(struct ipu_graph_kv),
 		[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
 		[IPU_GRAPH_SEC_DATA] = 1,
+		[IPU_GRAPH_SEC_MEMORY_REGIONS] = sizeof(struct ipu_graph_mem_region),
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ ? size[type] : 0;
@@ -341,6 +362,7 @@ static inline const char *ipu_graph_section_name(uint32_t type)
 		[IPU_GRAPH_SEC_METADATA] = "metadata",
 		[IPU_GRAPH_SEC_INIT] = "init",
 		[IPU_GRAPH_SEC_DATA] = "data",
+		[IPU_GRAPH_SEC_MEMORY_REGIONS] = "memory_regions",
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ && names[type] ? names[type] : "unknown";
