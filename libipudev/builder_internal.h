@@ -312,5 +312,8 @@ void ipu__memplan_view_free(struct ipu_graph *v);
  * live, or allocated and not used by a program yet (used[tiles]). 0 or -ENOMEM.
  */
 int ipu__mem_in_use(const struct ipu_graph *g, uint32_t *used);
+/* a report's sums and peak tile from its tiles (memreport.c) */
+struct ipu_memory_report;
+void ipu__memory_report_sums(struct ipu_memory_report *out);
 
 #endif /* IPUDEV_BUILDER_INTERNAL_H */

@@ -416,6 +416,19 @@ struct ipu_memory_report {
  */
 IPU_API int ipu_graph_memory_report(const struct ipu_graph *g, struct ipu_memory_report *out,
 				    struct ipu_error *err);
+/**
+ * ipu_graph_binary_memory_report() - the memory report of graph binary
+ * @bin (@len bytes) into *@out, from its tile plans and its memory_regions
+ * section (docs/graph-format.md): what ipu_graph_memory_report() said when
+ * it was written (totals are the written plans, rounded up to 8 bytes).
+ * Without that section every planned byte counts as always live. Free
+ * with ipu_memory_report_free(). Errors: -EINVAL (NULL argument, a binary
+ * the container reader refuses, a record out of range: the message says
+ * which), -ENOMEM.
+ */
+IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len,
+					   struct ipu_memory_report *out,
+					   struct ipu_error *err);
 /** Free the arrays of a report (not @r itself); NULL allowed. */
 IPU_API void ipu_memory_report_free(struct ipu_memory_report *r);
 

@@ -627,17 +627,16 @@ static int plan_pack(struct mp *m, struct ipu__memplan *p)
 		p->top[t] = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
 		if (!g->reuse)
 			p->live[t] = p->top[t];
-		for (size_t k = 0; k < n; k++) {
+		for (size_t k = 0; k < n; k++)
 			gidx[gs[k].root] = (uint32_t)k;	/* after pack_tile's reordering */
-			if (!gs[k].pinned)
-				p->temp[t] += gs[k].end - gs[k].base;
-		}
 		for (size_t i = m->tfirst[t]; i < m->tfirst[t + 1]; i++) {
 			const struct grp *x = &gs[gidx[find(m, (uint32_t)i)]];
 
 			p->gbase[i] = x->base;
 			p->goff[i] = x->off;
 			p->glive[i] = x->pinned;
+			if (!x->pinned)
+				p->temp[t] += m->r[i].bytes;
 			p->gfirst[i] = x->first;
 			p->glast[i] = x->last;
 		}

@@ -70,7 +70,7 @@ static void report_data(const struct ipu__memplan *p, struct ipu_memory_report *
 	}
 }
 
-/* per tile: vertices and copies as the binary holds them */
+/* per tile: vertices and copies as the binary holds them (and the control program) */
 static void report_records(const struct ipu_graph *g, struct ipu_memory_report *out)
 {
 	for (size_t v = 0; v < g->nv; v++) {
@@ -94,7 +94,7 @@ static void report_records(const struct ipu_graph *g, struct ipu_memory_report *
 	out->control_program += g->ne * sizeof(struct ipu_graph_entry);
 }
 
-static void report_sums(struct ipu_memory_report *out)
+void ipu__memory_report_sums(struct ipu_memory_report *out)
 {
 	for (uint32_t k = 0; k < out->tiles; k++) {
 		const struct ipu_tile_memory *t = &out->tile[k];
@@ -131,7 +131,7 @@ IPU_API int ipu_graph_memory_report(const struct ipu_graph *g, struct ipu_memory
 	out->tile_memory = g->tile_mem;
 	report_data(&p, out);
 	report_records(g, out);
-	report_sums(out);
+	ipu__memory_report_sums(out);
 	ipu__memplan_free(&p);
 	return 0;
 }

@@ -334,3 +334,68 @@ TEST(memory_mlp_batch64_fits_test_chip)
 	ASSERT_GE(1e-4, max_err(w1, r1, MLP_I * MLP_H, 1.0));
 	ASSERT_GE(1e-4, max_err(w2, r2, MLP_H * MLP_O, 1.0));
 }
+
+/* the memory_regions section of a written binary: its first record, and the count */
+static struct ipu_graph_mem_region *mem_regions(void *bin, uint32_t *count)
+{
+	struct ipu_graph_header h;
+
+	memcpy(&h, bin, sizeof(h));
+	for (uint32_t i = 0; i < h.section_count; i++) {
+		struct ipu_graph_section e;
+
+		memcpy(&e, (char *)bin + h.section_table + (uint64_t)i * h.section_entsize, sizeof(e));
+		if (e.type == IPU_GRAPH_SEC_MEMORY_REGIONS) {
+			*count = e.count;
+			return (struct ipu_graph_mem_region *)((char *)bin + e.offset);
+		}
+	}
+	*count = 0;
+	return NULL;
+}
+
+/* the binary holds the plan: its report says what the graph's said; a corrupt table is refused */
+TEST(memory_binary_report_and_corrupt_regions)
+{
+	struct ipu_graph *g = mem_chain(_metadata, 1);
+	struct ipu_memory_report r, b;
+	struct ipu_graph_mem_region *mr;
+	struct ipu_graph_header h;
+	struct ipu_device *d;
+	uint32_t n;
+	void *bin;
+	size_t len;
+
+	ASSERT_TRUE(g != NULL);
+	ASSERT_CALL(ipu_graph_memory_report(g, &r, &err));
+	ASSERT_CALL(ipu_graph_write(g, &bin, &len, &err));
+	ASSERT_CALL(ipu_graph_binary_memory_report(bin, len, &b, &err));
+	ASSERT_EQ(r.tiles, b.tiles);
+	for (unsigned t = 0; t < r.tiles; t++) {
+		ASSERT_EQ((r.tile[t].total + 7u) & ~7u, b.tile[t].total);
+		ASSERT_EQ(r.tile[t].always_live, b.tile[t].always_live);
+		ASSERT_EQ(r.tile[t].temporaries, b.tile[t].temporaries);
+		ASSERT_EQ(r.tile[t].tensor_data, b.tile[t].tensor_data);
+		ASSERT_EQ(r.tile[t].vertices, b.tile[t].vertices);
+		ASSERT_EQ(r.tile[t].vertex_state, b.tile[t].vertex_state);
+	}
+	ASSERT_EQ(r.control_program, b.control_program);
+	ipu_memory_report_free(&r);
+	ipu_memory_report_free(&b);
+	/* a region past its tile's plan: refused by the loader and by the report */
+	mr = mem_regions(bin, &n);
+	ASSERT_TRUE(mr && n == 6 * ipu_graph_tiles(g)) TH_LOG("%u regions", n);
+	mr[3].tile_offset = 0x7fff0000u;
+	memcpy(&h, bin, sizeof(h));
+	h.checksum = 0;
+	memcpy(bin, &h, sizeof(h));
+	h.checksum = ipu_graph_checksum(bin, len);
+	memcpy(bin, &h, sizeof(h));
+	expect_err(_metadata, ipu_graph_binary_memory_report(bin, len, &b, &err), "outside the tile's plan",
+		   "report of a corrupt region");
+	ASSERT_CALL(ipu_model_open("test", 0, &d, &err));
+	expect_err(_metadata, ipu_load(d, bin, len, &err), "memory_regions", "load of a corrupt region");
+	ipu_device_close(d);
+	free(bin);
+	ipu_graph_free(g);
+}
