@@ -322,6 +322,18 @@ TEST(memory_mlp_batch64_fits_test_chip)
 	ASSERT_EQ(-ENOSPC, code) TH_LOG("without reuse: %s", err.msg);
 	g = mlp_graph(_metadata, 1, &m, &code);
 	ASSERT_TRUE(g != NULL) TH_LOG("with reuse: %s", err.msg);
+	{
+		struct ipu_memory_report r;
+
+		ASSERT_CALL(ipu_graph_memory_report(g, &r, &err));
+		printf("# mlp step with reuse: %llu bytes (always live %llu, temporaries %llu before reuse),"
+		       " peak tile %u: %u of %u\n", (unsigned long long)r.total,
+		       (unsigned long long)r.always_live, (unsigned long long)r.temporaries, r.peak_tile,
+		       r.tile[r.peak_tile].total, r.tile_memory);
+		fflush(stdout);
+		ASSERT_TRUE(r.tile[r.peak_tile].total <= r.tile_memory);
+		ipu_memory_report_free(&r);
+	}
 	load_run(_metadata, g, "test", &d);
 	ipu_graph_free(g);
 	ASSERT_CALL(ipu_tensor_write(d, "x", m.x, sizeof(m.x), &err));
