@@ -46,92 +46,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elsz)
 /* ------------------------------------------------------------------------ */
 /* objects                                                                  */
 
-struct rgn {
-	uint32_t off, end;	/* bytes [off, end) */
-	uint32_t owner;		/* vertex id (compute sets) */
-	int32_t tensor;		/* for messages, -1 = none */
-	uint8_t write;
-};
-
-struct tile_rgns {
-	struct rgn *r;
-	size_t n, cap;
-};
-
-struct ipu__cs {
-	char *name;
-	uint32_t *v;
-	size_t n, cap;
-	struct tile_rgns *tiles;	/* [g->tiles], allocated on first vertex */
-};
-
-struct ipu__ex {
-	char *name;
-	struct ipu_graph_copy *c;
-	size_t n, cap;
-	struct tile_rgns *dst;		/* [g->tiles] */
-	struct tile_rgns *src;
-};
-
-struct ipu__node {
-	struct ipu_graph_prog_node n;
-	uint32_t *ch;
-	size_t nch, cch;
-};
-
-struct ipu__stream {
-	char *name;
-	uint8_t dir, dtype;
-	uint16_t depth;
-	uint32_t elements;
-};
-
-struct ipu__handle {
-	char *name;
-	uint32_t tensor, access;
-};
-
-struct ipu__kv {
-	char *k, *v;
-};
-
-struct ipu__entry {
-	char *name;
-	uint32_t node;
-};
-
-struct ipu_graph {
-	uint32_t model, tiles, tile_mem;
-	uint32_t *top;			/* bytes allocated per tile */
-	unsigned char *scratch;		/* tile_mem bytes, for codelet checks */
-
-	struct ipu__tensor *t;
-	size_t nt, ct;
-	struct ipu_graph_vertex *v;
-	size_t nv, cv;
-	struct ipu_graph_field *f;
-	size_t nf, cf;
-	uint32_t *p;
-	size_t np, cp;
-	struct ipu__cs *cs;
-	size_t ncs, ccs;
-	struct ipu__ex *ex;
-	size_t nex, cex;
-	struct ipu__node *nodes;
-	size_t nn, cn;
-	struct ipu__entry *ent;
-	size_t ne, ce;
-	struct ipu__stream *st;
-	size_t ns, cst;
-	struct ipu__handle *h;
-	size_t nh, ch;
-	struct ipu__kv *kv;
-	size_t nkv, ckv;
-	char **unames;
-	size_t nun, cun;
-	unsigned useq;
-	bool zero_init;		/* no input guards: ipu_graph_set_zero_init() */
-};
+/* the objects' structs are in builder_internal.h (memplan.c reads them too) */
 
 static int oom(struct ipu_error *err)
 {
@@ -179,8 +94,13 @@ IPU_API int ipu_graph_create(uint32_t model, struct ipu_graph **out, struct ipu_
 	g->model = model;
 	g->tiles = m->tiles;
 	g->tile_mem = m->tile_mem;
+	g->reuse = 1;
+	g->amp = IPU_DEFAULT_AVAILABLE_MEMORY_PROPORTION;
+	/* with reuse, build-time offsets may go past the tile's memory: the plan packs them */
+	g->vmem = (uint64_t)g->tile_mem * IPU__VMEM_FACTOR > (1u << 30) ? (1u << 30)
+		: g->tile_mem * IPU__VMEM_FACTOR;
 	g->top = calloc(g->tiles, sizeof(*g->top));
-	g->scratch = aligned_alloc(64, g->tile_mem);
+	g->scratch = aligned_alloc(64, g->vmem);
 	if (!g->top || !g->scratch) {
 		ipu_graph_free(g);
 		return oom(err);
@@ -246,6 +166,7 @@ IPU_API void ipu_graph_free(struct ipu_graph *g)
 		free(g->unames[i]);
 	free(g->unames);
 	free(g->top);
+	free(g->al);
 	free(g->scratch);
 	free(g);
 }
@@ -267,7 +188,18 @@ IPU_API uint32_t ipu_graph_tile_memory(const struct ipu_graph *g)
 
 IPU_API uint32_t ipu_graph_tile_used(const struct ipu_graph *g, unsigned tile)
 {
-	return g && tile < g->tiles ? g->top[tile] : 0;
+	struct ipu__memplan p;
+	uint32_t used;
+
+	if (!g || tile >= g->tiles)
+		return 0;
+	if (!g->reuse)
+		return g->top[tile];
+	if (ipu__memplan_make(g, &p))
+		return g->top[tile];	/* out of memory: the bound without reuse */
+	used = p.top[tile];
+	ipu__memplan_free(&p);
+	return used;
 }
 
 const char *ipu__graph_uname(struct ipu_graph *g, const char *base, const char *suffix)
@@ -397,10 +329,21 @@ long ipu__tile_alloc(struct ipu_graph *g, unsigned tile, uint64_t bytes, unsigne
 	if (align < 1)
 		align = 1;
 	off = ((uint64_t)g->top[tile] + align - 1) & ~(uint64_t)(align - 1);
-	if (off + bytes > g->tile_mem)
+	if (bytes > g->tile_mem || (!g->reuse && off + bytes > g->tile_mem))
 		return ipu__err(err, -ENOSPC,
 				"%s: tile %u out of memory: %llu more bytes needed, %u of %u bytes in use",
 				what, tile, (unsigned long long)bytes, g->top[tile], g->tile_mem);
+	if (off + bytes > g->vmem)
+		return ipu__err(err, -ENOSPC,
+				"%s: tile %u out of memory: %llu more bytes needed, and the tile's "
+				"allocations before memory reuse already take %u bytes (%u times its "
+				"%u bytes)", what, tile, (unsigned long long)bytes, g->top[tile],
+				IPU__VMEM_FACTOR, g->tile_mem);
+	if (bytes) {
+		if (GROW(g->al, g->nal, g->cal, g->nal + 1))
+			return oom(err);
+		g->al[g->nal++] = (struct ipu__alloc){ tile, (uint32_t)off, (uint32_t)bytes };
+	}
 	g->top[tile] = (uint32_t)(off + bytes);
 	return (long)off;
 }
@@ -780,7 +723,7 @@ int ipu__add_vertex_raw(struct ipu_graph *g, int cs, unsigned codelet, unsigned 
 	for (unsigned i = 0; i < nfields; i++) {
 		uint64_t bytes = (uint64_t)fl[i].count * ipu_dtype_size(fl[i].dtype);
 
-		if ((uint64_t)fl[i].off + bytes > g->tile_mem)
+		if ((uint64_t)fl[i].off + bytes > g->vmem || bytes > g->tile_mem)
 			return ipu__err(err, -EINVAL, "compute set '%s': codelet %s field %u outside tile memory",
 					s->name, c->name, i);
 		ef[i].data = g->scratch + fl[i].off;
@@ -1518,7 +1461,7 @@ static int sec_rec(struct sec *s, const void *rec)
 }
 
 enum { S_STR, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
-       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_GUARD, S_N };
+       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_GUARD, S_MEM, S_N };
 
 /* s[S_N] empty, in file order, each with the record size the format gives its type */
 static void sections_init(struct sec *s)
@@ -1530,7 +1473,7 @@ static void sections_init(struct sec *s)
 		IPU_GRAPH_SEC_EXCHANGES, IPU_GRAPH_SEC_COPIES, IPU_GRAPH_SEC_PROGRAM_NODES,
 		IPU_GRAPH_SEC_PROGRAM_CHILDREN, IPU_GRAPH_SEC_ENTRIES, IPU_GRAPH_SEC_STREAMS,
 		IPU_GRAPH_SEC_HOST_HANDLES, IPU_GRAPH_SEC_METADATA, IPU_GRAPH_SEC_INIT,
-		IPU_GRAPH_SEC_DATA, IPU_GRAPH_SEC_INPUT_GUARDS,
+		IPU_GRAPH_SEC_DATA, IPU_GRAPH_SEC_INPUT_GUARDS, IPU_GRAPH_SEC_MEMORY_REGIONS,
 	};
 
 	memset(s, 0, S_N * sizeof(*s));
@@ -1829,7 +1772,8 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 		tab[i].type = s[i].type;
 		/* optional sections: a reader that does not know them may skip them */
 		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ||
-			       s[i].type == IPU_GRAPH_SEC_INPUT_GUARDS ? 0 : IPU_GRAPH_SECF_REQUIRED;
+			       s[i].type == IPU_GRAPH_SEC_INPUT_GUARDS ||
+			       s[i].type == IPU_GRAPH_SEC_MEMORY_REGIONS ? 0 : IPU_GRAPH_SECF_REQUIRED;
 		tab[i].offset = out->n;
 		tab[i].size = s[i].b.n;
 		tab[i].entsize = s[i].entsize;
@@ -1858,8 +1802,37 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 	return 0;
 }
 
+/*
+ * The memory plan of g into *p, refused when a tile does not fit: the
+ * message names the tile and its always-live and temporary bytes.
+ * 0, -ENOSPC or -ENOMEM (reported).
+ */
+static int plan_memory(const struct ipu_graph *g, struct ipu__memplan *p, struct ipu_error *err)
+{
+	if (ipu__memplan_make(g, p))
+		return oom(err);
+	if (p->bad) {
+		ipu__memplan_free(p);
+		return ipu__err(err, -EINVAL, "memory plan: a record points outside every allocation "
+				"(internal error; set option memory.reuse=false to write without reuse)");
+	}
+	for (uint32_t t = 0; t < g->tiles; t++) {
+		if (p->top[t] <= g->tile_mem)
+			continue;
+		ipu__err(err, -ENOSPC, "memory plan: tile %u needs %u bytes, the %s model has %u: "
+			 "%u bytes always live, %llu bytes of temporaries (before reuse) take %u "
+			 "more after reuse", t, p->top[t], ipu_model_name(g->model), g->tile_mem,
+			 p->live[t], (unsigned long long)p->temp[t], p->top[t] - p->live[t]);
+		ipu__memplan_free(p);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, struct ipu_error *err)
 {
+	struct ipu__memplan plan;
+	struct ipu_graph v;
 	struct sec s[S_N];
 	struct buf outb = { 0 };
 	uint32_t tiles_used;
@@ -1869,15 +1842,28 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		return ipu__err(err, -EINVAL, "ipu_graph_write: NULL argument");
 	*out = NULL;
 	*outlen = 0;
-	if ((r = check_complete(g, err)))
+	if ((r = check_complete(g, err)) || (r = plan_memory(g, &plan, err)))
 		return r;
+	r = ipu__memplan_view(g, &plan, &v);
+	if (r) {
+		ipu__memplan_free(&plan);
+		return oom(err);
+	}
 	sections_init(s);
-	r = put_sections(g, s, &tiles_used);
+	r = put_sections(&v, s, &tiles_used);
 	if (!r && !g->zero_init)
 		r = put_guards(s);
+	for (size_t i = 0; !r && i < plan.n; i++) {
+		struct ipu_graph_mem_region mr;
+
+		ipu__memplan_region(&plan, i, &mr);
+		r = sec_rec(&s[S_MEM], &mr);
+	}
 	if (!r)
-		r = assemble(g, s, tiles_used, &outb);
+		r = assemble(&v, s, tiles_used, &outb);
 	sections_free(s);
+	ipu__memplan_view_free(&v);
+	ipu__memplan_free(&plan);
 	if (r) {
 		free(outb.p);
 		if (r == -ELOOP)

@@ -11,6 +11,106 @@
 #include "internal.h"
 #include "ipu/graph_format.h"
 
+/* ---- the graph's objects (builder.c builds them, memplan.c plans their memory) ---- */
+
+struct rgn {
+	uint32_t off, end;	/* bytes [off, end) */
+	uint32_t owner;		/* vertex id (compute sets) */
+	int32_t tensor;		/* for messages, -1 = none */
+	uint8_t write;
+};
+
+struct tile_rgns {
+	struct rgn *r;
+	size_t n, cap;
+};
+
+struct ipu__cs {
+	char *name;
+	uint32_t *v;
+	size_t n, cap;
+	struct tile_rgns *tiles;	/* [g->tiles], allocated on first vertex */
+};
+
+struct ipu__ex {
+	char *name;
+	struct ipu_graph_copy *c;
+	size_t n, cap;
+	struct tile_rgns *dst;		/* [g->tiles] */
+	struct tile_rgns *src;
+};
+
+struct ipu__node {
+	struct ipu_graph_prog_node n;
+	uint32_t *ch;
+	size_t nch, cch;
+};
+
+struct ipu__stream {
+	char *name;
+	uint8_t dir, dtype;
+	uint16_t depth;
+	uint32_t elements;
+};
+
+struct ipu__handle {
+	char *name;
+	uint32_t tensor, access;
+};
+
+struct ipu__kv {
+	char *k, *v;
+};
+
+struct ipu__entry {
+	char *name;
+	uint32_t node;
+};
+
+/* one ipu__tile_alloc(): bytes [off, off + bytes) of tile */
+struct ipu__alloc {
+	uint32_t tile, off, bytes;
+};
+
+struct ipu_graph {
+	uint32_t model, tiles, tile_mem;
+	uint32_t *top;			/* bytes allocated per tile (build-time offsets) */
+	uint32_t vmem;			/* limit of top: tile_mem, or more with reuse */
+	unsigned char *scratch;		/* vmem bytes, for codelet checks */
+	struct ipu__alloc *al;		/* every allocation, in order */
+	size_t nal, cal;
+	int reuse;			/* option "memory.reuse" (memplan.c) */
+	double amp;			/* option "availableMemoryProportion" */
+
+	struct ipu__tensor *t;
+	size_t nt, ct;
+	struct ipu_graph_vertex *v;
+	size_t nv, cv;
+	struct ipu_graph_field *f;
+	size_t nf, cf;
+	uint32_t *p;
+	size_t np, cp;
+	struct ipu__cs *cs;
+	size_t ncs, ccs;
+	struct ipu__ex *ex;
+	size_t nex, cex;
+	struct ipu__node *nodes;
+	size_t nn, cn;
+	struct ipu__entry *ent;
+	size_t ne, ce;
+	struct ipu__stream *st;
+	size_t ns, cst;
+	struct ipu__handle *h;
+	size_t nh, ch;
+	struct ipu__kv *kv;
+	size_t nkv, ckv;
+	char **unames;
+	size_t nun, cun;
+	unsigned useq;
+	bool zero_init;		/* no input guards: ipu_graph_set_zero_init() */
+};
+
+
 /* one mapped range of a tensor: elements [begin, begin + count) on tile at off */
 struct ipu__iv {
 	uint64_t begin;
@@ -228,5 +328,52 @@ const char *ipu__sub_name(char *buf, size_t n, const char *base, const char *suf
  */
 int ipu__constant_near(struct ipu_graph *g, const char *base, const char *suffix, float v, int near,
 		       struct ipu_error *err);
+/* ---- memory planning (memplan.c; docs/builder.md "Memory") ---- */
+
+/* how much more than its memory a tile may allocate while the graph is built, with reuse */
+#define IPU__VMEM_FACTOR 32
+
+/*
+ * The planned tile memory of a graph: every allocation's group (the
+ * allocations one record spans) moves from its build-time base to a planned
+ * offset. Arrays by allocation are in (tile, build-time offset) order.
+ */
+struct ipu__memplan {
+	uint32_t tiles;
+	struct ipu__alloc *r;	/* the allocations, sorted */
+	size_t n;
+	size_t *tfirst;		/* [tiles + 1]: tile t's are [tfirst[t], tfirst[t + 1]) */
+	uint32_t *gbase;	/* per allocation: its group's build-time base */
+	uint32_t *goff;		/* per allocation: its group's planned offset */
+	uint8_t *glive;		/* per allocation: its group is always live */
+	uint8_t *tensor;	/* per allocation: holds tensor elements (else an op's buffer) */
+	int64_t *gfirst, *glast; /* per allocation: its group's live steps */
+	uint32_t *top;		/* [tiles] planned bytes (may exceed the tile's memory) */
+	uint32_t *live;		/* [tiles] always-live bytes (the bottom of the plan) */
+	uint64_t *temp;		/* [tiles] bytes of the not-always-live groups, before reuse */
+	int bad;		/* a record pointed outside every allocation */
+};
+/* plan g's memory (g->reuse off: build-time offsets kept). 0 or -ENOMEM. */
+int ipu__memplan_make(const struct ipu_graph *g, struct ipu__memplan *p);
+void ipu__memplan_free(struct ipu__memplan *p);
+/* planned offset of build-time bytes [off, end) of tile */
+/* allocation i's MEMORY_REGIONS record (graph_format.h) */
+void ipu__memplan_region(const struct ipu__memplan *p, size_t i, struct ipu_graph_mem_region *out);
+uint32_t ipu__memplan_reloc(const struct ipu__memplan *p, unsigned tile, uint32_t off, uint32_t end);
+/*
+ * *v = g as planned: tensors' intervals, vertex fields and copies at their
+ * planned offsets, top = p->top (v shares g's other arrays and p's top; free
+ * with ipu__memplan_view_free()). 0 or -ENOMEM.
+ */
+int ipu__memplan_view(const struct ipu_graph *g, const struct ipu__memplan *p, struct ipu_graph *v);
+void ipu__memplan_view_free(struct ipu_graph *v);
+/*
+ * Bytes per tile in use from the end of the programs built so far: always
+ * live, or allocated and not used by a program yet (used[tiles]). 0 or -ENOMEM.
+ */
+int ipu__mem_in_use(const struct ipu_graph *g, uint32_t *used);
+/* a report's sums and peak tile from its tiles (memreport.c) */
+struct ipu_memory_report;
+void ipu__memory_report_sums(struct ipu_memory_report *out);
 
 #endif /* IPUDEV_BUILDER_INTERNAL_H */

@@ -343,8 +343,94 @@ IPU_API void ipu_graph_free(struct ipu_graph *g);
 IPU_API uint32_t ipu_graph_model(const struct ipu_graph *g);
 IPU_API unsigned ipu_graph_tiles(const struct ipu_graph *g);
 IPU_API uint32_t ipu_graph_tile_memory(const struct ipu_graph *g);
-/** Bytes of tile @tile allocated so far (its memory plan). */
+/**
+ * ipu_graph_tile_used() - bytes tile @tile needs: its memory plan as
+ * ipu_graph_write() would write it now. With memory reuse (the default, see
+ * ipu_graph_set_option()) the always-live data and then the temporaries
+ * packed by liveness, computed on each call (it walks the whole graph: for
+ * all tiles at once use ipu_graph_memory_report()); without, the bytes
+ * allocated so far. 0 for a NULL graph or a tile that does not exist.
+ */
 IPU_API uint32_t ipu_graph_tile_used(const struct ipu_graph *g, unsigned tile);
+
+/* the default of option "availableMemoryProportion" (Poplar's default too) */
+#define IPU_DEFAULT_AVAILABLE_MEMORY_PROPORTION 0.6
+
+/**
+ * ipu_graph_set_option() - set graph option @key to @value (strings, as
+ * Poplar's OptionFlags):
+ *   "memory.reuse"               "true" (default) or "false": reuse the tile
+ *                                memory of temporaries across compute sets by
+ *                                liveness (docs/builder.md, Memory). Only
+ *                                before the graph's first allocation.
+ *   "availableMemoryProportion"  a number in (0, 1], default 0.6: the share
+ *                                of a tile's memory a matmul plan may take
+ *                                for its temporaries (operand buffers,
+ *                                partials), also bounded by what is free.
+ * Errors: -EINVAL (NULL graph, unknown key, bad value: the message says
+ * which), -EBUSY (memory.reuse changed after an allocation).
+ */
+IPU_API int ipu_graph_set_option(struct ipu_graph *g, const char *key,
+				 const char *value, struct ipu_error *err);
+
+/**
+ * struct ipu_tile_memory - one tile's memory, as PopVision's memory view
+ * shows it. total = always_live + not_always_live. The other byte counts
+ * are volumes before reuse: tensor_data + buffers is what a graph without
+ * reuse would need (less alignment padding).
+ */
+struct ipu_tile_memory {
+	uint32_t tile;
+	uint32_t total;		/* the tile's plan: == ipu_graph_tile_used() */
+	uint32_t always_live;	/* the bottom of the plan: data live for the whole program */
+	uint32_t not_always_live; /* the rest: temporaries at their peak, with padding */
+	uint64_t temporaries;	/* bytes of not-always-live data before reuse */
+	uint32_t tensor_data;	/* bytes of allocations that hold tensor elements */
+	uint32_t buffers;	/* bytes of ops' internal buffers (exchange, operands, partials) */
+	uint32_t vertices;	/* vertices on the tile */
+	uint32_t vertex_state;	/* bytes of their records, fields and params in the binary */
+	uint32_t exchange;	/* bytes of copy records from or to the tile */
+	uint32_t reserved[3];
+};
+
+/**
+ * struct ipu_memory_report - a graph's memory by tile and in sum. @tile is
+ * owned by the report: free it with ipu_memory_report_free().
+ */
+struct ipu_memory_report {
+	uint32_t tiles;		/* entries of tile[] (the model's tiles) */
+	uint32_t tile_memory;	/* bytes per tile of the model */
+	uint32_t peak_tile;	/* the tile of the largest total */
+	uint32_t reserved;
+	uint64_t total, always_live, not_always_live, temporaries;
+	uint64_t tensor_data, buffers, vertex_state, exchange;
+	uint64_t control_program; /* program nodes, children and entries in the binary */
+	struct ipu_tile_memory *tile;
+};
+
+/**
+ * ipu_graph_memory_report() - @g's memory plan by category into *@out
+ * (filled; free with ipu_memory_report_free() also on failure). The plan is
+ * the one ipu_graph_write() writes, also when it does not fit (then some
+ * total exceeds tile_memory). Errors: -EINVAL (NULL argument), -ENOMEM.
+ */
+IPU_API int ipu_graph_memory_report(const struct ipu_graph *g, struct ipu_memory_report *out,
+				    struct ipu_error *err);
+/**
+ * ipu_graph_binary_memory_report() - the memory report of graph binary
+ * @bin (@len bytes) into *@out, from its tile plans and its memory_regions
+ * section (docs/graph-format.md): what ipu_graph_memory_report() said when
+ * it was written (totals are the written plans, rounded up to 8 bytes).
+ * Without that section every planned byte counts as always live. Free
+ * with ipu_memory_report_free(). Errors: -EINVAL (NULL argument, a binary
+ * the container reader refuses, a record out of range: the message says
+ * which), -ENOMEM.
+ */
+IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len,
+					   struct ipu_memory_report *out,
+					   struct ipu_error *err);
+/** Free the arrays of a report (not @r itself); NULL allowed. */
+IPU_API void ipu_memory_report_free(struct ipu_memory_report *r);
 
 /* -- tensors -- */
 

@@ -1017,12 +1017,15 @@ static void blk(uint32_t n, uint32_t b, uint32_t i, uint32_t *lo, uint32_t *hi)
 
 /*
  * The grid of m x n x k (dtype) on at most T tiles with at most mem bytes
- * per tile that minimises the modelled cycles: 0 or -ENOSPC (no message).
+ * per tile, of which at most tmp for temporaries (what the tile receives,
+ * partials to reduce, gather buffers), that minimises the modelled cycles:
+ * 0 or -ENOSPC (no message; *min_tmp, when not NULL, the fewest bytes of
+ * temporaries per tile a grid needed).
  */
 static int mm_plan_search(uint32_t m, uint32_t n, uint32_t k, unsigned dtype, unsigned T, uint64_t mem,
-			  struct ipu_matmul_plan *plan)
+			  uint64_t tmp, struct ipu_matmul_plan *plan, uint64_t *min_tmp)
 {
-	uint64_t es = ipu_dtype_size(dtype), rate, best = UINT64_MAX;
+	uint64_t es = ipu_dtype_size(dtype), rate, best = UINT64_MAX, least = UINT64_MAX;
 
 	rate = dtype == IPU_DTYPE_F16 ? IPUE_AMP_MACS_F16 : IPUE_AMP_MACS_F32;
 	memset(plan, 0, sizeof(*plan));
@@ -1040,7 +1043,7 @@ static int mm_plan_search(uint32_t m, uint32_t n, uint32_t k, unsigned dtype, un
 				/* the fewest serial steps that fit */
 				for (uint32_t ks = 1; (uint64_t)pk * ks <= k; ks++) {
 					uint32_t bk = cdiv(k, (uint64_t)pk * ks), rows;
-					uint64_t need, cyc, step, recv, a_b, b_b, p_b, g_b;
+					uint64_t need, cyc, step, recv, a_b, b_b, p_b, g_b, t_b;
 
 					if (cdiv(k, bk) != (uint64_t)pk * ks)
 						continue;
@@ -1053,15 +1056,18 @@ static int mm_plan_search(uint32_t m, uint32_t n, uint32_t k, unsigned dtype, un
 					 * A and B), the shares of the other steps, partials, gather, ones */
 					need = a_b + b_b + p_b + g_b + 4 * pk + 512 +
 					       (ks > 1 ? ks * (a_b / pn + b_b / pm + 256) : 0);
-					if (need > mem) {
+					/* each tile receives the other shares of its blocks */
+					recv = a_b / pn * (pn - 1) + b_b / pm * (pm - 1);
+					t_b = need - a_b - b_b - (pk > 1 ? 0 : p_b) + recv;
+					if (t_b < least)
+						least = t_b;
+					if (need > mem || t_b > tmp) {
 						if (ks > 64)
 							break;
 						continue;
 					}
 					/* modelled cycles, compute counted on the kernel's padded block */
 					step = rup(bm, MM_MR) * rup(bn, MM_NR) * bk / rate;
-					/* each tile receives the other shares of its blocks */
-					recv = a_b / pn * (pn - 1) + b_b / pm * (pm - 1);
 					/* (the first step overwrites the partials: no zero fill) */
 					cyc = ks * (step + recv / 4 + 2 * PHASE_CYCLES) + bm * bn / 2;
 					if (pk > 1) {
@@ -1082,12 +1088,47 @@ static int mm_plan_search(uint32_t m, uint32_t n, uint32_t k, unsigned dtype, un
 			}
 		}
 	}
+	if (min_tmp)
+		*min_tmp = least;
 	return best == UINT64_MAX ? -ENOSPC : 0;
+}
+
+/*
+ * Bytes per tile a matmul plan may take: *budget in all, no more than the
+ * busiest tile has free (ipu__mem_in_use(): *busy bytes on tile
+ * *busy_tile), and *tmp for temporaries, the availableMemoryProportion of
+ * the tile memory (or *budget if less).
+ */
+static int mm_budget(const struct ipu_graph *g, uint64_t *budget, uint64_t *tmp, uint32_t *busy,
+		     unsigned *busy_tile)
+{
+	uint32_t *used = calloc(g->tiles, sizeof(*used));
+	uint64_t amp = (uint64_t)(g->amp * g->tile_mem);
+
+	if (!used || ipu__mem_in_use(g, used)) {
+		free(used);
+		return -ENOMEM;
+	}
+	*busy = 0;
+	*busy_tile = 0;
+	for (unsigned t = 0; t < g->tiles; t++)
+		if (used[t] > *busy) {
+			*busy = used[t];
+			*busy_tile = t;
+		}
+	free(used);
+	*budget = g->tile_mem - *busy;
+	*tmp = *budget < amp ? *budget : amp;
+	return 0;
 }
 
 IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k,
 			    unsigned dtype, struct ipu_matmul_plan *plan, struct ipu_error *err)
 {
+	uint64_t budget, tmp, need;
+	uint32_t busy;
+	unsigned busy_tile;
+
 	if (!g || !plan)
 		return ipu__err(err, -EINVAL, "ipu_matmul_plan: NULL argument");
 	if (!m || !n || !k)
@@ -1095,10 +1136,16 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 	if (dtype != IPU_DTYPE_F32 && dtype != IPU_DTYPE_F16)
 		return ipu__err(err, -EINVAL, "ipu_matmul_plan: A and B must be f32 or f16, not %s",
 				ipu_dtype_name(dtype));
-	if (mm_plan_search(m, n, k, dtype, ipu_graph_tiles(g), ipu_graph_tile_memory(g), plan))
-		return ipu__err(err, -ENOSPC, "ipu_matmul_plan: %ux%ux%u (%s) does not fit the tile memory "
-				"of the %s model", m, n, k, ipu_dtype_name(dtype),
-				ipu_model_name(ipu_graph_model(g)));
+	if (mm_budget(g, &budget, &tmp, &busy, &busy_tile))
+		return ipu__err(err, -ENOMEM, "ipu_matmul_plan: out of memory");
+	if (mm_plan_search(m, n, k, dtype, ipu_graph_tiles(g), budget, tmp, plan, &need))
+		return ipu__err(err, -ENOSPC, "ipu_matmul_plan: %ux%ux%u (%s) needs at least %llu bytes "
+				"per tile for its temporaries, %llu available on the %s model "
+				"(availableMemoryProportion %.2f of %u bytes; tile %u has %u bytes in "
+				"use), or no grid fits the %llu bytes free", m, n, k, ipu_dtype_name(dtype),
+				(unsigned long long)need, (unsigned long long)tmp,
+				ipu_model_name(ipu_graph_model(g)), g->amp, g->tile_mem, busy_tile, busy,
+				(unsigned long long)budget);
 	return 0;
 }
 
@@ -1908,16 +1955,19 @@ IPU_API int ipu_matmul(struct ipu_graph *g, int seq, int a, int b, const char *n
 static int mm_plan_grouped(const struct ipu_graph *g, uint32_t G, const uint32_t dims[4], unsigned dtype,
 			   struct ipu_matmul_plan *plan, struct ipu_error *err)
 {
-	unsigned T = ipu_graph_tiles(g);
-	uint64_t mem = ipu_graph_tile_memory(g), best = UINT64_MAX;
+	unsigned T = ipu_graph_tiles(g), busy_tile;
+	uint64_t mem, tmp, best = UINT64_MAX;
+	uint32_t busy;
 
+	if (mm_budget(g, &mem, &tmp, &busy, &busy_tile))
+		return ipu__err(err, -ENOMEM, "ipu_matmul_grouped: out of memory");
 	for (uint32_t w = 1; w <= G; w++) {
 		uint32_t gp = cdiv(G, w);
 		struct ipu_matmul_plan p;
 
 		if (cdiv(G, gp) != w || gp > T)
 			continue;
-		if (mm_plan_search(dims[1], dims[2], dims[3], dtype, T / gp, mem / w, &p))
+		if (mm_plan_search(dims[1], dims[2], dims[3], dtype, T / gp, mem / w, tmp / w, &p, NULL))
 			continue;
 		if (p.est_cycles * w < best) {
 			best = p.est_cycles * w;
@@ -1925,9 +1975,11 @@ static int mm_plan_grouped(const struct ipu_graph *g, uint32_t G, const uint32_t
 		}
 	}
 	if (best == UINT64_MAX)
-		return ipu__err(err, -ENOSPC, "ipu_matmul_grouped: %u groups of %ux%ux%u (%s) do not fit the tile "
-				"memory of the %s model", G, dims[1], dims[2], dims[3], ipu_dtype_name(dtype),
-				ipu_model_name(ipu_graph_model(g)));
+		return ipu__err(err, -ENOSPC, "ipu_matmul_grouped: %u groups of %ux%ux%u (%s) do not fit the "
+				"%llu bytes per tile available on the %s model (availableMemoryProportion "
+				"%.2f of %u bytes, and tile %u has %u bytes in use)", G, dims[1], dims[2],
+				dims[3], ipu_dtype_name(dtype), (unsigned long long)mem,
+				ipu_model_name(ipu_graph_model(g)), g->amp, g->tile_mem, busy_tile, busy);
 	return 0;
 }
 

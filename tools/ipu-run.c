@@ -38,6 +38,8 @@ static void usage(FILE *f)
 		"  -t, --threads N      host threads of the model device (default: all cores)\n"
 		"  -j, --json           print the result as JSON\n"
 		"  -l, --list           list the graph's host-visible tensors and programs\n"
+		"  -M, --memory         print the graph's tile memory by category (always\n"
+		"                       live, not always live, ...) and its busiest tiles\n"
 		"  -h, --help           this help\n"
 		"Exit status: 0 success, 1 run-time failure, 2 usage error.\n",
 		tool_model_names(), TOOL_DEFAULT_MODEL);
@@ -115,7 +117,7 @@ struct run_config {
 	const char *graph;
 	const char *program;	/* --program K|NAME, NULL: program 0 */
 	unsigned count, threads;
-	bool json, list;
+	bool json, list, memory;
 	struct io in[MAX_IO], out[MAX_IO];
 	unsigned nin, nout;
 };
@@ -162,6 +164,7 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 		{ "threads", required_argument, NULL, 't' },
 		TOOL_OPT_JSON,
 		{ "list", no_argument, NULL, 'l' },
+		{ "memory", no_argument, NULL, 'M' },
 		TOOL_OPT_HELP,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -169,7 +172,7 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->count = 1;
-	while ((c = getopt_long(argc, argv, "m:d:i:o:p:c:t:jlh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:d:i:o:p:c:t:jlMh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			cfg->model = optarg;
@@ -207,6 +210,9 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 			break;
 		case 'l':
 			cfg->list = true;
+			break;
+		case 'M':
+			cfg->memory = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -499,12 +505,141 @@ static int list_graph(struct ipu_device *d)
 	return EXIT_OK;
 }
 
+#define MEM_TOP_TILES 5
+
+/* the indices of the MEM_TOP_TILES largest tile totals of @r, largest first, into top; their count */
+static unsigned mem_top(const struct ipu_memory_report *r, unsigned *top)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < r->tiles; t++) {
+		unsigned k = n;
+
+		if (n < MEM_TOP_TILES)
+			n++;
+		else if (r->tile[t].total <= r->tile[top[MEM_TOP_TILES - 1]].total)
+			continue;
+		else
+			k = MEM_TOP_TILES - 1;
+		for (; k > 0 && r->tile[top[k - 1]].total < r->tile[t].total; k--)
+			top[k] = top[k - 1];
+		top[k] = t;
+	}
+	return n;
+}
+
+static void mem_json_tile(struct jw *w, const struct ipu_tile_memory *m)
+{
+	jw_obj_begin(w, NULL);
+	jw_u64(w, "tile", m->tile);
+	jw_u64(w, "total", m->total);
+	jw_u64(w, "always_live", m->always_live);
+	jw_u64(w, "not_always_live", m->not_always_live);
+	jw_u64(w, "temporaries", m->temporaries);
+	jw_u64(w, "tensor_data", m->tensor_data);
+	jw_u64(w, "buffers", m->buffers);
+	jw_u64(w, "vertices", m->vertices);
+	jw_u64(w, "vertex_state", m->vertex_state);
+	jw_u64(w, "exchange", m->exchange);
+	jw_obj_end(w);
+}
+
+static void mem_print_json(const struct run_config *cfg, const struct ipu_memory_report *r,
+			   const unsigned *top, unsigned ntop)
+{
+	struct jw w;
+
+	jw_init(&w, stdout);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "graph", cfg->graph);
+	jw_u64(&w, "tiles", r->tiles);
+	jw_u64(&w, "tile_memory", r->tile_memory);
+	jw_u64(&w, "total", r->total);
+	jw_u64(&w, "always_live", r->always_live);
+	jw_u64(&w, "not_always_live", r->not_always_live);
+	jw_u64(&w, "temporaries", r->temporaries);
+	jw_u64(&w, "tensor_data", r->tensor_data);
+	jw_u64(&w, "buffers", r->buffers);
+	jw_u64(&w, "vertex_state", r->vertex_state);
+	jw_u64(&w, "exchange", r->exchange);
+	jw_u64(&w, "control_program", r->control_program);
+	jw_arr_begin(&w, "top_tiles");
+	for (unsigned i = 0; i < ntop; i++)
+		mem_json_tile(&w, &r->tile[top[i]]);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_end(&w);
+}
+
+static void mem_print_text(const struct run_config *cfg, const struct ipu_memory_report *r,
+			   const unsigned *top, unsigned ntop)
+{
+	printf("memory of %s: %u tiles of %u bytes\n", cfg->graph, r->tiles, r->tile_memory);
+	printf("  total            %llu bytes (%.1f%% of the chip)\n", (unsigned long long)r->total,
+	       100.0 * (double)r->total / ((double)r->tiles * r->tile_memory));
+	printf("  always live      %llu\n", (unsigned long long)r->always_live);
+	printf("  not always live  %llu (temporaries: %llu bytes before reuse)\n",
+	       (unsigned long long)r->not_always_live, (unsigned long long)r->temporaries);
+	printf("  tensor data      %llu, op buffers %llu (before reuse)\n",
+	       (unsigned long long)r->tensor_data, (unsigned long long)r->buffers);
+	printf("  vertex state     %llu, exchange records %llu, control program %llu (in the binary)\n",
+	       (unsigned long long)r->vertex_state, (unsigned long long)r->exchange,
+	       (unsigned long long)r->control_program);
+	printf("  tile      total  always-live  not-always-live  vertices\n");
+	for (unsigned i = 0; i < ntop; i++) {
+		const struct ipu_tile_memory *m = &r->tile[top[i]];
+
+		printf("  %4u %10u %12u %16u %9u\n", m->tile, m->total, m->always_live,
+		       m->not_always_live, m->vertices);
+	}
+}
+
+/* --memory: the graph binary's memory report; the exit code */
+static int memory_graph(const struct run_config *cfg)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_memory_report r;
+	unsigned top[MEM_TOP_TILES], ntop;
+	FILE *f = fopen(cfg->graph, "rb");
+	void *bin = NULL;
+	long len = -1;
+
+	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (bin = malloc(len ? (size_t)len : 1)) && fread(bin, 1, (size_t)len, f) != (size_t)len)
+		len = -1;
+	if (f)
+		fclose(f);
+	if (!f || len < 0 || !bin) {
+		fprintf(stderr, "ipu-run: cannot read %s\n", cfg->graph);
+		free(bin);
+		return EXIT_RUNTIME;
+	}
+	if (ipu_graph_binary_memory_report(bin, (size_t)len, &r, &err)) {
+		fprintf(stderr, "ipu-run: %s: %s\n", cfg->graph, err.msg);
+		free(bin);
+		return EXIT_RUNTIME;
+	}
+	free(bin);
+	ntop = mem_top(&r, top);
+	if (cfg->json)
+		mem_print_json(cfg, &r, top, ntop);
+	else
+		mem_print_text(cfg, &r, top, ntop);
+	ipu_memory_report_free(&r);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct run_config cfg;
 	struct ipu_device *d = NULL;
 	int rc = parse_args(argc, argv, &cfg);
 
+	if (rc == TOOL_CONTINUE && cfg.memory) {
+		rc = memory_graph(&cfg);
+		run_config_free(&cfg);
+		return rc;
+	}
 	if (rc == TOOL_CONTINUE)
 		rc = open_and_load(&cfg, &d);
 	if (rc == TOOL_CONTINUE)

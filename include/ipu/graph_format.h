@@ -26,7 +26,7 @@
 
 #define IPU_GRAPH_MAGIC		0x47555049u	/* bytes "IPUG" */
 #define IPU_GRAPH_VERSION_MAJOR	1
-#define IPU_GRAPH_VERSION_MINOR	1	/* 1: INPUT_GUARDS */
+#define IPU_GRAPH_VERSION_MINOR	1	/* 1: INPUT_GUARDS, MEMORY_REGIONS */
 
 #define IPU_GRAPH_NONE		0xffffffffu	/* "no string / no node / no id" */
 #define IPU_GRAPH_MAX_RANK	6
@@ -102,6 +102,7 @@ enum ipu_graph_section_type {
 	IPU_GRAPH_SEC_INIT = 18,	/* struct ipu_graph_init[] */
 	IPU_GRAPH_SEC_DATA = 19,	/* blob: initial data bytes */
 	IPU_GRAPH_SEC_INPUT_GUARDS = 20, /* 1.1: struct ipu_graph_guard[], optional */
+	IPU_GRAPH_SEC_MEMORY_REGIONS = 24, /* struct ipu_graph_mem_region[], optional */
 	IPU_GRAPH_SEC_COUNT_		/* one past the last known type */
 };
 
@@ -285,6 +286,25 @@ struct ipu_graph_init {
 };
 _Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
 
+/* ---- the builder's memory plan (optional; readers may skip it) ---- */
+#define IPU_GRAPH_REGION_ALWAYS_LIVE	1u	/* live for the whole program */
+#define IPU_GRAPH_REGION_TENSOR		2u	/* holds tensor elements (else an op's buffer) */
+
+/*
+ * One tile allocation as planned: bytes [tile_offset, tile_offset + bytes)
+ * of tile, inside its plan; live over steps [first_step, last_step] of the
+ * builder's linearised programs. Regions may overlap (memory reuse).
+ */
+struct ipu_graph_mem_region {
+	uint32_t tile;
+	uint32_t tile_offset;
+	uint32_t bytes;
+	uint32_t flags;		/* IPU_GRAPH_REGION_* */
+	uint32_t first_step;
+	uint32_t last_step;
+};
+_Static_assert(sizeof(struct ipu_graph_mem_region) == 24, "mem region size");
+
 /*
  * ---- input guards (1.1): which host-writable tensors a program reads ----
  * One record per (entry program, host handle) pair the builder found: READS
@@ -335,6 +355,7 @@ static inline uint32_t ipu_graph_record_size(uint32_t type)
 		[IPU_GRAPH_SEC_INIT] = sizeof(struct ipu_graph_init),
 		[IPU_GRAPH_SEC_DATA] = 1,
 		[IPU_GRAPH_SEC_INPUT_GUARDS] = sizeof(struct ipu_graph_guard),
+		[IPU_GRAPH_SEC_MEMORY_REGIONS] = sizeof(struct ipu_graph_mem_region),
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ ? size[type] : 0;
@@ -365,6 +386,7 @@ static inline const char *ipu_graph_section_name(uint32_t type)
 		[IPU_GRAPH_SEC_INIT] = "init",
 		[IPU_GRAPH_SEC_DATA] = "data",
 		[IPU_GRAPH_SEC_INPUT_GUARDS] = "input_guards",
+		[IPU_GRAPH_SEC_MEMORY_REGIONS] = "memory_regions",
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ && names[type] ? names[type] : "unknown";

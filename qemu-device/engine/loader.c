@@ -1106,6 +1106,37 @@ static int load_init(struct loader *L)
 	return 0;
 }
 
+/* ------------------------------------------------------- memory regions */
+
+/*
+ * The builder's memory plan (optional): validated so that a corrupt table
+ * is refused like any other record, then ignored (docs/graph-format.md,
+ * "Memory regions").
+ */
+static int load_memory_regions(struct loader *L)
+{
+	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_MEMORY_REGIONS];
+	const uint32_t known = IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR;
+
+	for (uint32_t i = 0; i < s->count; i++) {
+		struct ipu_graph_mem_region mr;
+
+		rec(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, &mr);
+		if (mr.tile >= L->e->m.tiles || !L->g->tile_bytes[mr.tile])
+			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "tile %u has no plan", mr.tile);
+		if (!tile_range_ok(L, mr.tile, mr.tile_offset, mr.bytes))
+			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i,
+				    "tile %u bytes [%u, +%u) outside the tile's plan", mr.tile,
+				    mr.tile_offset, mr.bytes);
+		if (mr.flags & ~known)
+			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "unknown flags 0x%x", mr.flags);
+		if (mr.first_step > mr.last_step)
+			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "live steps [%u, %u] reversed",
+				    mr.first_step, mr.last_step);
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ entry */
 
 /*
@@ -1146,6 +1177,7 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = load_metadata(&L);
 	if (!rc) rc = load_init(&L);
 	if (!rc) rc = ipue_guards_load(L.g, &L.c, err);
+	if (!rc) rc = load_memory_regions(&L);
 	free(L.vcycles);
 	if (rc) {
 		if (err && !err->status) {

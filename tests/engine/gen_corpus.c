@@ -190,6 +190,27 @@ int main(int argc, char **argv)
 		gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, v), 0, 0));
 	}
 	save(dir, "map.bin", w);
+
+	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
+	w = gw_new(IPU_MODEL_TEST);
+	gw_plan(w, 0, 64);
+	gw_tensor1(w, "r", I32, 4, 0, 0);
+	v[0] = add(w, 0, 16, 4, 1);
+	v[1] = add(w, 0, 16, 4, 2);
+	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "a", 1, &v[0]), 0, 0);
+	k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "b", 1, &v[1]), 0, 0);
+	gw_entry(w, "main", gw_seq(w, 2, k));
+	{
+		struct ipu_graph_mem_region mr[3] = {
+			{ 0, 0, 16, IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR, 1, 2 },
+			{ 0, 16, 16, 0, 1, 1 },
+			{ 0, 16, 16, IPU_GRAPH_REGION_TENSOR, 2, 2 },
+		};
+
+		gw_raw_section(w, IPU_GRAPH_SEC_MEMORY_REGIONS, 0, sizeof(mr[0]), mr, sizeof(mr));
+	}
+	save(dir, "memory_regions.bin", w);
+
 	seed_guards(dir);
 	return 0;
 }

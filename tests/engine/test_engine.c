@@ -889,6 +889,19 @@ static void m_g_flags(struct gw *w) { gw_guard(w, 0, 0, 4); }
 static void m_g_noflags(struct gw *w) { gw_guard(w, 0, 0, 0); }
 static void m_g_order(struct gw *w) { gw_guard(w, 0, 1, GR); gw_guard(w, 0, 0, GR); }
 static void m_g_dup(struct gw *w) { gw_guard(w, 0, 0, GR); gw_guard(w, 0, 0, GR); }
+/* a memory_regions section of one record: the builder's plan, validated then ignored */
+static void region(struct gw *w, uint32_t tile, uint32_t off, uint32_t bytes, uint32_t flags,
+		   uint32_t first, uint32_t last)
+{
+	struct ipu_graph_mem_region mr = { tile, off, bytes, flags, first, last };
+
+	gw_raw_section(w, IPU_GRAPH_SEC_MEMORY_REGIONS, 0, sizeof(mr), &mr, sizeof(mr));
+}
+static void m_region_ok(struct gw *w) { region(w, 1, 0, 64, IPU_GRAPH_REGION_TENSOR, 1, 2); }
+static void m_region_range(struct gw *w) { region(w, 0, 250, 16, 0, 1, 1); }
+static void m_region_tile(struct gw *w) { region(w, 5, 0, 4, 0, 1, 1); }
+static void m_region_flags(struct gw *w) { region(w, 0, 0, 4, 8, 1, 1); }
+static void m_region_steps(struct gw *w) { region(w, 0, 0, 4, 0, 3, 2); }
 static void m_unknown_sec(struct gw *w) { gw_raw_section(w, 1000, 0, 1, "future", 6); }
 static void m_unknown_req(struct gw *w)
 {
@@ -1079,6 +1092,11 @@ FIXTURE_VARIANT_ADD(loader, g_noflags) { "guard no flags", m_g_noflags, NULL, IP
 FIXTURE_VARIANT_ADD(loader, g_order) { "guard order", m_g_order, NULL, IPUE_EFORMAT, "input_guards", "ascending" };
 FIXTURE_VARIANT_ADD(loader, g_dup) { "guard twice", m_g_dup, NULL, IPUE_EFORMAT, "input_guards", "ascending" };
 FIXTURE_VARIANT_ADD(loader, init) { "init outside tile plan", m_init, NULL, IPUE_EFORMAT, "init", "outside" };
+FIXTURE_VARIANT_ADD(loader, region_ok) { "memory region loads", m_region_ok, NULL, 0, NULL, NULL };
+FIXTURE_VARIANT_ADD(loader, region_range) { "memory region outside plan", m_region_range, NULL, IPUE_EFORMAT, "memory_regions", "outside" };
+FIXTURE_VARIANT_ADD(loader, region_tile) { "memory region tile without plan", m_region_tile, NULL, IPUE_EFORMAT, "memory_regions", "no plan" };
+FIXTURE_VARIANT_ADD(loader, region_flags) { "memory region flags", m_region_flags, NULL, IPUE_EFORMAT, "memory_regions", "flags" };
+FIXTURE_VARIANT_ADD(loader, region_steps) { "memory region steps", m_region_steps, NULL, IPUE_EFORMAT, "memory_regions", "reversed" };
 FIXTURE_VARIANT_ADD(loader, init_data) { "init data outside data section", m_init_data, NULL, IPUE_EFORMAT, "init", "data" };
 
 /* the base graph with one mutation: rejected by the rule under test, or loaded */

@@ -50,6 +50,10 @@ else
 		expect ipu_run_json 0 '"cycles_exchange"' "$RUN" --model test --json --program matmul \
 			"$TMP/mm.graph" --in a="$TMP/a.npy" --in b="$TMP/b.npy"
 		expect ipu_run_list 0 "matmul" "$RUN" --model test --list "$TMP/mm.graph"
+		expect ipu_run_memory 0 "always live" "$RUN" --memory "$TMP/mm.graph"
+		expect ipu_run_memory_json 0 '"top_tiles"' "$RUN" --memory --json "$TMP/mm.graph"
+		head -c 100 "$TMP/mm.graph" >"$TMP/cut.graph"
+		expect ipu_run_memory_truncated_refused 1 "truncated" "$RUN" --memory "$TMP/cut.graph"
 		expect ipu_run_dtype_mismatch_refused 1 "dtype <f2 (f16) does not match tensor 'a'" \
 			"$RUN" --model test "$TMP/mm.graph" --in a="$TMP/a_f16.npy"
 		expect ipu_run_shape_mismatch_refused 1 "shape (40, 48) does not match tensor 'a' shape (48, 40)" \

@@ -737,6 +737,7 @@ TEST(model_open_and_load_errors)
 #include "pool_tests.h"
 #include "views_tests.h"
 #include "guards_tests.h"
+#include "memory_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
