@@ -10,6 +10,7 @@
  */
 #include "engine_internal.h"
 #include "graph_container.h"
+#include "graph_packed.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ struct loader {
 	const uint8_t *bin;
 	size_t len;
 	struct ipue_container c;	/* header and sections (graph_container.c) */
+	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_]; /* records rebuilt from packed tables */
 	const struct ipue_section *s;	/* c.s, by section type */
 	uint64_t *vcycles;		/* modeled cycles per vertex */
 };
@@ -97,7 +99,10 @@ static int range_ok(uint64_t first, uint64_t n, uint64_t total)
 
 /* ---------------------------------------------------------------- header */
 
-/* the container (graph_container.c), then what only the engine can judge */
+/*
+ * the container (graph_container.c), then what only the engine can judge;
+ * packed records rebuilt (graph_packed.c) to be read as plain ones
+ */
 static int load_container(struct loader *L)
 {
 	const struct ipu_graph_header *h = &L->c.h;
@@ -117,7 +122,8 @@ static int load_container(struct loader *L)
 	if (h->codelet_version > IPUE_CODELET_LIBRARY_VERSION)
 		return fail(L, 0, IPU_GRAPH_NONE, "graph needs codelet library %u, have %u",
 			    h->codelet_version, IPUE_CODELET_LIBRARY_VERSION);
-	return 0;
+	/* packed tables were checked by the container reader: rebuild their records */
+	return ipue_packed_unpack(&L->c, L->unpacked);
 }
 
 /* --------------------------------------------------- strings, tile plans */
@@ -1146,6 +1152,8 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = load_metadata(&L);
 	if (!rc) rc = load_init(&L);
 	free(L.vcycles);
+	for (unsigned t = 0; t < IPU_GRAPH_SEC_COUNT_; t++)
+		free(L.unpacked[t]);
 	if (rc) {
 		if (err && !err->status) {
 			err->status = rc;
