@@ -98,12 +98,15 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 # (libipudev/builder*.c, partition.c, popops.c, nn.c, optim.c, model_device.c, npy.c), and ipu-run
 # (mk/tools.mk).
 #   make builder-check  -> $(B)/results/builder.ktap
+#   make bench-graph-binary -> $(B)/bench/graph_binary.json (binary size over
+#                          initial data and load time, plain vs compact)
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
 #                          default: all online cores; BENCH_MATMUL_REPS);
 #                          its OpenBLAS child: $(BLAS_BASELINE), the top Makefile
 BUILDER_TEST_DIR := tests/library/builder
 BUILDER_TEST := $(B)/tests/builder/test_builder
 BUILDER_BENCH := $(B)/bench-bin/bench_matmul
+BINARY_BENCH := $(B)/bench-bin/bench_graph_binary
 BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
 	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
 BUILDER_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
@@ -112,7 +115,7 @@ BENCH_MATMUL_REPS ?= 9
 
 ALL_TARGETS += $(BUILDER_TEST)
 HOST_CHECKS += builder-check
-BENCH_TARGETS += bench-matmul
+BENCH_TARGETS += bench-matmul bench-graph-binary
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
@@ -129,7 +132,14 @@ $(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(BLAS_BASELINE) $(BENCH_JS
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
 		$(BUILDER_LIBS) -lopenblas
 
-.PHONY: builder-check bench-matmul
+# graph binary size and load time, plain vs compact (bench_graph_binary.c)
+$(BINARY_BENCH): $(BUILDER_TEST_DIR)/bench_graph_binary.c $(BUILDER_TEST_DIR)/binary_graphs.h \
+		$(BENCH_JSON) $(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
+
+.PHONY: builder-check bench-matmul bench-graph-binary
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 	@mkdir -p $(B)/results
 	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
@@ -139,6 +149,10 @@ builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 bench-matmul: $(BUILDER_BENCH)
 	@mkdir -p $(B)/bench
 	@$(BUILDER_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/matmul.json
+
+bench-graph-binary: $(BINARY_BENCH)
+	@mkdir -p $(B)/bench
+	@$(BINARY_BENCH) >$(B)/bench/graph_binary.json
 
 # --- card-exec tests (host) --------------------------------------------------
 # The card execution path (libipudev/card_*.c) without a
