@@ -317,8 +317,13 @@ _Static_assert(sizeof(struct ipu_graph_packed_table) == 16, "packed table size")
 	(1u << IPU_GRAPH_SEC_PROGRAM_CHILDREN) | (1u << IPU_GRAPH_SEC_INIT))
 #define IPU_GRAPH_PACKED_MAX_LAG	16	/* lag is 1..16 */
 #define IPU_GRAPH_PACKED_MAX_ENTSIZE	256
-/* the records of all tables together: at most this many times the binary's size */
+/*
+ * The records of all tables together (count x entsize): at most
+ * IPU_GRAPH_PACKED_MAX_EXPANSION x the binary's size + IPU_GRAPH_PACKED_SLACK
+ * bytes (regular layouts of small graphs pack far better than 64 : 1).
+ */
 #define IPU_GRAPH_PACKED_MAX_EXPANSION	64
+#define IPU_GRAPH_PACKED_SLACK		(64u << 20)
 #define IPU_GRAPH_VARINT_MAX	5	/* bytes of a varint (a value < 2^32) */
 
 /* may section type @type be packed? */

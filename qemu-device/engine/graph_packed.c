@@ -106,11 +106,11 @@ static int read_table(struct ipue_container *c, uint64_t total, uint32_t idx, ui
 					"table %u (%s): %u bytes of groups past the section's end",
 					idx, ipu_graph_section_name(t.type), t.bytes);
 	*expanded += (uint64_t)t.count * t.entsize;
-	if (*expanded > IPU_GRAPH_PACKED_MAX_EXPANSION * total)
+	if (*expanded > IPU_GRAPH_PACKED_MAX_EXPANSION * total + IPU_GRAPH_PACKED_SLACK)
 		return ipue_load_errorf(err, IPU_GRAPH_SEC_PACKED, idx,
-					"table %u (%s): %u records of %u bytes: packed records over %u x the binary's size",
+					"table %u (%s): %u records of %u bytes: packed records over %u x the binary's size + %u MiB",
 					idx, ipu_graph_section_name(t.type), t.count, t.entsize,
-					IPU_GRAPH_PACKED_MAX_EXPANSION);
+					IPU_GRAPH_PACKED_MAX_EXPANSION, IPU_GRAPH_PACKED_SLACK >> 20);
 	w = (struct walk){ ps->p + *off, t.bytes, t.count, t.entsize / 4, NULL, 0, 0 };
 	if ((why = walk_groups(&w)))
 		return ipue_load_errorf(err, IPU_GRAPH_SEC_PACKED, idx,

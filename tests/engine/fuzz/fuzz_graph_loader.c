@@ -68,7 +68,7 @@ static void check_packed(const struct ipue_container *c, unsigned t, size_t size
 	    (size_t)(pk->p - ps->p) > ps->size - pk->bytes ||
 	    c->s[t].size != (uint64_t)c->s[t].entsize * c->s[t].count ||
 	    c->s[t].entsize < ipu_graph_record_size(t) || c->s[t].entsize % 4 ||
-	    c->s[t].size > (uint64_t)IPU_GRAPH_PACKED_MAX_EXPANSION * size)
+	    c->s[t].size > (uint64_t)IPU_GRAPH_PACKED_MAX_EXPANSION * size + IPU_GRAPH_PACKED_SLACK)
 		abort();
 }
 

@@ -728,6 +728,7 @@ TEST(model_open_and_load_errors)
 #include "popops_tests.h"
 #include "optim_tests.h"
 #include "matmul_tests.h"
+#include "graph_binary_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
