@@ -607,6 +607,20 @@ static int copy_cmp(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
+/* qsort() unless already in order (builders write most copies in destination order) */
+static void sort_unless_sorted(void *base, size_t n, size_t size,
+			       int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+
+	for (size_t i = 1; i < n; i++) {
+		if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+			qsort(base, n, size, cmp);
+			return;
+		}
+	}
+}
+
 /* destinations disjoint from each other and from every source */
 static int check_copy_overlaps(struct loader *L, uint32_t xi, struct span *d,
 			       struct span *sr, uint32_t n, uint32_t first)
@@ -614,8 +628,8 @@ static int check_copy_overlaps(struct loader *L, uint32_t xi, struct span *d,
 	const char *name = L->g->ex[xi].name;
 	uint32_t run_end = 0, tile = UINT32_MAX;
 
-	qsort(d, n, sizeof(*d), span_cmp);
-	qsort(sr, n, sizeof(*sr), span_cmp);
+	sort_unless_sorted(d, n, sizeof(*d), span_cmp);
+	sort_unless_sorted(sr, n, sizeof(*sr), span_cmp);
 	for (uint32_t i = 0; i < n; i++) {
 		if (d[i].tile == tile && d[i].start < run_end)
 			return fail(L, IPU_GRAPH_SEC_COPIES, first + d[i].copy,
@@ -738,7 +752,7 @@ static int load_exchanges(struct loader *L)
 		if (rc)
 			break;
 		/* coalesce copies that continue each other on both sides */
-		qsort(rx->c, n, sizeof(*rx->c), copy_cmp);
+		sort_unless_sorted(rx->c, n, sizeof(*rx->c), copy_cmp);
 		for (uint32_t k = 0; k < n; k++) {
 			if (nc && rx->c[nc - 1].dst + rx->c[nc - 1].bytes == rx->c[k].dst &&
 			    rx->c[nc - 1].src + rx->c[nc - 1].bytes == rx->c[k].src)
