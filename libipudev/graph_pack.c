@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libipudev: packed tables (graph_pack.h). Greedy: from each record, the
- * group that covers the most records per byte among the lags 1..16 (each
+ * group that covers the most records per byte among the lags 1..256 (each
  * lag's run is as long as the records keep the first one's deltas). The
  * work is at most lags x records x words.
  */

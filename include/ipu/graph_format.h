@@ -299,7 +299,7 @@ _Static_assert(sizeof(struct ipu_graph_init) == 16, "init size");
  * r - lag (an all-zero record if r - lag < 0) plus unzigzag(delta[k]),
  * modulo 2^32. So a regular run (a stride in tiles or offsets), or a run
  * with a period of up to IPU_GRAPH_PACKED_MAX_LAG records (the fields of
- * consecutive vertices), is one group.
+ * consecutive vertices, the copies of a row of tiles), is one group.
  */
 struct ipu_graph_packed_table {
 	uint32_t type;		/* IPU_GRAPH_SEC_*, one of IPU_GRAPH_PACKABLE */
@@ -315,7 +315,7 @@ _Static_assert(sizeof(struct ipu_graph_packed_table) == 16, "packed table size")
 	(1u << IPU_GRAPH_SEC_FIELDS) | (1u << IPU_GRAPH_SEC_PARAMS) | \
 	(1u << IPU_GRAPH_SEC_CS_VERTICES) | (1u << IPU_GRAPH_SEC_COPIES) | \
 	(1u << IPU_GRAPH_SEC_PROGRAM_CHILDREN) | (1u << IPU_GRAPH_SEC_INIT))
-#define IPU_GRAPH_PACKED_MAX_LAG	16	/* lag is 1..16 */
+#define IPU_GRAPH_PACKED_MAX_LAG	256	/* lag is 1..256 */
 #define IPU_GRAPH_PACKED_MAX_ENTSIZE	256
 /*
  * The records of all tables together (count x entsize): at most

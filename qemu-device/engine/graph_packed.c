@@ -60,7 +60,7 @@ static const char *walk_groups(struct walk *w)
 		if (!n || n > w->count - w->rec)
 			return "group of 0 records or past the table's count";
 		if (!lag || lag > IPU_GRAPH_PACKED_MAX_LAG)
-			return "lag not in 1..16";
+			return "lag not in 1..256";
 		for (uint32_t k = 0; k < w->words; k++) {
 			if ((why = next(w, &pos, &d[k])))
 				return why;

@@ -1171,7 +1171,13 @@ static void k_count_down(uint8_t *b) { pk_head(b, 1, 2); }
 static void k_expand(uint8_t *b) { pk_head(b, 1, 0x10000000u); }
 static void k_n0(uint8_t *b) { uint64_t n; packed_sec(b, &n)[16] = 0; }
 static void k_lag0(uint8_t *b) { uint64_t n; packed_sec(b, &n)[17] = 0; }
-static void k_lag17(uint8_t *b) { uint64_t n; packed_sec(b, &n)[17] = 17; }
+static void k_lag257(uint8_t *b)
+{
+	uint64_t n;
+
+	/* the varint of IPU_GRAPH_PACKED_MAX_LAG + 1 (257) over the lag's byte */
+	memcpy(packed_sec(b, &n) + 17, "\x81\x02", 2);
+}
 static void k_varint(uint8_t *b)
 {
 	uint64_t n;
@@ -1213,7 +1219,7 @@ FIXTURE_VARIANT_ADD(packed, count_down) { "count below the groups' records", k_c
 FIXTURE_VARIANT_ADD(packed, expand) { "records over the expansion limit", k_expand, "64 x" };
 FIXTURE_VARIANT_ADD(packed, n0) { "group of 0 records", k_n0, "0 records" };
 FIXTURE_VARIANT_ADD(packed, lag0) { "lag 0", k_lag0, "lag" };
-FIXTURE_VARIANT_ADD(packed, lag17) { "lag 17", k_lag17, "lag" };
+FIXTURE_VARIANT_ADD(packed, lag257) { "lag 257", k_lag257, "lag" };
 FIXTURE_VARIANT_ADD(packed, varint) { "varint over 32 bits", k_varint, "varint" };
 FIXTURE_VARIANT_ADD(packed, padding) { "padding or bytes left over", k_padding, "" };
 

@@ -52,8 +52,9 @@ static int gb_run(const void *bin, size_t len, const float *x, float *y)
 /*
  * The MLP (B 64, I 384, H 256 on gc200, 0.63 MiB of weights as initial
  * data) written both ways. Measured: plain 9.4 x its initial data, compact
- * 2.6 x (the rest is mostly exchange copies). Stated overhead: compact at
- * most 3 x the initial data and at most a third of the plain binary.
+ * 1.37 x (the rest: other initial data the ops make, 118 kB, and the
+ * packed records, 107 kB). Stated overhead: compact at most 1.5 x the
+ * initial data and at most a fifth of the plain binary.
  */
 TEST(compact_binary_mlp)
 {
@@ -79,9 +80,9 @@ TEST(compact_binary_mlp)
 	gb_mlp_ref(x, want);
 	ASSERT_TRUE(max_err(y[1], want, GB_B * GB_H, 10) < 1e-5) TH_LOG("mlp against the reference");
 	ASSERT_EQ(657408u, init);
-	ASSERT_LE(len[1], 3 * init) TH_LOG("compact %zu bytes for %llu of initial data", len[1],
-	      (unsigned long long)init);
-	ASSERT_LE(3 * len[1], len[0]) TH_LOG("compact %zu bytes, plain %zu", len[1], len[0]);
+	ASSERT_LE(2 * len[1], 3 * init) TH_LOG("compact %zu bytes for %llu of initial data",
+	      len[1], (unsigned long long)init);
+	ASSERT_LE(5 * len[1], len[0]) TH_LOG("compact %zu bytes, plain %zu", len[1], len[0]);
 }
 
 /* ipu_graph_write() writes the compact form: the bytes ipu__graph_write_form(compact) does */

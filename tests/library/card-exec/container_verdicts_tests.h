@@ -222,7 +222,7 @@ static void c_pk_entsize(struct bin *b) { pk_word(b, 2, 22); }
 static void c_pk_bytes(struct bin *b) { pk_word(b, 3, 0x7ffffff0u); }
 static void c_pk_expand(struct bin *b) { pk_word(b, 1, 0xffffffffu); }
 static void c_pk_n0(struct bin *b) { *pk(b, 16) = 0; }
-static void c_pk_lag(struct bin *b) { *pk(b, 17) = IPU_GRAPH_PACKED_MAX_LAG + 1; }
+static void c_pk_lag(struct bin *b) { memcpy(pk(b, 17), "\x81\x02", 2); /* 257 */ }
 static void c_pk_varint(struct bin *b) { memset(pk(b, 18), 0x80, 5); }
 static void c_pk_section_cut(struct bin *b) { SEC(IPU_GRAPH_SEC_PACKED, (e.size = 8, e.count = 8)); }
 
@@ -289,7 +289,7 @@ FIXTURE_VARIANT_ADD(verdict, pk_entsize) { "packed entsize not a multiple of 4",
 FIXTURE_VARIANT_ADD(verdict, pk_bytes) { "packed groups past the section", c_pk_bytes, 1, IPUE_EFORMAT, "past the section" };
 FIXTURE_VARIANT_ADD(verdict, pk_expand) { "packed records over 64 x the binary", c_pk_expand, 1, IPUE_EFORMAT, "64 x" };
 FIXTURE_VARIANT_ADD(verdict, pk_n0) { "packed group of 0 records", c_pk_n0, 1, IPUE_EFORMAT, "0 records" };
-FIXTURE_VARIANT_ADD(verdict, pk_lag) { "packed lag 17", c_pk_lag, 1, IPUE_EFORMAT, "lag" };
+FIXTURE_VARIANT_ADD(verdict, pk_lag) { "packed lag 257", c_pk_lag, 1, IPUE_EFORMAT, "lag" };
 FIXTURE_VARIANT_ADD(verdict, pk_varint) { "packed varint over 5 bytes", c_pk_varint, 1, IPUE_EFORMAT, "varint" };
 FIXTURE_VARIANT_ADD(verdict, pk_section_cut) { "packed table head cut off", c_pk_section_cut, 1, IPUE_EFORMAT, "head cut off" };
 FIXTURE_VARIANT_ADD(verdict, model) { "another model", c_model, 1, IPUE_EMODEL, "model" };
