@@ -1784,14 +1784,15 @@ static int put_sections(const struct ipu_graph *g, struct sec *s, uint32_t *tile
 
 /*
  * The compact form (docs/graph-format.md, "Packed tables"): every non-empty
- * packable section becomes a table of PACKED (graph_pack.c) and leaves the
- * file (its type set to 0). 0 or -ENOMEM.
+ * packable section whose table is smaller than its records becomes a table
+ * of PACKED (graph_pack.c) and leaves the file (its type set to 0).
+ * 0 or -ENOMEM.
  */
 static int pack_sections(struct sec *s)
 {
 	for (int i = 0; i < S_N; i++) {
 		struct buf *pk = &s[S_PACK].b;
-		size_t bound;
+		size_t bound, n;
 
 		if (!ipu_graph_packable(s[i].type) || !s[i].count)
 			continue;
@@ -1800,8 +1801,10 @@ static int pack_sections(struct sec *s)
 			continue;	/* stays plain: a table's bytes are 32-bit */
 		if (GROW(pk->p, pk->n, pk->cap, pk->n + bound))
 			return -ENOMEM;
-		pk->n += ipu__pack_table(s[i].type, s[i].b.p, s[i].count, s[i].entsize,
-					 pk->p + pk->n);
+		n = ipu__pack_table(s[i].type, s[i].b.p, s[i].count, s[i].entsize, pk->p + pk->n);
+		if (n >= s[i].b.n)
+			continue;	/* irregular records: plain is smaller */
+		pk->n += n;
 		s[i].type = 0;
 	}
 	s[S_PACK].count = (uint32_t)s[S_PACK].b.n;

@@ -2,8 +2,11 @@
 /*
  * libipudev: packed tables (graph_pack.h). Greedy: from each record, the
  * group that covers the most records per byte among the lags 1..256 (each
- * lag's run is as long as the records keep the first one's deltas). The
- * work is at most lags x records x words.
+ * lag's run is as long as the records keep the first one's deltas; a run
+ * of one record is priced for the lags 1..8 only). Irregular records cost
+ * a compare or two per lag; a lag's scan of a run is at most about 5 x
+ * the run taken (a run is chosen over one 5 x longer only if it costs
+ * fewer bytes per record).
  */
 #include "graph_pack.h"
 
@@ -11,7 +14,7 @@
 
 #include "ipu/graph_format.h"
 
-#define WORDS_MAX (IPU_GRAPH_PACKED_MAX_ENTSIZE / 4)
+#define SINGLE_LAGS 8	/* lags tried for a group of one record */
 
 struct table {
 	const uint8_t *recs;
@@ -43,26 +46,30 @@ static unsigned varint_len(uint32_t v)
 	return n;
 }
 
-/* the group from record r with @lag: its records (*n) and its bytes */
-static unsigned group_cost(const struct table *t, uint32_t r, uint32_t lag, uint32_t *n)
+/* how many records from r keep record r's deltas against @lag (>= 1) */
+static uint32_t run_len(const struct table *t, uint32_t r, uint32_t lag)
 {
-	uint32_t d[WORDS_MAX], e = r + 1;
-	unsigned bytes = 1;	/* the lag */
+	uint32_t e = r + 1;
 
-	for (uint32_t k = 0; k < t->words; k++) {
-		d[k] = delta(t, r, lag, k);
-		bytes += varint_len(ipu_graph_zigzag(d[k]));
-	}
 	for (; e < t->count; e++) {
 		uint32_t k = 0;
 
-		while (k < t->words && delta(t, e, lag, k) == d[k])
+		while (k < t->words && delta(t, e, lag, k) == delta(t, r, lag, k))
 			k++;
 		if (k < t->words)
 			break;
 	}
-	*n = e - r;
-	return bytes + varint_len(*n);
+	return e - r;
+}
+
+/* bytes of the group of @n records from r with @lag */
+static unsigned group_bytes(const struct table *t, uint32_t r, uint32_t lag, uint32_t n)
+{
+	unsigned bytes = varint_len(n) + varint_len(lag);
+
+	for (uint32_t k = 0; k < t->words; k++)
+		bytes += varint_len(ipu_graph_zigzag(delta(t, r, lag, k)));
+	return bytes;
 }
 
 size_t ipu__pack_bound(uint32_t count, uint32_t entsize)
@@ -84,7 +91,11 @@ size_t ipu__pack_table(uint32_t type, const void *recs, uint32_t count, uint32_t
 		unsigned best = 0, cost;
 
 		for (uint32_t lag = 1; lag <= IPU_GRAPH_PACKED_MAX_LAG; lag++) {
-			cost = group_cost(&t, r, lag, &n);
+			n = run_len(&t, r, lag);
+			/* a lone record: only the nearest lags are worth its deltas' cost */
+			if (n == 1 && lag > SINGLE_LAGS)
+				continue;
+			cost = group_bytes(&t, r, lag, n);
 			if (!best_n || (uint64_t)cost * best_n < (uint64_t)best * n) {
 				best = cost;
 				best_n = n;
