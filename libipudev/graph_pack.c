@@ -16,6 +16,8 @@
 
 #define SINGLE_LAGS 8	/* lags tried for a group of one record */
 
+_Static_assert(IPU_GRAPH_PACKED_MAX_LAG < (1u << 14), "a lag's varint: 2 bytes in ipu__pack_bound()");
+
 struct table {
 	const uint8_t *recs;
 	uint32_t count, words;
@@ -74,9 +76,9 @@ static unsigned group_bytes(const struct table *t, uint32_t r, uint32_t lag, uin
 
 size_t ipu__pack_bound(uint32_t count, uint32_t entsize)
 {
-	/* a group per record at worst: n, lag and every word at its longest */
+	/* a group per record at worst: n, lag (<= 256: 2 bytes), every word at its longest */
 	return sizeof(struct ipu_graph_packed_table) + 3 +
-	       (size_t)count * (IPU_GRAPH_VARINT_MAX + 1 + IPU_GRAPH_VARINT_MAX * (entsize / 4));
+	       (size_t)count * (IPU_GRAPH_VARINT_MAX + 2 + IPU_GRAPH_VARINT_MAX * (entsize / 4));
 }
 
 size_t ipu__pack_table(uint32_t type, const void *recs, uint32_t count, uint32_t entsize,
