@@ -446,25 +446,35 @@ static inline const char *ipu_graph_section_name(uint32_t type)
 
 /*
  * CRC-32 (IEEE 802.3, reflected, poly 0xEDB88320), as zlib's crc32().
- * Start with crc = 0; chain calls to checksum in pieces. Nibble table:
- * small, no global state, ~0.5 GB/s.
+ * Start with crc = 0; chain calls to checksum in pieces. Four bytes a step
+ * ("slicing by 4") with tables built on the stack per call (4 KiB, a few
+ * microseconds): no global state, ~4x the bytes per second of a nibble
+ * table, which made the checksum a quarter of a data-heavy graph's load.
  */
 static inline uint32_t ipu_graph_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	static const uint32_t t[16] = {
-		0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,
-		0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
-		0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
-		0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
-	};
+	uint32_t t[4][256];
 	const uint8_t *p = (const uint8_t *)buf;
 
-	crc = ~crc;
-	while (len--) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ t[crc & 15];
-		crc = (crc >> 4) ^ t[crc & 15];
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xedb88320u & (uint32_t)-(c & 1));
+		t[0][i] = c;
 	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int s = 1; s < 4; s++)
+			t[s][i] = (t[s - 1][i] >> 8) ^ t[0][t[s - 1][i] & 0xff];
+	crc = ~crc;
+	for (; len >= 4; p += 4, len -= 4) {
+		crc ^= (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		       (uint32_t)p[3] << 24;
+		crc = t[3][crc & 0xff] ^ t[2][(crc >> 8) & 0xff] ^ t[1][(crc >> 16) & 0xff] ^
+		      t[0][crc >> 24];
+	}
+	while (len--)
+		crc = (crc >> 8) ^ t[0][(crc ^ *p++) & 0xff];
 	return ~crc;
 }
 

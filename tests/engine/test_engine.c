@@ -723,6 +723,22 @@ TEST(library_codelet)
 	ipue_engine_destroy(e);
 }
 
+/* the container checksum is zlib's crc32(): its check value, and pieces chain */
+TEST(checksum_crc32)
+{
+	uint8_t b[1031];
+	uint32_t whole, c = 0;
+
+	ASSERT_EQ(0xcbf43926u, ipu_graph_crc32(0, "123456789", 9));
+	ASSERT_EQ(0u, ipu_graph_crc32(0, NULL, 0));
+	for (size_t i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 131 + 7);
+	whole = ipu_graph_crc32(0, b, sizeof(b));
+	for (size_t at = 0, step = 1; at < sizeof(b); at += step, step = step * 2 + 1)
+		c = ipu_graph_crc32(c, b + at, at + step > sizeof(b) ? sizeof(b) - at : step);
+	ASSERT_EQ(whole, c);
+}
+
 /* every prefix of a valid binary is rejected cleanly */
 TEST(truncations)
 {
