@@ -17,6 +17,7 @@
 
 #include "builder_internal.h"
 #include "codelets.h"
+#include "graph_pack.h"
 #include "guards.h"
 #include "ipu/ipu_models.h"
 
@@ -1461,7 +1462,7 @@ static int sec_rec(struct sec *s, const void *rec)
 }
 
 enum { S_STR, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
-       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_GUARD, S_MEM, S_N };
+       S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_GUARD, S_MEM, S_PACK, S_N };
 
 /* s[S_N] empty, in file order, each with the record size the format gives its type */
 static void sections_init(struct sec *s)
@@ -1474,6 +1475,7 @@ static void sections_init(struct sec *s)
 		IPU_GRAPH_SEC_PROGRAM_CHILDREN, IPU_GRAPH_SEC_ENTRIES, IPU_GRAPH_SEC_STREAMS,
 		IPU_GRAPH_SEC_HOST_HANDLES, IPU_GRAPH_SEC_METADATA, IPU_GRAPH_SEC_INIT,
 		IPU_GRAPH_SEC_DATA, IPU_GRAPH_SEC_INPUT_GUARDS, IPU_GRAPH_SEC_MEMORY_REGIONS,
+		IPU_GRAPH_SEC_PACKED,
 	};
 
 	memset(s, 0, S_N * sizeof(*s));
@@ -1752,6 +1754,35 @@ static int put_guards(struct sec *s)
 }
 
 /*
+ * The compact form (docs/graph-format.md, "Packed tables"): every non-empty
+ * packable section whose table is smaller than its records becomes a table
+ * of PACKED (graph_pack.c) and leaves the file (its type set to 0).
+ * 0 or -ENOMEM.
+ */
+static int pack_sections(struct sec *s)
+{
+	for (int i = 0; i < S_N; i++) {
+		struct buf *pk = &s[S_PACK].b;
+		size_t bound, n;
+
+		if (!ipu_graph_packable(s[i].type) || !s[i].count)
+			continue;
+		bound = ipu__pack_bound(s[i].count, s[i].entsize);
+		if (bound > 0xffffffffu)
+			continue;	/* stays plain: a table's bytes are 32-bit */
+		if (GROW(pk->p, pk->n, pk->cap, pk->n + bound))
+			return -ENOMEM;
+		n = ipu__pack_table(s[i].type, s[i].b.p, s[i].count, s[i].entsize, pk->p + pk->n);
+		if (n >= s[i].b.n)
+			continue;	/* irregular records: plain is smaller */
+		pk->n += n;
+		s[i].type = 0;
+	}
+	s[S_PACK].count = (uint32_t)s[S_PACK].b.n;
+	return 0;
+}
+
+/*
  * The file into *out: header, the sections (each aligned), the section
  * table, then the header filled in with the checksum over it all. *out is
  * the caller's on success and on failure (free() it). 0 or -ENOMEM.
@@ -1761,30 +1792,35 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 {
 	struct ipu_graph_section tab[S_N];
 	struct ipu_graph_header h;
+	uint32_t n = 0;
 
 	memset(&h, 0, sizeof(h));
 	if (buf_put(out, &h, sizeof(h)))
 		return -ENOMEM;
 	for (int i = 0; i < S_N; i++) {
+		/* packed away, or no packed tables (a plain binary reads as 1.0) */
+		if (!s[i].type || (i == S_PACK && !s[i].count))
+			continue;
 		if (buf_align(out))
 			return -ENOMEM;
-		memset(&tab[i], 0, sizeof(tab[i]));
-		tab[i].type = s[i].type;
+		memset(&tab[n], 0, sizeof(tab[n]));
+		tab[n].type = s[i].type;
 		/* optional sections: a reader that does not know them may skip them */
-		tab[i].flags = s[i].type == IPU_GRAPH_SEC_METADATA ||
+		tab[n].flags = s[i].type == IPU_GRAPH_SEC_METADATA ||
 			       s[i].type == IPU_GRAPH_SEC_INPUT_GUARDS ||
 			       s[i].type == IPU_GRAPH_SEC_MEMORY_REGIONS ? 0 : IPU_GRAPH_SECF_REQUIRED;
-		tab[i].offset = out->n;
-		tab[i].size = s[i].b.n;
-		tab[i].entsize = s[i].entsize;
-		tab[i].count = s[i].count;
+		tab[n].offset = out->n;
+		tab[n].size = s[i].b.n;
+		tab[n].entsize = s[i].entsize;
+		tab[n].count = s[i].count;
 		if (buf_put(out, s[i].b.p, s[i].b.n))
 			return -ENOMEM;
+		n++;
 	}
 	if (buf_align(out))
 		return -ENOMEM;
 	h.section_table = out->n;
-	if (buf_put(out, tab, sizeof(tab)))
+	if (buf_put(out, tab, n * sizeof(tab[0])))
 		return -ENOMEM;
 	h.magic = IPU_GRAPH_MAGIC;
 	h.version_major = IPU_GRAPH_VERSION_MAJOR;
@@ -1792,7 +1828,7 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 	h.header_size = sizeof(h);
 	h.model = g->model;
 	h.total_size = out->n;
-	h.section_count = S_N;
+	h.section_count = n;
 	h.section_entsize = sizeof(struct ipu_graph_section);
 	h.tiles_used = tiles_used;
 	h.codelet_version = IPUE_CODELET_LIBRARY_VERSION;
@@ -1829,7 +1865,8 @@ static int plan_memory(const struct ipu_graph *g, struct ipu__memplan *p, struct
 	return 0;
 }
 
-IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, struct ipu_error *err)
+int ipu__graph_write_form(struct ipu_graph *g, bool compact, void **out, size_t *outlen,
+			  struct ipu_error *err)
 {
 	struct ipu__memplan plan;
 	struct ipu_graph v;
@@ -1859,6 +1896,9 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 		ipu__memplan_region(&plan, i, &mr);
 		r = sec_rec(&s[S_MEM], &mr);
 	}
+	/* last: the guards and the plan are read from the plain records */
+	if (!r && compact)
+		r = pack_sections(s);
 	if (!r)
 		r = assemble(&v, s, tiles_used, &outb);
 	sections_free(s);
@@ -1874,6 +1914,11 @@ IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, str
 	*out = outb.p;
 	*outlen = outb.n;
 	return 0;
+}
+
+IPU_API int ipu_graph_write(struct ipu_graph *g, void **out, size_t *outlen, struct ipu_error *err)
+{
+	return ipu__graph_write_form(g, true, out, outlen, err);
 }
 
 IPU_API int ipu_graph_set_zero_init(struct ipu_graph *g, int on, struct ipu_error *err)

@@ -205,6 +205,14 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err);
 /* the copy records of all the graph's exchanges so far (for tests of a plan's cost) */
 size_t ipu__graph_copy_count(const struct ipu_graph *g);
+/*
+ * ipu_graph_write() with the form chosen: @compact packs the record
+ * sections (docs/graph-format.md, "Packed tables"; ipu_graph_write()'s
+ * form), else every section is plain (the 1.0 form, for tests and the
+ * benchmark's comparison). Ownership and errors as ipu_graph_write().
+ */
+int ipu__graph_write_form(struct ipu_graph *g, bool compact, void **out, size_t *outlen,
+			  struct ipu_error *err);
 /* map elements at a given offset of memory already allocated on the tile */
 int ipu__map_at(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t count,
 		unsigned tile, uint32_t off, struct ipu_error *err);

@@ -585,7 +585,10 @@ IPU_API int ipu_graph_add_program(struct ipu_graph *g, const char *name,
  */
 IPU_API int ipu_graph_set_zero_init(struct ipu_graph *g, int on, struct ipu_error *err);
 
-/** Serialize: *@buf (free() it) of *@len bytes. The graph stays usable. */
+/**
+ * Serialize: *@buf (free() it) of *@len bytes, format 1.1 in its compact
+ * form (docs/graph-format.md, "Packed tables"). The graph stays usable.
+ */
 IPU_API int ipu_graph_write(struct ipu_graph *g, void **buf, size_t *len,
 			    struct ipu_error *err);
 IPU_API int ipu_graph_write_file(struct ipu_graph *g, const char *path,

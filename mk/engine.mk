@@ -72,8 +72,8 @@ $(eval $(call eng_build,$(ENG_LIB_FUZZ:/libipuengine.a=),$(FUZZ_CC),$(ENG_FUZZ_F
 
 # --- tests, fuzzer, benchmark -------------------------------------------------
 ENG_TDIR     := tests/engine
-ENG_TSUPPORT := $(ENG_TDIR)/gw.c $(ENG_TDIR)/tcodelets.c
-ENG_THDRS    := $(wildcard $(ENG_TDIR)/*.h)
+ENG_TSUPPORT := $(ENG_TDIR)/gw.c $(ENG_TDIR)/tcodelets.c libipudev/graph_pack.c
+ENG_THDRS    := $(wildcard $(ENG_TDIR)/*.h) libipudev/graph_pack.h
 ENG_TEST     := $(B)/engine/test_engine
 ENG_GEN      := $(B)/engine/gen_corpus
 ENG_BENCH    := $(B)/engine/bench_engine

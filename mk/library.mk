@@ -101,6 +101,8 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 # (libipudev/builder*.c, partition.c, popops.c, expr.c, map.c, nn.c, norm.c,
 # optim.c, model_device.c, npy.c), and ipu-run (mk/tools.mk).
 #   make builder-check  -> $(B)/results/builder.ktap
+#   make bench-graph-binary -> $(B)/bench/graph_binary.json (binary size over
+#                          initial data and load time, plain vs compact)
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
 #                          default: all online cores; BENCH_MATMUL_REPS);
 #                          its OpenBLAS child: $(BLAS_BASELINE), the top Makefile
@@ -110,6 +112,7 @@ BUILDER_TEST_DIR := tests/library/builder
 BUILDER_TEST := $(B)/tests/builder/test_builder
 BUILDER_BENCH := $(B)/bench-bin/bench_matmul
 MAP_BENCH := $(B)/bench-bin/bench_map
+BINARY_BENCH := $(B)/bench-bin/bench_graph_binary
 BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
 	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
 BUILDER_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
@@ -118,7 +121,7 @@ BENCH_MATMUL_REPS ?= 9
 
 ALL_TARGETS += $(BUILDER_TEST)
 HOST_CHECKS += builder-check
-BENCH_TARGETS += bench-matmul bench-map bench-conv
+BENCH_TARGETS += bench-matmul bench-map bench-conv bench-graph-binary
 BUILDER_BENCH_CONV := $(B)/bench-bin/bench_conv
 BENCH_CONV_THREADS ?= 0
 BENCH_CONV_REPS ?= 5
@@ -144,6 +147,13 @@ $(MAP_BENCH): $(BUILDER_TEST_DIR)/bench_map.c $(BENCH_JSON) $(IPUDEV_A) $(ENG_LI
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
 
+# graph binary size and load time, plain vs compact (bench_graph_binary.c)
+$(BINARY_BENCH): $(BUILDER_TEST_DIR)/bench_graph_binary.c $(BUILDER_TEST_DIR)/binary_graphs.h \
+		$(BENCH_JSON) $(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
+
 $(BUILDER_BENCH_CONV): $(BUILDER_TEST_DIR)/bench_conv.c $(BLAS_BASELINE) $(BENCH_JSON) \
 		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
 	@mkdir -p $(dir $@)
@@ -151,7 +161,7 @@ $(BUILDER_BENCH_CONV): $(BUILDER_TEST_DIR)/bench_conv.c $(BLAS_BASELINE) $(BENCH
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
 		$(BUILDER_LIBS) -lopenblas
 
-.PHONY: builder-check bench-matmul bench-map bench-conv
+.PHONY: builder-check bench-matmul bench-map bench-conv bench-graph-binary
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 	@mkdir -p $(B)/results
 	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
@@ -170,6 +180,10 @@ bench-map: $(MAP_BENCH)
 bench-conv: $(BUILDER_BENCH_CONV)
 	@mkdir -p $(B)/bench
 	@$(BUILDER_BENCH_CONV) $(BENCH_CONV_THREADS) $(BENCH_CONV_REPS) >$(B)/bench/conv.json
+
+bench-graph-binary: $(BINARY_BENCH)
+	@mkdir -p $(B)/bench
+	@$(BINARY_BENCH) >$(B)/bench/graph_binary.json
 
 # --- card-exec tests (host) --------------------------------------------------
 # The card execution path (libipudev/card_*.c) without a

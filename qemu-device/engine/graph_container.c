@@ -6,6 +6,7 @@
  * ("magic", "checksum", "outside", "aligned", "overlaps", ...).
  */
 #include "graph_container.h"
+#include "graph_packed.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -188,5 +189,5 @@ int ipue_container_read(const void *binv, size_t len, struct ipue_container *c,
 						span[i].idx, span[j].idx);
 		}
 	}
-	return 0;
+	return ipue_packed_scan(c, len, err);
 }

@@ -27,10 +27,21 @@ struct ipue_section {
 	uint32_t count;
 };
 
-/* what ipue_container_read() found; points into the caller's binary */
+/* a packed table's groups (docs/graph-format.md, "Packed tables") */
+struct ipue_packed_ref {
+	const uint8_t *p;	/* into the caller's binary; NULL if not packed */
+	uint32_t bytes;
+};
+
+/*
+ * What ipue_container_read() found; points into the caller's binary. A
+ * packed type has its count, entsize and size in s[type] but p NULL until
+ * ipue_packed_unpack() (graph_packed.h) rebuilds its records.
+ */
 struct ipue_container {
 	struct ipu_graph_header h;	/* a copy of the header */
 	struct ipue_section s[IPU_GRAPH_SEC_COUNT_]; /* by type; absent = empty */
+	struct ipue_packed_ref pk[IPU_GRAPH_SEC_COUNT_]; /* by type */
 };
 
 /*
@@ -40,7 +51,8 @@ struct ipue_container {
  * section count (<= IPU_GRAPH_MAX_SECTIONS), table entry size and place,
  * each section's alignment, bounds and size == entsize * count, no overlaps
  * (header, table, sections), known types at most once with an entsize of at
- * least their record size, unknown types skipped unless required. Does not
+ * least their record size, unknown types skipped unless required, and the
+ * packed tables (ipue_packed_scan(), graph_packed.h). Does not
  * check the model nor the codelet version (the reader's owner decides).
  * @c keeps pointers into @bin: valid while the caller keeps @bin.
  * Returns 0, or IPUE_EFORMAT with @err (may be NULL) filled: section
@@ -52,7 +64,8 @@ int ipue_container_read(const void *bin, size_t len, struct ipue_container *c,
 /*
  * ipue_container_rec() - copy record @i (< the section's count) of section
  * @type into @out: the ipu_graph_record_size(@type) bytes a version-1
- * reader knows (a later minor version's longer records are cut).
+ * reader knows (a later minor version's longer records are cut). A packed
+ * type's records must have been rebuilt (ipue_packed_unpack()).
  */
 void ipue_container_rec(const struct ipue_container *c, unsigned type,
 			uint32_t i, void *out);

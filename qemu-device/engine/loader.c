@@ -10,6 +10,7 @@
  */
 #include "engine_internal.h"
 #include "graph_container.h"
+#include "graph_packed.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ struct loader {
 	const uint8_t *bin;
 	size_t len;
 	struct ipue_container c;	/* header and sections (graph_container.c) */
+	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_]; /* records rebuilt from packed tables */
 	const struct ipue_section *s;	/* c.s, by section type */
 	uint64_t *vcycles;		/* modeled cycles per vertex */
 };
@@ -97,7 +99,10 @@ static int range_ok(uint64_t first, uint64_t n, uint64_t total)
 
 /* ---------------------------------------------------------------- header */
 
-/* the container (graph_container.c), then what only the engine can judge */
+/*
+ * the container (graph_container.c), then what only the engine can judge;
+ * packed records rebuilt (graph_packed.c) to be read as plain ones
+ */
 static int load_container(struct loader *L)
 {
 	const struct ipu_graph_header *h = &L->c.h;
@@ -117,7 +122,8 @@ static int load_container(struct loader *L)
 	if (h->codelet_version > IPUE_CODELET_LIBRARY_VERSION)
 		return fail(L, 0, IPU_GRAPH_NONE, "graph needs codelet library %u, have %u",
 			    h->codelet_version, IPUE_CODELET_LIBRARY_VERSION);
-	return 0;
+	/* packed tables were checked by the container reader: rebuild their records */
+	return ipue_packed_unpack(&L->c, L->unpacked);
 }
 
 /* --------------------------------------------------- strings, tile plans */
@@ -601,6 +607,20 @@ static int copy_cmp(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
+/* qsort() unless already in order (builders write most copies in destination order) */
+static void sort_unless_sorted(void *base, size_t n, size_t size,
+			       int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+
+	for (size_t i = 1; i < n; i++) {
+		if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+			qsort(base, n, size, cmp);
+			return;
+		}
+	}
+}
+
 /* destinations disjoint from each other and from every source */
 static int check_copy_overlaps(struct loader *L, uint32_t xi, struct span *d,
 			       struct span *sr, uint32_t n, uint32_t first)
@@ -608,8 +628,8 @@ static int check_copy_overlaps(struct loader *L, uint32_t xi, struct span *d,
 	const char *name = L->g->ex[xi].name;
 	uint32_t run_end = 0, tile = UINT32_MAX;
 
-	qsort(d, n, sizeof(*d), span_cmp);
-	qsort(sr, n, sizeof(*sr), span_cmp);
+	sort_unless_sorted(d, n, sizeof(*d), span_cmp);
+	sort_unless_sorted(sr, n, sizeof(*sr), span_cmp);
 	for (uint32_t i = 0; i < n; i++) {
 		if (d[i].tile == tile && d[i].start < run_end)
 			return fail(L, IPU_GRAPH_SEC_COPIES, first + d[i].copy,
@@ -732,7 +752,7 @@ static int load_exchanges(struct loader *L)
 		if (rc)
 			break;
 		/* coalesce copies that continue each other on both sides */
-		qsort(rx->c, n, sizeof(*rx->c), copy_cmp);
+		sort_unless_sorted(rx->c, n, sizeof(*rx->c), copy_cmp);
 		for (uint32_t k = 0; k < n; k++) {
 			if (nc && rx->c[nc - 1].dst + rx->c[nc - 1].bytes == rx->c[k].dst &&
 			    rx->c[nc - 1].src + rx->c[nc - 1].bytes == rx->c[k].src)
@@ -1179,6 +1199,8 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = ipue_guards_load(L.g, &L.c, err);
 	if (!rc) rc = load_memory_regions(&L);
 	free(L.vcycles);
+	for (unsigned t = 0; t < IPU_GRAPH_SEC_COUNT_; t++)
+		free(L.unpacked[t]);
 	if (rc) {
 		if (err && !err->status) {
 			err->status = rc;

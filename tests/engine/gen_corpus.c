@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writes the fuzzer's seed corpus (tests/engine/fuzz/corpus/graph_loader): small
- * valid graphs covering every section and program node kind, and a Map
- * vertex whose params program the fuzzer mutates.
+ * valid graphs covering every section and program node kind, each also in
+ * the compact form (packed_*.bin: packed tables), a regular layout whose
+ * packed tables have long groups and lags above 1, and a Map vertex whose
+ * params program the fuzzer mutates.
  * Usage: gen_corpus DIR
  */
 #include <stdio.h>
@@ -14,11 +16,9 @@
 
 #define I32 IPU_DTYPE_I32
 
-static void save(const char *dir, const char *name, struct gw *w)
+static void save_form(const char *dir, const char *name, uint8_t *bin, size_t len)
 {
 	char path[512];
-	size_t len;
-	uint8_t *bin = gw_finish(w, &len);
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -29,7 +29,52 @@ static void save(const char *dir, const char *name, struct gw *w)
 	}
 	fclose(f);
 	free(bin);
+}
+
+/* NAME plain and packed_NAME compact (@forms: 1 plain, 2 compact, 3 both) */
+static void save(const char *dir, const char *name, struct gw *w, unsigned forms)
+{
+	char packed[256];
+	uint8_t *bin;
+	size_t len;
+
+	snprintf(packed, sizeof(packed), "packed_%s", name);
+	if (forms & 1) {
+		bin = gw_finish(w, &len);
+		save_form(dir, name, bin, len);
+	}
+	if (forms & 2) {
+		bin = gw_finish_packed(w, &len);
+		save_form(dir, packed, bin, len);
+	}
 	gw_free(w);
+}
+
+/* 16 vertices over 8 tiles and a strided exchange: packed groups with lags 1 and 2 */
+static void regular(const char *dir)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_copy c[8];
+	uint32_t v[16], k[2], tiles[8], offs[8], counts[8], shape[1] = { 64 };
+
+	for (uint32_t t = 0; t < 8; t++) {
+		struct ipu_graph_field f[2] = { { 0, 8, IPU_DTYPE_I32, { 0 } },
+						{ 32, 8, IPU_DTYPE_I32, { 0 } } };
+
+		gw_plan(w, t, 128);
+		tiles[t] = t;
+		offs[t] = 0;
+		counts[t] = 8;
+		v[2 * t] = gw_vertex(w, TC_COPY, t, 2, f, 0, NULL);
+		v[2 * t + 1] = gw_vertex(w, TC_NOP, t, 0, NULL, 0, NULL);
+		c[t] = (struct ipu_graph_copy){ t, 0, (t + 1) % 8, 64, 32, 0 };
+	}
+	gw_handle(w, "r", gw_tensor(w, "r", I32, 1, shape, 8, tiles, offs, counts),
+		  IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "cs", 16, v), 0, 0);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x", 8, c), 0, 0);
+	gw_entry(w, "regular", gw_seq(w, 2, k));
+	save(dir, "regular.bin", w, 2);
 }
 
 static uint32_t add(struct gw *w, uint32_t tile, uint32_t off, uint32_t n, uint32_t d)
@@ -61,7 +106,7 @@ static void seed_guards(const char *dir)
 	gw_guard(w, 0, 0, IPU_GRAPH_GUARD_READS | IPU_GRAPH_GUARD_WRITES);
 	gw_guard(w, 0, 1, IPU_GRAPH_GUARD_WRITES);
 	gw_guard(w, 1, 0, IPU_GRAPH_GUARD_WRITES);
-	save(dir, "guards.bin", w);
+	save(dir, "guards.bin", w, 3);
 }
 
 int main(int argc, char **argv)
@@ -77,7 +122,7 @@ int main(int argc, char **argv)
 	int32_t one = 1;
 
 	/* 1: empty graph */
-	save(dir, "empty.bin", gw_new(IPU_MODEL_TEST));
+	save(dir, "empty.bin", gw_new(IPU_MODEL_TEST), 1);
 
 	/* 2: compute + exchange + repeat, 2-D tensor over two tiles */
 	w = gw_new(IPU_MODEL_TEST);
@@ -93,7 +138,7 @@ int main(int argc, char **argv)
 	n = gw_seq(w, 3, k);
 	gw_entry(w, "main", gw_node(w, IPU_PROG_REPEAT, 3, n, 0));
 	gw_meta(w, "seed", "compute");
-	save(dir, "compute_exchange.bin", w);
+	save(dir, "compute_exchange.bin", w, 3);
 
 	/* 3: loops and conditions */
 	w = gw_new(IPU_MODEL_TEST);
@@ -109,7 +154,7 @@ int main(int argc, char **argv)
 	k[2] = gw_node(w, IPU_PROG_ABORT_ON_CONDITION, 0, 7, 0);
 	gw_entry(w, "loop", gw_seq(w, 3, k));
 	gw_entry(w, "if", k[1]);
-	save(dir, "control.bin", w);
+	save(dir, "control.bin", w, 3);
 
 	/* 4: streams */
 	w = gw_new(IPU_MODEL_TEST);
@@ -123,7 +168,7 @@ int main(int argc, char **argv)
 	k[2] = gw_node(w, IPU_PROG_STREAM_COPY, 1, n, IPU_STREAM_DEVICE_TO_HOST);
 	gw_entry(w, "stream", gw_node(w, IPU_PROG_REPEAT, 5, gw_seq(w, 3, k), 0));
 	gw_handle(w, "t", n, IPU_HANDLE_READ);
-	save(dir, "streams.bin", w);
+	save(dir, "streams.bin", w, 3);
 
 	/* 5: every test codelet, scalar field, init data, an unknown section */
 	w = gw_new(IPU_MODEL_TEST);
@@ -148,7 +193,7 @@ int main(int argc, char **argv)
 	}
 	gw_entry(w, "all", gw_seq(w, 2, k));
 	gw_raw_section(w, 4242, 0, 4, "abcdefgh", 8);
-	save(dir, "codelets.bin", w);
+	save(dir, "codelets.bin", w, 3);
 
 	/* 6: codelets of the real library (what QEMU runs) */
 	w = gw_new(IPU_MODEL_TEST);
@@ -173,7 +218,8 @@ int main(int argc, char **argv)
 		k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "matmul", 1, q), 0, 0);
 		gw_entry(w, "lib", gw_seq(w, 2, k));
 	}
-	save(dir, "library.bin", w);
+	save(dir, "library.bin", w, 3);
+	regular(dir);
 
 	/* 7: a fused expression (Map2: relu(in0 + in1) * 2; the fuzzer mutates its program) */
 	w = gw_new(IPU_MODEL_TEST);
@@ -189,7 +235,7 @@ int main(int argc, char **argv)
 		v[0] = gw_vertex(w, IPUE_CODELET_MAP(2), 3, 3, mf, 8, prog);
 		gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, v), 0, 0));
 	}
-	save(dir, "map.bin", w);
+	save(dir, "map.bin", w, 3);
 
 	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
 	w = gw_new(IPU_MODEL_TEST);
@@ -209,7 +255,7 @@ int main(int argc, char **argv)
 
 		gw_raw_section(w, IPU_GRAPH_SEC_MEMORY_REGIONS, 0, sizeof(mr[0]), mr, sizeof(mr));
 	}
-	save(dir, "memory_regions.bin", w);
+	save(dir, "memory_regions.bin", w, 1);
 
 	seed_guards(dir);
 	return 0;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../libipudev/graph_pack.h"
+
 struct buf {
 	uint8_t *p;
 	size_t len, cap;
@@ -319,5 +321,27 @@ uint8_t *gw_finish(struct gw *w, size_t *len)
 	}
 	gw_fix_checksum(bin, total);
 	*len = total;
+	return bin;
+}
+
+uint8_t *gw_finish_packed(struct gw *w, size_t *len)
+{
+	struct buf plain[IPU_GRAPH_SEC_COUNT_], *pk = &w->s[IPU_GRAPH_SEC_PACKED];
+	uint8_t *bin;
+
+	memcpy(plain, w->s, sizeof(plain));
+	for (unsigned t = 1; t < IPU_GRAPH_SEC_COUNT_; t++) {
+		uint32_t es = ipu_graph_record_size(t), n = (uint32_t)(w->s[t].len / es);
+		size_t bound = ipu__pack_bound(n, es);
+
+		if (!ipu_graph_packable(t) || !n)
+			continue;
+		pk->p = xrealloc(pk->p, pk->len + bound);
+		pk->len += ipu__pack_table(t, plain[t].p, n, es, pk->p + pk->len);
+		w->s[t].len = 0;
+	}
+	bin = gw_finish(w, len);
+	free(pk->p);
+	memcpy(w->s, plain, sizeof(plain));
 	return bin;
 }

@@ -49,6 +49,11 @@ void *gw_rec(struct gw *w, uint32_t type, uint32_t index);
 
 /* the binary (malloc'd, caller frees); the gw stays usable */
 uint8_t *gw_finish(struct gw *w, size_t *len);
+/*
+ * the same graph in the compact form: every packable section as a table of
+ * a PACKED section (libipudev/graph_pack.c writes them, as for the builder)
+ */
+uint8_t *gw_finish_packed(struct gw *w, size_t *len);
 /* recompute the header checksum after patching a binary */
 void gw_fix_checksum(uint8_t *bin, size_t len);
 

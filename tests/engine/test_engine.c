@@ -723,6 +723,22 @@ TEST(library_codelet)
 	ipue_engine_destroy(e);
 }
 
+/* the container checksum is zlib's crc32(): its check value, and pieces chain */
+TEST(checksum_crc32)
+{
+	uint8_t b[1031];
+	uint32_t whole, c = 0;
+
+	ASSERT_EQ(0xcbf43926u, ipu_graph_crc32(0, "123456789", 9));
+	ASSERT_EQ(0u, ipu_graph_crc32(0, NULL, 0));
+	for (size_t i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 131 + 7);
+	whole = ipu_graph_crc32(0, b, sizeof(b));
+	for (size_t at = 0, step = 1; at < sizeof(b); at += step, step = step * 2 + 1)
+		c = ipu_graph_crc32(c, b + at, at + step > sizeof(b) ? sizeof(b) - at : step);
+	ASSERT_EQ(whole, c);
+}
+
 /* every prefix of a valid binary is rejected cleanly */
 TEST(truncations)
 {
@@ -1132,6 +1148,231 @@ TEST_F(loader, load)
 	ipue_engine_destroy(e);
 }
 
+/* the same base graph and mutations written compact: the same verdicts */
+TEST_F(loader, load_packed)
+{
+	const FIXTURE_VARIANT(loader) *n = variant;
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipue_load_error err;
+	size_t len;
+	uint8_t *bin;
+	int rc;
+
+	if (n->bmut) {	/* they patch the plain form's section table */
+		gw_free(w);
+		ipue_engine_destroy(e);
+		SKIP(return, "binary-level mutation of the plain form");
+	}
+	base(w);
+	n->mut(w);
+	bin = gw_finish_packed(w, &len);
+	rc = ipue_load(e, bin, len, &err);
+	free(bin);
+	gw_free(w);
+	ASSERT_TRUE(rc == n->status) TH_LOG("%s (packed): status %d, want %d; %s: %s", n->name, rc,
+	      n->status, err.section_name, err.message);
+	if (rc) {
+		ASSERT_TRUE(!n->section || !strcmp(err.section_name, n->section)) TH_LOG("section '%s', want '%s' (%s)", err.section_name, n->section, err.message);
+		ASSERT_TRUE(!n->word || strstr(err.message, n->word)) TH_LOG("message '%s' lacks '%s'",
+		      err.message, n->word);
+	} else {
+		ASSERT_TRUE(run(e, 0, NULL) == 0) TH_LOG("base graph run (packed)");
+	}
+	ipue_engine_destroy(e);
+}
+
+/* ------------------------------------------------------- packed tables */
+
+/* the PACKED section of a binary gw_finish_packed() wrote, and its size */
+static uint8_t *packed_sec(uint8_t *b, uint64_t *size)
+{
+	struct ipu_graph_header h;
+
+	memcpy(&h, b, sizeof(h));
+	for (uint32_t i = 0; i < h.section_count; i++) {
+		struct ipu_graph_section s;
+
+		memcpy(&s, b + h.section_table + i * sizeof(s), sizeof(s));
+		if (s.type == IPU_GRAPH_SEC_PACKED) {
+			*size = s.size;
+			return b + s.offset;
+		}
+	}
+	return NULL;
+}
+
+/* word @k of table 0's head (type, count, entsize, bytes) */
+static void pk_head(uint8_t *b, unsigned k, uint32_t v)
+{
+	uint64_t n;
+
+	memcpy(packed_sec(b, &n) + 4 * k, &v, 4);
+}
+
+/* table 0 is INTERVALS (3 records, 6 words): group 0 = n, lag, 6 deltas */
+static void k_type(uint8_t *b) { pk_head(b, 0, IPU_GRAPH_SEC_TENSORS); }
+static void k_unknown(uint8_t *b) { pk_head(b, 0, 1000); }
+static void k_twice(uint8_t *b) { pk_head(b, 0, IPU_GRAPH_SEC_TILE_PLANS); }
+static void k_entsize4(uint8_t *b) { pk_head(b, 2, 26); }
+static void k_entsize_small(uint8_t *b) { pk_head(b, 2, 20); }
+static void k_bytes(uint8_t *b) { pk_head(b, 3, 1u << 20); }
+static void k_count_up(uint8_t *b) { pk_head(b, 1, 4); }
+static void k_count_down(uint8_t *b) { pk_head(b, 1, 2); }
+static void k_expand(uint8_t *b) { pk_head(b, 1, 0x10000000u); }
+static void k_n0(uint8_t *b) { uint64_t n; packed_sec(b, &n)[16] = 0; }
+static void k_lag0(uint8_t *b) { uint64_t n; packed_sec(b, &n)[17] = 0; }
+static void k_lag257(uint8_t *b)
+{
+	uint64_t n;
+
+	/* the varint of IPU_GRAPH_PACKED_MAX_LAG + 1 (257) over the lag's byte */
+	memcpy(packed_sec(b, &n) + 17, "\x81\x02", 2);
+}
+static void k_varint(uint8_t *b)
+{
+	uint64_t n;
+
+	memset(packed_sec(b, &n) + 18, 0xff, 4);
+	packed_sec(b, &n)[22] = 0x10;	/* 5 bytes, bit 32 set */
+}
+static void k_padding(uint8_t *b)
+{
+	uint64_t n;
+	uint8_t *p = packed_sec(b, &n);
+	uint32_t bytes;
+
+	memcpy(&bytes, p + 12, 4);
+	if (bytes % 4)
+		p[16 + bytes] = 1;
+	else	/* no padding to spoil: one more byte, that is left over */
+		pk_head(b, 3, bytes + 1);
+}
+
+FIXTURE(packed) {};
+FIXTURE_SETUP(packed) {}
+FIXTURE_TEARDOWN(packed) {}
+
+FIXTURE_VARIANT(packed) {
+	const char *name;
+	void (*mut)(uint8_t *b);
+	const char *word;	/* expected in the message; section "packed" */
+};
+
+FIXTURE_VARIANT_ADD(packed, type) { "type not packable", k_type, "cannot be packed" };
+FIXTURE_VARIANT_ADD(packed, unknown) { "unknown type", k_unknown, "cannot be packed" };
+FIXTURE_VARIANT_ADD(packed, twice) { "type packed twice", k_twice, "twice" };
+FIXTURE_VARIANT_ADD(packed, entsize4) { "entsize not a multiple of 4", k_entsize4, "entsize" };
+FIXTURE_VARIANT_ADD(packed, entsize_small) { "entsize under the record size", k_entsize_small, "entsize" };
+FIXTURE_VARIANT_ADD(packed, bytes) { "groups past the section", k_bytes, "past the section" };
+FIXTURE_VARIANT_ADD(packed, count_up) { "count above the groups' records", k_count_up, "record 3" };
+FIXTURE_VARIANT_ADD(packed, count_down) { "count below the groups' records", k_count_down, "(intervals): record 2" };
+FIXTURE_VARIANT_ADD(packed, expand) { "records over the expansion limit", k_expand, "64 x" };
+FIXTURE_VARIANT_ADD(packed, n0) { "group of 0 records", k_n0, "0 records" };
+FIXTURE_VARIANT_ADD(packed, lag0) { "lag 0", k_lag0, "lag" };
+FIXTURE_VARIANT_ADD(packed, lag257) { "lag 257", k_lag257, "lag" };
+FIXTURE_VARIANT_ADD(packed, varint) { "varint over 32 bits", k_varint, "varint" };
+FIXTURE_VARIANT_ADD(packed, padding) { "padding or bytes left over", k_padding, "" };
+
+/* a corrupted packed table is refused by the container reader, naming it */
+TEST_F(packed, refused)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipue_load_error err;
+	size_t len;
+	uint8_t *bin;
+	int rc;
+
+	base(w);
+	bin = gw_finish_packed(w, &len);
+	variant->mut(bin);
+	gw_fix_checksum(bin, len);
+	rc = ipue_load(e, bin, len, &err);
+	free(bin);
+	gw_free(w);
+	ASSERT_TRUE(rc == IPUE_EFORMAT) TH_LOG("%s: status %d (%s)", variant->name, rc, err.message);
+	ASSERT_TRUE(!strcmp(err.section_name, "packed")) TH_LOG("%s: section '%s' (%s)",
+	      variant->name, err.section_name, err.message);
+	ASSERT_TRUE(strstr(err.message, variant->word) != NULL) TH_LOG("%s: message '%s' lacks '%s'",
+	      variant->name, err.message, variant->word);
+	ASSERT_TRUE(!ipue_loaded(e)) TH_LOG("a rejected graph counts as loaded");
+	ipue_engine_destroy(e);
+}
+
+/*
+ * A regular layout round-trips: 64 vertices over 16 tiles and a strided
+ * exchange, written plain (version 1.0 in the header, as an old builder
+ * wrote it) and compact; both load, run to the same tile state, and the
+ * compact binary is the smaller by far.
+ */
+static uint8_t *ring16(int packed, size_t *len)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	struct ipu_graph_copy c[16];
+	uint32_t v[64], k[3], tiles[16], offs[16], counts[16], shape[1] = { 256 };
+	uint8_t *bin;
+
+	for (uint32_t t = 0; t < 16; t++) {
+		gw_plan(w, t, 256);
+		tiles[t] = t;
+		offs[t] = 0;
+		counts[t] = 16;
+		for (uint32_t j = 0; j < 4; j++)
+			v[4 * t + j] = v_add(w, t, 16 * j, 4, (int32_t)(t + j));
+		c[t] = (struct ipu_graph_copy){ t, 0, (t + 1) % 16, 64, 64, 0 };
+	}
+	gw_handle(w, "r", gw_tensor(w, "r", I32, 1, shape, 16, tiles, offs, counts), RW);
+	gw_handle(w, "s", gw_tensor(w, "s", I32, 1, shape, 16, tiles,
+				    (uint32_t[16]){ 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+						    64, 64, 64, 64, 64, 64 }, counts), RW);
+	k[0] = exec_cs(w, 64, v);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x", 16, c), 0, 0);
+	k[2] = k[0];
+	gw_entry(w, "ring", gw_seq(w, 3, k));
+	bin = packed ? gw_finish_packed(w, len) : gw_finish(w, len);
+	if (!packed) {
+		bin[6] = 0;	/* version_minor 0: the 1.0 form */
+		gw_fix_checksum(bin, *len);
+	}
+	gw_free(w);
+	return bin;
+}
+
+TEST(packed_roundtrip)
+{
+	int32_t out[2][512];
+	size_t len[2];
+
+	for (int packed = 0; packed < 2; packed++) {
+		struct ipue_engine *e = mk(IPU_MODEL_TEST, 2);
+		struct ipue_load_error err;
+		uint8_t *bin = ring16(packed, &len[packed]);
+
+		ASSERT_EQ(0, ipue_load(e, bin, len[packed], &err)) TH_LOG("form %d: %s", packed, err.message);
+		free(bin);
+		for (uint32_t i = 0; i < 256; i++) {
+			ASSERT_EQ(0, wr32(e, "r", i, (int32_t)(i * 7)));
+			ASSERT_EQ(0, wr32(e, "s", i, -(int32_t)i));
+		}
+		ASSERT_EQ(0, run(e, 0, NULL));
+		for (uint32_t i = 0; i < 256; i++) {
+			ASSERT_EQ(0, rd32(e, "r", i, &out[packed][i]));
+			ASSERT_EQ(0, rd32(e, "s", i, &out[packed][256 + i]));
+		}
+		ipue_engine_destroy(e);
+	}
+	/* the reference: each add vertex adds t + j twice, s takes the ring's first add */
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t t = i / 16, j = (i % 16) / 4, src = (t + 15) % 16;
+		int32_t first = (int32_t)((src * 16 + i % 16) * 7 + src + j);
+
+		ASSERT_EQ((int32_t)(i * 7 + 2 * (t + j)), out[1][i]) TH_LOG("r[%u]", i);
+		ASSERT_EQ(first, out[1][256 + i]) TH_LOG("s[%u]", i);
+	}
+	ASSERT_EQ(0, memcmp(out[0], out[1], sizeof(out[0])));
+	ASSERT_TRUE(len[1] * 2 < len[0]) TH_LOG("compact %zu bytes, plain %zu", len[1], len[0]);
+}
 #include "guards_tests.h"
 
 TEST_HARNESS_MAIN

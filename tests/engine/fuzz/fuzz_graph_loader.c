@@ -10,7 +10,10 @@
  * libipudev also runs before a card LOAD; the target also runs the reader
  * alone and checks its contract: every section it hands out lies inside the
  * input with size == entsize x count >= the record size, and when it
- * refuses, the loader refuses with the same words.
+ * refuses, the loader refuses with the same words. Packed tables (the
+ * compact form, packed_*.bin seeds) are checked by that reader too: a
+ * table it hands out lies inside the PACKED section, within the expansion
+ * limit, and the loader rebuilds and checks its records.
  *
  * The input's header checksum and total_size are fixed up before loading:
  * otherwise nearly every mutation dies at the checksum and the fuzzer never
@@ -55,12 +58,30 @@ static int push(void *user, unsigned s, const void *src, size_t len)
 	return 0;
 }
 
+/* a packed table's groups lie inside the PACKED section, its records in the limit */
+static void check_packed(const struct ipue_container *c, unsigned t, size_t size)
+{
+	const struct ipue_section *ps = &c->s[IPU_GRAPH_SEC_PACKED];
+	const struct ipue_packed_ref *pk = &c->pk[t];
+
+	if (!ipu_graph_packable(t) || !ps->p || pk->p < ps->p || pk->bytes > ps->size ||
+	    (size_t)(pk->p - ps->p) > ps->size - pk->bytes ||
+	    c->s[t].size != (uint64_t)c->s[t].entsize * c->s[t].count ||
+	    c->s[t].entsize < ipu_graph_record_size(t) || c->s[t].entsize % 4 ||
+	    c->s[t].size > (uint64_t)IPU_GRAPH_PACKED_MAX_EXPANSION * size + IPU_GRAPH_PACKED_SLACK)
+		abort();
+}
+
 /* the reader's output: sections inside the input, sizes as the doc says */
 static void check_container(const uint8_t *bin, size_t size, const struct ipue_container *c)
 {
 	for (unsigned t = 1; t < IPU_GRAPH_SEC_COUNT_; t++) {
 		const struct ipue_section *s = &c->s[t];
 
+		if (c->pk[t].p) {
+			check_packed(c, t, size);
+			continue;
+		}
 		if (!s->p) {
 			if (s->size || s->count)
 				abort();

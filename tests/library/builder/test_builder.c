@@ -738,6 +738,7 @@ TEST(model_open_and_load_errors)
 #include "views_tests.h"
 #include "guards_tests.h"
 #include "memory_tests.h"
+#include "graph_binary_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 

@@ -4,9 +4,10 @@
  * loader (ipue_load(), what the card runs on LOAD) and the card path's
  * pre-check in libipudev (ipu__graph_precheck(), run before the LOAD is
  * sent). Each case corrupts a builder-made graph (header, section table,
- * record sizes), feeds it to both, and checks the verdict the format doc
+ * record sizes, packed tables: the builder writes the compact form), feeds it to both, and checks the verdict the format doc
  * gives, and that both give it with the same section, record and message.
- * Then every truncation and random corruptions of the header and table.
+ * Then every truncation and random corruptions of the header and table, and
+ * of the packed tables.
  * Included by test_card_exec.c (one kselftest harness test list per binary).
  */
 #include <errno.h>
@@ -136,7 +137,7 @@ static void c_overlap(struct bin *b)
 {
 	uint64_t off = sec(b, IPU_GRAPH_SEC_TENSORS).offset;
 
-	SEC(IPU_GRAPH_SEC_INTERVALS, e.offset = off);
+	SEC(IPU_GRAPH_SEC_HOST_HANDLES, e.offset = off);
 }
 static void c_overlap_header(struct bin *b) { SEC(IPU_GRAPH_SEC_STRINGS, e.offset = 0); }
 static void c_overlap_table(struct bin *b)
@@ -145,7 +146,7 @@ static void c_overlap_table(struct bin *b)
 
 	SEC(IPU_GRAPH_SEC_DATA, e.offset = off);
 }
-static void c_duplicate(struct bin *b) { SEC(IPU_GRAPH_SEC_INTERVALS, e.type = IPU_GRAPH_SEC_TENSORS); }
+static void c_duplicate(struct bin *b) { SEC(IPU_GRAPH_SEC_STREAMS, e.type = IPU_GRAPH_SEC_TENSORS); }
 static void c_count(struct bin *b) { SEC(IPU_GRAPH_SEC_VERTICES, e.count += 1); }
 static void c_rec_small(struct bin *b)
 {
@@ -206,6 +207,25 @@ static void c_grown_records(struct bin *b)
 	free(r);
 }
 
+/* ---- packed tables (the builder's compact form): table 0 is the intervals' ---- */
+
+/* byte @at of the PACKED section */
+static uint8_t *pk(const struct bin *b, uint64_t at)
+{
+	return b->p + sec(b, IPU_GRAPH_SEC_PACKED).offset + at;
+}
+
+static void pk_word(struct bin *b, unsigned k, uint32_t v) { memcpy(pk(b, 4 * k), &v, 4); }
+static void c_pk_type(struct bin *b) { pk_word(b, 0, IPU_GRAPH_SEC_TENSORS); }
+static void c_pk_plain_too(struct bin *b) { pk_word(b, 0, IPU_GRAPH_SEC_VERTICES); }
+static void c_pk_entsize(struct bin *b) { pk_word(b, 2, 22); }
+static void c_pk_bytes(struct bin *b) { pk_word(b, 3, 0x7ffffff0u); }
+static void c_pk_expand(struct bin *b) { pk_word(b, 1, 0xffffffffu); }
+static void c_pk_n0(struct bin *b) { *pk(b, 16) = 0; }
+static void c_pk_lag(struct bin *b) { memcpy(pk(b, 17), "\x81\x02", 2); /* 257 */ }
+static void c_pk_varint(struct bin *b) { memset(pk(b, 18), 0x80, 5); }
+static void c_pk_section_cut(struct bin *b) { SEC(IPU_GRAPH_SEC_PACKED, (e.size = 8, e.count = 8)); }
+
 /* a builder-made graph and a test-model engine (set up below) */
 struct vbase {
 	struct bin base;
@@ -263,6 +283,15 @@ FIXTURE_VARIANT_ADD(verdict, unknown_optional) { "unknown optional section skipp
 FIXTURE_VARIANT_ADD(verdict, unknown_required) { "unknown required section", c_unknown_required, 1, IPUE_EFORMAT, "unknown required" };
 FIXTURE_VARIANT_ADD(verdict, type0_required) { "type 0 required", c_type0_required, 1, IPUE_EFORMAT, "unknown required" };
 FIXTURE_VARIANT_ADD(verdict, unknown_empty) { "empty unknown section of entsize 0", c_unknown_empty, 1, 0, NULL };
+FIXTURE_VARIANT_ADD(verdict, pk_type) { "packed table of a type not packable", c_pk_type, 1, IPUE_EFORMAT, "cannot be packed" };
+FIXTURE_VARIANT_ADD(verdict, pk_plain_too) { "packed type also plain", c_pk_plain_too, 1, IPUE_EFORMAT, "also plain" };
+FIXTURE_VARIANT_ADD(verdict, pk_entsize) { "packed entsize not a multiple of 4", c_pk_entsize, 1, IPUE_EFORMAT, "entsize 22" };
+FIXTURE_VARIANT_ADD(verdict, pk_bytes) { "packed groups past the section", c_pk_bytes, 1, IPUE_EFORMAT, "past the section" };
+FIXTURE_VARIANT_ADD(verdict, pk_expand) { "packed records over 64 x the binary", c_pk_expand, 1, IPUE_EFORMAT, "64 x" };
+FIXTURE_VARIANT_ADD(verdict, pk_n0) { "packed group of 0 records", c_pk_n0, 1, IPUE_EFORMAT, "0 records" };
+FIXTURE_VARIANT_ADD(verdict, pk_lag) { "packed lag 257", c_pk_lag, 1, IPUE_EFORMAT, "lag" };
+FIXTURE_VARIANT_ADD(verdict, pk_varint) { "packed varint over 5 bytes", c_pk_varint, 1, IPUE_EFORMAT, "varint" };
+FIXTURE_VARIANT_ADD(verdict, pk_section_cut) { "packed table head cut off", c_pk_section_cut, 1, IPUE_EFORMAT, "head cut off" };
 FIXTURE_VARIANT_ADD(verdict, model) { "another model", c_model, 1, IPUE_EMODEL, "model" };
 
 /* ---- the two paths ---- */
@@ -441,5 +470,38 @@ TEST_F(verdict_noise, corruptions)
 	}
 	EXPECT_GT(refused, 1000u)
 		TH_LOG("verdict: 3000 header/table corruptions: %u refused, want > 1000", refused);
+	free(b.p);
+}
+
+/* random flips in the packed tables, resealed: refused alike, or accepted by both */
+TEST_F(verdict_noise, packed_corruptions)
+{
+	const struct bin *base = &self->v.base;
+	struct ipu_graph_section ps = sec(base, IPU_GRAPH_SEC_PACKED);
+	struct bin b = { malloc(base->n), 0 };
+	struct verdict v;
+	unsigned seed = 7, bad = 0, refused = 0;
+
+	ASSERT_NE(NULL, b.p);
+	ASSERT_GT(ps.size, 16u);
+	for (int round = 0; round < 2000 && bad < 3; round++) {
+		memcpy(b.p, base->p, base->n);
+		b.n = base->n;
+		for (int k = 0; k < 1 + round % 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			b.p[ps.offset + (seed >> 10) % ps.size] ^= (uint8_t)(1u << ((seed >> 3) & 7));
+		}
+		reseal(&b);
+		judge(self->v.e, &b, &v);
+		refused += v.lib != 0;
+		EXPECT_FALSE((v.lib && !same(&v)) || (!v.eng && v.lib))
+			TH_LOG("verdict: 2000 packed-table corruptions: every pre-check refusal "
+			       "is the loader's: round %d: engine %d '%s', pre-check %d '%s'",
+			       round, v.eng, v.ee.message, v.lib, v.le.message);
+		bad += (v.lib && !same(&v)) || (!v.eng && v.lib);
+	}
+	EXPECT_GT(refused, 500u)
+		TH_LOG("verdict: 2000 packed-table corruptions: %u refused by the pre-check, want > 500",
+		       refused);
 	free(b.p);
 }

@@ -65,16 +65,17 @@ static void corrupt_binary_tests(struct ipu_device *d, const void *bin, size_t l
 	       "truncated binary: refused");
 	memcpy(bad, bin, len);
 	{
+		/* a plain section: the builder packs the vertex records (graph-format.md) */
 		uint32_t es = 0;
-		uint64_t vo = sec_off(bad, IPU_GRAPH_SEC_VERTICES, &es);
-		uint32_t tile = 0x7ffffff0;
+		uint64_t to = sec_off(bad, IPU_GRAPH_SEC_TENSORS, &es);
+		uint8_t dtype = 9;
 
-		if (vo) {
-			memcpy(bad + vo + es * 0 + offsetof(struct ipu_graph_vertex, tile), &tile, 4);
+		if (to) {
+			memcpy(bad + to + offsetof(struct ipu_graph_tensor, dtype), &dtype, 1);
 			fix_crc(bad, len);
 		}
-		EXPECT(ipu_load(d, bad, len, &e), -EINVAL, "graph refused: section vertices record 0",
-		       "bad vertex record with a valid checksum: section and record named");
+		EXPECT(ipu_load(d, bad, len, &e), -EINVAL, "graph refused: section tensors record 0",
+		       "bad tensor record with a valid checksum: section and record named");
 	}
 	free(bad);
 	EXPECT(ipu_tensor_write(d, "a", buf, 8192, &e), -ENOENT, "no graph loaded",
