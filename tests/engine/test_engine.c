@@ -336,6 +336,8 @@ TEST(repeat_and_cost)
 	ipue_engine_destroy(e);
 }
 
+#include "fused_tests.h"
+
 /* repeat while true */
 TEST(repeat_while_true)
 {
