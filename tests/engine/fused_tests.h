@@ -19,28 +19,19 @@ static uint8_t *fused_graph(int write_a, size_t *len)
 {
 	struct gw *w = gw_new(IPU_MODEL_TEST);
 	struct ipu_graph_copy c[FT];
-	uint32_t v[2 * FT], nv = 0, shape = FT * FN, tiles[FT], offs[FT], counts[FT], k[2];
+	uint32_t v[2 * FT], nv = 0, k[2];
 	static int32_t init[FN];
 	uint8_t *bin;
 
+	ring_buffers(w, FT, FN, c);
 	for (uint32_t t = 0; t < FT; t++) {
-		gw_plan(w, t, 2 * FN * 4);
-		tiles[t] = t;
-		offs[t] = 0;
-		counts[t] = FN;
 		for (uint32_t i = 0; i < FN; i++)
 			init[i] = (int32_t)(t * 1000 + i);
 		gw_init(w, t, 0, FN * 4, init);
 		v[nv++] = v_add(w, t, FN * 4, FN, (int32_t)t + 1);
 		if (write_a)
 			v[nv++] = v_add(w, t, 0, FN, 7);
-		c[t] = (struct ipu_graph_copy){ .src_tile = t, .src_offset = 0,
-			.dst_tile = (t + 1) % FT, .dst_offset = FN * 4, .bytes = FN * 4 };
 	}
-	gw_handle(w, "a", gw_tensor(w, "a", I32, 1, &shape, FT, tiles, offs, counts), RW);
-	for (uint32_t t = 0; t < FT; t++)
-		offs[t] = FN * 4;
-	gw_handle(w, "b", gw_tensor(w, "b", I32, 1, &shape, FT, tiles, offs, counts), RW);
 	k[0] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "ring", FT, c), 0, 0);
 	k[1] = exec_cs(w, nv, v);
 	gw_entry(w, "main", gw_node(w, IPU_PROG_REPEAT, 3, gw_seq(w, 2, k), 0));
