@@ -142,6 +142,7 @@ static int fuse_pair(struct ipue_graph *g, const struct tile_index *ti, uint32_t
 	f->x = &g->ex[xi];
 	f->cs = &g->cs[ci];
 	*out = g->nfused;
+	g->host_bytes += (uint64_t)f->cs->nv * 4 + ((uint64_t)f->x->nc + f->cs->nv + 1) * 8;
 	return fuse_pieces(f, ti, tiles);
 }
 
@@ -158,6 +159,7 @@ int ipue_fuse_build(struct ipue_graph *g, uint32_t tiles)
 
 	g->fused = calloc((size_t)g->nchildren + 1, sizeof(*g->fused));
 	g->child_fused = calloc((size_t)g->nchildren + 1, sizeof(*g->child_fused));
+	g->host_bytes += ((uint64_t)g->nchildren + 1) * (sizeof(*g->fused) + sizeof(*g->child_fused));
 	rc = g->fused && g->child_fused ? tile_index_build(g, tiles, &ti) : IPUE_ENOMEM;
 	for (uint32_t i = 0; i < g->nnodes && !rc; i++) {
 		const struct ipu_graph_prog_node *n = &g->nodes[i];
