@@ -81,6 +81,13 @@ struct ipue_rt_cs {
 	uint32_t nsplit;		/* 0: run on the calling thread, else
 					 * host threads * IPUE_POOL_PIECES pieces */
 	uint64_t cycles;		/* modeled compute-phase cycles */
+	uint32_t *vtile;		/* [nv] tile of each vertex */
+	struct ipue_span *wr;		/* bytes the vertices write, by begin */
+	uint32_t nwr;
+};
+
+struct ipue_span {
+	const uint8_t *b, *e;		/* [b, e) */
 };
 
 struct ipue_rt_copy {
@@ -97,6 +104,21 @@ struct ipue_rt_exchange {
 	uint32_t nsplit;
 	uint64_t bytes;
 	uint64_t cycles;
+};
+
+/*
+ * An exchange and the compute set right after it in a sequence, run tile by
+ * tile (copies into a tile, then its vertices) so that the vertices read
+ * what was just copied from cache. Same result as the two phases: vertices
+ * touch only their tile, and none writes a byte the exchange reads
+ * (fuse.c). Piece p: copies [cb[p], cb[p+1]) of x, then vertices
+ * vorder[vb[p] .. vb[p+1]) of cs; one piece per tile.
+ */
+struct ipue_rt_fused {
+	const struct ipue_rt_exchange *x;
+	const struct ipue_rt_cs *cs;
+	uint32_t *vorder, *cb, *vb;
+	uint32_t npieces;
 };
 
 struct ipue_rt_interval {
@@ -154,6 +176,9 @@ struct ipue_graph {
 	struct ipue_rt_exchange *ex;	uint32_t nex;
 	struct ipu_graph_prog_node *nodes; uint32_t nnodes;
 	uint32_t *children;		uint32_t nchildren;
+	struct ipue_rt_fused *fused;	uint32_t nfused;
+	uint32_t *child_fused;		/* [nchildren] 0 or 1 + index in fused:
+					 * this child and the next run fused */
 	uint32_t *entries;		uint32_t nentries;
 	const char **entry_names;
 	struct ipue_rt_stream *streams;	uint32_t nstreams;
@@ -203,11 +228,24 @@ void ipue_guards_ran(struct ipue_graph *g, uint32_t program);
 /* exchange.c */
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x);
 void ipue_compute_run(struct ipue_engine *e, const struct ipue_rt_cs *cs);
+void ipue_copy_range(const struct ipue_rt_copy *c, uint32_t b, uint32_t end);
+void ipue_run_vertices(const struct ipue_rt_vertex *v, uint32_t b, uint32_t end);
+/* a phase's pieces, claimed in order by the pool's threads */
+struct ipue_claim {
+	const void *obj;
+	atomic_uint next;
+};
+unsigned ipue_claim_next(struct ipue_claim *cl);
 /* pieces per host thread a phase is cut into; the threads claim them in
  * order, so a thread that runs slower (a busy core) takes fewer */
 #define IPUE_POOL_PIECES	8u
 int ipue_work_split(const uint64_t *weight, uint32_t n, unsigned parts,
 		    uint64_t threshold, uint32_t **split, uint32_t *nsplit);
+
+/* fuse.c */
+int ipue_fuse_build(struct ipue_graph *g, uint32_t tiles);
+void ipue_fused_run(struct ipue_engine *e, const struct ipue_rt_fused *f);
+void ipue_fuse_free(struct ipue_graph *g);
 
 /* stream.c */
 int ipue_stream_h2d(struct ipue_rt_stream *s, const struct ipue_rt_tensor *t);

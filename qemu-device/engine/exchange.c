@@ -46,48 +46,42 @@ int ipue_work_split(const uint64_t *weight, uint32_t n, unsigned parts,
 	return 0;
 }
 
-static void run_vertices(const struct ipue_rt_vertex *v, uint32_t b, uint32_t end)
+void ipue_run_vertices(const struct ipue_rt_vertex *v, uint32_t b, uint32_t end)
 {
 	for (uint32_t i = b; i < end; i++)
 		v[i].run(v[i].f, v[i].p);
 }
 
-/* a phase's pieces, claimed in order by the pool's threads */
-struct claim {
-	const void *obj;
-	atomic_uint next;
-};
-
-static unsigned claim_next(struct claim *cl)
+unsigned ipue_claim_next(struct ipue_claim *cl)
 {
 	return atomic_fetch_add_explicit(&cl->next, 1, memory_order_relaxed);
 }
 
 static void cs_job(void *arg, unsigned idx, unsigned n)
 {
-	struct claim *cl = arg;
+	struct ipue_claim *cl = arg;
 	const struct ipue_rt_cs *cs = cl->obj;
 	unsigned i;
 
 	(void)idx;
 	(void)n;
-	while ((i = claim_next(cl)) < cs->nsplit)
-		run_vertices(cs->v, cs->split[i], cs->split[i + 1]);
+	while ((i = ipue_claim_next(cl)) < cs->nsplit)
+		ipue_run_vertices(cs->v, cs->split[i], cs->split[i + 1]);
 }
 
 /* Run every vertex of cs once (the compute phase). */
 void ipue_compute_run(struct ipue_engine *e, const struct ipue_rt_cs *cs)
 {
 	if (cs->nsplit && e->pool && ipue_pool_size(e->pool) * IPUE_POOL_PIECES == cs->nsplit) {
-		struct claim cl = { cs, 0 };
+		struct ipue_claim cl = { cs, 0 };
 
 		ipue_pool_run(e->pool, cs_job, &cl);
 	} else {
-		run_vertices(cs->v, 0, cs->nv);
+		ipue_run_vertices(cs->v, 0, cs->nv);
 	}
 }
 
-static void copy_range(const struct ipue_rt_copy *c, uint32_t b, uint32_t end)
+void ipue_copy_range(const struct ipue_rt_copy *c, uint32_t b, uint32_t end)
 {
 	for (uint32_t i = b; i < end; i++)
 		memcpy(c[i].dst, c[i].src, c[i].bytes);
@@ -95,14 +89,14 @@ static void copy_range(const struct ipue_rt_copy *c, uint32_t b, uint32_t end)
 
 static void ex_job(void *arg, unsigned idx, unsigned n)
 {
-	struct claim *cl = arg;
+	struct ipue_claim *cl = arg;
 	const struct ipue_rt_exchange *x = cl->obj;
 	unsigned i;
 
 	(void)idx;
 	(void)n;
-	while ((i = claim_next(cl)) < x->nsplit)
-		copy_range(x->c, x->split[i], x->split[i + 1]);
+	while ((i = ipue_claim_next(cl)) < x->nsplit)
+		ipue_copy_range(x->c, x->split[i], x->split[i + 1]);
 }
 
 /*
@@ -112,10 +106,10 @@ static void ex_job(void *arg, unsigned idx, unsigned n)
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x)
 {
 	if (x->nsplit && e->pool && ipue_pool_size(e->pool) * IPUE_POOL_PIECES == x->nsplit) {
-		struct claim cl = { x, 0 };
+		struct ipue_claim cl = { x, 0 };
 
 		ipue_pool_run(e->pool, ex_job, &cl);
 	} else {
-		copy_range(x->c, 0, x->nc);
+		ipue_copy_range(x->c, 0, x->nc);
 	}
 }

@@ -478,6 +478,44 @@ static int check_cs_conflicts(struct loader *L, uint32_t cs, const uint32_t *vid
 	return rc;
 }
 
+static int span_b_cmp(const void *a, const void *b)
+{
+	const struct ipue_span *x = a, *y = b;
+
+	return x->b < y->b ? -1 : x->b > y->b;
+}
+
+/* the bytes cs's vertices write, sorted by begin, ends prefix-maxed (fuse.c) */
+static int cs_writes(struct loader *L, struct ipue_rt_cs *cs, const uint32_t *vid, uint32_t n)
+{
+	struct ipue_graph *g = L->g;
+	uint32_t nw = 0;
+
+	cs->wr = gcalloc(g, (uint64_t)n * IPUE_MAX_FIELDS, sizeof(*cs->wr));
+	if (!cs->wr)
+		return IPUE_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		struct ipu_graph_vertex v;
+		const struct ipue_codelet *c;
+
+		rec(L, IPU_GRAPH_SEC_VERTICES, vid[i], &v);
+		c = L->e->lookup(v.codelet);	/* validated in load_vertices */
+		for (unsigned k = 0; k < v.nfields; k++) {
+			const struct ipue_field *f = &g->vertices[vid[i]].f[k];
+			uint32_t bytes = f->count * ipu_dtype_size(f->dtype);
+
+			if (bytes && c->field[k].dir != IPUE_FIELD_IN)
+				cs->wr[nw++] = (struct ipue_span){ f->data, (uint8_t *)f->data + bytes };
+		}
+	}
+	qsort(cs->wr, nw, sizeof(*cs->wr), span_b_cmp);
+	for (uint32_t i = 1; i < nw; i++)
+		if (cs->wr[i - 1].e > cs->wr[i].e)
+			cs->wr[i].e = cs->wr[i - 1].e;
+	cs->nwr = nw;
+	return 0;
+}
+
 static int load_compute_sets(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
@@ -528,11 +566,14 @@ static int load_compute_sets(struct loader *L)
 			}
 		}
 		rc = check_cs_conflicts(L, i, vid, c.count);
+		if (!rc)
+			rc = cs_writes(L, cs, vid, c.count);
 		if (rc)
 			break;
 		cs->nv = c.count;
 		cs->v = gcalloc(g, c.count, sizeof(*cs->v));
-		if (!cs->v) {
+		cs->vtile = gcalloc(g, c.count, sizeof(*cs->vtile));
+		if (!cs->v || !cs->vtile) {
 			rc = IPUE_ENOMEM;
 			break;
 		}
@@ -558,6 +599,7 @@ static int load_compute_sets(struct loader *L)
 			rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
 			tile_cyc[tile_first[v.tile] + tile_n[v.tile]++] = L->vcycles[vid[k]];
 			cs->v[k] = g->vertices[vid[k]];
+			cs->vtile[k] = v.tile;
 			weight[k] = L->vcycles[vid[k]] + POOL_VERTEX_WEIGHT;
 		}
 		for (uint32_t t = 0; t < tiles; t++) {
@@ -1193,6 +1235,7 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = load_exchanges(&L);
 	if (!rc) rc = load_streams(&L);
 	if (!rc) rc = load_programs(&L);
+	if (!rc) rc = ipue_fuse_build(L.g, e->m.tiles);
 	if (!rc) rc = load_handles(&L);
 	if (!rc) rc = load_metadata(&L);
 	if (!rc) rc = load_init(&L);
@@ -1223,6 +1266,8 @@ void ipue_graph_free(struct ipue_graph *g)
 	for (uint32_t i = 0; g->cs && i < g->ncs; i++) {
 		free(g->cs[i].v);
 		free(g->cs[i].split);
+		free(g->cs[i].vtile);
+		free(g->cs[i].wr);
 	}
 	for (uint32_t i = 0; g->ex && i < g->nex; i++) {
 		free(g->ex[i].c);
@@ -1230,6 +1275,7 @@ void ipue_graph_free(struct ipue_graph *g)
 	}
 	for (uint32_t i = 0; g->streams && i < g->nstreams; i++)
 		free(g->streams[i].fifo);
+	ipue_fuse_free(g);
 	ipue_arena_free(&g->arena);
 	free((void *)g->strings);
 	free(g->tile_mem);

@@ -42,6 +42,41 @@ static int cond_true(const struct ipue_rt_tensor *t)
 	return 0;
 }
 
+static void cs_stats(struct ipue_run_stats *st, const struct ipue_rt_cs *cs)
+{
+	st->cycles_compute += cs->cycles;
+	st->cycles_sync += IPUE_COST_SYNC_CYCLES;	/* end of the compute phase */
+	st->compute_sets++;
+	st->syncs++;
+}
+
+static void ex_stats(struct ipue_run_stats *st, const struct ipue_rt_exchange *x)
+{
+	st->cycles_exchange += x->cycles;
+	st->exchange_bytes += x->bytes;
+	st->exchanges++;
+}
+
+/* an exchange and the compute set after it (fuse.c): two program steps */
+static int exec_fused(struct runner *r, const struct ipue_rt_fused *f)
+{
+	int rc = step(r);
+
+	if (rc)
+		return rc;
+	rc = step(r);
+	if (rc) {
+		/* stopped between the two: the exchange alone, as unfused */
+		ipue_exchange_run(r->e, f->x);
+		ex_stats(r->st, f->x);
+		return rc;
+	}
+	ipue_fused_run(r->e, f);
+	ex_stats(r->st, f->x);
+	cs_stats(r->st, f->cs);
+	return 0;
+}
+
 static int exec_node(struct runner *r, uint32_t id)
 {
 	struct ipue_graph *g = r->g;
@@ -53,28 +88,25 @@ static int exec_node(struct runner *r, uint32_t id)
 		return rc;
 	switch (n->kind) {
 	case IPU_PROG_SEQUENCE:
-		for (uint32_t k = 0; k < n->b && !rc; k++)
-			rc = exec_node(r, g->children[n->a + k]);
+		for (uint32_t k = 0; k < n->b && !rc; k++) {
+			uint32_t f = g->child_fused[n->a + k];
+
+			if (f) {
+				rc = exec_fused(r, &g->fused[f - 1]);
+				k++;	/* the compute set ran fused */
+			} else {
+				rc = exec_node(r, g->children[n->a + k]);
+			}
+		}
 		return rc;
-	case IPU_PROG_EXECUTE: {
-		const struct ipue_rt_cs *cs = &g->cs[n->a];
-
-		ipue_compute_run(r->e, cs);
-		st->cycles_compute += cs->cycles;
-		st->cycles_sync += IPUE_COST_SYNC_CYCLES;	/* end of the compute phase */
-		st->compute_sets++;
-		st->syncs++;
+	case IPU_PROG_EXECUTE:
+		ipue_compute_run(r->e, &g->cs[n->a]);
+		cs_stats(st, &g->cs[n->a]);
 		return 0;
-	}
-	case IPU_PROG_COPY: {
-		const struct ipue_rt_exchange *x = &g->ex[n->a];
-
-		ipue_exchange_run(r->e, x);
-		st->cycles_exchange += x->cycles;
-		st->exchange_bytes += x->bytes;
-		st->exchanges++;
+	case IPU_PROG_COPY:
+		ipue_exchange_run(r->e, &g->ex[n->a]);
+		ex_stats(st, &g->ex[n->a]);
 		return 0;
-	}
 	case IPU_PROG_REPEAT:
 		for (uint32_t k = 0; k < n->a && !rc; k++)
 			rc = exec_node(r, n->b);

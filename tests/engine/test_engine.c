@@ -235,28 +235,43 @@ TEST(bsp_isolation)
  */
 #define RT 32
 #define RN 4096			/* i32 per tile buffer */
+/*
+ * nt tiles with two buffers of n i32 each: tensor "a" (handle 0) at offset 0
+ * and "b" (handle 1) at n * 4 of every tile; c[t] copies a(t) to b(t+1).
+ */
+static void ring_buffers(struct gw *w, uint32_t nt, uint32_t n, struct ipu_graph_copy *c)
+{
+	uint32_t shape = nt * n, *tiles = calloc(nt, 4), *offs = calloc(nt, 4), *counts = calloc(nt, 4);
+
+	if (!tiles || !offs || !counts)
+		abort();
+	for (uint32_t t = 0; t < nt; t++) {
+		gw_plan(w, t, 2 * n * 4);
+		tiles[t] = t;
+		counts[t] = n;
+		c[t] = (struct ipu_graph_copy){ .src_tile = t, .src_offset = 0,
+			.dst_tile = (t + 1) % nt, .dst_offset = n * 4, .bytes = n * 4 };
+	}
+	gw_handle(w, "a", gw_tensor(w, "a", I32, 1, &shape, nt, tiles, offs, counts), RW);
+	for (uint32_t t = 0; t < nt; t++)
+		offs[t] = n * 4;
+	gw_handle(w, "b", gw_tensor(w, "b", I32, 1, &shape, nt, tiles, offs, counts), RW);
+	free(tiles);
+	free(offs);
+	free(counts);
+}
+
 static uint8_t *ring_graph(size_t *len)
 {
 	struct gw *w = gw_new(IPU_MODEL_TEST);
 	struct ipu_graph_copy c[RT];
-	uint32_t va[RT * 4], shape = RT * RN, tiles[RT], offs[RT], counts[RT], k[2], body;
+	uint32_t va[RT * 4], k[2], body;
 	uint8_t *bin;
 
-	for (uint32_t t = 0; t < RT; t++) {
-		gw_plan(w, t, 2 * RN * 4);
-		tiles[t] = t;
-		offs[t] = 0;
-		counts[t] = RN;
+	ring_buffers(w, RT, RN, c);
+	for (uint32_t t = 0; t < RT; t++)
 		for (uint32_t q = 0; q < 4; q++)
 			va[t * 4 + q] = v_add(w, t, q * RN, RN / 4, (int32_t)(t * 7 + q + 1));
-		/* a's tile t -> b's tile t+1 */
-		c[t] = (struct ipu_graph_copy){ .src_tile = t, .src_offset = 0,
-			.dst_tile = (t + 1) % RT, .dst_offset = RN * 4, .bytes = RN * 4 };
-	}
-	gw_handle(w, "a", gw_tensor(w, "a", I32, 1, &shape, RT, tiles, offs, counts), RW);
-	for (uint32_t t = 0; t < RT; t++)
-		offs[t] = RN * 4;
-	gw_handle(w, "b", gw_tensor(w, "b", I32, 1, &shape, RT, tiles, offs, counts), RW);
 	k[0] = exec_cs(w, RT * 4, va);
 	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "ring", RT, c), 0, 0);
 	body = gw_seq(w, 2, k);
@@ -335,6 +350,8 @@ TEST(repeat_and_cost)
 	gw_free(w);
 	ipue_engine_destroy(e);
 }
+
+#include "fused_tests.h"
 
 /* repeat while true */
 TEST(repeat_while_true)
