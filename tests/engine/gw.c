@@ -331,11 +331,17 @@ uint8_t *gw_finish_packed(struct gw *w, size_t *len)
 
 	memcpy(plain, w->s, sizeof(plain));
 	for (unsigned t = 1; t < IPU_GRAPH_SEC_COUNT_; t++) {
-		uint32_t es = ipu_graph_record_size(t), n = (uint32_t)(w->s[t].len / es);
-		size_t bound = ipu__pack_bound(n, es);
+		uint32_t es, n;
+		size_t bound;
 
-		if (!ipu_graph_packable(t) || !n)
+		/* (types without records, e.g. unassigned numbers, have size 0) */
+		if (!ipu_graph_packable(t))
 			continue;
+		es = ipu_graph_record_size(t);
+		n = (uint32_t)(w->s[t].len / es);
+		if (!n)
+			continue;
+		bound = ipu__pack_bound(n, es);
 		pk->p = xrealloc(pk->p, pk->len + bound);
 		pk->len += ipu__pack_table(t, plain[t].p, n, es, pk->p + pk->len);
 		w->s[t].len = 0;
