@@ -515,8 +515,10 @@ TEST(views_refused)
 	uint32_t s45[2] = { 4, 5 }, s7[1] = { 7 }, s21[1] = { 21 }, s3[1] = { 3 }, s35[2] = { 3, 5 };
 	uint32_t b[2] = { 0, 0 }, e[2] = { 4, 6 }, e2[2] = { 2, 2 }, b2[2] = { 2, 2 }, s2x5[2] = { 2, 5 };
 	unsigned pdup[2] = { 0, 0 }, pbig[2] = { 0, 2 };
+	uint32_t s20[1] = { 20 };
+	float init20[20] = { 0 };
 	struct ipu_graph *g;
-	int t, ti, tu, t3, seq;
+	int t, ti, tu, t3, seq, tflat;
 
 	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
 	ASSERT_CALL(t = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, s45, &err));
@@ -561,14 +563,9 @@ TEST(views_refused)
 		   "tensor 'x' [4, 5] does not broadcast to tensor 'x3' [3, 5]", "binary shapes swapped");
 	ASSERT_EQ(-ENOENT, ipu_graph_find_tensor(g, "r"));
 	ASSERT_EQ(-ENOENT, ipu_graph_find_tensor(g, "c"));
-	{
-		float init[20] = { 0 };
-		int v;
-
-		ASSERT_CALL(v = ipu_reshape(g, t, 1, (uint32_t[]){ 20 }, "flat", &err));
-		expect_err(_metadata, ipu_graph_set_initial(g, v, init, sizeof(init), &err),
-			   "tensor 'flat' is a view of 'x': give the initial data to 'x'", "initial data on a view");
-	}
+	ASSERT_CALL(tflat = ipu_reshape(g, t, 1, s20, "flat", &err));
+	expect_err(_metadata, ipu_graph_set_initial(g, tflat, init20, sizeof(init20), &err),
+		   "tensor 'flat' is a view of 'x': give the initial data to 'x'", "initial data on a view");
 	ipu_graph_free(g);
 }
 
