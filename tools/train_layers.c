@@ -10,21 +10,13 @@
 #include "common.h"
 #include "train_net.h"
 
-/* "PREFIX/LAYER/WHAT" of a pass's tensor. */
-static const char *pass_name(char *buf, const struct train_pass *p,
-			     const struct train_layer *l, const char *what)
-{
-	snprintf(buf, TRAIN_NAME_MAX * 2, "%s/%s/%s", p->prefix, l->name, what);
-	return buf;
-}
-
 static int dense_forward(struct train_net *net, struct train_layer *l,
 			 const struct train_pass *p, int in, struct ipu_error *err)
 {
 	char name[TRAIN_NAME_MAX * 2];
 	int y, ret;
 
-	y = train_net_matmul(net, p->seq, in, l->w, 0, pass_name(name, p, l, "y"), err);
+	y = train_net_matmul(net, p->seq, in, l->w, 0, train_pass_name(name, p, l, "y"), err);
 	if (y < 0)
 		return y;
 	/* the bias [out] broadcast over the rows, in place */
@@ -84,10 +76,10 @@ struct train_layer *train_dense(struct train_net *net, const char *name,
 	/* W laid out for the training batch's forward matmul */
 	if (train_net_plan(net, net->batch, out, in, &plan, err) < 0)
 		return NULL;
-	l->w = train_net_add_param(net, name, "w", in, out, in, &plan, err);
+	l->w = train_net_add_param(net, name, "w", 2, (uint32_t[]){ in, out }, in, &plan, err);
 	if (l->w < 0)
 		return NULL;
-	l->b = train_net_add_param(net, name, "b", 0, out, 0, NULL, err);
+	l->b = train_net_add_param(net, name, "b", 1, (uint32_t[]){ out }, 0, NULL, err);
 	return l->b < 0 ? NULL : l;
 }
 

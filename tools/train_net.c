@@ -17,13 +17,21 @@ const char *train_name(char *buf, const char *a, const char *b)
 	return buf;
 }
 
+const char *train_pass_name(char *buf, const struct train_pass *p,
+			    const struct train_layer *l, const char *what)
+{
+	snprintf(buf, TRAIN_NAME_MAX * 2, "%s/%s/%s", p->prefix, l->name, what);
+	return buf;
+}
+
 int train_net_add_param(struct train_net *net, const char *lname,
-			const char *what, unsigned rows, unsigned cols,
+			const char *what, unsigned rank, const uint32_t *shape,
 			unsigned fan_in, const struct ipu_matmul_plan *map_like_plan,
 			struct ipu_error *err)
 {
 	char name[TRAIN_NAME_MAX * 2];
 	struct train_param *p;
+	uint64_t elements = 1;
 	int t, ret;
 
 	if (net->nparams >= TRAIN_MAX_PARAMS)
@@ -32,12 +40,12 @@ int train_net_add_param(struct train_net *net, const char *lname,
 	train_name(name, lname, what);
 	if (strlen(name) >= TRAIN_NAME_MAX)
 		return tool_error(err, -EINVAL, "ipu-train: weight name '%s' too long", name);
+	for (unsigned i = 0; i < rank; i++)
+		elements *= shape[i];
 	if (map_like_plan) {
 		t = ipu_matmul_create_rhs(net->g, map_like_plan, name, err);
 	} else {
-		t = ipu_graph_add_tensor(net->g, name, IPU_DTYPE_F32, rows ? 2 : 1,
-					 rows ? (uint32_t[]){ rows, cols } : (uint32_t[]){ cols },
-					 err);
+		t = ipu_graph_add_tensor(net->g, name, IPU_DTYPE_F32, rank, shape, err);
 		if (t >= 0 && (ret = ipu_graph_map_tile(net->g, t, 0, err)) < 0)
 			return ret;
 	}
@@ -49,7 +57,7 @@ int train_net_add_param(struct train_net *net, const char *lname,
 	p = &net->params[net->nparams++];
 	p->tensor = t;
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->elements = (uint64_t)(rows ? rows : 1) * cols;
+	p->elements = elements;
 	p->fan_in = fan_in;
 	p->grad = -1;
 	return t;
@@ -115,13 +123,27 @@ static int ones_row(struct train_net *net, struct ipu_error *err)
 	return t;
 }
 
+int train_net_reshape(struct train_net *net, int seq, int t, unsigned rank,
+		      const uint32_t *shape, const char *name,
+		      struct ipu_error *err)
+{
+	int r = ipu_graph_add_tensor(net->g, name, IPU_DTYPE_F32, rank, shape, err), cp;
+
+	if (r < 0 || (cp = ipu_graph_map_like(net->g, r, t, err)) < 0)
+		return r < 0 ? r : cp;
+	cp = ipu_prog_copy(net->g, ipu_slice_all(net->g, t), ipu_slice_all(net->g, r), err);
+	if (cp >= 0)
+		cp = ipu_prog_append(net->g, seq, cp, err);
+	return cp < 0 ? cp : r;
+}
+
 /*
  * A matmul by a row of ones ([1][batch] x [batch][C], products by 1 exact,
  * one f32 sum per column in the matmul's fixed order), not
  * ipu_reduce_axes(axis 0): on the digits MLP its ReduceColumns path halved
  * the model device's training rate (gc200, one host thread: 36-57k against
  * 80-114k samples/s; 1500 against 5000 with ipu_matmul_plan()'s plans).
- * The [1][C] product is copied into the [C] gradient that the bias's
+ * The [1][C] product is reshaped into the [C] gradient that the bias's
  * shape asks for.
  */
 int train_net_column_sums(struct train_net *net, int seq, int dy,
@@ -129,7 +151,7 @@ int train_net_column_sums(struct train_net *net, int seq, int dy,
 {
 	char n1[TRAIN_NAME_MAX * 2], n2[TRAIN_NAME_MAX * 2];
 	struct ipu_tensor_desc d;
-	int ones = ones_row(net, err), row, db, cp;
+	int ones = ones_row(net, err), row;
 
 	if (ones < 0)
 		return ones;
@@ -138,14 +160,8 @@ int train_net_column_sums(struct train_net *net, int seq, int dy,
 	row = train_net_matmul(net, seq, ones, dy, 0, train_name(n1, name, "db_row"), err);
 	if (row < 0)
 		return row;
-	db = ipu_graph_add_tensor(net->g, train_name(n2, name, "db"), IPU_DTYPE_F32, 1,
-				  (uint32_t[]){ d.shape[1] }, err);
-	if (db < 0 || (cp = ipu_graph_map_like(net->g, db, row, err)) < 0)
-		return db < 0 ? db : cp;
-	cp = ipu_prog_copy(net->g, ipu_slice_all(net->g, row), ipu_slice_all(net->g, db), err);
-	if (cp >= 0)
-		cp = ipu_prog_append(net->g, seq, cp, err);
-	return cp < 0 ? cp : db;
+	return train_net_reshape(net, seq, row, 1, (uint32_t[]){ d.shape[1] },
+				 train_name(n2, name, "db"), err);
 }
 
 /*

@@ -10,9 +10,10 @@
  * weight after every gradient is computed (so no layer reads a weight that
  * an update already changed).
  *
- * A new kind of layer (conv2d, pooling for `--model cnn`) is a new struct
- * train_layer_ops in a file of its own; a new model is a row of the table
- * in train_models.c. Nothing else changes.
+ * A new kind of layer is a new struct train_layer_ops in a file of its
+ * own (dense and ReLU: train_layers.c; conv2d, pooling and the reshapes
+ * between flat rows and images: train_conv.c); a new model is a row of the
+ * table in train_models.c.
  */
 #ifndef IPU_TOOLS_TRAIN_NET_H
 #define IPU_TOOLS_TRAIN_NET_H
@@ -60,6 +61,8 @@ struct train_layer {
 	const struct train_layer_ops *ops;
 	char name[TRAIN_NAME_MAX];	/* "fc1": prefixes its tensors */
 	unsigned in, out;		/* features in and out (per sample) */
+	uint32_t chw[3];		/* image layers: the image [C][H][W] of a sample */
+	uint32_t kernel, pad;		/* conv: K x K, padding; pool: K x K, stride K */
 	int w, b;			/* weight tensors, -1 without */
 	int x, y;			/* the training pass's input and output */
 };
@@ -86,13 +89,14 @@ struct train_net {
 };
 
 /*
- * train_net_add_param() - create weight tensor @lname/@what ([@rows][@cols],
- * or [@cols] when @rows is 0) f32, exposed read/write, and register it.
+ * train_net_add_param() - create weight tensor @lname/@what of @rank
+ * dimensions @shape, f32, exposed read/write, and register it.
  * @map_like_plan (may be NULL): lay it out as that matmul plan's right-hand
- * side; otherwise it lies on one tile. Returns the tensor id or -errno.
+ * side (@shape is then the plan's [k][n]); otherwise it lies on one tile.
+ * Returns the tensor id or -errno.
  */
 int train_net_add_param(struct train_net *net, const char *lname,
-			const char *what, unsigned rows, unsigned cols,
+			const char *what, unsigned rank, const uint32_t *shape,
 			unsigned fan_in, const struct ipu_matmul_plan *map_like_plan,
 			struct ipu_error *err);
 /* Register @grad as the gradient of weight tensor @w. */
@@ -125,17 +129,50 @@ int train_net_matmul(struct train_net *net, int seq, int a, int b,
  */
 int train_net_column_sums(struct train_net *net, int seq, int dy,
 			  const char *name, struct ipu_error *err);
+/*
+ * train_net_reshape() - a new tensor @name of @rank dimensions @shape (as
+ * many elements as @t), laid out like @t, and @t copied into it (in C
+ * order; appended to @seq: a copy on each tile, no exchange between
+ * tiles). The builder has no views, so a reshape is this copy. Returns
+ * its id or -errno.
+ */
+int train_net_reshape(struct train_net *net, int seq, int t, unsigned rank,
+		      const uint32_t *shape, const char *name,
+		      struct ipu_error *err);
 /* "@a/@b" into @buf of TRAIN_NAME_MAX * 2 bytes: tensor names. */
 const char *train_name(char *buf, const char *a, const char *b);
+/* "@p->prefix/@l->name/@what" into @buf of TRAIN_NAME_MAX * 2 bytes. */
+const char *train_pass_name(char *buf, const struct train_pass *p,
+			    const struct train_layer *l, const char *what);
 
 /* -- layers (train_layers.c) -- */
 
 /* y = x W + b, W [in][out] laid out for the training batch's matmul. */
 struct train_layer *train_dense(struct train_net *net, const char *name,
 				unsigned in, unsigned out, struct ipu_error *err);
-/* y = max(x, 0), in place. */
+/* y = max(x, 0), in place (any shape). */
 struct train_layer *train_relu(struct train_net *net, const char *name,
 			       unsigned features, struct ipu_error *err);
+
+/* -- image layers (train_conv.c); @chw: a sample's input image -- */
+
+/* The flat rows [batch][C*H*W] seen as images [batch][C][H][W]. */
+struct train_layer *train_to_image(struct train_net *net, const char *name,
+				   const uint32_t chw[3], struct ipu_error *err);
+/* Images [batch][C][H][W] as flat rows [batch][C*H*W] (C order). */
+struct train_layer *train_flatten(struct train_net *net, const char *name,
+				  const uint32_t chw[3], struct ipu_error *err);
+/*
+ * y = conv2d(x, W) + b: W [@cout][C][@kernel][@kernel], stride 1, @pad
+ * zeros on each side; b [@cout][1][1], broadcast over the positions.
+ */
+struct train_layer *train_conv(struct train_net *net, const char *name,
+			       const uint32_t chw[3], unsigned cout,
+			       unsigned kernel, unsigned pad, struct ipu_error *err);
+/* Max pooling, @kernel x @kernel windows, stride @kernel, no padding. */
+struct train_layer *train_maxpool(struct train_net *net, const char *name,
+				  const uint32_t chw[3], unsigned kernel,
+				  struct ipu_error *err);
 
 /* -- models (train_models.c) -- */
 
