@@ -44,14 +44,12 @@ static void usage(FILE *f)
 		"and the test set and the training samples per second.\n"
 		"\n"
 		"  -m, --model NAME      the model:\n", TRAIN_MOMENTUM);
-	for (unsigned i = 0; (m = train_model_at(i)); i++) {
-		if (m->build)
-			fprintf(f, "                          %-8s %s (%u epochs, lr %g)\n",
-				m->name, m->what, m->epochs, m->lr);
-		else
-			fprintf(f, "                          %-8s %s: not available yet\n",
-				m->name, m->what);
-	}
+	/* the defaults on a line of their own after a long description */
+	for (unsigned i = 0; (m = train_model_at(i)); i++)
+		fprintf(f, "                          %-8s %s%s(%u epochs, lr %g)\n",
+			m->name, m->what,
+			strlen(m->what) > 40 ? "\n                                   " : " ",
+			m->epochs, m->lr);
 	fprintf(f,
 		"  -d, --device model|N  the in-process model device (default) or card ipuN\n"
 		"  -c, --chip NAME       the model device's chip: %s (default %s)\n"
@@ -95,9 +93,6 @@ static int set_option(struct train_config *cfg, int c, const char *arg)
 		cfg->model = train_model_find(arg);
 		if (!cfg->model)
 			return tool_usage_error("ipu-train", "--model: unknown model '%s'", arg);
-		if (!cfg->model->build)
-			return tool_usage_error("ipu-train", "--model %s is not available yet: %s",
-						arg, cfg->model->missing);
 		return TOOL_CONTINUE;
 	case 'd':
 		cfg->use_dev = strcmp(arg, "model") != 0;

@@ -55,10 +55,11 @@ static int build_cnn(struct train_net *net, struct ipu_error *err)
 }
 
 static const struct train_model models[] = {
-	{ "softmax", "softmax regression, 64-10", 15, 0.05f, build_softmax, NULL },
-	{ "mlp", "multi-layer perceptron, 64-128-10, ReLU", 15, 0.05f, build_mlp, NULL },
-	{ "cnn", "LeNet-style CNN, conv 1-8 3x3, pool, conv 8-16 3x3, pool, 64-10",
-	  15, 0.05f, build_cnn, NULL },
+	{ "softmax", "softmax regression, 64-10", 15, 0.05f, build_softmax },
+	{ "mlp", "multi-layer perceptron, 64-128-10, ReLU", 15, 0.05f, build_mlp },
+	{ "cnn", "LeNet-style CNN: conv 3x3 1-8, ReLU, max pool 2x2,\n"
+	  "                                   conv 3x3 8-16, ReLU, max pool 2x2, 64-10",
+	  15, 0.05f, build_cnn },
 };
 
 const struct train_model *train_model_at(unsigned i)

@@ -178,15 +178,11 @@ struct train_layer *train_maxpool(struct train_net *net, const char *name,
 
 struct train_model {
 	const char *name;	/* --model NAME */
-	const char *what;	/* one line for --help */
+	const char *what;	/* for --help: a line, or lines after the first indented */
 	unsigned epochs;	/* default --epochs */
 	float lr;		/* default --lr */
-	/*
-	 * Add the layers to @net (its batch, in_features and classes set);
-	 * NULL: not available yet (@missing says what it waits for).
-	 */
+	/* Add the layers to @net (its batch, in_features and classes set). */
 	int (*build)(struct train_net *net, struct ipu_error *err);
-	const char *missing;
 };
 
 /* The model named @name, or NULL. Static storage. */

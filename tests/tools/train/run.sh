@@ -1,12 +1,13 @@
 #!/bin/bash
 # Host tests of ipu-train on the model device. Usage: run.sh BUILD_DIR;
 # KTAP on stdout.
-#   - accuracy: the MLP reaches >= 95 % test accuracy with its default
-#     settings, softmax regression >= 90 % (the figures are printed);
+#   - accuracy: the MLP and the CNN reach >= 95 % test accuracy with their
+#     default settings, softmax regression >= 90 % (the figures are printed);
 #   - the loss of the first steps follows numpy (loss_ref.py: same initial
-#     weights and batches, float64) within 1e-4 relative;
-#   - the weights do not depend on the host threads, --json gives one
-#     record per epoch;
+#     weights and batches, float64; the CNN's conv and pooling too) within
+#     1e-4 relative;
+#   - the weights (MLP, CNN) do not depend on the host threads, --json
+#     gives one record per epoch;
 #   - bad inputs: a missing or corrupt data file, a bad --model, bad
 #     numbers: a clear message and the documented exit code.
 set -u
@@ -84,7 +85,7 @@ export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 expect help 0 "Usage: ipu-train digits" "$TRAIN" --help
 expect no_model 2 "no --model given" "$TRAIN" digits
 expect unknown_model 2 "unknown model 'resnet'" "$TRAIN" digits --model resnet
-expect cnn_not_yet 2 "cnn is not available yet" "$TRAIN" digits --model cnn
+expect help_states_cnn 0 "cnn      LeNet-style CNN: conv 3x3 1-8" "$TRAIN" --help
 expect unknown_data_set 2 "unknown data set 'mnist'" "$TRAIN" mnist --model mlp
 expect no_data_set 2 "no data set given" "$TRAIN" --model mlp
 expect extra_operand 2 "unexpected argument 'x'" "$TRAIN" digits x --model mlp
@@ -115,6 +116,7 @@ expect no_card 3 "ipu-train:" "$TRAIN" digits --model mlp --device 4242 --epochs
 # numpy agreement (two epochs' steps, so that momentum and a second shuffle count)
 loss_tracks_numpy softmax 0.05 88
 loss_tracks_numpy mlp 0.05 88
+loss_tracks_numpy cnn 0.05 88
 
 # --json and determinism: the same weights whatever the host threads
 if "$TRAIN" digits --model mlp --epochs 2 --threads 1 --json --save-weights "$TMP/w1" \
@@ -136,8 +138,33 @@ else
 	add fail json_and_threads_runs "$(head -c 240 "$TMP/err")"
 fi
 
+# the CNN's weights, with their shapes, whatever the host threads (1 epoch)
+if "$TRAIN" digits --model cnn --epochs 1 --threads 1 --save-weights "$TMP/c1" \
+		>/dev/null 2>"$TMP/err" &&
+   "$TRAIN" digits --model cnn --epochs 1 --threads 2 --save-weights "$TMP/c2" \
+		>/dev/null 2>>"$TMP/err"; then
+	expect cnn_weight_shapes 0 "" "$PY" -c 'import sys, numpy as np
+want = {"conv1_w": (8, 1, 3, 3), "conv1_b": (8, 1, 1), "conv2_w": (16, 8, 3, 3),
+        "conv2_b": (16, 1, 1), "fc_w": (64, 10), "fc_b": (10,)}
+for k, v in want.items():
+    s = np.load(sys.argv[1] + "/" + k + ".npy").shape
+    assert s == v, (k, s, v)' "$TMP/c1"
+	same=0
+	for w in conv1_w conv1_b conv2_w conv2_b fc_w fc_b; do
+		cmp -s "$TMP/c1/$w.npy" "$TMP/c2/$w.npy" && same=$((same + 1))
+	done
+	if [ $same = 6 ]; then
+		add ok cnn_weights_independent_of_threads
+	else
+		add fail cnn_weights_independent_of_threads "$same of 6 weight files equal"
+	fi
+else
+	add fail cnn_threads_runs "$(head -c 240 "$TMP/err")"
+fi
+
 # accuracy with the defaults (slowest last)
 accuracy softmax 0.90
 accuracy mlp 0.95
+accuracy cnn 0.95
 
 ktap_print
