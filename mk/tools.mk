@@ -5,8 +5,8 @@
 # Tests (tests/tools/), both in the VM (busybox sh, KTAP):
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
 #   VM ipudev_tools_vm.sh   ipu-info and ipu-reset on the cards
-#   VM ipu_train_vm.sh      ipu-train's MLP on card 0 and on the model device:
-#                           the same weights, byte for byte
+#   VM ipu_train_vm.sh      ipu-train's MLP and CNN on card 0 and on the model
+#                           device: the same weights, byte for byte
 # ipu-train also links its own files (tools/digits.c, tools/train_*.c) and
 # zlib; its host tests (tests/tools/train/run.sh, `make train-check` ->
 # $(B)/results/train.ktap) and its benchmark (`make bench-train` ->
