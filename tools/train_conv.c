@@ -6,7 +6,6 @@
  * pooling, reduction and broadcast ops.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "common.h"

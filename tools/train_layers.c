@@ -4,9 +4,6 @@
  * and backward, from the graph builder's matmul, broadcast add and
  * nonlinearity ops.
  */
-#include <errno.h>
-#include <stdio.h>
-
 #include "common.h"
 #include "train_net.h"
 
