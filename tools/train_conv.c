@@ -36,10 +36,10 @@ static struct train_layer *image_layer(struct train_net *net,
 }
 
 /*
- * @t [batch][...] reshaped to images [batch][C][H][W] (@to_image) or to
- * flat rows [batch][C*H*W], @l->chw the image, as tensor @name.
+ * @t [batch][...] seen as images [batch][C][H][W] (@to_image) or as flat
+ * rows [batch][C*H*W], @l->chw the image: view @name (no copy, no program).
  */
-static int reshape(struct train_net *net, const struct train_layer *l, int seq,
+static int reshape(struct train_net *net, const struct train_layer *l,
 		   int t, bool to_image, const char *name, struct ipu_error *err)
 {
 	struct ipu_tensor_desc d;
@@ -52,7 +52,7 @@ static int reshape(struct train_net *net, const struct train_layer *l, int seq,
 		memcpy(&shape[1], l->chw, sizeof(l->chw));
 	else
 		shape[1] = chw_elements(l->chw);
-	return train_net_reshape(net, seq, t, to_image ? 4 : 2, shape, name, err);
+	return ipu_reshape(net->g, t, to_image ? 4 : 2, shape, name, err);
 }
 
 static int to_image_forward(struct train_net *net, struct train_layer *l,
@@ -60,7 +60,7 @@ static int to_image_forward(struct train_net *net, struct train_layer *l,
 {
 	char name[TRAIN_NAME_MAX * 2];
 
-	return reshape(net, l, p->seq, in, true, train_pass_name(name, p, l, "y"), err);
+	return reshape(net, l, in, true, train_pass_name(name, p, l, "y"), err);
 }
 
 static int to_image_backward(struct train_net *net, struct train_layer *l, int seq,
@@ -68,7 +68,8 @@ static int to_image_backward(struct train_net *net, struct train_layer *l, int s
 {
 	char name[TRAIN_NAME_MAX * 2];
 
-	return need_din ? reshape(net, l, seq, dout, false, train_name(name, l->name, "dx"), err)
+	(void)seq;	/* a view: nothing to run */
+	return need_din ? reshape(net, l, dout, false, train_name(name, l->name, "dx"), err)
 			: 0;
 }
 
@@ -89,7 +90,7 @@ static int flatten_forward(struct train_net *net, struct train_layer *l,
 {
 	char name[TRAIN_NAME_MAX * 2];
 
-	return reshape(net, l, p->seq, in, false, train_pass_name(name, p, l, "y"), err);
+	return reshape(net, l, in, false, train_pass_name(name, p, l, "y"), err);
 }
 
 static int flatten_backward(struct train_net *net, struct train_layer *l, int seq,
@@ -97,7 +98,8 @@ static int flatten_backward(struct train_net *net, struct train_layer *l, int se
 {
 	char name[TRAIN_NAME_MAX * 2];
 
-	return need_din ? reshape(net, l, seq, dout, true, train_name(name, l->name, "dx"), err)
+	(void)seq;	/* a view: nothing to run */
+	return need_din ? reshape(net, l, dout, true, train_name(name, l->name, "dx"), err)
 			: 0;
 }
 
@@ -146,8 +148,8 @@ static int conv_forward(struct train_net *net, struct train_layer *l,
 /*
  * dW and dx by the builder's conv2d gradients; db = the sums of dy over
  * the images and positions (axes 0, 2, 3: the conv docs' way; the dense
- * layer's matmul by a row of ones needs the channels last), reshaped from
- * [Cout] to the bias's [Cout][1][1].
+ * layer's matmul by a row of ones needs the channels last), seen (a view)
+ * as the bias's [Cout][1][1].
  */
 static int conv_backward(struct train_net *net, struct train_layer *l, int seq,
 			 int dout, bool need_din, struct ipu_error *err)
@@ -167,8 +169,7 @@ static int conv_backward(struct train_net *net, struct train_layer *l, int seq,
 		return dbc;
 	if (ipu_graph_tensor_desc(net->g, l->b, &bd, err) < 0)
 		return err->code;
-	db = train_net_reshape(net, seq, dbc, bd.rank, bd.shape,
-			       train_name(name, l->name, "db"), err);
+	db = ipu_reshape(net->g, dbc, bd.rank, bd.shape, train_name(name, l->name, "db"), err);
 	if (db < 0)
 		return db;
 	if (need_din) {

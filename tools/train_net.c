@@ -123,28 +123,14 @@ static int ones_row(struct train_net *net, struct ipu_error *err)
 	return t;
 }
 
-int train_net_reshape(struct train_net *net, int seq, int t, unsigned rank,
-		      const uint32_t *shape, const char *name,
-		      struct ipu_error *err)
-{
-	int r = ipu_graph_add_tensor(net->g, name, IPU_DTYPE_F32, rank, shape, err), cp;
-
-	if (r < 0 || (cp = ipu_graph_map_like(net->g, r, t, err)) < 0)
-		return r < 0 ? r : cp;
-	cp = ipu_prog_copy(net->g, ipu_slice_all(net->g, t), ipu_slice_all(net->g, r), err);
-	if (cp >= 0)
-		cp = ipu_prog_append(net->g, seq, cp, err);
-	return cp < 0 ? cp : r;
-}
-
 /*
  * A matmul by a row of ones ([1][batch] x [batch][C], products by 1 exact,
  * one f32 sum per column in the matmul's fixed order), not
  * ipu_reduce_axes(axis 0): on the digits MLP its ReduceColumns path halved
  * the model device's training rate (gc200, one host thread: 36-57k against
  * 80-114k samples/s; 1500 against 5000 with ipu_matmul_plan()'s plans).
- * The [1][C] product is reshaped into the [C] gradient that the bias's
- * shape asks for.
+ * The [1][C] product is seen (a free view) as the [C] gradient that the
+ * bias's shape asks for.
  */
 int train_net_column_sums(struct train_net *net, int seq, int dy,
 			  const char *name, struct ipu_error *err)
@@ -160,8 +146,8 @@ int train_net_column_sums(struct train_net *net, int seq, int dy,
 	row = train_net_matmul(net, seq, ones, dy, 0, train_name(n1, name, "db_row"), err);
 	if (row < 0)
 		return row;
-	return train_net_reshape(net, seq, row, 1, (uint32_t[]){ d.shape[1] },
-				 train_name(n2, name, "db"), err);
+	return ipu_reshape(net->g, row, 1, (uint32_t[]){ d.shape[1] },
+			   train_name(n2, name, "db"), err);
 }
 
 /*

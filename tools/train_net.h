@@ -129,16 +129,6 @@ int train_net_matmul(struct train_net *net, int seq, int a, int b,
  */
 int train_net_column_sums(struct train_net *net, int seq, int dy,
 			  const char *name, struct ipu_error *err);
-/*
- * train_net_reshape() - a new tensor @name of @rank dimensions @shape (as
- * many elements as @t), laid out like @t, and @t copied into it (in C
- * order; appended to @seq: a copy on each tile, no exchange between
- * tiles). The builder has no views, so a reshape is this copy. Returns
- * its id or -errno.
- */
-int train_net_reshape(struct train_net *net, int seq, int t, unsigned rank,
-		      const uint32_t *shape, const char *name,
-		      struct ipu_error *err);
 /* "@a/@b" into @buf of TRAIN_NAME_MAX * 2 bytes: tensor names. */
 const char *train_name(char *buf, const char *a, const char *b);
 /* "@p->prefix/@l->name/@what" into @buf of TRAIN_NAME_MAX * 2 bytes. */
