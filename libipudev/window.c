@@ -114,9 +114,18 @@ uint64_t ipu__win_block(const struct ipu_graph *g, const unsigned *order, uint64
 	return r ? r : win_block_within(g, order, S, U, b, 1, bytes, ctx);
 }
 
+/*
+ * Every tile's used bytes come from one memory plan: ipu_graph_tile_used()
+ * plans the whole graph on each call, which per tile made this quadratic
+ * (ipu-train's CNN took minutes to build on gc200). The same numbers:
+ * g->top without reuse or when planning fails, as that function does.
+ */
 unsigned *ipu__win_order(const struct ipu_graph *g)
 {
 	unsigned T = ipu_graph_tiles(g), *o = malloc(sizeof(*o) * T);
+	struct ipu__memplan p;
+	int planned = g->reuse && !ipu__memplan_make(g, &p);
+	const uint32_t *used = planned ? p.top : g->top;
 
 	for (unsigned t = 0; o && t < T; t++)
 		o[t] = t;
@@ -124,12 +133,14 @@ unsigned *ipu__win_order(const struct ipu_graph *g)
 	for (unsigned i = 1; o && i < T; i++) {
 		unsigned v = o[i], j = i;
 
-		while (j > 0 && ipu_graph_tile_used(g, o[j - 1]) > ipu_graph_tile_used(g, v)) {
+		while (j > 0 && used[o[j - 1]] > used[v]) {
 			o[j] = o[j - 1];
 			j--;
 		}
 		o[j] = v;
 	}
+	if (planned)
+		ipu__memplan_free(&p);
 	return o;
 }
 
