@@ -12,6 +12,7 @@
 
 #include "builder_internal.h"
 #include "graph_container.h"
+#include "graph_packed.h"
 #include "ipu/ipu_models.h"
 
 /* tile plans and regions; -EINVAL naming the record when one is out of range */
@@ -88,6 +89,7 @@ static int bin_records(const struct ipue_container *c, struct ipu_memory_report 
 IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len, struct ipu_memory_report *out,
 					   struct ipu_error *err)
 {
+	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_] = { 0 };
 	struct ipue_container c;
 	struct ipue_load_error le;
 	const struct ipu_model *m;
@@ -104,13 +106,21 @@ IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len, struct i
 	if (!m)
 		return ipu__err(err, -EINVAL, "graph binary: unknown model %u", c.h.model);
 	out->tile = calloc(m->tiles, sizeof(*out->tile));
-	if (!out->tile)
+	/* a compact binary's packed tables become plain records first */
+	if (!out->tile || ipue_packed_unpack(&c, unpacked)) {
+		for (unsigned k = 0; k < IPU_GRAPH_SEC_COUNT_; k++)
+			free(unpacked[k]);
+		free(out->tile);
+		out->tile = NULL;
 		return ipu__err(err, -ENOMEM, "ipu_graph_binary_memory_report: out of memory");
+	}
 	out->tiles = m->tiles;
 	out->tile_memory = m->tile_mem;
 	r = bin_data(&c, out, err);
 	if (!r)
 		r = bin_records(&c, out, err);
+	for (unsigned k = 0; k < IPU_GRAPH_SEC_COUNT_; k++)
+		free(unpacked[k]);
 	if (r) {
 		ipu_memory_report_free(out);
 		return r;
