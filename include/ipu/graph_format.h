@@ -356,7 +356,8 @@ _Static_assert(sizeof(struct ipu_graph_packed_table) == 16, "packed table size")
 	(1u << IPU_GRAPH_SEC_TILE_PLANS) | (1u << IPU_GRAPH_SEC_VERTICES) | \
 	(1u << IPU_GRAPH_SEC_FIELDS) | (1u << IPU_GRAPH_SEC_PARAMS) | \
 	(1u << IPU_GRAPH_SEC_CS_VERTICES) | (1u << IPU_GRAPH_SEC_COPIES) | \
-	(1u << IPU_GRAPH_SEC_PROGRAM_CHILDREN) | (1u << IPU_GRAPH_SEC_INIT))
+	(1u << IPU_GRAPH_SEC_PROGRAM_CHILDREN) | (1u << IPU_GRAPH_SEC_INIT) | \
+	(1u << IPU_GRAPH_SEC_MEMORY_REGIONS))
 #define IPU_GRAPH_PACKED_MAX_LAG	256	/* lag is 1..256 */
 #define IPU_GRAPH_PACKED_MAX_ENTSIZE	256
 /*
