@@ -99,6 +99,8 @@ static const struct {
 	{ IPUE_EMODEL, -EINVAL },
 	{ IPUE_EBUSY, -EBUSY },
 	{ IPUE_EUNWRITTEN, -ENODATA },
+	{ IPUE_EMEMPLAN, -EINVAL },
+	{ IPUE_EMEMACCESS, -EFAULT },
 };
 
 int ipu__engine_errno(int status)

@@ -194,6 +194,18 @@ int ipu__device_new(const struct ipu_backend_ops *ops, void *priv,
 		    unsigned id, unsigned flags, const char *name,
 		    struct ipu_device **out, struct ipu_error *err);
 
+/*
+ * ipu__model_open() - ipu_model_open() with @flags: IPU__MODEL_MEMCHECK
+ * runs the engine's memory-plan checker (IPUE_CONFIG_MEMCHECK: a load whose
+ * plan lets two live regions overlap fails with -EINVAL, a run that
+ * touches memory outside the regions live at its step with -EFAULT; the
+ * messages name tile, regions and steps). For tests; not public ABI.
+ * Errors: those of ipu_model_open(), -EINVAL for unknown flags.
+ */
+#define IPU__MODEL_MEMCHECK	1u
+int ipu__model_open(const char *model, unsigned host_threads, unsigned flags,
+		    struct ipu_device **out, struct ipu_error *err);
+
 /* The card backend (card.c; its ops in card_*.c). */
 extern const struct ipu_backend_ops ipu__card_ops;
 

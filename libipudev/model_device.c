@@ -111,7 +111,7 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, un
 	md->started = 0;
 	s = ipue_load_ex(md->e, image, size,
 			 (flags & IPU_LOAD_COMMIT_MEMORY) ? IPUE_LOAD_COMMIT : 0, &le);
-	if (s == IPUE_EFORMAT) {
+	if (s == IPUE_EFORMAT || s == IPUE_EMEMPLAN) {
 		if (le.record != IPU_GRAPH_NONE)
 			return ipu__err(err, ipu__engine_errno(s),
 					"load on %s: graph rejected: %s record %u: %s", dev->name,
@@ -414,6 +414,9 @@ static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, i
 			 dev->name);
 		ipu__unwritten_err(&ue, what, ti.name);
 		snprintf(md->msg, sizeof(md->msg), "%s", ue.msg);
+	} else if (s == IPUE_EMEMACCESS) {
+		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: memory check: %s", program,
+			 pname ? pname : "", dev->name, ipue_memcheck_message(md->e));
 	} else if (s) {
 		/* as the card backend words RUN_FAILED */
 		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: run failed: %s", program,
@@ -459,8 +462,8 @@ static const struct ipu_backend_ops model_ops = {
 	.run_stats = model_run_stats,
 };
 
-IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_device **out,
-			   struct ipu_error *err)
+int ipu__model_open(const char *model, unsigned host_threads, unsigned flags,
+		    struct ipu_device **out, struct ipu_error *err)
 {
 	struct ipue_config cfg;
 	struct model_dev *md;
@@ -474,6 +477,8 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_
 	if (ipu_model_from_name(model, &id))
 		return ipu__err(err, -EINVAL, "ipu_model_open: unknown model '%s' (%s)",
 				model ? model : "(null)", ipu_model_names(names, sizeof(names)));
+	if (flags & ~IPU__MODEL_MEMCHECK)
+		return ipu__err(err, -EINVAL, "ipu_model_open: unknown flags 0x%x", flags);
 	if (host_threads > IPUE_MAX_HOST_THREADS)
 		return ipu__err(err, -EINVAL, "ipu_model_open: %u host threads, at most %d", host_threads,
 				IPUE_MAX_HOST_THREADS);
@@ -483,6 +488,7 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.model = id;
 	cfg.host_threads = host_threads;
+	cfg.flags = (flags & IPU__MODEL_MEMCHECK) ? IPUE_CONFIG_MEMCHECK : 0;
 	s = ipue_engine_create(&cfg, &md->e);
 	if (s) {
 		free(md);
@@ -496,4 +502,10 @@ IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_
 		free(md);
 	}
 	return r;
+}
+
+IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_device **out,
+			   struct ipu_error *err)
+{
+	return ipu__model_open(model, host_threads, 0, out, err);
 }

@@ -32,6 +32,8 @@ const char *ipue_strerror(int status)
 	case IPUE_EMODEL: return "unknown model or graph built for another model";
 	case IPUE_EBUSY: return "a run is in progress";
 	case IPUE_EUNWRITTEN: return "program reads a host-writable tensor never written";
+	case IPUE_EMEMPLAN: return "memory plan lets two live regions overlap";
+	case IPUE_EMEMACCESS: return "access outside the memory regions live at its step";
 	default: return "unknown error";
 	}
 }
@@ -45,7 +47,7 @@ int ipue_engine_create(const struct ipue_config *cfg, struct ipue_engine **out)
 	if (!out)
 		return IPUE_EINVAL;
 	*out = NULL;
-	if (!cfg || cfg->flags)
+	if (!cfg || (cfg->flags & ~IPUE_CONFIG_FLAGS_ALL))
 		return IPUE_EINVAL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -59,6 +61,7 @@ int ipue_engine_create(const struct ipue_config *cfg, struct ipue_engine **out)
 	e->host_threads = cfg->host_threads ? cfg->host_threads : (cores > 0 ? (unsigned)cores : 1);
 	e->thread_init = cfg->thread_init;
 	e->thread_exit = cfg->thread_exit;
+	e->memcheck = (cfg->flags & IPUE_CONFIG_MEMCHECK) != 0;
 	if (e->host_threads > IPUE_MAX_HOST_THREADS)
 		e->host_threads = IPUE_MAX_HOST_THREADS;
 	e->lookup = ipue_codelet_find;
@@ -91,6 +94,7 @@ void ipue_engine_reset(struct ipue_engine *e)
 	e->abort_code = 0;
 	e->abort_node = 0;
 	e->unwritten = 0;
+	e->memcheck_failed = 0;
 }
 
 void ipue_model_info(const struct ipue_engine *e, struct ipue_model_info *out)

@@ -71,6 +71,7 @@ struct ipue_rt_vertex {
 	void (*run)(const struct ipue_field *f, const uint32_t *params);
 	const struct ipue_field *f;
 	const uint32_t *p;
+	uint32_t nfields;		/* for the memory checker */
 };
 
 struct ipue_rt_cs {
@@ -189,6 +190,8 @@ struct ipue_graph {
 	uint32_t *guard_first;		/* [nentries + 1] into guards */
 	uint8_t *written;		/* [ntensors] */
 
+	struct ipue_memcheck *mc;	/* IPUE_CONFIG_MEMCHECK and a plan: memcheck.c */
+
 	uint64_t host_bytes;		/* metadata bytes allocated */
 };
 
@@ -209,6 +212,9 @@ struct ipue_engine {
 	uint32_t abort_code, abort_node;
 	int unwritten;			/* the last run was refused: guards.c */
 	uint32_t unwritten_handle;
+	int memcheck;			/* IPUE_CONFIG_MEMCHECK */
+	int memcheck_failed;		/* the last run: IPUE_EMEMACCESS */
+	char memcheck_msg[480];
 };
 
 /* loader.c */
@@ -224,6 +230,18 @@ void ipue_guards_mark(struct ipue_graph *g, uint32_t tensor);
 int ipue_guards_check(struct ipue_engine *e, uint32_t program);
 void ipue_guards_ran(struct ipue_graph *g, uint32_t program);
 
+
+/* memcheck.c (IPUE_CONFIG_MEMCHECK): the regions checked at load, then accesses at run */
+struct ipue_memcheck;
+int ipue_memcheck_load(struct ipue_graph *g, uint32_t tiles, const struct ipu_graph_mem_region *r,
+		       uint32_t n, struct ipue_load_error *err);
+void ipue_memcheck_free(struct ipue_memcheck *mc);
+/* the builder's step numbers: an entry program's first step, the steps a node counts */
+uint64_t ipue_memcheck_entry_step(const struct ipue_memcheck *mc, uint32_t program);
+uint64_t ipue_memcheck_steps(const struct ipue_memcheck *mc, uint32_t node);
+int ipue_memcheck_cs(struct ipue_engine *e, const struct ipue_rt_cs *cs, uint64_t step);
+int ipue_memcheck_exchange(struct ipue_engine *e, const struct ipue_rt_exchange *x, uint64_t step);
+int ipue_memcheck_stream(struct ipue_engine *e, const struct ipue_rt_tensor *t, uint64_t step);
 
 /* exchange.c */
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x);

@@ -43,6 +43,10 @@ enum ipue_status {
 	IPUE_EBUSY = -12,	/* a run is in progress */
 	IPUE_EUNWRITTEN = -13,	/* the program reads a host-writable tensor never
 				 * written: ipue_unwritten_status() */
+	IPUE_EMEMPLAN = -14,	/* IPUE_CONFIG_MEMCHECK: the memory plan lets two live
+				 * regions overlap (struct ipue_load_error says which) */
+	IPUE_EMEMACCESS = -15,	/* IPUE_CONFIG_MEMCHECK: an access outside the regions
+				 * live at its step: ipue_memcheck_message() */
 };
 
 const char *ipue_strerror(int status);	/* static string, never NULL */
@@ -53,7 +57,7 @@ struct ipue_engine;
 struct ipue_config {
 	uint32_t model;		/* IPU_MODEL_* */
 	uint32_t host_threads;	/* 0 = online cores; capped at IPUE_MAX_HOST_THREADS */
-	uint32_t flags;		/* 0 */
+	uint32_t flags;		/* IPUE_CONFIG_* */
 	uint32_t reserved;
 	/*
 	 * Optional: called on each of the engine's own threads as it starts
@@ -64,6 +68,16 @@ struct ipue_config {
 	void (*thread_exit)(void);
 };
 #define IPUE_MAX_HOST_THREADS 64
+/*
+ * Check the builder's memory plan (the memory_regions section; a binary
+ * without one is not checked): at load, no two regions of a tile that
+ * share a byte are live at one step (else IPUE_EMEMPLAN); at run, every
+ * vertex field, exchange copy end and stream copy lies in regions of its
+ * tile live at its step (else IPUE_EMEMACCESS). For tests: it costs a
+ * search per access (docs/graph-format.md "Memory regions").
+ */
+#define IPUE_CONFIG_MEMCHECK	(1u << 0)
+#define IPUE_CONFIG_FLAGS_ALL	IPUE_CONFIG_MEMCHECK
 
 /*
  * Create an engine; *out owns it until ipue_engine_destroy(). Costs a few
@@ -244,7 +258,7 @@ struct ipue_run_stats {
  * Run entry program opts->program (opts->repeat times). stats may be NULL;
  * it is filled also when the run fails part-way.
  * Returns 0, or IPUE_EABORT / IPUE_ECANCELED / IPUE_ESTEPLIMIT / IPUE_ESTREAM /
- * IPUE_ENOGRAPH / IPUE_ERANGE / IPUE_ENOMEM, or IPUE_EUNWRITTEN before
+ * IPUE_ENOGRAPH / IPUE_ERANGE / IPUE_ENOMEM / IPUE_EMEMACCESS, or IPUE_EUNWRITTEN before
  * anything ran. Tile memory keeps whatever the
  * program wrote before stopping.
  */
@@ -264,6 +278,13 @@ int ipue_abort_status(const struct ipue_engine *e, uint32_t *code, uint32_t *nod
  * if the last run was refused so, else 0. Cleared by the next run.
  */
 int ipue_unwritten_status(const struct ipue_engine *e, uint32_t *handle);
+
+/*
+ * After IPUE_EMEMACCESS: the message naming the step, tile, bytes and the
+ * regions found (owned by the engine, valid until the next run or reset);
+ * NULL if the last run did not fail so.
+ */
+const char *ipue_memcheck_message(const struct ipue_engine *e);
 
 /*
  * Any thread: stop the run in progress at the next program step or

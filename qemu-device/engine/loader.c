@@ -364,6 +364,7 @@ static int load_vertices(struct loader *L)
 		g->vertices[i].run = c->run;
 		g->vertices[i].f = f;
 		g->vertices[i].p = p;
+		g->vertices[i].nfields = v.nfields;
 		L->vcycles[i] = c->cycles ? c->cycles(f, p) : 0;
 		/* a bogus cost must not overflow the sums built from it */
 		if (L->vcycles[i] > MAX_VERTEX_CYCLES)
@@ -1170,41 +1171,62 @@ static int load_init(struct loader *L)
 
 /* ------------------------------------------------------- memory regions */
 
+/* one memory region record is sound (inside its tile's plan, known flags, steps in order) */
+static int region_ok(struct loader *L, uint32_t i, const struct ipu_graph_mem_region *mr)
+{
+	const uint32_t known = IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR;
+
+	if (mr->tile >= L->e->m.tiles || !L->g->tile_bytes[mr->tile])
+		return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "tile %u has no plan", mr->tile);
+	if (!tile_range_ok(L, mr->tile, mr->tile_offset, mr->bytes))
+		return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i,
+			    "tile %u bytes [%u, +%u) outside the tile's plan", mr->tile,
+			    mr->tile_offset, mr->bytes);
+	if (mr->flags & ~known)
+		return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "unknown flags 0x%x", mr->flags);
+	if (mr->first_step > mr->last_step)
+		return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "live steps [%u, %u] reversed",
+			    mr->first_step, mr->last_step);
+	return 0;
+}
+
 /*
  * The builder's memory plan (optional): validated so that a corrupt table
- * is refused like any other record, then ignored (docs/graph-format.md,
- * "Memory regions").
+ * is refused like any other record, then ignored, or with
+ * IPUE_CONFIG_MEMCHECK handed to the checker (memcheck.c;
+ * docs/graph-format.md, "Memory regions").
  */
 static int load_memory_regions(struct loader *L)
 {
 	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_MEMORY_REGIONS];
-	const uint32_t known = IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR;
+	struct ipu_graph_mem_region *all = NULL;
+	int rc = 0;
 
-	for (uint32_t i = 0; i < s->count; i++) {
+	if (L->e->memcheck && s->count) {
+		all = malloc((size_t)s->count * sizeof(*all));
+		if (!all)
+			return IPUE_ENOMEM;
+	}
+	for (uint32_t i = 0; i < s->count && !rc; i++) {
 		struct ipu_graph_mem_region mr;
 
 		rec(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, &mr);
-		if (mr.tile >= L->e->m.tiles || !L->g->tile_bytes[mr.tile])
-			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "tile %u has no plan", mr.tile);
-		if (!tile_range_ok(L, mr.tile, mr.tile_offset, mr.bytes))
-			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i,
-				    "tile %u bytes [%u, +%u) outside the tile's plan", mr.tile,
-				    mr.tile_offset, mr.bytes);
-		if (mr.flags & ~known)
-			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "unknown flags 0x%x", mr.flags);
-		if (mr.first_step > mr.last_step)
-			return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "live steps [%u, %u] reversed",
-				    mr.first_step, mr.last_step);
+		rc = region_ok(L, i, &mr);
+		if (all)
+			all[i] = mr;
 	}
-	return 0;
+	if (!rc && all)
+		rc = ipue_memcheck_load(L->g, L->e->m.tiles, all, s->count, L->err);
+	free(all);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ entry */
 
 /*
  * Validate buf and build a graph for engine e. On success *out owns the
- * new graph (free with ipue_graph_free). Returns 0, IPUE_EFORMAT or
- * IPUE_EMODEL (err filled), or IPUE_ENOMEM.
+ * new graph (free with ipue_graph_free). Returns 0, IPUE_EFORMAT,
+ * IPUE_EMODEL or IPUE_EMEMPLAN (err filled), or IPUE_ENOMEM.
  */
 int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 		    struct ipue_graph **out, struct ipue_load_error *err)
@@ -1297,5 +1319,6 @@ void ipue_graph_free(struct ipue_graph *g)
 	free(g->guards);
 	free(g->guard_first);
 	free(g->written);
+	ipue_memcheck_free(g->mc);
 	free(g);
 }

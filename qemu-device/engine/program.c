@@ -18,6 +18,7 @@ struct runner {
 	struct ipue_graph *g;
 	struct ipue_run_stats *st;
 	uint64_t step_limit;
+	const struct ipue_memcheck *mc;	/* NULL: no memory check (memcheck.c) */
 };
 
 /* one program step: the cancel and step-limit check point */
@@ -77,7 +78,19 @@ static int exec_fused(struct runner *r, const struct ipue_rt_fused *f)
 	return 0;
 }
 
-static int exec_node(struct runner *r, uint32_t id)
+/* the memory checker on a fused pair: the exchange at step at, the compute set after it */
+static int check_fused(struct runner *r, const struct ipue_rt_fused *f, uint64_t at)
+{
+	int rc = ipue_memcheck_exchange(r->e, f->x, at);
+
+	return rc ? rc : ipue_memcheck_cs(r->e, f->cs, at + 1);
+}
+
+/*
+ * Run node id; at is its first step as the builder numbers them (memcheck.c),
+ * followed only while r->mc is set.
+ */
+static int exec_node(struct runner *r, uint32_t id, uint64_t at)
 {
 	struct ipue_graph *g = r->g;
 	const struct ipu_graph_prog_node *n = &g->nodes[id];
@@ -89,45 +102,59 @@ static int exec_node(struct runner *r, uint32_t id)
 	switch (n->kind) {
 	case IPU_PROG_SEQUENCE:
 		for (uint32_t k = 0; k < n->b && !rc; k++) {
-			uint32_t f = g->child_fused[n->a + k];
+			uint32_t f = g->child_fused[n->a + k], c = g->children[n->a + k];
 
 			if (f) {
+				if (r->mc && (rc = check_fused(r, &g->fused[f - 1], at)))
+					return rc;
 				rc = exec_fused(r, &g->fused[f - 1]);
 				k++;	/* the compute set ran fused */
+				if (r->mc)
+					at += ipue_memcheck_steps(r->mc, c) +
+					      ipue_memcheck_steps(r->mc, g->children[n->a + k]);
 			} else {
-				rc = exec_node(r, g->children[n->a + k]);
+				rc = exec_node(r, c, at);
+				if (r->mc)
+					at += ipue_memcheck_steps(r->mc, c);
 			}
 		}
 		return rc;
 	case IPU_PROG_EXECUTE:
+		if (r->mc && (rc = ipue_memcheck_cs(r->e, &g->cs[n->a], at)))
+			return rc;
 		ipue_compute_run(r->e, &g->cs[n->a]);
 		cs_stats(st, &g->cs[n->a]);
 		return 0;
 	case IPU_PROG_COPY:
+		if (r->mc && (rc = ipue_memcheck_exchange(r->e, &g->ex[n->a], at)))
+			return rc;
 		ipue_exchange_run(r->e, &g->ex[n->a]);
 		ex_stats(st, &g->ex[n->a]);
 		return 0;
 	case IPU_PROG_REPEAT:
 		for (uint32_t k = 0; k < n->a && !rc; k++)
-			rc = exec_node(r, n->b);
+			rc = exec_node(r, n->b, at);
 		return rc;
 	case IPU_PROG_REPEAT_WHILE_TRUE:
 		for (;;) {
 			if (n->c != IPU_GRAPH_NONE) {
-				rc = exec_node(r, n->c);
+				rc = exec_node(r, n->c, at);
 				if (rc)
 					return rc;
 			}
 			if (!cond_true(&g->tensors[n->a]))
 				return 0;
-			rc = exec_node(r, n->b);
+			rc = exec_node(r, n->b, r->mc ? at + ipue_memcheck_steps(r->mc, n->c) : at);
 			if (rc)
 				return rc;
 		}
 	case IPU_PROG_IF: {
-		uint32_t br = cond_true(&g->tensors[n->a]) ? n->b : n->c;
+		int yes = cond_true(&g->tensors[n->a]);
+		uint32_t br = yes ? n->b : n->c;
 
-		return br == IPU_GRAPH_NONE ? 0 : exec_node(r, br);
+		if (r->mc && !yes)
+			at += ipue_memcheck_steps(r->mc, n->b);	/* else counts after then */
+		return br == IPU_GRAPH_NONE ? 0 : exec_node(r, br, at);
 	}
 	case IPU_PROG_SYNC:
 		st->cycles_sync += IPUE_COST_SYNC_CYCLES;
@@ -137,6 +164,8 @@ static int exec_node(struct runner *r, uint32_t id)
 		struct ipue_rt_stream *s = &g->streams[n->a];
 		const struct ipue_rt_tensor *t = &g->tensors[n->b];
 
+		if (r->mc && (rc = ipue_memcheck_stream(r->e, t, at)))
+			return rc;
 		if (s->direction == IPU_STREAM_HOST_TO_DEVICE) {
 			rc = ipue_stream_h2d(s, t);
 			if (!rc)
@@ -175,7 +204,7 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 {
 	struct ipue_run_stats local;
 	struct runner r;
-	uint64_t t0 = now_ns(), reps;
+	uint64_t t0 = now_ns(), reps, first;
 	int rc = 0, frc;
 
 	if (!stats)
@@ -211,9 +240,12 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	r.g = e->g;
 	r.st = stats;
 	r.step_limit = opts->step_limit;
+	r.mc = e->g->mc;
+	e->memcheck_failed = 0;
+	first = r.mc ? ipue_memcheck_entry_step(r.mc, opts->program) : 0;
 	reps = opts->repeat ? opts->repeat : 1;
 	for (uint64_t i = 0; i < reps && !rc; i++)
-		rc = exec_node(&r, e->g->entries[opts->program]);
+		rc = exec_node(&r, e->g->entries[opts->program], first);
 	if (!rc)
 		ipue_guards_ran(e->g, opts->program);
 	/* device->host data written so far reaches the host even on failure */

@@ -107,6 +107,7 @@ static const struct {
 	{ IPUE_EABORT, -ECONNABORTED },	{ IPUE_ECANCELED, -ECANCELED },
 	{ IPUE_ESTEPLIMIT, -ELOOP },	{ IPUE_EMODEL, -EINVAL },
 	{ IPUE_EBUSY, -EBUSY },		{ IPUE_EUNWRITTEN, -ENODATA },
+	{ IPUE_EMEMPLAN, -EINVAL },	{ IPUE_EMEMACCESS, -EFAULT },
 	{ -99, -EIO },	/* newer than the library */
 };
 
