@@ -80,6 +80,7 @@ struct ipu_graph {
 	struct ipu__alloc *al;		/* every allocation, in order */
 	size_t nal, cal;
 	int reuse;			/* option "memory.reuse" (memplan.c) */
+	unsigned memplan_fault;		/* IPU__MEMPLAN_FAULT_*: tests of the engine's checker */
 	double amp;			/* option "availableMemoryProportion" */
 
 	struct ipu__tensor *t;
@@ -360,7 +361,20 @@ struct ipu__memplan {
 	uint32_t *live;		/* [tiles] always-live bytes (the bottom of the plan) */
 	uint64_t *temp;		/* [tiles] bytes of the not-always-live groups, before reuse */
 	int bad;		/* a record pointed outside every allocation */
+	unsigned fault;		/* the graph's memplan_fault */
 };
+/*
+ * Faults a test plants in the plan to see the engine's memory checker
+ * (IPUE_CONFIG_MEMCHECK) catch them; never set otherwise:
+ * OVERLAP places every temporary at the bottom of the temporaries, so
+ * temporaries live together share bytes (refused at load);
+ * SHORTEN writes each temporary's region as live at its first step only
+ * (the plan itself is sound: a later access fails the run).
+ */
+#define IPU__MEMPLAN_FAULT_OVERLAP	1u
+#define IPU__MEMPLAN_FAULT_SHORTEN	2u
+/* set g's planted faults (0: none); for tests, not public ABI */
+void ipu__memplan_set_fault(struct ipu_graph *g, unsigned fault);
 /* plan g's memory (g->reuse off: build-time offsets kept). 0 or -ENOMEM. */
 int ipu__memplan_make(const struct ipu_graph *g, struct ipu__memplan *p);
 void ipu__memplan_free(struct ipu__memplan *p);

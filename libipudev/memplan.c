@@ -471,11 +471,15 @@ static uint32_t align_up(uint64_t v, uint32_t a)
 	return (uint32_t)((v + a - 1) & ~(uint64_t)(a - 1));
 }
 
-/* the lowest offset >= lo, aligned, where x fits beside the placed groups live with it */
-static uint32_t first_fit(const struct grp *placed, size_t np, const struct grp *x, uint32_t lo)
+/*
+ * The lowest offset >= lo, aligned, where x fits beside the placed groups
+ * live with it (IPU__MEMPLAN_FAULT_OVERLAP: lo, beside none).
+ */
+static uint32_t first_fit(const struct grp *placed, size_t np, const struct grp *x, uint32_t lo,
+			  unsigned fault)
 {
 	uint32_t off = align_up(lo, x->align), size = x->end - x->base;
-	int moved = 1;
+	int moved = !(fault & IPU__MEMPLAN_FAULT_OVERLAP);
 
 	while (moved) {
 		moved = 0;
@@ -499,7 +503,7 @@ static uint32_t first_fit(const struct grp *placed, size_t np, const struct grp 
  * in build-time order, then the others largest first, each at the lowest
  * offset free over its interval. The tile's bytes; *live: the always-live part.
  */
-static uint64_t pack_tile(struct grp *gs, size_t n, uint32_t *live)
+static uint64_t pack_tile(struct grp *gs, size_t n, uint32_t *live, unsigned fault)
 {
 	uint64_t top = 0;
 	size_t nt = 0;
@@ -522,7 +526,7 @@ static uint64_t pack_tile(struct grp *gs, size_t n, uint32_t *live)
 	for (size_t i = 0; i < nt; i++) {
 		uint64_t e;
 
-		gs[i].off = first_fit(gs, i, &gs[i], *live);
+		gs[i].off = first_fit(gs, i, &gs[i], *live, fault);
 		e = (uint64_t)gs[i].off + (gs[i].end - gs[i].base);
 		if (e > top)
 			top = e;
@@ -622,7 +626,7 @@ static int plan_pack(struct mp *m, struct ipu__memplan *p)
 	}
 	for (uint32_t t = 0; t < g->tiles; t++) {
 		size_t n = tile_groups(m, t, g->reuse, gs, gidx);
-		uint64_t top = g->reuse ? pack_tile(gs, n, &p->live[t]) : g->top[t];
+		uint64_t top = g->reuse ? pack_tile(gs, n, &p->live[t], g->memplan_fault) : g->top[t];
 
 		p->top[t] = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
 		if (!g->reuse)
@@ -659,6 +663,7 @@ int ipu__memplan_make(const struct ipu_graph *g, struct ipu__memplan *p)
 	if (!r) {
 		mark_tensor_data(&m, p->tensor);
 		p->bad = m.bad;
+		p->fault = g->memplan_fault;
 		p->n = m.n;
 		p->r = m.r;
 		p->tfirst = m.tfirst;
@@ -809,4 +814,11 @@ void ipu__memplan_region(const struct ipu__memplan *p, size_t i, struct ipu_grap
 		     (p->tensor[i] ? IPU_GRAPH_REGION_TENSOR : 0);
 	out->first_step = p->gfirst[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)p->gfirst[i];
 	out->last_step = p->glast[i] > UINT32_MAX ? UINT32_MAX : (uint32_t)p->glast[i];
+	if ((p->fault & IPU__MEMPLAN_FAULT_SHORTEN) && !p->glive[i])
+		out->last_step = out->first_step;
+}
+
+void ipu__memplan_set_fault(struct ipu_graph *g, unsigned fault)
+{
+	g->memplan_fault = fault;
 }

@@ -36,7 +36,7 @@ static void gb_mlp_ref(const float *x, double *y)
 static int gb_run(const void *bin, size_t len, const float *x, float *y)
 {
 	struct ipu_device *d;
-	int r = ipu_model_open("gc200", 0, &d, &err);
+	int r = test_model_open("gc200", 0, &d, &err);
 
 	if (r)
 		return r;

@@ -179,7 +179,7 @@ static struct ipu_device *guard_load_ex(struct __test_metadata *_metadata, struc
 	size_t len;
 	int r;
 
-	if (ipu_graph_write(g, &bin, &len, &err) || ipu_model_open("test", 0, &d, &err))
+	if (ipu_graph_write(g, &bin, &len, &err) || test_model_open("test", 0, &d, &err))
 		return NULL;
 	r = ipu_load_ex(d, bin, len, flags, li, &err);
 	free(bin);

@@ -16,6 +16,7 @@
 
 #include "ipudev.h"
 #include "builder_internal.h"	/* ipu__graph_copy_count() */
+#include "internal.h"		/* ipu__model_open(): the memory-plan checker on */
 #include "expr_internal.h"	/* ipu__expr_compile(): the worked example's program */
 #include "codelets.h"
 #include "../ref_matmul.h"
@@ -57,6 +58,16 @@ static double max_err(const float *got, const double *want, size_t n, double sca
 	return e;
 }
 
+/*
+ * A model device with the engine's memory-plan checker on (IPU__MODEL_MEMCHECK):
+ * every graph the tests run has its plan checked at load and each access at run.
+ */
+static int test_model_open(const char *model, unsigned threads, struct ipu_device **out,
+			   struct ipu_error *e)
+{
+	return ipu__model_open(model, threads, IPU__MODEL_MEMCHECK, out, e);
+}
+
 /* g written, and loaded on a fresh model device @model */
 static void load_run(struct __test_metadata *_metadata, struct ipu_graph *g, const char *model,
 		     struct ipu_device **out)
@@ -66,7 +77,7 @@ static void load_run(struct __test_metadata *_metadata, struct ipu_graph *g, con
 	int r;
 
 	ASSERT_CALL(ipu_graph_write(g, &bin, &len, &err));
-	r = ipu_model_open(model, 0, out, &err);
+	r = test_model_open(model, 0, out, &err);
 	if (!r) {
 		r = ipu_load(*out, bin, len, &err);
 		if (r)
@@ -714,7 +725,7 @@ TEST(model_open_and_load_errors)
 	expect_err(_metadata, ipu_run(d, 0, 1, NULL, &err), "no graph loaded", "run without graph");
 	ipu_device_close(d);
 	{
-		ASSERT_CALL(ipu_model_open("gc200", 1, &d, &err));
+		ASSERT_CALL(test_model_open("gc200", 1, &d, &err));
 		ASSERT_CALL(ipu_load(d, bin, len, &err));
 		((unsigned char *)bin)[len - 1] ^= 1;	/* breaks the checksum */
 		expect_err(_metadata, ipu_load(d, bin, len, &err), "rejected", "bad checksum");
