@@ -1391,5 +1391,6 @@ TEST(packed_roundtrip)
 	ASSERT_TRUE(len[1] * 2 < len[0]) TH_LOG("compact %zu bytes, plain %zu", len[1], len[0]);
 }
 #include "guards_tests.h"
+#include "memcheck_tests.h"
 
 TEST_HARNESS_MAIN
