@@ -109,6 +109,28 @@ static void seed_guards(const char *dir)
 	save(dir, "guards.bin", w, 3);
 }
 
+/* two temporaries at one offset, written at steps 1 and 2; the second's region live over [first, last] */
+static void memory_regions_seed(const char *dir, uint32_t first, uint32_t last, const char *name)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t v[2], k[2];
+	struct ipu_graph_mem_region mr[3] = {
+		{ 0, 0, 16, IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR, 1, 2 },
+		{ 0, 16, 16, 0, 1, 1 },
+		{ 0, 16, 16, IPU_GRAPH_REGION_TENSOR, first, last },
+	};
+
+	gw_plan(w, 0, 64);
+	gw_tensor1(w, "r", I32, 4, 0, 0);
+	v[0] = add(w, 0, 16, 4, 1);
+	v[1] = add(w, 0, 16, 4, 2);
+	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "a", 1, &v[0]), 0, 0);
+	k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "b", 1, &v[1]), 0, 0);
+	gw_entry(w, "main", gw_seq(w, 2, k));
+	gw_raw_section(w, IPU_GRAPH_SEC_MEMORY_REGIONS, 0, sizeof(mr[0]), mr, sizeof(mr));
+	save(dir, name, w, 1);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
@@ -238,24 +260,10 @@ int main(int argc, char **argv)
 	save(dir, "map.bin", w, 3);
 
 	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
-	w = gw_new(IPU_MODEL_TEST);
-	gw_plan(w, 0, 64);
-	gw_tensor1(w, "r", I32, 4, 0, 0);
-	v[0] = add(w, 0, 16, 4, 1);
-	v[1] = add(w, 0, 16, 4, 2);
-	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "a", 1, &v[0]), 0, 0);
-	k[1] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "b", 1, &v[1]), 0, 0);
-	gw_entry(w, "main", gw_seq(w, 2, k));
-	{
-		struct ipu_graph_mem_region mr[3] = {
-			{ 0, 0, 16, IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR, 1, 2 },
-			{ 0, 16, 16, 0, 1, 1 },
-			{ 0, 16, 16, IPU_GRAPH_REGION_TENSOR, 2, 2 },
-		};
-
-		gw_raw_section(w, IPU_GRAPH_SEC_MEMORY_REGIONS, 0, sizeof(mr[0]), mr, sizeof(mr));
-	}
-	save(dir, "memory_regions.bin", w, 1);
+	memory_regions_seed(dir, 2, 2, "memory_regions.bin");
+	/* the memory checker (the fuzzer runs with it): live regions that overlap, an access outside */
+	memory_regions_seed(dir, 1, 2, "memory_regions_overlap.bin");
+	memory_regions_seed(dir, 3, 3, "memory_regions_outside.bin");
 
 	seed_guards(dir);
 	return 0;

@@ -100,7 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ipue_container c;
 	struct ipue_load_error cerr;
 	int cont_rc;
-	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
+	/* the memory checker on: its load and run paths see every input (a
+	 * binary without memory_regions loads and runs as without it) */
+	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1,
+				   .flags = IPUE_CONFIG_MEMCHECK };
 	struct ipue_engine *e;
 	struct ipue_load_error err;
 	struct feed feed = { 0 };
