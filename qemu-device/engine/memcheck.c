@@ -79,7 +79,12 @@ static void describe(char *buf, size_t size, const struct mc_region *r)
 			 r->first, r->last);
 }
 
-/* two regions of a tile share a byte and are live together: IPUE_EMEMPLAN, err filled */
+/*
+ * Two regions of a tile share a byte and are live together: IPUE_EMEMPLAN,
+ * err filled. Each region meets those after it (by offset) that start
+ * inside it: the cost grows with how deep regions are stacked on the same
+ * bytes, not with their square.
+ */
 static int static_check(const struct ipue_memcheck *mc, struct ipue_load_error *err)
 {
 	for (uint32_t i = 0; i < mc->n; i++) {
@@ -87,7 +92,7 @@ static int static_check(const struct ipue_memcheck *mc, struct ipue_load_error *
 
 		for (uint32_t j = i + 1; j < mc->n && mc->r[j].tile == a->tile && mc->r[j].off < a->end; j++) {
 			const struct mc_region *b = &mc->r[j];
-			char da[64], db[64];
+			char da[96], db[96];
 
 			if (b->off == b->end || !live_together(a, b))
 				continue;
@@ -235,7 +240,7 @@ static void list_regions(const struct ipue_memcheck *mc, uint32_t t, uint32_t b,
 
 	snprintf(buf, size, "none");
 	for (uint32_t i = mc->tfirst[t]; i < mc->tfirst[t + 1] && mc->r[i].off < e && len < size; i++) {
-		char d[64];
+		char d[96];
 
 		if (mc->r[i].end <= b || mc->r[i].off == mc->r[i].end)
 			continue;

@@ -217,6 +217,7 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	if (opts->program >= e->g->nentries)
 		return IPUE_ERANGE;
 	e->aborted = 0;
+	e->memcheck_failed = 0;
 	rc = ipue_guards_check(e, opts->program);
 	if (rc)
 		return rc;
@@ -241,7 +242,6 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	r.st = stats;
 	r.step_limit = opts->step_limit;
 	r.mc = e->g->mc;
-	e->memcheck_failed = 0;
 	first = r.mc ? ipue_memcheck_entry_step(r.mc, opts->program) : 0;
 	reps = opts->repeat ? opts->repeat : 1;
 	for (uint64_t i = 0; i < reps && !rc; i++)
