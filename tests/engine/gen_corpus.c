@@ -131,6 +131,24 @@ static void memory_regions_seed(const char *dir, uint32_t first, uint32_t last, 
 	save(dir, name, w, 1);
 }
 
+/* 7: a fused expression (Map2: relu(in0 + in1) * 2; the fuzzer mutates its program) */
+static void map_seed(const char *dir)
+{
+	const uint8_t F = IPU_DTYPE_F32;
+	struct ipu_graph_field mf[3] = { { 0, 8, F, { 0 } }, { 32, 1, F, { 0 } }, { 64, 8, F, { 0 } } };
+	uint32_t prog[8] = { 0x61111007u, 0x63022948u, 0, 0, 0, 0, 0, 0 };
+	float init[9] = { 1, -2, 3, -4, 0.5f, 0.25f, 2, 8, -1 };
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t v;
+
+	gw_plan(w, 3, 128);
+	gw_init(w, 3, 0, 32, init);
+	gw_init(w, 3, 32, 4, init + 8);
+	v = gw_vertex(w, IPUE_CODELET_MAP(2), 3, 3, mf, 8, prog);
+	gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, &v), 0, 0));
+	save(dir, "map.bin", w, 3);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
@@ -243,21 +261,7 @@ int main(int argc, char **argv)
 	save(dir, "library.bin", w, 3);
 	regular(dir);
 
-	/* 7: a fused expression (Map2: relu(in0 + in1) * 2; the fuzzer mutates its program) */
-	w = gw_new(IPU_MODEL_TEST);
-	gw_plan(w, 3, 128);
-	{
-		const uint8_t F = IPU_DTYPE_F32;
-		struct ipu_graph_field mf[3] = { { 0, 8, F, { 0 } }, { 32, 1, F, { 0 } }, { 64, 8, F, { 0 } } };
-		uint32_t prog[8] = { 0x61111007u, 0x63022948u, 0, 0, 0, 0, 0, 0 };
-		float init[9] = { 1, -2, 3, -4, 0.5f, 0.25f, 2, 8, -1 };
-
-		gw_init(w, 3, 0, 32, init);
-		gw_init(w, 3, 32, 4, init + 8);
-		v[0] = gw_vertex(w, IPUE_CODELET_MAP(2), 3, 3, mf, 8, prog);
-		gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, v), 0, 0));
-	}
-	save(dir, "map.bin", w, 3);
+	map_seed(dir);
 
 	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
 	memory_regions_seed(dir, 2, 2, "memory_regions.bin");
