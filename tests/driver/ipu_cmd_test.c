@@ -463,8 +463,8 @@ TEST_F(cmd, negative)
 
 /*
  * LOAD's commit flag (API 1.4): refused on other opcodes and unknown flags
- * stay refused; a committed LOAD reports more committed tile memory than a
- * lazy one, and the graph computes the same.
+ * stay refused; a committed LOAD reports at least the committed tile memory
+ * of a lazy one and all of the graph's data, and the graph computes the same.
  */
 TEST_F(cmd, load_commit_flag)
 {
@@ -484,7 +484,12 @@ TEST_F(cmd, load_commit_flag)
 	c.flags = IPU_CMD_FLAG_LOAD_COMMIT;
 	ASSERT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
 	eager = c.detail | (uint64_t)c.detail2 << 32;
-	EXPECT_LT(lazy, eager);
+	/*
+	 * The card's process may hand the new arena pages an earlier graph
+	 * already faulted in (its allocator reuses them), so a lazy LOAD can
+	 * report as much: a committed one reports at least that, and the data.
+	 */
+	EXPECT_LE(lazy, eager);
 	EXPECT_LE((uint64_t)N_ELEMS * 4, eager);
 	c.flags = IPU_CMD_FLAG_LOAD_COMMIT | (1u << 6);
 	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd, &c));

@@ -4,8 +4,8 @@
 # (ipu-hotplug-holder), wait for both to be unplugged, then check that the
 # holder closed cleanly and the other cards still work.
 cd /tmp || exit 1
-ipu-mkgraph -m test -s 4096 add g.ipug || exit 1
-ipu-run -d 3 g.ipug --count 100000000 >run.log 2>&1 &
+ipu-mkgraph -m test -s 4096 -i . add g.ipug || exit 1
+ipu-run -d 3 g.ipug --in a=a.npy --in b=b.npy --count 100000000 >run.log 2>&1 &
 run=$!
 ipu-hotplug-holder 2 /mnt/host/held >/mnt/host/holder.log 2>&1 &
 holder=$!
