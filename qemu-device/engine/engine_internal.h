@@ -257,6 +257,19 @@ unsigned ipue_claim_next(struct ipue_claim *cl);
 /* pieces per host thread a phase is cut into; the threads claim them in
  * order, so a thread that runs slower (a busy core) takes fewer */
 #define IPUE_POOL_PIECES	8u
+/*
+ * A phase runs on the pool's threads only when its host work is large
+ * enough to pay for waking them: a compute set whose modelled cycles (plus
+ * a dispatch cost per vertex) reach IPUE_POOL_MIN_CYCLES, an exchange that
+ * copies IPUE_POOL_MIN_COPY_BYTES. Below that the calling thread runs it.
+ * Measured on the MLP training step (bench-train, 2 threads): with 20k
+ * cycles its many small phases spent more in wake-ups than in work and ran
+ * 5-8x slower than on one thread; 400k keeps them on one thread while the
+ * matmul and conv phases (millions of cycles) still split.
+ */
+#define IPUE_POOL_MIN_CYCLES		400000u
+#define IPUE_POOL_VERTEX_WEIGHT		50u	/* host dispatch cost of a vertex */
+#define IPUE_POOL_MIN_COPY_BYTES	(256u * 1024u)
 int ipue_work_split(const uint64_t *weight, uint32_t n, unsigned parts,
 		    uint64_t threshold, uint32_t **split, uint32_t *nsplit);
 

@@ -19,10 +19,6 @@
 
 #include "ipu/ipu_models.h"
 
-/* host work (in modeled cycles) below which a phase stays on one thread */
-#define POOL_MIN_CYCLES		20000u
-#define POOL_VERTEX_WEIGHT	50u	/* host dispatch cost of a vertex */
-#define POOL_MIN_COPY_BYTES	(256u * 1024u)
 #define MAX_VERTEX_CYCLES	(1ull << 40)
 
 struct loader {
@@ -601,7 +597,7 @@ static int load_compute_sets(struct loader *L)
 			tile_cyc[tile_first[v.tile] + tile_n[v.tile]++] = L->vcycles[vid[k]];
 			cs->v[k] = g->vertices[vid[k]];
 			cs->vtile[k] = v.tile;
-			weight[k] = L->vcycles[vid[k]] + POOL_VERTEX_WEIGHT;
+			weight[k] = L->vcycles[vid[k]] + IPUE_POOL_VERTEX_WEIGHT;
 		}
 		for (uint32_t t = 0; t < tiles; t++) {
 			if (tile_n[t]) {
@@ -613,7 +609,7 @@ static int load_compute_sets(struct loader *L)
 			tile_n[t] = 0;
 		}
 		cs->cycles = max;
-		rc = ipue_work_split(weight, c.count, parts, POOL_MIN_CYCLES, &cs->split, &cs->nsplit);
+		rc = ipue_work_split(weight, c.count, parts, IPUE_POOL_MIN_CYCLES, &cs->split, &cs->nsplit);
 		if (cs->split)
 			g->host_bytes += (parts + 1) * sizeof(uint32_t);
 	}
@@ -808,7 +804,7 @@ static int load_exchanges(struct loader *L)
 			weight[k] = rx->c[k].bytes + 64;	/* + per-copy overhead */
 		rc = ipue_work_split(weight, nc,
 				     L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1,
-				     POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
+				     IPUE_POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
 	}
 out:
 	free(d);
