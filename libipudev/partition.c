@@ -1149,13 +1149,34 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 	return 0;
 }
 
+/*
+ * A plan a caller made or edited by hand: the fields docs/builder.md
+ * ("A plan by hand") says it must set. -EINVAL naming the first bad field.
+ */
 static int bad_plan(const struct ipu_graph *g, const struct ipu_matmul_plan *p, struct ipu_error *err)
 {
-	if (!p || !p->pm || !p->pn || !p->pk || !p->ks || !p->bm || !p->bn || !p->bk ||
-	    (uint64_t)p->pm * p->pn * p->pk > ipu_graph_tiles(g) ||
-	    (uint64_t)p->pm * p->bm < p->m || (uint64_t)p->pn * p->bn < p->n ||
+	static const char *const fn[] = { "pm", "pn", "pk", "ks", "bm", "bn", "bk" };
+	const uint32_t *f[7];
+
+	if (!p)
+		return ipu__err(err, -EINVAL, "matmul: the plan is NULL");
+	f[0] = &p->pm, f[1] = &p->pn, f[2] = &p->pk, f[3] = &p->ks;
+	f[4] = &p->bm, f[5] = &p->bn, f[6] = &p->bk;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!*f[i])
+			return ipu__err(err, -EINVAL, "matmul plan: %s is 0 (pm, pn, pk, ks, bm, bn "
+					"and bk must all be set)", fn[i]);
+	if ((uint64_t)p->pm * p->pn * p->pk > ipu_graph_tiles(g))
+		return ipu__err(err, -EINVAL, "matmul plan: a %ux%ux%u grid needs %llu tiles, "
+				"the graph has %u", p->pm, p->pn, p->pk,
+				(unsigned long long)p->pm * p->pn * p->pk, ipu_graph_tiles(g));
+	if ((uint64_t)p->pm * p->bm < p->m || (uint64_t)p->pn * p->bn < p->n ||
 	    (uint64_t)p->pk * p->ks * p->bk < p->k)
-		return ipu__err(err, -EINVAL, "matmul: invalid plan");
+		return ipu__err(err, -EINVAL, "matmul plan: blocks do not cover %ux%ux%u "
+				"(need pm*bm >= m, pn*bn >= n, pk*ks*bk >= k; have %llu, %llu, %llu)",
+				p->m, p->n, p->k, (unsigned long long)p->pm * p->bm,
+				(unsigned long long)p->pn * p->bn,
+				(unsigned long long)p->pk * p->ks * p->bk);
 	return 0;
 }
 

@@ -311,6 +311,97 @@ TEST_F(matmul, matches_reference)
 	      p.pm, p.pn, p.pk, p.ks);
 }
 
+/*
+ * A plan made by hand (docs/builder.md "A plan by hand"): only m, n, k,
+ * dtype, the grid, ks and the blocks set; tiles, est_cycles, tile_bytes
+ * and reserved left 0. It runs and gives the reference product; a plan
+ * missing any of the fields it must set, a grid larger than the chip,
+ * blocks that do not cover the operands, or a plan for other operands are
+ * refused with a message naming what is wrong.
+ */
+static int hand_matmul(struct ipu_graph *g, const struct ipu_matmul_plan *p, int *tc)
+{
+	uint32_t sa[2] = { 37, 29 }, sb[2] = { 29, 53 };
+	int ta, tb, seq, r;
+
+	if ((ta = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 2, sa, &err)) < 0 ||
+	    (tb = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 2, sb, &err)) < 0 ||
+	    (r = ipu_graph_map_linear(g, ta, 1, &err)) < 0 ||
+	    (r = ipu_graph_map_linear(g, tb, 1, &err)) < 0 || (seq = ipu_prog_sequence(g, &err)) < 0)
+		return -1;
+	if ((*tc = ipu_matmul(g, seq, ta, tb, "c", p, &err)) < 0)
+		return *tc;
+	if ((r = ipu_graph_add_program(g, "matmul", seq, &err)) < 0 ||
+	    (r = ipu_graph_expose(g, ta, NULL, IPU_HANDLE_WRITE, &err)) < 0 ||
+	    (r = ipu_graph_expose(g, tb, NULL, IPU_HANDLE_WRITE, &err)) < 0 ||
+	    (r = ipu_graph_expose(g, *tc, NULL, IPU_HANDLE_READ, &err)) < 0)
+		return r;
+	return 0;
+}
+
+static const struct ipu_matmul_plan hand_plan = {
+	.m = 37, .n = 53, .k = 29, .dtype = IPU_DTYPE_F32,
+	.pm = 2, .pn = 3, .pk = 2, .ks = 1, .bm = 19, .bn = 18, .bk = 15,
+};
+
+TEST(matmul_plan_by_hand)
+{
+	static float a[37 * 29], b[29 * 53], c[37 * 53];
+	static double ref[37 * 53];
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int tc;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(hand_matmul(g, &hand_plan, &tc));
+	load_run(_metadata, g, "test", &d);
+	ipu_graph_free(g);
+	fill_rand(a, 37 * 29);
+	fill_rand(b, 29 * 53);
+	ASSERT_CALL(ipu_tensor_write(d, "a", a, sizeof(a), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "b", b, sizeof(b), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "c", c, sizeof(c), &err));
+	ipu_device_close(d);
+	ref_matmul(a, b, ref, 37, 53, 29);
+	EXPECT_TRUE(max_err(c, ref, 37 * 53, sqrt(29.0)) < 1e-5);
+}
+
+TEST(matmul_plan_by_hand_refused)
+{
+	static const char *const field[] = { "pm", "pn", "pk", "ks", "bm", "bn", "bk" };
+	struct ipu_matmul_plan p;
+	struct ipu_graph *g;
+	char what[64];
+	int tc;
+
+	for (unsigned i = 0; i < 7; i++) {
+		uint32_t *f[] = { &p.pm, &p.pn, &p.pk, &p.ks, &p.bm, &p.bn, &p.bk };
+
+		p = hand_plan;
+		*f[i] = 0;
+		snprintf(what, sizeof(what), "%s is 0", field[i]);
+		ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+		expect_err(_metadata, hand_matmul(g, &p, &tc), what, what);
+		ipu_graph_free(g);
+	}
+	p = hand_plan;
+	p.pm = 8;	/* 8 x 3 x 2 = 48 tiles on a 32-tile chip */
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	expect_err(_metadata, hand_matmul(g, &p, &tc), "needs 48 tiles", "grid too large");
+	ipu_graph_free(g);
+	p = hand_plan;
+	p.bk = 14;	/* 2 x 1 x 14 < 29 */
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	expect_err(_metadata, hand_matmul(g, &p, &tc), "blocks do not cover", "short blocks");
+	ipu_graph_free(g);
+	p = hand_plan;
+	p.m = 36;
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	expect_err(_metadata, hand_matmul(g, &p, &tc), "the plan is for 36x53x29", "other operands");
+	ipu_graph_free(g);
+}
+
 TEST(mlp_two_layers)
 {
 	/* x[B][I] -> relu(x W1 + b1) -> relu(. W2 + b2) */
