@@ -138,8 +138,8 @@ $(BUILDER_BENCH): $(BUILDER_TEST_DIR)/bench_matmul.c $(BLAS_BASELINE) $(BENCH_JS
 		libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
-	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
-		$(BUILDER_LIBS) -lopenblas
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -Iqemu-device/engine -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
+		$(BUILDER_LIBS) -lopenblas -lpthread
 
 # fused elementwise chain against the unfused one (ipu_map)
 $(MAP_BENCH): $(BUILDER_TEST_DIR)/bench_map.c $(BENCH_JSON) $(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
@@ -158,8 +158,8 @@ $(BUILDER_BENCH_CONV): $(BUILDER_TEST_DIR)/bench_conv.c $(BLAS_BASELINE) $(BENCH
 		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
-	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
-		$(BUILDER_LIBS) -lopenblas
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -Iqemu-device/engine -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
+		$(BUILDER_LIBS) -lopenblas -lpthread
 
 .PHONY: builder-check bench-matmul bench-map bench-conv bench-graph-binary
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run

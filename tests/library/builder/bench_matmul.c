@@ -14,11 +14,28 @@
  * at load: its load time, first and steady runs are recorded beside the
  * lazy load's ("..._commit_at_load_..."). When those variables are
  * set, the baseline is also run with them, as an informational record.
+ *
+ * The copy bound ("..._exchange_copy_bound"): a faithful run must copy
+ * every byte the chip's exchanges move (ipu_run_stats.exchange_bytes: the
+ * operands to each tile of the grid, the partials to their owners), and
+ * no plan over all tiles moves much less (about 4 bytes x n^2 x (pm + pn +
+ * pk)). The host's memcpy of that many bytes on the same threads, from one
+ * buffer into another already committed (the best case for memcpy), is
+ * timed in the same run: OpenBLAS's time over it is the ratio the model
+ * device could reach if its compute were free, and OpenBLAS's time over
+ * the model's steady run less that copy time is the ratio of the rest
+ * (kernels, partitioning, scheduling) against OpenBLAS. The engine's own
+ * tile kernel (codelets_impl.h) is timed too on the plan's blocks, one
+ * block per grid tile in its own memory, on the same threads (plus the
+ * reduction's sums): copies at memcpy speed plus those kernels is the
+ * fastest a faithful run of this plan can be on this host, and OpenBLAS's
+ * time over that sum the highest ratio it can reach ("bound_ratio").
  * Prints a table line on stderr and JSON records on stdout.
  *
  * Usage: bench_matmul [THREADS [REPS [SIZE]]]   (THREADS 0 = online cores)
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +45,7 @@
 #include <cblas.h>
 
 #include "blas_baseline.h"
+#include "codelets_impl.h"
 #include "ipudev.h"
 #include "bench_json.h"
 
@@ -83,6 +101,8 @@ struct mm_result {
 	double t_first, t_model, t_blas, gf_model, gf_blas, gf_pinned, maxerr;
 	double t_load;			/* the lazy load */
 	double c_load, c_first, c_steady; /* with IPU_LOAD_COMMIT_MEMORY */
+	double t_copy;			/* host memcpy of the run's exchange bytes */
+	double t_kernel;		/* the tile kernels of the plan's blocks */
 	uint64_t c_committed, l_committed; /* bytes committed by either load */
 	char core[64], pinned_core[64];
 	struct ipu_run_stats st;
@@ -197,6 +217,152 @@ fail:
 	return 1;
 }
 
+/* one thread's share of a timed copy */
+struct copy_part {
+	char *dst;
+	const char *src;
+	size_t bytes;
+};
+
+static void *copy_part(void *arg)
+{
+	struct copy_part *c = arg;
+
+	memcpy(c->dst, c->src, c->bytes);
+	return NULL;
+}
+
+/*
+ * Best of 5 copies of @bytes from one committed buffer into another, cut
+ * into @threads contiguous parts copied at once. 0 on failure.
+ */
+static double copy_time(size_t bytes, unsigned threads)
+{
+	char *src = malloc(bytes), *dst = malloc(bytes);
+	struct copy_part part[64];
+	pthread_t th[64];
+	double best = 0;
+
+	if (threads > 64)
+		threads = 64;
+	if (!src || !dst || !bytes)
+		goto out;
+	memset(src, 1, bytes);
+	memset(dst, 2, bytes);
+	for (int r = 0; r < 5; r++) {
+		double t0 = bench_now_s(), t;
+		int started[64];
+
+		for (unsigned i = 0; i < threads; i++) {
+			size_t b0 = bytes / threads * i, b1 = i + 1 == threads ? bytes : bytes / threads * (i + 1);
+
+			part[i] = (struct copy_part){ dst + b0, src + b0, b1 - b0 };
+			started[i] = !pthread_create(&th[i], NULL, copy_part, &part[i]);
+			if (!started[i])
+				copy_part(&part[i]);
+		}
+		for (unsigned i = 0; i < threads; i++)
+			if (started[i])
+				pthread_join(th[i], NULL);
+		t = bench_now_s() - t0;
+		if (!best || t < best)
+			best = t;
+	}
+out:
+	free(src);
+	free(dst);
+	return best;
+}
+
+/* one thread's tiles of the timed kernels: [t0, t1) of the grid */
+struct kern_part {
+	const struct ipu_matmul_plan *p;
+	float *mem;		/* per tile: A block, B block, C block, partials */
+	size_t per_tile;	/* floats */
+	uint32_t t0, t1;
+};
+
+static void *kern_part(void *arg)
+{
+	struct kern_part *k = arg;
+	const struct ipu_matmul_plan *p = k->p;
+	int isa = ipue_matmul_best_isa();
+	size_t ab = (size_t)p->bm * p->bk, bb = (size_t)p->bk * p->bn, cb = (size_t)p->bm * p->bn;
+	uint32_t rows = (p->bm + p->pk - 1) / p->pk;
+
+	for (uint32_t t = k->t0; t < k->t1; t++) {
+		float *a = k->mem + t * k->per_tile, *b = a + ab, *c = b + bb, *part = c + cb;
+
+		ipue_matmul_f32(isa, p->bm, p->bn, p->bk * p->ks, a, b, false, false, false, c);
+		if (p->pk > 1)	/* the owner's sum of pk - 1 gathered partials, by a row of ones */
+			ipue_matmul_f32(isa, 1, rows * p->bn, p->pk - 1, part + (size_t)rows * p->bn * (p->pk - 1),
+					part, false, false, true, c);
+	}
+	return NULL;
+}
+
+/* Best of 3 runs of every grid tile's kernels, split over @threads. 0 on failure. */
+static double kernel_time(const struct ipu_matmul_plan *p, unsigned threads)
+{
+	uint32_t tiles = p->pm * p->pn * p->pk, rows = (p->bm + p->pk - 1) / p->pk;
+	size_t per = (size_t)p->bm * p->bk * p->ks + (size_t)p->bk * p->ks * p->bn +
+		     (size_t)p->bm * p->bn + (size_t)rows * p->bn * (p->pk - 1) + p->pk;
+	float *mem = malloc((size_t)tiles * per * sizeof(float));
+	struct kern_part part[64];
+	pthread_t th[64];
+	double best = 0;
+
+	if (threads > 64)
+		threads = 64;
+	if (!mem)
+		return 0;
+	for (size_t i = 0; i < (size_t)tiles * per; i++)
+		mem[i] = (float)(i % 17) * 0.0625f;
+	for (int r = 0; r < 3; r++) {
+		double t0 = bench_now_s(), t;
+		int started[64];
+
+		for (unsigned i = 0; i < threads; i++) {
+			part[i] = (struct kern_part){ p, mem, per, (uint32_t)((uint64_t)tiles * i / threads),
+						      (uint32_t)((uint64_t)tiles * (i + 1) / threads) };
+			started[i] = !pthread_create(&th[i], NULL, kern_part, &part[i]);
+			if (!started[i])
+				kern_part(&part[i]);
+		}
+		for (unsigned i = 0; i < threads; i++)
+			if (started[i])
+				pthread_join(th[i], NULL);
+		t = bench_now_s() - t0;
+		if (!best || t < best)
+			best = t;
+	}
+	free(mem);
+	return best;
+}
+
+/* The copy-bound record: what the exchange's copies alone allow. */
+static void report_copy_bound(unsigned n, unsigned threads, const struct mm_result *m)
+{
+	char name[128], extra[256];
+	double rest = m->t_model - m->t_copy, bound = m->t_kernel > 0 ? m->t_blas / (m->t_copy + m->t_kernel) : 0;
+
+	snprintf(name, sizeof(name), "matmul_f32_%u_gc200_exchange_copy_bound_%uthreads", n, threads);
+	snprintf(extra, sizeof(extra),
+		 ", \"exchange_bytes\": %llu, \"copy_s\": %.4g, \"steady_run_s\": %.4g, "
+		 "\"openblas_s\": %.4g, \"ratio_without_copies\": %.4g, \"kernel_s\": %.4g, "
+		 "\"bound_ratio\": %.4g",
+		 (unsigned long long)m->st.exchange_bytes, m->t_copy, m->t_model, m->t_blas,
+		 rest > 0 ? m->t_blas / rest : 0, m->t_kernel, bound);
+	/* value: the ratio the copies alone allow; baseline: the ratio reached */
+	bench_record(name, m->t_blas / m->t_copy, "ratio", m->t_blas / m->t_model,
+		     (m->t_blas / m->t_model) / (m->t_blas / m->t_copy), "info", extra);
+	fprintf(stderr, "exchange copies: %.1f MiB per run, host memcpy %.2f ms on %u threads: "
+		"ratio at most %.2f with free compute; without the copies the run is %.2f ms, "
+		"ratio %.2f; tile kernels %.2f ms: copies + kernels allow at most %.2f\n",
+		m->st.exchange_bytes / 1048576.0, m->t_copy * 1e3, threads, m->t_blas / m->t_copy,
+		rest * 1e3, rest > 0 ? m->t_blas / rest : 0, m->t_kernel * 1e3, bound);
+}
+
 /* The commit-at-load record (first run and load, beside the lazy load's). */
 static void report_commit(unsigned n, unsigned threads, const struct mm_result *m)
 {
@@ -248,6 +414,8 @@ static void report(unsigned n, unsigned threads, double flop, const struct mm_re
 	snprintf(name, sizeof(name), "matmul_f32_%u_max_rel_diff_vs_openblas", n);
 	bench_record(name, m->maxerr, "", 0, 0, "<= 1e-5", extra);
 	report_commit(n, threads, m);
+	if (m->t_copy > 0)
+		report_copy_bound(n, threads, m);
 	printf("\n]\n");
 	fprintf(stderr,
 		"matmul %ux%ux%u f32: model device gc200 %.1f GFLOP/s (%.2f ms; first run %.2f ms), "
@@ -328,6 +496,8 @@ int main(int argc, char **argv)
 			m.maxerr = e;
 	}
 	m.t_blas = job->secs;
+	m.t_copy = copy_time(m.st.exchange_bytes, threads);
+	m.t_kernel = kernel_time(&m.p, threads);
 	m.gf_model = flop / m.t_model * 1e-9;
 	m.gf_blas = flop / m.t_blas * 1e-9;
 
