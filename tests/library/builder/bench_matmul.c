@@ -25,11 +25,13 @@
  * device could reach if its compute were free, and OpenBLAS's time over
  * the model's steady run less that copy time is the ratio of the rest
  * (kernels, partitioning, scheduling) against OpenBLAS. The engine's own
- * tile kernel (codelets_impl.h) is timed too on the plan's blocks, one
- * block per grid tile in its own memory, on the same threads (plus the
- * reduction's sums): copies at memcpy speed plus those kernels is the
- * fastest a faithful run of this plan can be on this host, and OpenBLAS's
- * time over that sum the highest ratio it can reach ("bound_ratio").
+ * tile kernel (codelets_impl.h) is timed too on the plan's blocks, once per
+ * grid tile, on the same threads (plus the reduction's sums), with its
+ * operands in cache: the engine runs a tile's vertices right after the
+ * copies into that tile (engine/fuse.c), so they find their operands
+ * there. Copies at memcpy speed plus those kernels is the fastest a
+ * faithful run of this plan can be on this host, and OpenBLAS's time over
+ * that sum the highest ratio it can reach ("bound_ratio").
  * Prints a table line on stderr and JSON records on stdout.
  *
  * Usage: bench_matmul [THREADS [REPS [SIZE]]]   (THREADS 0 = online cores)
@@ -277,8 +279,7 @@ out:
 /* one thread's tiles of the timed kernels: [t0, t1) of the grid */
 struct kern_part {
 	const struct ipu_matmul_plan *p;
-	float *mem;		/* per tile: A block, B block, C block, partials */
-	size_t per_tile;	/* floats */
+	float *mem;		/* this thread's A block, B block, C block, partials */
 	uint32_t t0, t1;
 };
 
@@ -291,7 +292,7 @@ static void *kern_part(void *arg)
 	uint32_t rows = (p->bm + p->pk - 1) / p->pk;
 
 	for (uint32_t t = k->t0; t < k->t1; t++) {
-		float *a = k->mem + t * k->per_tile, *b = a + ab, *c = b + bb, *part = c + cb;
+		float *a = k->mem, *b = a + ab, *c = b + bb, *part = c + cb;
 
 		ipue_matmul_f32(isa, p->bm, p->bn, p->bk * p->ks, a, b, false, false, false, c);
 		if (p->pk > 1)	/* the owner's sum of pk - 1 gathered partials, by a row of ones */
@@ -301,29 +302,30 @@ static void *kern_part(void *arg)
 	return NULL;
 }
 
-/* Best of 3 runs of every grid tile's kernels, split over @threads. 0 on failure. */
+/* Best of 5 runs of every grid tile's kernels, split over @threads. 0 on failure. */
 static double kernel_time(const struct ipu_matmul_plan *p, unsigned threads)
 {
 	uint32_t tiles = p->pm * p->pn * p->pk, rows = (p->bm + p->pk - 1) / p->pk;
 	size_t per = (size_t)p->bm * p->bk * p->ks + (size_t)p->bk * p->ks * p->bn +
 		     (size_t)p->bm * p->bn + (size_t)rows * p->bn * (p->pk - 1) + p->pk;
-	float *mem = malloc((size_t)tiles * per * sizeof(float));
+	float *mem;
 	struct kern_part part[64];
 	pthread_t th[64];
 	double best = 0;
 
 	if (threads > 64)
 		threads = 64;
+	mem = malloc((size_t)threads * per * sizeof(float));
 	if (!mem)
 		return 0;
-	for (size_t i = 0; i < (size_t)tiles * per; i++)
+	for (size_t i = 0; i < (size_t)threads * per; i++)
 		mem[i] = (float)(i % 17) * 0.0625f;
-	for (int r = 0; r < 3; r++) {
+	for (int r = 0; r < 5; r++) {
 		double t0 = bench_now_s(), t;
 		int started[64];
 
 		for (unsigned i = 0; i < threads; i++) {
-			part[i] = (struct kern_part){ p, mem, per, (uint32_t)((uint64_t)tiles * i / threads),
+			part[i] = (struct kern_part){ p, mem + i * per, (uint32_t)((uint64_t)tiles * i / threads),
 						      (uint32_t)((uint64_t)tiles * (i + 1) / threads) };
 			started[i] = !pthread_create(&th[i], NULL, kern_part, &part[i]);
 			if (!started[i])
