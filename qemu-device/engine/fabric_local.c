@@ -320,8 +320,12 @@ static int op_barrier(void *ctx, uint64_t *val, uint32_t *link)
 		}
 		while (g->gen == gen && !run_ended(ep))
 			pthread_cond_wait(&g->cv, &f->lock);
-		if (g->gen != gen)
+		if (g->gen != gen) {
+			/* it completed (an end after that shows at the next poll or barrier) */
 			*val = g->result;	/* the next one needs this member: stable */
+			pthread_mutex_unlock(&f->lock);
+			return 0;
+		}
 	}
 	if (run_ended(ep)) {
 		rc = g->status;
