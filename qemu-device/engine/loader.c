@@ -35,6 +35,8 @@ struct loader {
 	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_]; /* records rebuilt from packed tables */
 	const struct ipue_section *s;	/* c.s, by section type */
 	uint64_t *vcycles;		/* modeled cycles per vertex */
+	uint32_t *foff;			/* [vertex * IPUE_MAX_FIELDS + k] field's tile offset
+					 * (its data is NULL on another member's tile) */
 };
 
 #if defined(__GNUC__)
@@ -312,7 +314,8 @@ static int load_vertices(struct loader *L)
 	g->fields = gcalloc(g, (uint64_t)nv * IPUE_MAX_FIELDS, sizeof(*g->fields));
 	g->params = gcalloc(g, (uint64_t)nv * IPUE_MAX_PARAMS, sizeof(*g->params));
 	L->vcycles = calloc(nv ? nv : 1, sizeof(*L->vcycles));
-	if (!g->vertices || !g->fields || !g->params || !L->vcycles)
+	L->foff = calloc((size_t)(nv ? nv : 1) * IPUE_MAX_FIELDS, sizeof(*L->foff));
+	if (!g->vertices || !g->fields || !g->params || !L->vcycles || !L->foff)
 		return IPUE_ENOMEM;
 	for (uint32_t i = 0; i < nv; i++) {
 		struct ipu_graph_vertex v;
@@ -362,6 +365,7 @@ static int load_vertices(struct loader *L)
 					    c->name, k, d->name, v.tile, gf.tile_offset,
 					    (unsigned long long)gf.count * dsize, g->tile_bytes[v.tile]);
 			f[k].data = g->tile_mem[v.tile] ? g->tile_mem[v.tile] + gf.tile_offset : NULL;
+			L->foff[(size_t)i * IPUE_MAX_FIELDS + k] = gf.tile_offset;
 			f[k].count = gf.count;
 			f[k].dtype = gf.dtype;
 		}
@@ -453,7 +457,7 @@ static int check_cs_conflicts(struct loader *L, uint32_t cs, const uint32_t *vid
 
 			if (!bytes)
 				continue;
-			start = (uint32_t)((uint8_t *)f->data - g->tile_mem[v.tile]);
+			start = L->foff[(size_t)vid[i] * IPUE_MAX_FIELDS + k];
 			a[na].tile = v.tile;
 			a[na].start = start;
 			a[na].end = start + bytes;
@@ -1357,6 +1361,7 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = ipue_guards_load(L.g, &L.c, err);
 	if (!rc) rc = load_memory_regions(&L);
 	free(L.vcycles);
+	free(L.foff);
 	for (unsigned t = 0; t < IPU_GRAPH_SEC_COUNT_; t++)
 		free(L.unpacked[t]);
 	if (rc) {
