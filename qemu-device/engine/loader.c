@@ -37,6 +37,8 @@ struct loader {
 	uint64_t *vcycles;		/* modeled cycles per vertex */
 	uint32_t *foff;			/* [vertex * IPUE_MAX_FIELDS + k] field's tile offset
 					 * (its data is NULL on another member's tile) */
+	uint8_t *stand_in;		/* zeroed tile memory for another member's vertices'
+					 * check() and cycles(): same verdict on every member */
 };
 
 #if defined(__GNUC__)
@@ -315,7 +317,10 @@ static int load_vertices(struct loader *L)
 	g->params = gcalloc(g, (uint64_t)nv * IPUE_MAX_PARAMS, sizeof(*g->params));
 	L->vcycles = calloc(nv ? nv : 1, sizeof(*L->vcycles));
 	L->foff = calloc((size_t)(nv ? nv : 1) * IPUE_MAX_FIELDS, sizeof(*L->foff));
-	if (!g->vertices || !g->fields || !g->params || !L->vcycles || !L->foff)
+	if (g->multi)
+		L->stand_in = calloc(L->e->m.tile_mem, 1);
+	if (!g->vertices || !g->fields || !g->params || !L->vcycles || !L->foff ||
+	    (g->multi && !L->stand_in))
 		return IPUE_ENOMEM;
 	for (uint32_t i = 0; i < nv; i++) {
 		struct ipu_graph_vertex v;
@@ -365,6 +370,8 @@ static int load_vertices(struct loader *L)
 					    c->name, k, d->name, v.tile, gf.tile_offset,
 					    (unsigned long long)gf.count * dsize, g->tile_bytes[v.tile]);
 			f[k].data = g->tile_mem[v.tile] ? g->tile_mem[v.tile] + gf.tile_offset : NULL;
+			if (!ipue_tile_own(g, v.tile))
+				f[k].data = L->stand_in + gf.tile_offset;
 			L->foff[(size_t)i * IPUE_MAX_FIELDS + k] = gf.tile_offset;
 			f[k].count = gf.count;
 			f[k].dtype = gf.dtype;
@@ -378,6 +385,8 @@ static int load_vertices(struct loader *L)
 		g->vertices[i].p = p;
 		g->vertices[i].nfields = v.nfields;
 		L->vcycles[i] = c->cycles ? c->cycles(f, p) : 0;
+		for (unsigned k = 0; k < v.nfields && !ipue_tile_own(g, v.tile); k++)
+			f[k].data = NULL;	/* not this member's to run */
 		/* a bogus cost must not overflow the sums built from it */
 		if (L->vcycles[i] > MAX_VERTEX_CYCLES)
 			L->vcycles[i] = MAX_VERTEX_CYCLES;
@@ -1362,6 +1371,7 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = load_memory_regions(&L);
 	free(L.vcycles);
 	free(L.foff);
+	free(L.stand_in);
 	for (unsigned t = 0; t < IPU_GRAPH_SEC_COUNT_; t++)
 		free(L.unpacked[t]);
 	if (rc) {
