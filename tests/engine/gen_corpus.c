@@ -186,6 +186,22 @@ static void map_seed(const char *dir)
 	save(dir, "map.bin", w, 3);
 }
 
+/* the seeds of the later minor versions' sections */
+static void format_1_1_and_1_2_seeds(const char *dir)
+{
+	map_seed(dir);
+
+	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
+	memory_regions_seed(dir, 2, 2, "memory_regions.bin");
+	/* the memory checker (the fuzzer runs with it): live regions that overlap, an access outside */
+	memory_regions_seed(dir, 1, 2, "memory_regions_overlap.bin");
+	memory_regions_seed(dir, 3, 3, "memory_regions_outside.bin");
+
+	seed_guards(dir);
+	multi_seed(dir, 2, "multi_2ipu.bin");
+	multi_seed(dir, 4, "multi_4ipu.bin");
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
@@ -298,16 +314,6 @@ int main(int argc, char **argv)
 	save(dir, "library.bin", w, 3);
 	regular(dir);
 
-	map_seed(dir);
-
-	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
-	memory_regions_seed(dir, 2, 2, "memory_regions.bin");
-	/* the memory checker (the fuzzer runs with it): live regions that overlap, an access outside */
-	memory_regions_seed(dir, 1, 2, "memory_regions_overlap.bin");
-	memory_regions_seed(dir, 3, 3, "memory_regions_outside.bin");
-
-	seed_guards(dir);
-	multi_seed(dir, 2, "multi_2ipu.bin");
-	multi_seed(dir, 4, "multi_4ipu.bin");
+	format_1_1_and_1_2_seeds(dir);
 	return 0;
 }
