@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * IPU graph binary format, version 1.1 (docs/graph-format.md is the reference).
+ * IPU graph binary format, version 1.2 (docs/graph-format.md is the reference).
  *
  * Written by the graph builder (libipudev), read by the tile engine
  * (qemu-device/engine). Plain C, no dependencies beyond <stdint.h>/<stddef.h>.
@@ -26,7 +26,7 @@
 
 #define IPU_GRAPH_MAGIC		0x47555049u	/* bytes "IPUG" */
 #define IPU_GRAPH_VERSION_MAJOR	1
-#define IPU_GRAPH_VERSION_MINOR	1	/* 1: INPUT_GUARDS, PACKED, MEMORY_REGIONS */
+#define IPU_GRAPH_VERSION_MINOR	2	/* 1: INPUT_GUARDS, PACKED, MEMORY_REGIONS; 2: IPUS */
 
 #define IPU_GRAPH_NONE		0xffffffffu	/* "no string / no node / no id" */
 #define IPU_GRAPH_MAX_RANK	6
@@ -104,6 +104,7 @@ enum ipu_graph_section_type {
 	IPU_GRAPH_SEC_INPUT_GUARDS = 20, /* 1.1: struct ipu_graph_guard[], optional */
 	IPU_GRAPH_SEC_PACKED = 21,	/* blob: packed tables (1.1, below) */
 	IPU_GRAPH_SEC_MEMORY_REGIONS = 24, /* struct ipu_graph_mem_region[], optional */
+	IPU_GRAPH_SEC_IPUS = 25,	/* 1.2: struct ipu_graph_ipus, one record, required */
 	IPU_GRAPH_SEC_COUNT_		/* one past the last known type */
 };
 
@@ -217,13 +218,17 @@ enum ipu_graph_prog_kind {
 				 * test, or IPU_GRAPH_NONE */
 	IPU_PROG_IF = 6,	/* a = scalar tensor, b = then node, c = else node
 				 * (IPU_GRAPH_NONE = nothing) */
-	IPU_PROG_SYNC = 7,	/* a = 0 (internal sync) */
+	IPU_PROG_SYNC = 7,	/* a = IPU_SYNC_INTERNAL or IPU_SYNC_EXTERNAL */
 	IPU_PROG_STREAM_COPY = 8, /* a = stream id, b = tensor id,
 				 * c = IPU_STREAM_HOST_TO_DEVICE / DEVICE_TO_HOST
 				 * (must equal the stream's direction) */
 	IPU_PROG_ABORT_ON_CONDITION = 9, /* a = scalar tensor, b = abort code */
 	IPU_PROG_KIND_COUNT_
 };
+
+/* Sync node's a: external = a barrier of all IPUs; any value but 1 is internal */
+#define IPU_SYNC_INTERNAL	0u
+#define IPU_SYNC_EXTERNAL	1u
 
 /*
  * A scalar tensor is a tensor of exactly one element (any dtype); it is
@@ -326,6 +331,41 @@ struct ipu_graph_guard {
 	uint32_t reserved;
 };
 _Static_assert(sizeof(struct ipu_graph_guard) == 16, "guard size");
+
+/*
+ * ---- multi-IPU binaries (1.2) ----
+ * One record in the IPUS section (written IPU_GRAPH_SECF_REQUIRED): the
+ * binary spans @ipus IPUs of the header's model and every tile number in
+ * every section is global: ipu * tiles_per_ipu + tile. No section (or
+ * ipus == 1): a single-IPU binary. Each engine of a group of @ipus loads
+ * the same binary as member k and runs its own part: the plans, init,
+ * vertices on its tiles and the copies whose source is on its tiles
+ * (push; into another IPU through the link transport). The control
+ * program is replicated; conditions take the value of the member holding
+ * the scalar. docs/graph-format.md "Multi-IPU binaries".
+ */
+#define IPU_GRAPH_MAX_IPUS	16
+
+struct ipu_graph_ipus {
+	uint32_t ipus;		/* 1, 2, 4, 8 or 16 */
+	uint32_t tiles_per_ipu;	/* == the model's tiles */
+	uint32_t flags;		/* 0 */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct ipu_graph_ipus) == 16, "ipus size");
+
+/* is @n a valid IPU count of a binary (1, 2, 4, 8, 16)? */
+static inline int ipu_graph_ipus_ok(uint32_t n)
+{
+	return n && n <= IPU_GRAPH_MAX_IPUS && !(n & (n - 1));
+}
+
+/* the IPU of global tile @t, and its tile on that IPU */
+#define IPU_GRAPH_TILE_IPU(t, tiles_per_ipu)	((t) / (tiles_per_ipu))
+#define IPU_GRAPH_TILE_LOCAL(t, tiles_per_ipu)	((t) % (tiles_per_ipu))
+/* global tile number of @tile on IPU @ipu */
+#define IPU_GRAPH_TILE_GLOBAL(ipu, tile, tiles_per_ipu) \
+	((ipu) * (tiles_per_ipu) + (tile))
 
 /* ---- packed tables (version 1.1): a compact form of record sections ---- */
 /*
@@ -454,6 +494,7 @@ static inline uint32_t ipu_graph_record_size(uint32_t type)
 		[IPU_GRAPH_SEC_INPUT_GUARDS] = sizeof(struct ipu_graph_guard),
 		[IPU_GRAPH_SEC_MEMORY_REGIONS] = sizeof(struct ipu_graph_mem_region),
 		[IPU_GRAPH_SEC_PACKED] = 1,
+		[IPU_GRAPH_SEC_IPUS] = sizeof(struct ipu_graph_ipus),
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ ? size[type] : 0;
@@ -486,6 +527,7 @@ static inline const char *ipu_graph_section_name(uint32_t type)
 		[IPU_GRAPH_SEC_INPUT_GUARDS] = "input_guards",
 		[IPU_GRAPH_SEC_MEMORY_REGIONS] = "memory_regions",
 		[IPU_GRAPH_SEC_PACKED] = "packed",
+		[IPU_GRAPH_SEC_IPUS] = "ipus",
 	};
 
 	return type < IPU_GRAPH_SEC_COUNT_ && names[type] ? names[type] : "unknown";

@@ -41,6 +41,7 @@ struct ipu_model {
 	uint32_t link_ports;	/* IPU-Link ports */
 	uint8_t pcie_gen;	/* host link generation: 3 = 8 GT/s, 4 = 16 GT/s */
 	uint8_t pcie_width;	/* host link lanes */
+	uint32_t link_mb_s;	/* IPU-Link bandwidth, MB/s per link and direction */
 };
 
 /*
@@ -49,14 +50,17 @@ struct ipu_model {
  */
 static inline const struct ipu_model *ipu_model_at(size_t i)
 {
-	/* GC2 and GC200: the published figures; test: this project's own. */
+	/*
+	 * GC2 and GC200: the published figures; test: this project's own (4
+	 * link ports: enough for the M2000 and POD16 ladders).
+	 */
 	static const struct ipu_model table[] = {
 		{ IPU_MODEL_GC2, "gc2", "ipu1", "C2", 1216, 256 * 1024,
-		  1300000, IPU_WORKER_THREADS, 10, 3, 8 },
+		  1300000, IPU_WORKER_THREADS, 10, 3, 8, 32000 },
 		{ IPU_MODEL_GC200, "gc200", "ipu2", "GC200", 1472, 624 * 1024,
-		  1330000, IPU_WORKER_THREADS, 10, 4, 16 },
+		  1330000, IPU_WORKER_THREADS, 10, 4, 16, 32000 },
 		{ IPU_MODEL_TEST, "test", "test", "test", 32, 64 * 1024,
-		  1330000, IPU_WORKER_THREADS, 2, 3, 8 },
+		  1330000, IPU_WORKER_THREADS, 4, 3, 8, 32000 },
 	};
 
 	return i < sizeof(table) / sizeof(table[0]) ? &table[i] : NULL;

@@ -23,6 +23,18 @@ static uint32_t host_bytes_per_kcycle(const struct ipu_model *m)
 	return (uint32_t)((bpk + 50) / 100 * 100);
 }
 
+/*
+ * One IPU-Link's bytes per 1000 tile cycles, one direction, to three
+ * significant figures as docs/cost-model.md gives it (32 GB/s at 1.33 GHz:
+ * 24.1 B/cycle).
+ */
+static uint32_t link_bytes_per_kcycle(const struct ipu_model *m)
+{
+	uint64_t bpk = (uint64_t)m->link_mb_s * 1000000ull / m->clock_khz;
+
+	return (uint32_t)((bpk + 50) / 100 * 100);
+}
+
 /* Fill *out for model; IPUE_EMODEL if unknown. */
 int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out)
 {
@@ -36,6 +48,7 @@ int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out)
 	out->clock_khz = m->clock_khz;
 	out->threads = m->threads;
 	out->host_bytes_per_kcycle = host_bytes_per_kcycle(m);
+	out->link_bytes_per_kcycle = link_bytes_per_kcycle(m);
 	return 0;
 }
 
@@ -55,6 +68,15 @@ uint64_t ipue_cost_stream(const struct ipue_model_figures *m, uint64_t bytes)
 	uint64_t bpk = m->host_bytes_per_kcycle ? m->host_bytes_per_kcycle : 1;
 
 	return IPUE_COST_HOST_SYNC_CYCLES + (bytes * 1000 + bpk - 1) / bpk;
+}
+
+/* @bytes over one hop of @links parallel links (one direction), spread evenly */
+uint64_t ipue_cost_link(const struct ipue_model_figures *m, uint64_t bytes, uint32_t links)
+{
+	uint64_t bpk = (uint64_t)(m->link_bytes_per_kcycle ? m->link_bytes_per_kcycle : 1) *
+		       (links ? links : 1);
+
+	return (bytes * 1000 + bpk - 1) / bpk;
 }
 
 /*

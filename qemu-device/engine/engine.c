@@ -11,6 +11,7 @@
 #endif
 #include "engine_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@ const char *ipue_strerror(int status)
 	case IPUE_EUNWRITTEN: return "program reads a host-writable tensor never written";
 	case IPUE_EMEMPLAN: return "memory plan lets two live regions overlap";
 	case IPUE_EMEMACCESS: return "access outside the memory regions live at its step";
+	case IPUE_ELINK: return "IPU-Link down";
 	default: return "unknown error";
 	}
 }
@@ -70,6 +72,8 @@ int ipue_engine_create(const struct ipue_config *cfg, struct ipue_engine **out)
 		return IPUE_ENOMEM;
 	}
 	atomic_init(&e->cancel, 0);
+	atomic_init(&e->accepting, 0);
+	atomic_init(&e->delivering, 0);
 	*out = e;
 	return 0;
 }
@@ -78,7 +82,7 @@ void ipue_engine_destroy(struct ipue_engine *e)
 {
 	if (!e)
 		return;
-	ipue_graph_free(e->g);
+	ipue_engine_reset(e);	/* waits for peers still writing into it */
 	ipue_pool_destroy(e->pool);
 	pthread_mutex_destroy(&e->run_lock);
 	free(e);
@@ -88,6 +92,10 @@ void ipue_engine_reset(struct ipue_engine *e)
 {
 	if (!e)
 		return;
+	/* a peer whose run outlived ours may still write into the tiles: let it finish */
+	atomic_store(&e->accepting, 0);
+	while (atomic_load(&e->delivering))
+		sched_yield();
 	ipue_graph_free(e->g);
 	e->g = NULL;
 	e->aborted = 0;
@@ -95,6 +103,7 @@ void ipue_engine_reset(struct ipue_engine *e)
 	e->abort_node = 0;
 	e->unwritten = 0;
 	e->memcheck_failed = 0;
+	e->linked = 0;
 }
 
 void ipue_model_info(const struct ipue_engine *e, struct ipue_model_info *out)
@@ -147,6 +156,7 @@ int ipue_load_ex(struct ipue_engine *e, const void *buf, size_t len,
 	if (flags & IPUE_LOAD_COMMIT)
 		ipue_arena_commit(&g->arena);
 	e->g = g;
+	atomic_store(&e->accepting, 1);
 	return 0;
 }
 
@@ -225,7 +235,9 @@ void ipue_tensor_copy(const struct ipue_rt_tensor *t, uint64_t off, void *host,
 		uint64_t skip = off - iv->byte_begin;
 		uint64_t n = iv->bytes - skip < len ? iv->bytes - skip : len;
 
-		if (to_tensor)
+		if (!iv->ptr)
+			;	/* another member's bytes (multi-IPU): its own copy moves them */
+		else if (to_tensor)
 			copy(iv->ptr + skip, h, (size_t)n);
 		else
 			copy(h, iv->ptr + skip, (size_t)n);
@@ -458,8 +470,69 @@ int ipue_cancel(struct ipue_engine *e)
 	was = e->running;
 	if (was)
 		atomic_store(&e->cancel, 1);
+	/* a member may wait in a barrier: end every member's run */
+	if (was && e->g && e->g->multi)
+		e->fab.ops->cancel(e->fab.ctx, IPUE_ECANCELED, IPUE_LINK_NONE);
 	pthread_mutex_unlock(&e->run_lock);
 	return was;
+}
+
+/* ---- multi-IPU groups ---- */
+
+int ipue_set_fabric(struct ipue_engine *e, const struct ipue_fabric *f)
+{
+	if (!e)
+		return IPUE_EINVAL;
+	if (f && (!f->ops || !ipu_graph_ipus_ok(f->members) || f->member >= f->members ||
+		  !f->ops->run_begin || !f->ops->barrier || !f->ops->write || !f->ops->route ||
+		  !f->ops->cancel || !f->ops->poll))
+		return IPUE_EINVAL;
+	if (busy(e))
+		return IPUE_EBUSY;
+	ipue_engine_reset(e);
+	memset(&e->fab, 0, sizeof(e->fab));
+	if (f)
+		e->fab = *f;
+	return 0;
+}
+
+int ipue_fabric_deliver(struct ipue_engine *e, uint32_t tile, uint32_t offset,
+			const void *src, uint64_t bytes)
+{
+	const struct ipue_graph *g;
+	int rc = 0;
+
+	if (!e)
+		return IPUE_EINVAL;
+	atomic_fetch_add(&e->delivering, 1);	/* then a reset waits for us */
+	g = atomic_load(&e->accepting) ? e->g : NULL;
+	if (!g)
+		rc = IPUE_ENOGRAPH;
+	else if (tile >= g->tiles || !g->tile_mem[tile] || offset > g->tile_bytes[tile] ||
+		 bytes > g->tile_bytes[tile] - offset)
+		rc = IPUE_ERANGE;
+	else
+		memcpy(g->tile_mem[tile] + offset, src, (size_t)bytes);
+	atomic_fetch_sub(&e->delivering, 1);
+	return rc;
+}
+
+int ipue_link_status(const struct ipue_engine *e, uint32_t *link)
+{
+	if (!e || !e->linked)
+		return 0;
+	if (link)
+		*link = e->link;
+	return 1;
+}
+
+int ipue_graph_ipus(const struct ipue_engine *e, uint32_t *member)
+{
+	if (!e || !e->g)
+		return IPUE_ENOGRAPH;
+	if (member)
+		*member = e->g->multi ? e->g->multi->member : 0;
+	return e->g->multi ? (int)e->g->multi->ipus : 1;
 }
 
 /* ---- memory ---- */

@@ -30,14 +30,20 @@
 #define IPUE_COST_EXCHANGE_LATENCY	30u
 #define IPUE_COST_EXCHANGE_BYTES_PER_CYCLE 4u
 #define IPUE_COST_HOST_SYNC_CYCLES	480u	/* ~0.36 us at 1.33 GHz */
+#define IPUE_COST_LINK_HOP_CYCLES	400u	/* ~0.3 us: an estimate, not published */
+/* an external sync: the internal one, then the signal out and back over two hops */
+#define IPUE_COST_EXT_SYNC_CYCLES	(IPUE_COST_SYNC_CYCLES + 2u * IPUE_COST_LINK_HOP_CYCLES)
 
 struct ipue_model_figures {
 	uint32_t model, tiles, tile_mem, clock_khz, threads;
 	uint32_t host_bytes_per_kcycle;	/* host link bytes per 1000 tile cycles */
+	uint32_t link_bytes_per_kcycle;	/* one IPU-Link, one direction, per 1000 cycles */
 };
 int ipue_model_lookup(uint32_t model, struct ipue_model_figures *out);
 uint64_t ipue_cost_exchange(uint64_t max_tile_bytes);
 uint64_t ipue_cost_stream(const struct ipue_model_figures *m, uint64_t bytes);
+/* @bytes over a hop of @links links, one direction */
+uint64_t ipue_cost_link(const struct ipue_model_figures *m, uint64_t bytes, uint32_t links);
 /* list-schedule cycles[0..n) on IPU_WORKER_THREADS workers; the busiest one */
 uint64_t ipue_cost_tile(const uint64_t *cycles, uint32_t n);
 
@@ -97,10 +103,23 @@ struct ipue_rt_copy {
 	uint64_t bytes;
 };
 
+/* a copy into another member's tile memory, through the fabric (multi.c) */
+struct ipue_rt_push {
+	const uint8_t *src;
+	uint32_t to;			/* member */
+	uint32_t tile, offset;		/* global tile, byte in it */
+	uint32_t bytes;
+};
+
 struct ipue_rt_exchange {
 	const char *name;
-	struct ipue_rt_copy *c;		/* coalesced, sorted by dst */
+	struct ipue_rt_copy *c;		/* coalesced, sorted by dst; this member's
+					 * own copies in a multi-IPU graph */
 	uint32_t nc;
+	struct ipue_rt_push *push;	/* multi-IPU: copies into other members */
+	uint32_t npush;
+	uint32_t cross;			/* multi-IPU: copies between IPUs, so the
+					 * exchange is an external one */
 	uint32_t *split;		/* as ipue_rt_cs */
 	uint32_t nsplit;
 	uint64_t bytes;
@@ -156,6 +175,15 @@ struct ipue_rt_stream {
 	uint32_t head, count;
 };
 
+/* what a multi-IPU graph has beyond a single-IPU one (multi.c) */
+struct ipue_multi {
+	uint32_t ipus, tiles_per_ipu, member;
+	uint64_t (*xpairs)[4];		/* [nex]: IPU pairs (a * 16 + b) of cross copies */
+	uint64_t (*epairs)[4];		/* [nentries]: pairs a program's exchanges join */
+	uint8_t *eknown;		/* [nentries]: epairs computed */
+	uint8_t *seen;			/* [nnodes] scratch of that walk */
+};
+
 struct ipue_graph {
 	uint8_t *bin;			/* private copy of the binary: strings live here */
 	size_t bin_len;
@@ -163,8 +191,10 @@ struct ipue_graph {
 	uint64_t strings_len;
 
 	struct ipue_arena arena;
-	uint8_t **tile_mem;		/* [tiles], NULL = no memory */
+	uint32_t tiles;			/* tile numbers: the model's, x IPUs of a multi-IPU graph */
+	uint8_t **tile_mem;		/* [tiles], NULL = no memory (or another member's) */
 	uint32_t *tile_bytes;		/* [tiles] plan */
+	struct ipue_multi *multi;	/* NULL: a single-IPU graph */
 	uint64_t planned;
 	uint32_t tiles_used;
 
@@ -215,6 +245,13 @@ struct ipue_engine {
 	int memcheck;			/* IPUE_CONFIG_MEMCHECK */
 	int memcheck_failed;		/* the last run: IPUE_EMEMACCESS */
 	char memcheck_msg[480];
+
+	struct ipue_fabric fab;		/* ops NULL: in no group */
+	/* peers' writes (ipue_fabric_deliver) against a reset freeing the graph */
+	atomic_int accepting;		/* 1 while a graph takes them */
+	atomic_int delivering;		/* writes under way */
+	int linked;			/* the last run: IPUE_ELINK */
+	uint32_t link;
 };
 
 /* loader.c */
@@ -242,6 +279,34 @@ uint64_t ipue_memcheck_steps(const struct ipue_memcheck *mc, uint32_t node);
 int ipue_memcheck_cs(struct ipue_engine *e, const struct ipue_rt_cs *cs, uint64_t step);
 int ipue_memcheck_exchange(struct ipue_engine *e, const struct ipue_rt_exchange *x, uint64_t step);
 int ipue_memcheck_stream(struct ipue_engine *e, const struct ipue_rt_tensor *t, uint64_t step);
+
+/* multi.c: multi-IPU graphs (docs/graph-format.md "Multi-IPU binaries") */
+int ipue_multi_load(struct ipue_engine *e, struct ipue_graph *g, const struct ipue_container *c,
+		    struct ipue_load_error *err);
+void ipue_multi_free(struct ipue_graph *g);
+/* the member owning global tile t */
+static inline uint32_t ipue_tile_member(const struct ipue_graph *g, uint32_t t)
+{
+	return g->multi ? t / g->multi->tiles_per_ipu : 0;
+}
+static inline int ipue_tile_own(const struct ipue_graph *g, uint32_t t)
+{
+	return !g->multi || t / g->multi->tiles_per_ipu == g->multi->member;
+}
+/* load: a cross-IPU copy's traffic on its route's hops, then the exchange's link cycles */
+struct ipue_link_acc;
+struct ipue_link_acc *ipue_multi_acc_new(void);	/* free() it */
+int ipue_multi_copy(struct ipue_engine *e, struct ipue_graph *g, struct ipue_link_acc *acc,
+		    uint32_t xi, uint32_t a, uint32_t b, uint64_t bytes);
+uint64_t ipue_multi_link_cycles(const struct ipue_engine *e, struct ipue_link_acc *acc);
+int ipue_multi_run_begin(struct ipue_engine *e, uint32_t program);
+int ipue_multi_run_end(struct ipue_engine *e, int rc, struct ipue_run_stats *st);
+int ipue_multi_exchange(struct ipue_engine *e, const struct ipue_rt_exchange *x,
+			struct ipue_run_stats *st);
+int ipue_multi_cond(struct ipue_engine *e, const struct ipue_rt_tensor *t, int *value,
+		    struct ipue_run_stats *st);
+int ipue_multi_sync(struct ipue_engine *e, struct ipue_run_stats *st);
+int ipue_multi_poll(struct ipue_engine *e);
 
 /* exchange.c */
 void ipue_exchange_run(struct ipue_engine *e, const struct ipue_rt_exchange *x);

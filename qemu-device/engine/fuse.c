@@ -170,7 +170,8 @@ int ipue_fuse_build(struct ipue_graph *g, uint32_t tiles)
 			const struct ipu_graph_prog_node *a = &g->nodes[g->children[n->a + k]];
 			const struct ipu_graph_prog_node *b = &g->nodes[g->children[n->a + k + 1]];
 
-			if (a->kind == IPU_PROG_COPY && b->kind == IPU_PROG_EXECUTE)
+			/* a cross-IPU exchange waits for the group: never fused */
+			if (a->kind == IPU_PROG_COPY && b->kind == IPU_PROG_EXECUTE && !g->ex[a->a].cross)
 				rc = fuse_pair(g, &ti, tiles, a->a, b->a, &g->child_fused[n->a + k]);
 		}
 	}

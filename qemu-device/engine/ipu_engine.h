@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "ipu/graph_format.h"
+#include "fabric.h"
 
 #define IPUE_API_VERSION	1
 
@@ -47,6 +48,8 @@ enum ipue_status {
 				 * regions overlap (struct ipue_load_error says which) */
 	IPUE_EMEMACCESS = -15,	/* IPUE_CONFIG_MEMCHECK: an access outside the regions
 				 * live at its step: ipue_memcheck_message() */
+	IPUE_ELINK = -16,	/* multi-IPU run: a link it needs is down, or a link
+				 * of the group went down: ipue_link_status() */
 };
 
 const char *ipue_strerror(int status);	/* static string, never NULL */
@@ -109,6 +112,38 @@ void ipue_model_info(const struct ipue_engine *e, struct ipue_model_info *out);
 struct ipue_codelet;
 typedef const struct ipue_codelet *(*ipue_codelet_lookup_fn)(uint16_t id);
 void ipue_set_codelet_lookup(struct ipue_engine *e, ipue_codelet_lookup_fn fn);
+
+/* ---- multi-IPU groups (docs/graph-format.md "Multi-IPU binaries") ---- */
+/*
+ * Make the engine member f->member of a group of f->members engines joined
+ * by the link transport f (fabric.h; *f is copied, f->ctx stays the
+ * fabric's), or leave any group (f NULL). Takes effect at the next load;
+ * drops the loaded graph. A single-IPU binary runs alone whatever the
+ * group; a multi-IPU binary of N IPUs loads only in a group of N.
+ * Errors: IPUE_EINVAL (no ops, member >= members, members not 1, 2, 4, 8
+ * or 16), IPUE_EBUSY (a run is in progress).
+ */
+int ipue_set_fabric(struct ipue_engine *e, const struct ipue_fabric *f);
+/*
+ * For the fabric: write @bytes from @src into this engine's own tile
+ * memory at global tile @tile, byte @offset, as a peer's exchange copy
+ * does. Any thread, also during a run (the exchange rules keep the bytes
+ * apart). Errors: IPUE_ENOGRAPH, IPUE_ERANGE (not this member's tile, or
+ * outside its plan).
+ */
+int ipue_fabric_deliver(struct ipue_engine *e, uint32_t tile, uint32_t offset,
+			const void *src, uint64_t bytes);
+/*
+ * After IPUE_ELINK: *link = IPUE_LINK_ID(fabric index, port) of the link
+ * that was down or went down; returns 1 if the last run ended so, else 0.
+ * Cleared by the next run.
+ */
+int ipue_link_status(const struct ipue_engine *e, uint32_t *link);
+/*
+ * The loaded graph's IPUs (1 for a single-IPU binary) and this engine's
+ * member index in it; returns the IPU count or IPUE_ENOGRAPH.
+ */
+int ipue_graph_ipus(const struct ipue_engine *e, uint32_t *member);
 
 /* ---- loading ---- */
 struct ipue_load_error {
@@ -260,7 +295,10 @@ struct ipue_run_stats {
  * Returns 0, or IPUE_EABORT / IPUE_ECANCELED / IPUE_ESTEPLIMIT / IPUE_ESTREAM /
  * IPUE_ENOGRAPH / IPUE_ERANGE / IPUE_ENOMEM / IPUE_EMEMACCESS, or IPUE_EUNWRITTEN before
  * anything ran. Tile memory keeps whatever the
- * program wrote before stopping.
+ * program wrote before stopping. A multi-IPU graph's run goes on only while
+ * every member's does: a member that fails ends the others' runs with its
+ * status (IPUE_ELINK for a link), and ipue_cancel() on one member cancels
+ * all.
  */
 int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	     struct ipue_run_stats *stats);

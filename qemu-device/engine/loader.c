@@ -31,6 +31,10 @@ struct loader {
 	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_]; /* records rebuilt from packed tables */
 	const struct ipue_section *s;	/* c.s, by section type */
 	uint64_t *vcycles;		/* modeled cycles per vertex */
+	uint32_t *foff;			/* [vertex * IPUE_MAX_FIELDS + k] field's tile offset
+					 * (its data is NULL on another member's tile) */
+	uint8_t *stand_in;		/* zeroed tile memory for another member's vertices'
+					 * check() and cycles(): same verdict on every member */
 };
 
 #if defined(__GNUC__)
@@ -118,6 +122,10 @@ static int load_container(struct loader *L)
 	if (h->codelet_version > IPUE_CODELET_LIBRARY_VERSION)
 		return fail(L, 0, IPU_GRAPH_NONE, "graph needs codelet library %u, have %u",
 			    h->codelet_version, IPUE_CODELET_LIBRARY_VERSION);
+	/* the IPUs the binary spans: its tile numbers (multi.c) */
+	rc = ipue_multi_load(L->e, L->g, &L->c, L->err);
+	if (rc)
+		return rc;
 	/* packed tables were checked by the container reader: rebuild their records */
 	return ipue_packed_unpack(&L->c, L->unpacked);
 }
@@ -144,20 +152,21 @@ static int load_tiles(struct loader *L)
 	struct ipue_graph *g = L->g;
 	const struct ipue_model_figures *m = &L->e->m;
 	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_TILE_PLANS];
+	uint32_t tiles = g->tiles;
 	uint64_t off = 0;
 	int rc;
 
-	g->tile_mem = gcalloc(g, m->tiles, sizeof(*g->tile_mem));
-	g->tile_bytes = gcalloc(g, m->tiles, sizeof(*g->tile_bytes));
+	g->tile_mem = gcalloc(g, tiles, sizeof(*g->tile_mem));
+	g->tile_bytes = gcalloc(g, tiles, sizeof(*g->tile_bytes));
 	if (!g->tile_mem || !g->tile_bytes)
 		return IPUE_ENOMEM;
 	for (uint32_t i = 0; i < s->count; i++) {
 		struct ipu_graph_tile_plan tp;
 
 		rec(L, IPU_GRAPH_SEC_TILE_PLANS, i, &tp);
-		if (tp.tile >= m->tiles)
-			return fail(L, IPU_GRAPH_SEC_TILE_PLANS, i, "tile %u out of range (model has %u)",
-				    tp.tile, m->tiles);
+		if (tp.tile >= tiles)
+			return fail(L, IPU_GRAPH_SEC_TILE_PLANS, i, "tile %u out of range (%s %u)",
+				    tp.tile, g->multi ? "the IPUs have" : "model has", tiles);
 		if (tp.bytes > m->tile_mem)
 			return fail(L, IPU_GRAPH_SEC_TILE_PLANS, i,
 				    "tile %u plans %u bytes, tile memory is %u", tp.tile, tp.bytes, m->tile_mem);
@@ -167,8 +176,9 @@ static int load_tiles(struct loader *L)
 		/* mark "seen" even for 0 bytes so duplicates are caught */
 		g->tile_mem[tp.tile] = (uint8_t *)(uintptr_t)1;
 	}
-	for (uint32_t t = 0; t < m->tiles; t++) {
-		if (!g->tile_bytes[t])
+	for (uint32_t t = 0; t < tiles; t++) {
+		/* another member's tiles: their plans bound its records, no memory here */
+		if (!g->tile_bytes[t] || !ipue_tile_own(g, t))
 			continue;
 		g->planned += g->tile_bytes[t];
 		g->tiles_used++;
@@ -178,9 +188,9 @@ static int load_tiles(struct loader *L)
 	if (rc)
 		return rc;
 	off = 0;
-	for (uint32_t t = 0; t < m->tiles; t++) {
+	for (uint32_t t = 0; t < tiles; t++) {
 		g->tile_mem[t] = NULL;
-		if (!g->tile_bytes[t])
+		if (!g->tile_bytes[t] || !ipue_tile_own(g, t))
 			continue;
 		g->tile_mem[t] = g->arena.base + off;
 		off += (g->tile_bytes[t] + IPUE_TILE_ALIGN - 1) / IPUE_TILE_ALIGN * IPUE_TILE_ALIGN;
@@ -191,7 +201,7 @@ static int load_tiles(struct loader *L)
 /* [off, off + bytes) lies inside tile's plan */
 static int tile_range_ok(const struct loader *L, uint32_t tile, uint64_t off, uint64_t bytes)
 {
-	return tile < L->e->m.tiles && range_ok(off, bytes, L->g->tile_bytes[tile]);
+	return tile < L->g->tiles && range_ok(off, bytes, L->g->tile_bytes[tile]);
 }
 
 /* ---------------------------------------------------------------- tensors */
@@ -273,7 +283,8 @@ static int load_tensors(struct loader *L)
 					    (unsigned long long)iv.count * dsize);
 			rt->iv[k].byte_begin = expect * dsize;
 			rt->iv[k].bytes = (uint64_t)iv.count * dsize;
-			rt->iv[k].ptr = g->tile_mem[iv.tile] + iv.tile_offset;
+			/* NULL: on another member's tile */
+			rt->iv[k].ptr = g->tile_mem[iv.tile] ? g->tile_mem[iv.tile] + iv.tile_offset : NULL;
 			expect += iv.count;
 			if (expect > t.elements)
 				break;
@@ -301,7 +312,11 @@ static int load_vertices(struct loader *L)
 	g->fields = gcalloc(g, (uint64_t)nv * IPUE_MAX_FIELDS, sizeof(*g->fields));
 	g->params = gcalloc(g, (uint64_t)nv * IPUE_MAX_PARAMS, sizeof(*g->params));
 	L->vcycles = calloc(nv ? nv : 1, sizeof(*L->vcycles));
-	if (!g->vertices || !g->fields || !g->params || !L->vcycles)
+	L->foff = calloc((size_t)(nv ? nv : 1) * IPUE_MAX_FIELDS, sizeof(*L->foff));
+	if (g->multi)
+		L->stand_in = calloc(L->e->m.tile_mem, 1);
+	if (!g->vertices || !g->fields || !g->params || !L->vcycles || !L->foff ||
+	    (g->multi && !L->stand_in))
 		return IPUE_ENOMEM;
 	for (uint32_t i = 0; i < nv; i++) {
 		struct ipu_graph_vertex v;
@@ -311,8 +326,9 @@ static int load_vertices(struct loader *L)
 		char msg[128];
 
 		rec(L, IPU_GRAPH_SEC_VERTICES, i, &v);
-		if (v.tile >= L->e->m.tiles)
-			return fail(L, IPU_GRAPH_SEC_VERTICES, i, "tile %u out of range", v.tile);
+		if (v.tile >= g->tiles)
+			return fail(L, IPU_GRAPH_SEC_VERTICES, i, "tile %u out of range (%u tiles)",
+				    v.tile, g->tiles);
 		c = lookup(v.codelet);
 		if (!c || !c->run)
 			return fail(L, IPU_GRAPH_SEC_VERTICES, i, "unknown codelet 0x%04x", v.codelet);
@@ -350,6 +366,9 @@ static int load_vertices(struct loader *L)
 					    c->name, k, d->name, v.tile, gf.tile_offset,
 					    (unsigned long long)gf.count * dsize, g->tile_bytes[v.tile]);
 			f[k].data = g->tile_mem[v.tile] ? g->tile_mem[v.tile] + gf.tile_offset : NULL;
+			if (!ipue_tile_own(g, v.tile))
+				f[k].data = L->stand_in + gf.tile_offset;
+			L->foff[(size_t)i * IPUE_MAX_FIELDS + k] = gf.tile_offset;
 			f[k].count = gf.count;
 			f[k].dtype = gf.dtype;
 		}
@@ -362,6 +381,8 @@ static int load_vertices(struct loader *L)
 		g->vertices[i].p = p;
 		g->vertices[i].nfields = v.nfields;
 		L->vcycles[i] = c->cycles ? c->cycles(f, p) : 0;
+		for (unsigned k = 0; k < v.nfields && !ipue_tile_own(g, v.tile); k++)
+			f[k].data = NULL;	/* not this member's to run */
 		/* a bogus cost must not overflow the sums built from it */
 		if (L->vcycles[i] > MAX_VERTEX_CYCLES)
 			L->vcycles[i] = MAX_VERTEX_CYCLES;
@@ -441,7 +462,7 @@ static int check_cs_conflicts(struct loader *L, uint32_t cs, const uint32_t *vid
 
 			if (!bytes)
 				continue;
-			start = (uint32_t)((uint8_t *)f->data - g->tile_mem[v.tile]);
+			start = L->foff[(size_t)vid[i] * IPUE_MAX_FIELDS + k];
 			a[na].tile = v.tile;
 			a[na].start = start;
 			a[na].end = start + bytes;
@@ -513,32 +534,74 @@ static int cs_writes(struct loader *L, struct ipue_rt_cs *cs, const uint32_t *vi
 	return 0;
 }
 
+/*
+ * A compute set's modelled cycles: its vertices' cycles grouped by tile in
+ * graph order, each tile scheduled on its workers, the busiest tile (of all
+ * IPUs of a multi-IPU graph). tile_n[] is zero on entry and on return.
+ */
+static uint64_t cs_cost(struct loader *L, const uint32_t *vid, uint32_t n, uint32_t *tile_n,
+			uint32_t *tile_first, uint64_t *tile_cyc)
+{
+	uint32_t tiles = L->g->tiles, acc = 0;
+	uint64_t max = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		struct ipu_graph_vertex v;
+
+		rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
+		tile_n[v.tile]++;
+	}
+	for (uint32_t t = 0; t < tiles; t++) {
+		tile_first[t] = acc;
+		acc += tile_n[t];
+		tile_n[t] = 0;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		struct ipu_graph_vertex v;
+
+		rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
+		tile_cyc[tile_first[v.tile] + tile_n[v.tile]++] = L->vcycles[vid[k]];
+	}
+	for (uint32_t t = 0; t < tiles; t++) {
+		if (tile_n[t]) {
+			uint64_t tc = ipue_cost_tile(tile_cyc + tile_first[t], tile_n[t]);
+
+			if (tc > max)
+				max = tc;
+		}
+		tile_n[t] = 0;
+	}
+	return max;
+}
+
 static int load_compute_sets(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
 	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_COMPUTE_SETS];
 	uint32_t ncsv = L->s[IPU_GRAPH_SEC_CS_VERTICES].count, next = 0;
-	uint32_t tiles = L->e->m.tiles;
+	uint32_t tiles = g->tiles;
 	unsigned parts = L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1;
-	uint32_t *vid = NULL, *tile_n = NULL, *tile_first = NULL;
+	uint32_t *vid = NULL, *own = NULL, *tile_n = NULL, *tile_first = NULL;
 	uint64_t *tile_cyc = NULL, *weight = NULL;
 	int rc = 0;
 
 	g->ncs = s->count;
 	g->cs = gcalloc(g, s->count, sizeof(*g->cs));
 	vid = calloc(ncsv + 1, sizeof(*vid));
+	/* a multi-IPU graph's member runs the vertices on its own tiles only */
+	own = g->multi ? calloc(ncsv + 1, sizeof(*own)) : vid;
 	weight = calloc(ncsv + 1, sizeof(*weight));
 	tile_cyc = calloc(ncsv + 1, sizeof(*tile_cyc));
 	tile_n = calloc(tiles, sizeof(*tile_n));
 	tile_first = calloc(tiles, sizeof(*tile_first));
-	if (!g->cs || !vid || !weight || !tile_cyc || !tile_n || !tile_first) {
+	if (!g->cs || !vid || !own || !weight || !tile_cyc || !tile_n || !tile_first) {
 		rc = IPUE_ENOMEM;
 		goto out;
 	}
 	for (uint32_t i = 0; i < s->count && !rc; i++) {
 		struct ipu_graph_compute_set c;
 		struct ipue_rt_cs *cs = &g->cs[i];
-		uint64_t max = 0;
+		uint32_t nown = 0;
 
 		rec(L, IPU_GRAPH_SEC_COMPUTE_SETS, i, &c);
 		cs->name = str(L, c.name);
@@ -563,57 +626,43 @@ static int load_compute_sets(struct loader *L)
 			}
 		}
 		rc = check_cs_conflicts(L, i, vid, c.count);
+		for (uint32_t k = 0; k < c.count && own != vid; k++) {
+			struct ipu_graph_vertex v;
+
+			rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
+			if (ipue_tile_own(g, v.tile))
+				own[nown++] = vid[k];
+		}
+		if (own == vid)
+			nown = c.count;
 		if (!rc)
-			rc = cs_writes(L, cs, vid, c.count);
+			rc = cs_writes(L, cs, own, nown);
 		if (rc)
 			break;
-		cs->nv = c.count;
-		cs->v = gcalloc(g, c.count, sizeof(*cs->v));
-		cs->vtile = gcalloc(g, c.count, sizeof(*cs->vtile));
+		cs->nv = nown;
+		cs->v = gcalloc(g, nown, sizeof(*cs->v));
+		cs->vtile = gcalloc(g, nown, sizeof(*cs->vtile));
 		if (!cs->v || !cs->vtile) {
 			rc = IPUE_ENOMEM;
 			break;
 		}
-		/* cost: group the vertices' cycles by tile, keeping graph order */
-		for (uint32_t k = 0; k < c.count; k++) {
+		cs->cycles = cs_cost(L, vid, c.count, tile_n, tile_first, tile_cyc);
+		/* the cost is the whole group's (all tiles), the work this member's */
+		for (uint32_t k = 0; k < nown; k++) {
 			struct ipu_graph_vertex v;
 
-			rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
-			tile_n[v.tile]++;
-		}
-		{
-			uint32_t acc = 0;
-
-			for (uint32_t t = 0; t < tiles; t++) {
-				tile_first[t] = acc;
-				acc += tile_n[t];
-				tile_n[t] = 0;
-			}
-		}
-		for (uint32_t k = 0; k < c.count; k++) {
-			struct ipu_graph_vertex v;
-
-			rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
-			tile_cyc[tile_first[v.tile] + tile_n[v.tile]++] = L->vcycles[vid[k]];
-			cs->v[k] = g->vertices[vid[k]];
+			rec(L, IPU_GRAPH_SEC_VERTICES, own[k], &v);
+			cs->v[k] = g->vertices[own[k]];
 			cs->vtile[k] = v.tile;
-			weight[k] = L->vcycles[vid[k]] + IPUE_POOL_VERTEX_WEIGHT;
+			weight[k] = L->vcycles[own[k]] + IPUE_POOL_VERTEX_WEIGHT;
 		}
-		for (uint32_t t = 0; t < tiles; t++) {
-			if (tile_n[t]) {
-				uint64_t tc = ipue_cost_tile(tile_cyc + tile_first[t], tile_n[t]);
-
-				if (tc > max)
-					max = tc;
-			}
-			tile_n[t] = 0;
-		}
-		cs->cycles = max;
-		rc = ipue_work_split(weight, c.count, parts, IPUE_POOL_MIN_CYCLES, &cs->split, &cs->nsplit);
+		rc = ipue_work_split(weight, nown, parts, IPUE_POOL_MIN_CYCLES, &cs->split, &cs->nsplit);
 		if (cs->split)
 			g->host_bytes += (parts + 1) * sizeof(uint32_t);
 	}
 out:
+	if (own != vid)
+		free(own);
 	free(vid);
 	free(weight);
 	free(tile_cyc);
@@ -705,14 +754,70 @@ static int check_copy_overlaps(struct loader *L, uint32_t xi, struct span *d,
 	return 0;
 }
 
+/*
+ * A multi-IPU graph's copy c of exchange xi: between IPUs, its bytes load
+ * its route's links (the exchange's cost); its source's member pushes it
+ * into another member's tiles (fabric.h).
+ */
+static int exchange_part(struct loader *L, struct ipue_link_acc *acc, uint32_t xi,
+			 uint32_t ci, const struct ipu_graph_copy *c)
+{
+	struct ipue_graph *g = L->g;
+	struct ipue_rt_exchange *rx = &g->ex[xi];
+	uint32_t a = ipue_tile_member(g, c->src_tile), b = ipue_tile_member(g, c->dst_tile);
+	int rc;
+
+	if (a == b)
+		return 0;
+	rx->cross++;
+	rc = ipue_multi_copy(L->e, g, acc, xi, a, b, c->bytes);
+	if (rc == IPUE_ERANGE)
+		return fail(L, IPU_GRAPH_SEC_COPIES, ci, "exchange '%s': no route from IPU %u to IPU %u",
+			    rx->name, a, b);
+	if (rc)
+		return rc;
+	if (g->tile_mem[c->src_tile])
+		rx->push[rx->npush++] = (struct ipue_rt_push){
+			g->tile_mem[c->src_tile] + c->src_offset, b, c->dst_tile, c->dst_offset, c->bytes
+		};
+	return 0;
+}
+
+/*
+ * This member's copies of an exchange, rx->c[0..n): coalesced where they
+ * continue each other on both sides, then split over the host threads.
+ * weight has room for n.
+ */
+static int exchange_copies(struct loader *L, struct ipue_rt_exchange *rx, uint32_t n,
+			   uint64_t *weight)
+{
+	uint32_t nc = 0;
+
+	sort_unless_sorted(rx->c, n, sizeof(*rx->c), copy_cmp);
+	for (uint32_t k = 0; k < n; k++) {
+		if (nc && rx->c[nc - 1].dst + rx->c[nc - 1].bytes == rx->c[k].dst &&
+		    rx->c[nc - 1].src + rx->c[nc - 1].bytes == rx->c[k].src)
+			rx->c[nc - 1].bytes += rx->c[k].bytes;
+		else
+			rx->c[nc++] = rx->c[k];
+	}
+	rx->nc = nc;
+	for (uint32_t k = 0; k < nc; k++)
+		weight[k] = rx->c[k].bytes + 64;	/* + per-copy overhead */
+	return ipue_work_split(weight, nc,
+			       L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1,
+			       IPUE_POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
+}
+
 static int load_exchanges(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
 	const struct ipue_section *s = &L->s[IPU_GRAPH_SEC_EXCHANGES];
 	uint32_t ncp = L->s[IPU_GRAPH_SEC_COPIES].count, next = 0;
-	uint32_t tiles = L->e->m.tiles;
+	uint32_t tiles = g->tiles;
 	struct span *d = NULL, *sr = NULL;
 	uint64_t *sent = NULL, *recv = NULL, *weight = NULL;
+	struct ipue_link_acc *acc = NULL;
 	int rc = 0;
 
 	g->nex = s->count;
@@ -722,14 +827,16 @@ static int load_exchanges(struct loader *L)
 	weight = calloc(ncp + 1, sizeof(*weight));
 	sent = calloc(tiles, sizeof(*sent));
 	recv = calloc(tiles, sizeof(*recv));
-	if (!g->ex || !d || !sr || !weight || !sent || !recv) {
+	if (g->multi)
+		acc = ipue_multi_acc_new();
+	if (!g->ex || !d || !sr || !weight || !sent || !recv || (g->multi && !acc)) {
 		rc = IPUE_ENOMEM;
 		goto out;
 	}
 	for (uint32_t i = 0; i < s->count && !rc; i++) {
 		struct ipu_graph_exchange x;
 		struct ipue_rt_exchange *rx = &g->ex[i];
-		uint32_t n = 0, nc = 0;
+		uint32_t n = 0, nl = 0;
 		uint64_t max = 0;
 
 		rec(L, IPU_GRAPH_SEC_EXCHANGES, i, &x);
@@ -746,7 +853,9 @@ static int load_exchanges(struct loader *L)
 		}
 		next += x.copy_count;
 		rx->c = gcalloc(g, x.copy_count, sizeof(*rx->c));
-		if (!rx->c) {
+		if (g->multi)
+			rx->push = gcalloc(g, x.copy_count, sizeof(*rx->push));
+		if (!rx->c || (g->multi && !rx->push)) {
 			rc = IPUE_ENOMEM;
 			break;
 		}
@@ -765,9 +874,14 @@ static int load_exchanges(struct loader *L)
 				continue;
 			d[n] = (struct span){ c.dst_tile, c.dst_offset, c.dst_offset + c.bytes, k };
 			sr[n] = (struct span){ c.src_tile, c.src_offset, c.src_offset + c.bytes, k };
-			rx->c[n].dst = g->tile_mem[c.dst_tile] + c.dst_offset;
-			rx->c[n].src = g->tile_mem[c.src_tile] + c.src_offset;
-			rx->c[n].bytes = c.bytes;
+			rc = g->multi ? exchange_part(L, acc, i, x.first_copy + k, &c) : 0;
+			if (rc)
+				goto out;
+			if (g->tile_mem[c.dst_tile] && g->tile_mem[c.src_tile]) {
+				rx->c[nl].dst = g->tile_mem[c.dst_tile] + c.dst_offset;
+				rx->c[nl].src = g->tile_mem[c.src_tile] + c.src_offset;
+				rx->c[nl++].bytes = c.bytes;
+			}
 			rx->bytes += c.bytes;
 			sent[c.src_tile] += c.bytes;
 			recv[c.dst_tile] += c.bytes;
@@ -787,26 +901,15 @@ static int load_exchanges(struct loader *L)
 			recv[d[k].tile] = 0;
 		}
 		rx->cycles = ipue_cost_exchange(max);
+		if (rx->cross)
+			rx->cycles += ipue_multi_link_cycles(L->e, acc);
 		rc = check_copy_overlaps(L, i, d, sr, n, x.first_copy);
 		if (rc)
 			break;
-		/* coalesce copies that continue each other on both sides */
-		sort_unless_sorted(rx->c, n, sizeof(*rx->c), copy_cmp);
-		for (uint32_t k = 0; k < n; k++) {
-			if (nc && rx->c[nc - 1].dst + rx->c[nc - 1].bytes == rx->c[k].dst &&
-			    rx->c[nc - 1].src + rx->c[nc - 1].bytes == rx->c[k].src)
-				rx->c[nc - 1].bytes += rx->c[k].bytes;
-			else
-				rx->c[nc++] = rx->c[k];
-		}
-		rx->nc = nc;
-		for (uint32_t k = 0; k < nc; k++)
-			weight[k] = rx->c[k].bytes + 64;	/* + per-copy overhead */
-		rc = ipue_work_split(weight, nc,
-				     L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1,
-				     IPUE_POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
+		rc = exchange_copies(L, rx, nl, weight);
 	}
 out:
+	free(acc);
 	free(d);
 	free(sr);
 	free(weight);
@@ -870,6 +973,26 @@ static int node_ok(const struct ipue_graph *g, uint32_t n, int none_ok)
 	return n < g->nnodes || (none_ok && n == IPU_GRAPH_NONE);
 }
 
+/* a multi-IPU graph's tensor t lies on the tiles of one IPU */
+static int tensor_on_one_ipu(const struct loader *L, uint32_t t)
+{
+	struct ipu_graph_tensor rt;
+	uint32_t ipu = IPU_GRAPH_NONE;
+
+	rec(L, IPU_GRAPH_SEC_TENSORS, t, &rt);
+	for (uint32_t k = 0; k < rt.interval_count; k++) {
+		struct ipu_graph_interval iv;
+		uint32_t m;
+
+		rec(L, IPU_GRAPH_SEC_INTERVALS, rt.first_interval + k, &iv);
+		m = ipue_tile_member(L->g, iv.tile);
+		if (ipu != IPU_GRAPH_NONE && m != ipu)
+			return 0;
+		ipu = m;
+	}
+	return 1;
+}
+
 static int check_node(struct loader *L, uint32_t i)
 {
 	struct ipue_graph *g = L->g;
@@ -928,6 +1051,9 @@ static int check_node(struct loader *L, uint32_t i)
 				    "stream copy %u: tensor '%s' (dtype %u, %llu elements) does not match stream '%s' (dtype %u, %u elements)",
 				    i, t->name, t->dtype, (unsigned long long)t->elements, s->name,
 				    s->dtype, s->elements);
+		if (g->multi && !tensor_on_one_ipu(L, n->b))
+			return fail(L, S, i, "stream copy %u: tensor '%s' spans IPUs (one member streams it)",
+				    i, t->name);
 		return 0;
 	}
 	case IPU_PROG_ABORT_ON_CONDITION:
@@ -1159,7 +1285,7 @@ static int load_init(struct loader *L)
 		if (!range_ok(in.data_offset, in.bytes, data->size))
 			return fail(L, IPU_GRAPH_SEC_INIT, i, "data [%u, +%u) outside the data section (%llu bytes)",
 				    in.data_offset, in.bytes, (unsigned long long)data->size);
-		if (in.bytes)
+		if (in.bytes && g->tile_mem[in.tile])	/* else another member's */
 			memcpy(g->tile_mem[in.tile] + in.tile_offset, data->p + in.data_offset, in.bytes);
 	}
 	return 0;
@@ -1172,7 +1298,7 @@ static int region_ok(struct loader *L, uint32_t i, const struct ipu_graph_mem_re
 {
 	const uint32_t known = IPU_GRAPH_REGION_ALWAYS_LIVE | IPU_GRAPH_REGION_TENSOR;
 
-	if (mr->tile >= L->e->m.tiles || !L->g->tile_bytes[mr->tile])
+	if (mr->tile >= L->g->tiles || !L->g->tile_bytes[mr->tile])
 		return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i, "tile %u has no plan", mr->tile);
 	if (!tile_range_ok(L, mr->tile, mr->tile_offset, mr->bytes))
 		return fail(L, IPU_GRAPH_SEC_MEMORY_REGIONS, i,
@@ -1212,7 +1338,7 @@ static int load_memory_regions(struct loader *L)
 			all[i] = mr;
 	}
 	if (!rc && all)
-		rc = ipue_memcheck_load(L->g, L->e->m.tiles, all, s->count, L->err);
+		rc = ipue_memcheck_load(L->g, L->g->tiles, all, s->count, L->err);
 	free(all);
 	return rc;
 }
@@ -1253,13 +1379,15 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = load_exchanges(&L);
 	if (!rc) rc = load_streams(&L);
 	if (!rc) rc = load_programs(&L);
-	if (!rc) rc = ipue_fuse_build(L.g, e->m.tiles);
+	if (!rc) rc = ipue_fuse_build(L.g, L.g->tiles);
 	if (!rc) rc = load_handles(&L);
 	if (!rc) rc = load_metadata(&L);
 	if (!rc) rc = load_init(&L);
 	if (!rc) rc = ipue_guards_load(L.g, &L.c, err);
 	if (!rc) rc = load_memory_regions(&L);
 	free(L.vcycles);
+	free(L.foff);
+	free(L.stand_in);
 	for (unsigned t = 0; t < IPU_GRAPH_SEC_COUNT_; t++)
 		free(L.unpacked[t]);
 	if (rc) {
@@ -1289,6 +1417,7 @@ void ipue_graph_free(struct ipue_graph *g)
 	}
 	for (uint32_t i = 0; g->ex && i < g->nex; i++) {
 		free(g->ex[i].c);
+		free(g->ex[i].push);
 		free(g->ex[i].split);
 	}
 	for (uint32_t i = 0; g->streams && i < g->nstreams; i++)
@@ -1316,5 +1445,6 @@ void ipue_graph_free(struct ipue_graph *g)
 	free(g->guard_first);
 	free(g->written);
 	ipue_memcheck_free(g->mc);
+	ipue_multi_free(g);
 	free(g);
 }

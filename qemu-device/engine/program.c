@@ -19,6 +19,7 @@ struct runner {
 	struct ipue_run_stats *st;
 	uint64_t step_limit;
 	const struct ipue_memcheck *mc;	/* NULL: no memory check (memcheck.c) */
+	int multi;			/* a multi-IPU graph: the group's parts (multi.c) */
 };
 
 /* one program step: the cancel and step-limit check point */
@@ -29,17 +30,22 @@ static int step(struct runner *r)
 		return IPUE_ECANCELED;
 	if (r->step_limit && r->st->steps > r->step_limit)
 		return IPUE_ESTEPLIMIT;
-	return 0;
+	return r->multi ? ipue_multi_poll(r->e) : 0;
 }
 
-/* a scalar tensor is true when any of its bytes is non-zero */
-static int cond_true(const struct ipue_rt_tensor *t)
+/*
+ * a scalar tensor is true when any of its bytes is non-zero; in a
+ * multi-IPU graph every member takes the value of the one holding it
+ */
+static int cond_true(struct runner *r, const struct ipue_rt_tensor *t, int *value)
 {
 	const uint8_t *p = t->iv[0].ptr;
 
-	for (uint64_t i = 0; i < t->bytes; i++)
-		if (p[i])
-			return 1;
+	if (r->multi)
+		return ipue_multi_cond(r->e, t, value, r->st);
+	*value = 0;
+	for (uint64_t i = 0; i < t->bytes && !*value; i++)
+		*value = p[i] != 0;
 	return 0;
 }
 
@@ -128,45 +134,62 @@ static int exec_node(struct runner *r, uint32_t id, uint64_t at)
 	case IPU_PROG_COPY:
 		if (r->mc && (rc = ipue_memcheck_exchange(r->e, &g->ex[n->a], at)))
 			return rc;
-		ipue_exchange_run(r->e, &g->ex[n->a]);
+		if (g->ex[n->a].cross)
+			rc = ipue_multi_exchange(r->e, &g->ex[n->a], st);
+		else
+			ipue_exchange_run(r->e, &g->ex[n->a]);
 		ex_stats(st, &g->ex[n->a]);
-		return 0;
+		return rc;
 	case IPU_PROG_REPEAT:
 		for (uint32_t k = 0; k < n->a && !rc; k++)
 			rc = exec_node(r, n->b, at);
 		return rc;
 	case IPU_PROG_REPEAT_WHILE_TRUE:
 		for (;;) {
+			int yes;
+
 			if (n->c != IPU_GRAPH_NONE) {
 				rc = exec_node(r, n->c, at);
 				if (rc)
 					return rc;
 			}
-			if (!cond_true(&g->tensors[n->a]))
-				return 0;
+			rc = cond_true(r, &g->tensors[n->a], &yes);
+			if (rc || !yes)
+				return rc;
 			rc = exec_node(r, n->b, r->mc ? at + ipue_memcheck_steps(r->mc, n->c) : at);
 			if (rc)
 				return rc;
 		}
 	case IPU_PROG_IF: {
-		int yes = cond_true(&g->tensors[n->a]);
-		uint32_t br = yes ? n->b : n->c;
+		int yes;
+		uint32_t br;
+
+		rc = cond_true(r, &g->tensors[n->a], &yes);
+		if (rc)
+			return rc;
+		br = yes ? n->b : n->c;
 
 		if (r->mc && !yes)
 			at += ipue_memcheck_steps(r->mc, n->b);	/* else counts after then */
 		return br == IPU_GRAPH_NONE ? 0 : exec_node(r, br, at);
 	}
 	case IPU_PROG_SYNC:
+		if (r->multi && n->a == IPU_SYNC_EXTERNAL)
+			return ipue_multi_sync(r->e, st);
 		st->cycles_sync += IPUE_COST_SYNC_CYCLES;
 		st->syncs++;
 		return 0;
 	case IPU_PROG_STREAM_COPY: {
 		struct ipue_rt_stream *s = &g->streams[n->a];
 		const struct ipue_rt_tensor *t = &g->tensors[n->b];
+		/* multi-IPU: only the member holding the tensor streams it */
+		int here = !t->niv || t->iv[0].ptr;
 
-		if (r->mc && (rc = ipue_memcheck_stream(r->e, t, at)))
+		if (here && r->mc && (rc = ipue_memcheck_stream(r->e, t, at)))
 			return rc;
-		if (s->direction == IPU_STREAM_HOST_TO_DEVICE) {
+		if (!here) {
+			/* every member counts the cycles, below */
+		} else if (s->direction == IPU_STREAM_HOST_TO_DEVICE) {
 			rc = ipue_stream_h2d(s, t);
 			if (!rc)
 				ipue_guards_mark(g, n->b);
@@ -178,13 +201,17 @@ static int exec_node(struct runner *r, uint32_t id, uint64_t at)
 		st->cycles_stream += ipue_cost_stream(&r->e->m, s->bytes);
 		return rc;
 	}
-	case IPU_PROG_ABORT_ON_CONDITION:
-		if (!cond_true(&g->tensors[n->a]))
-			return 0;
+	case IPU_PROG_ABORT_ON_CONDITION: {
+		int yes;
+
+		rc = cond_true(r, &g->tensors[n->a], &yes);
+		if (rc || !yes)
+			return rc;
 		r->e->aborted = 1;
 		r->e->abort_code = n->b;
 		r->e->abort_node = id;
 		return IPUE_EABORT;
+	}
 	default:
 		return IPUE_EFORMAT;	/* unreachable: the loader checked kinds */
 	}
@@ -218,7 +245,9 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 		return IPUE_ERANGE;
 	e->aborted = 0;
 	e->memcheck_failed = 0;
-	rc = ipue_guards_check(e, opts->program);
+	e->linked = 0;
+	/* a multi-IPU member checks after joining the group's run (below) */
+	rc = e->g->multi ? 0 : ipue_guards_check(e, opts->program);
 	if (rc)
 		return rc;
 	pthread_mutex_lock(&e->run_lock);
@@ -242,6 +271,13 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 	r.st = stats;
 	r.step_limit = opts->step_limit;
 	r.mc = e->g->mc;
+	r.multi = e->g->multi != NULL;
+	if (r.multi) {
+		/* every member fails alike, the first ending the others' runs */
+		rc = ipue_multi_run_begin(e, opts->program);
+		if (!rc)
+			rc = ipue_guards_check(e, opts->program);
+	}
 	first = r.mc ? ipue_memcheck_entry_step(r.mc, opts->program) : 0;
 	reps = opts->repeat ? opts->repeat : 1;
 	for (uint64_t i = 0; i < reps && !rc; i++)
@@ -254,6 +290,8 @@ int ipue_run(struct ipue_engine *e, const struct ipue_run_opts *opts,
 		if (!rc)
 			rc = frc;
 	}
+	if (r.multi)
+		rc = ipue_multi_run_end(e, rc, stats);
 	stats->cycles = stats->cycles_compute + stats->cycles_sync +
 			stats->cycles_exchange + stats->cycles_stream;
 	stats->host_ns = now_ns() - t0;

@@ -1393,5 +1393,6 @@ TEST(packed_roundtrip)
 #include "guards_tests.h"
 #include "memcheck_tests.h"
 #include "small_phase_tests.h"
+#include "multi_tests.h"
 
 TEST_HARNESS_MAIN
