@@ -398,8 +398,7 @@ IPU_API unsigned ipu_links_num_ports(const struct ipu_links *links);
  * ipu_links_port() - port @port of @links (borrowed: valid while @links
  * is), or NULL when @port >= ipu_links_num_ports().
  */
-IPU_API const struct ipu_link_info *
-ipu_links_port(const struct ipu_links *links, unsigned port);
+IPU_API const struct ipu_link_info *ipu_links_port(const struct ipu_links *links, unsigned port);
 
 /** ipu_link_info_port() - the port's number P (of links/portP). */
 IPU_API unsigned ipu_link_info_port(const struct ipu_link_info *li);
@@ -453,8 +452,7 @@ IPU_API unsigned ipu_topology_num_cards(const struct ipu_topology *topo);
  * order, 0 .. num_cards - 1); borrowed from @topo. NULL when @index is out
  * of range.
  */
-IPU_API const struct ipu_links *
-ipu_topology_card_links(const struct ipu_topology *topo, unsigned index);
+IPU_API const struct ipu_links *ipu_topology_card_links(const struct ipu_topology *topo, unsigned index);
 
 /**
  * ipu_topology_card_by_serial() - the device index of the card with board
@@ -474,16 +472,14 @@ IPU_API unsigned ipu_topology_num_groups(const struct ipu_topology *topo);
  * ipu_topology_group() - the @index-th existing device id (in id order,
  * 0 .. num_groups - 1), borrowed from @topo; NULL when out of range.
  */
-IPU_API const struct ipu_group_info *
-ipu_topology_group(const struct ipu_topology *topo, unsigned index);
+IPU_API const struct ipu_group_info *ipu_topology_group(const struct ipu_topology *topo, unsigned index);
 
 /**
  * ipu_topology_find_group() - device id @id, borrowed from @topo; NULL
  * when @topo has no such device (never numbered, or a block that is not
  * linked).
  */
-IPU_API const struct ipu_group_info *
-ipu_topology_find_group(const struct ipu_topology *topo, unsigned id);
+IPU_API const struct ipu_group_info *ipu_topology_find_group(const struct ipu_topology *topo, unsigned id);
 
 /** ipu_group_info_id() - the device id (0 .. N-1 single IPUs, then groups). */
 IPU_API unsigned ipu_group_info_id(const struct ipu_group_info *gi);
