@@ -8,7 +8,6 @@
  * attach here without changing the calls.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,32 +28,6 @@ IPU_API void ipu_group_close(struct ipu_group *group)
 	free(group);
 }
 
-/* -ENODEV for an id that is no device of @topo, saying why. */
-static int no_device(const struct ipu_topology *topo, unsigned id,
-		     struct ipu_error *err)
-{
-	unsigned n = ipu_topology_num_cards(topo), first, size;
-	char names[IPU_GROUP_MAX_SIZE * 12] = "";
-	size_t len = 0;
-	unsigned last = n;
-
-	if (!ipu__block_of(n, id, &first, &size)) {
-		for (unsigned s = 2; s <= IPU_GROUP_MAX_SIZE; s *= 2)
-			last += n / s;
-		return ipu__err(err, -ENODEV,
-				"no device %u (this machine numbers 0-%u)",
-				id, last - 1);
-	}
-	for (unsigned k = 0; k < size && len < sizeof(names); k++)
-		len += (size_t)snprintf(names + len, sizeof(names) - len,
-					"%sipu%u", k ? ", " : "",
-					ipu_links_card(ipu_topology_card_links(topo,
-									first + k)));
-	return ipu__err(err, -ENODEV,
-			"device %u (%s) is not linked: its IPUs are not all joined by IPU-Links that are up",
-			id, names);
-}
-
 int ipu__group_open_in(const struct ipu_topology *topo, unsigned id,
 		       unsigned flags, struct ipu_group **out,
 		       struct ipu_error *err)
@@ -65,7 +38,7 @@ int ipu__group_open_in(const struct ipu_topology *topo, unsigned id,
 
 	*out = NULL;
 	if (!gi)
-		return no_device(topo, id, err);
+		return ipu_topology_check_group(topo, id, err);
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return ipu__err(err, -ENOMEM, "open device %u: out of memory", id);

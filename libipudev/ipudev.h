@@ -481,6 +481,15 @@ IPU_API const struct ipu_group_info *ipu_topology_group(const struct ipu_topolog
  */
 IPU_API const struct ipu_group_info *ipu_topology_find_group(const struct ipu_topology *topo, unsigned id);
 
+/**
+ * ipu_topology_check_group() - whether @id is a device of @topo: 0, or
+ * -ENODEV with the reason in @err: "device 5 (ipu2, ipu3) is not linked:
+ * ..." for a block that is not linked, "no device 31 (this machine
+ * numbers 0-30)" for an id never numbered; -EINVAL for a NULL @topo.
+ */
+IPU_API int ipu_topology_check_group(const struct ipu_topology *topo, unsigned id,
+				     struct ipu_error *err);
+
 /** ipu_group_info_id() - the device id (0 .. N-1 single IPUs, then groups). */
 IPU_API unsigned ipu_group_info_id(const struct ipu_group_info *gi);
 /** ipu_group_info_size() - members: 1 (a single IPU), 2, 4, 8 or 16. */

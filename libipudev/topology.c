@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,4 +210,33 @@ ipu_topology_find_group(const struct ipu_topology *topo, unsigned id)
 		if (topo->groups[i].id == id)
 			return &topo->groups[i];
 	return NULL;
+}
+
+IPU_API int ipu_topology_check_group(const struct ipu_topology *topo, unsigned id,
+				     struct ipu_error *err)
+{
+	unsigned n = ipu_topology_num_cards(topo), first, size;
+	char names[IPU_GROUP_MAX_SIZE * 12] = "";
+	size_t len = 0;
+	unsigned last = n;
+
+	if (!topo)
+		return ipu__err(err, -EINVAL, "ipu_topology_check_group: topo must not be NULL");
+	if (ipu_topology_find_group(topo, id))
+		return 0;
+	if (!ipu__block_of(n, id, &first, &size)) {
+		for (unsigned s = 2; s <= IPU_GROUP_MAX_SIZE; s *= 2)
+			last += n / s;
+		return ipu__err(err, -ENODEV,
+				"no device %u (this machine numbers 0-%u)",
+				id, last - 1);
+	}
+	for (unsigned k = 0; k < size && len < sizeof(names); k++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len,
+					"%sipu%u", k ? ", " : "",
+					ipu_links_card(ipu_topology_card_links(topo,
+									first + k)));
+	return ipu__err(err, -ENODEV,
+			"device %u (%s) is not linked: its IPUs are not all joined by IPU-Links that are up",
+			id, names);
 }
