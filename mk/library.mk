@@ -79,7 +79,7 @@ $(IPUDEV_PC): libipudev/libipudev.pc.in mk/library.mk
 IPUDEV_TEST_DIR := tests/library/unit
 IPUDEV_TEST_BIN := $(B)/tests/libipudev/unit
 IPUDEV_TEST_SRCS := $(sort $(wildcard $(IPUDEV_TEST_DIR)/*.c))
-IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset
+IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset $(TOOLS_OUT)/ipu-links
 
 $(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(TOOLS_COMMON_OBJ) \
 		libipudev/ipudev.h libipudev/internal.h libipudev/topology.h tools/common.h tools/topo_view.h \
