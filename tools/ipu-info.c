@@ -240,7 +240,7 @@ static int show_one(const struct ipu_card *cards, size_t n,
 	struct jw w;
 	int ret;
 
-	if (!c && topo && id >= n)
+	if (!c && topo && id >= n && id < ipu_topology_num_ids(topo))
 		return show_group(topo, id, json);
 	if (!c)
 		return tool_no_such_card(prog, id, cards, n);
