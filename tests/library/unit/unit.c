@@ -505,6 +505,8 @@ static bool make_topo(const char *name, struct td *t)
 		td_ring(t);
 		t->c[2]->ports[5].peer_port = 4;	/* to a card elsewhere */
 		strcpy(t->c[2]->ports[5].peer_serial, "FAR-AWAY");
+	} else if (!strcmp(name, "unwired")) {
+		td_init(t, 4);		/* ports, no fabric */
 	} else if (!strcmp(name, "nolinks")) {
 		memset(t, 0, sizeof(*t));
 		t->n = 2;
@@ -518,7 +520,8 @@ static bool make_topo(const char *name, struct td *t)
 
 /*
  * unit --topo NAME VIEW: the tools' views (tools/topo_view.c) of topology
- * NAME (m2000, m2000-rung-down, pod16 with rail 5-7 down, ring3, nolinks):
+ * NAME (m2000, m2000-rung-down, pod16 with rail 5-7 down, ring3, unwired,
+ * nolinks):
  * VIEW is devices, devices-json, detail (device 6), links, links-all,
  * links-json or ladder; "tree DIR" writes it as the driver's sysfs under
  * DIR (to try the tools and the VM test on a host, in a mount namespace).
