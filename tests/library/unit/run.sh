@@ -297,6 +297,29 @@ check "ipu-links --topology: the POD16 ladder, a rail down, the closing links" s
 	sed -n '8p' '$TMP/topo' | grep -qx ' |               x' &&
 	grep -qx '  ipu0 - ipu14 (1/1)' '$TMP/topo' && grep -qx '  ipu1 - ipu15 (1/1)' '$TMP/topo'"
 
+# --- ipu-links on a fake sysfs (root only: a mount namespace of its own) ----
+fake() { unshare -m "$HERE/fake_sysfs.sh" "$UNIT" "$@"; }
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	fake m2000 "$LINKS" >"$TMP/fk" 2>&1
+	check "fake sysfs: ipu-links lists the M2000's 6 channels" sh -c "
+		[ \$(grep -c '^ipu' '$TMP/fk') = 6 ] && grep -qE '^ipu1:2 +ipu3:3 +up +4 +8 ' '$TMP/fk'"
+	fake m2000-rung-down "$LINKS" --json >"$TMP/fk" 2>&1
+	check "fake sysfs: ipu-links --json, a rung down" sh -c "
+		grep -q '\"overall_result\": \"failed\"' '$TMP/fk' && grep -q '\"channels_up\": 4,' '$TMP/fk'"
+	fake m2000 nolinks "$LINKS" >"$TMP/fk" 2>&1; rc=$?
+	check "fake sysfs: no IPU-Link information, exit 0" sh -c "
+		[ $rc = 0 ] && grep -q '^no IPU-Link information' '$TMP/fk'"
+	fake m2000 sh -c "echo bad >/sys/class/ipu/ipu1/links/port0/state; '$LINKS'" >"$TMP/fk" 2>&1; rc=$?
+	check "fake sysfs: a malformed file: exit 1, named" sh -c "
+		[ $rc = 1 ] && grep -q 'ipu1/links/port0/state: .bad. is not down, training, up or failed' '$TMP/fk'"
+	fake m2000 "$LINKS" -d 9 >"$TMP/fk" 2>&1; rc=$?
+	check "fake sysfs: ipu-links -d 9 exits 3" sh -c "[ $rc = 3 ] && grep -q 'no IPU with id 9' '$TMP/fk'"
+else
+	for x in "M2000 channels" "--json, a rung down" "no IPU-Link information" "a malformed file" "-d 9"; do
+		add skip "fake sysfs: ipu-links $x" "needs root for a mount namespace"
+	done
+fi
+
 # --- report -----------------------------------------------------------------
 ktap_print
 [ "$failed" = 0 ]
