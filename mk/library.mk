@@ -225,7 +225,8 @@ card-exec-check: $(CARD_EXEC_TEST)
 # --- graphs run on the cards (VM) --------------------------------------------
 # tests/library/exec/ipu_exec_*.c: round trips, card-vs-model graphs, 8
 # processes sharing the cards, negative paths, runs through the user queue
-# and through SUBMIT, device ids and group open (ipu_exec_groups). Linked with the shared libipudev (the VM's /usr/lib).
+# and through SUBMIT, device ids and group open (ipu_exec_groups). Linked
+# with the shared libipudev (the VM's /usr/lib).
 VM_EXEC_DIR := tests/library/exec
 VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors ipu_exec_runq \
 		 ipu_exec_guards ipu_exec_groups
