@@ -163,6 +163,8 @@ fi
 ipu-links >"$T/k" 2>"$T/err"; rc=$?
 ipu-links --json >"$T/kj" 2>>"$T/err"; rcj=$?
 rows=$(grep -c '^ipu[0-9]*:' "$T/k")
+# ipu-info --links is the same view
+ipu-info --links >"$T/k2" 2>>"$T/err" && cmp -s "$T/k" "$T/k2" || rc="$rc, ipu-info --links differs"
 if [ "$links" = 0 ]; then
 	[ "$rc" = 0 ] && grep -q "^no IPU-Link information" "$T/k" &&
 		ok "ipu-links: no IPU-Link information, exit 0" ||
