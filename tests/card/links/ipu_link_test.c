@@ -186,51 +186,51 @@ TEST_F(m2000, identity)
 	}
 }
 
+/* Checks port @p of card @c against the M2000 wiring; 1 if it is wired. */
+static int check_port(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(m2000) *self, int c, uint32_t p)
+{
+	uint32_t peer = 0, pp = 0, st = link_rd(self, c, p, IPU_LINK_STATE);
+	bool w = m2000_peer(c, p, &peer, &pp);
+	char serial[IPU_SERIAL_LEN + 1] = { 0 };
+	const struct ipu_vm_card *vm = ipu_vm_card(peer);
+
+	for (int i = 0; i < IPU_SERIAL_LEN; i += 4) {
+		uint32_t v = link_rd(self, c, p, IPU_LINK_PEER_SERIAL + i);
+
+		memcpy(serial + i, &v, 4);
+	}
+	if (!w) {
+		EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, st)
+			TH_LOG("card %d port %u", c, p);
+		EXPECT_EQ(IPU_FABRIC_NONE, link_rd(self, c, p, IPU_LINK_PEER_INDEX));
+		EXPECT_EQ(IPU_FABRIC_NONE, link_rd(self, c, p, IPU_LINK_PEER_PORT));
+		EXPECT_STREQ("", serial);
+		return 0;
+	}
+	EXPECT_EQ(IPU_LINK_WIRED | IPU_LINK_STATE_UP, st)
+		TH_LOG("card %d port %u", c, p);
+	EXPECT_EQ(peer, link_rd(self, c, p, IPU_LINK_PEER_INDEX))
+		TH_LOG("card %d port %u", c, p);
+	EXPECT_EQ(pp, link_rd(self, c, p, IPU_LINK_PEER_PORT))
+		TH_LOG("card %d port %u", c, p);
+	EXPECT_STREQ(vm ? vm->serial : "(not in IPU_VM_CARDS)", serial);
+	EXPECT_EQ((uint32_t)IPU_LINK_UP_GEN, link_rd(self, c, p, IPU_LINK_GEN));
+	EXPECT_EQ((uint32_t)IPU_LINK_UP_LANES,
+		  link_rd(self, c, p, IPU_LINK_LANES));
+	EXPECT_EQ((uint32_t)IPU_LINK_UP_FOM, link_rd(self, c, p, IPU_LINK_FOM));
+	return 1;
+}
+
 /* Every port's peer, by index, port and serial, as the M2000 is wired. */
 TEST_F(m2000, wiring)
 {
 	IPU_RETURN_IF_SKIPPED();
 	int wired = 0;
 
-	for (int c = 0; c < CARDS; c++) {
-		for (uint32_t p = 0; p < self->ports; p++) {
-			uint32_t peer, pp, st = link_rd(self, c, p, IPU_LINK_STATE);
-			bool w = m2000_peer(c, p, &peer, &pp);
-			char serial[IPU_SERIAL_LEN + 1] = { 0 };
-
-			for (int i = 0; i < IPU_SERIAL_LEN; i += 4) {
-				uint32_t v = link_rd(self, c, p,
-						     IPU_LINK_PEER_SERIAL + i);
-
-				memcpy(serial + i, &v, 4);
-			}
-			if (!w) {
-				EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, st)
-					TH_LOG("card %d port %u", c, p);
-				EXPECT_EQ(IPU_FABRIC_NONE,
-					  link_rd(self, c, p, IPU_LINK_PEER_INDEX));
-				EXPECT_EQ(IPU_FABRIC_NONE,
-					  link_rd(self, c, p, IPU_LINK_PEER_PORT));
-				EXPECT_STREQ("", serial);
-				continue;
-			}
-			wired++;
-			EXPECT_EQ(IPU_LINK_WIRED | IPU_LINK_STATE_UP, st)
-				TH_LOG("card %d port %u", c, p);
-			EXPECT_EQ(peer, link_rd(self, c, p, IPU_LINK_PEER_INDEX))
-				TH_LOG("card %d port %u", c, p);
-			EXPECT_EQ(pp, link_rd(self, c, p, IPU_LINK_PEER_PORT))
-				TH_LOG("card %d port %u", c, p);
-			ASSERT_NE(NULL, ipu_vm_card(peer));
-			EXPECT_STREQ(ipu_vm_card(peer)->serial, serial);
-			EXPECT_EQ((uint32_t)IPU_LINK_UP_GEN,
-				  link_rd(self, c, p, IPU_LINK_GEN));
-			EXPECT_EQ((uint32_t)IPU_LINK_UP_LANES,
-				  link_rd(self, c, p, IPU_LINK_LANES));
-			EXPECT_EQ((uint32_t)IPU_LINK_UP_FOM,
-				  link_rd(self, c, p, IPU_LINK_FOM));
-		}
-	}
+	for (int c = 0; c < CARDS; c++)
+		for (uint32_t p = 0; p < self->ports; p++)
+			wired += check_port(_metadata, self, c, p);
 	/* 2 rungs x 2 links + 2 rail links, each seen from both ends */
 	EXPECT_EQ(12, wired);
 }
@@ -306,6 +306,7 @@ TEST_F(m2000, power_on_clears_counters)
 TEST_F(m2000, qmp_down_up)
 {
 	IPU_RETURN_IF_SKIPPED();
+	int traced = ipu_guest_log_count("QMP: member 0 port 2 state=down");
 
 	ASSERT_EQ(0, qom(self, "link", "index=0,port=2,state=down"))
 		TH_LOG("%s", self->rsp);
@@ -340,6 +341,11 @@ TEST_F(m2000, qmp_down_up)
 	clear_changes(self);
 	ASSERT_EQ(0, qom(self, "link", "index=0,port=2,state=up"));
 	EXPECT_EQ(0u, rd(self, 0, IPU_REG_LINK_CHANGED));
+	/* the QMP action is traced */
+	if (traced < 0)
+		SKIP(return, "QEMU's log is not in the share");
+	EXPECT_EQ(traced + 1,
+		  ipu_guest_log_count("QMP: member 0 port 2 state=down"));
 }
 
 /*
@@ -416,12 +422,14 @@ TEST_F(m2000, qmp_refused)
 			state[c][p] = link_rd(self, c, p, IPU_LINK_STATE);
 			errs[c][p] = link_rd(self, c, p, IPU_LINK_ERR_CORR);
 		}
-	for (size_t i = 0; i < sizeof(bad_link) / sizeof(bad_link[0]); i++)
+	for (size_t i = 0; i < sizeof(bad_link) / sizeof(bad_link[0]); i++) {
 		EXPECT_EQ(1, qom(self, "link", bad_link[i]))
 			TH_LOG("link=%s: %s", bad_link[i], self->rsp);
-	for (size_t i = 0; i < sizeof(bad_inject) / sizeof(bad_inject[0]); i++)
+	}
+	for (size_t i = 0; i < sizeof(bad_inject) / sizeof(bad_inject[0]); i++) {
 		EXPECT_EQ(1, qom(self, "inject-error", bad_inject[i]))
 			TH_LOG("inject-error=%s: %s", bad_inject[i], self->rsp);
+	}
 	/* the configuration is fixed once created */
 	EXPECT_EQ(1, qom(self, "topology", "ring"));
 	for (int c = 0; c < CARDS; c++) {
