@@ -5,6 +5,9 @@
 #                       its test graphs with libipudev (tests/common/ipu_graphs.c)
 #   VM vm-trace-check   tests/card/trace/run.sh: the card's QEMU trace events
 #                       show a reset and a matmul
+#   host fabric-check   tests/card/fabric/check.py: the IPU-Link fabric's
+#                       topologies, wiring, reset behaviour and configuration
+#                       errors, through QMP of a QEMU without a guest
 #   VM vm-links-check   tests/card/links/run.sh: IPU-Links of 4 test cards
 #                       wired as an M2000 (ipu_link_test in the guest, QMP
 #                       from the host through tests/common/qmp-serve.py)
@@ -17,6 +20,7 @@ CARD_TEST_DEPS := $(CARD_TDIR)/ipu_bar0.c $(CARD_TDIR)/ipu_bar0.h \
 ALL_TARGETS += $(CARD_TESTS)
 VM_TESTS += $(CARD_TESTS)
 VM_CHECKS += vm-trace-check vm-links-check
+HOST_CHECKS += fabric-check
 # Not in VM_TESTS: it needs the VM that vm-links-check boots.
 LINK_TEST := $(B)/tests/ipu_link_test
 ALL_TARGETS += $(LINK_TEST)
@@ -50,3 +54,9 @@ $(LINK_TEST): $(CARD_TDIR)/links/ipu_link_test.c $(CARD_TEST_DEPS) \
 .PHONY: vm-links-check
 vm-links-check: $(LINK_TEST)
 	@$(CARD_TDIR)/links/run.sh $(CURDIR) $(B) >$(B)/results/vm-links.ktap
+
+.PHONY: fabric-check
+fabric-check:
+	@mkdir -p $(B)/results
+	@$(CARD_TDIR)/fabric/check.py $(B)/qemu/qemu-system-x86_64 \
+		>$(B)/results/fabric.ktap
