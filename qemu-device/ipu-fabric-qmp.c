@@ -245,6 +245,71 @@ static void ipu_fabric_get_links(Object *obj, Visitor *v, const char *name,
     visit_end_list(v, NULL);
 }
 
+/*
+ * One entry of `routes`: ipu_fabric_route() from @a to @b, as it answers
+ * (hops "I.P" when it found a route, the link that is down otherwise).
+ */
+static bool ipu_fabric_visit_route(Visitor *v, IpuFabric *f, uint32_t a,
+                                   uint32_t b, Error **errp)
+{
+    IpuFabricHop hops[IPU_FABRIC_MAX_SIZE];
+    uint32_t down = IPU_FABRIC_NONE;
+    int n = ipu_fabric_route(f, a, b, hops, ARRAY_SIZE(hops), &down);
+    char *result = n >= 0 ? (char *)"ok" :
+                   n == -ENOLINK ? (char *)"link-down" : (char *)"no-route";
+    Error *err = NULL;
+
+    if (!visit_start_struct(v, NULL, NULL, 0, &err)) {
+        error_propagate(errp, err);
+        return false;
+    }
+    if (visit_type_uint32(v, "from", &a, &err) &&
+        visit_type_uint32(v, "to", &b, &err) &&
+        visit_type_str(v, "result", &result, &err) &&
+        visit_type_uint32(v, "down", &down, &err) &&
+        visit_start_list(v, "hops", NULL, 0, &err)) {
+        for (int i = 0; i < n && !err; i++) {
+            char *hop = g_strdup_printf("%u.%u", hops[i].index, hops[i].port);
+
+            visit_type_str(v, NULL, &hop, &err);
+            g_free(hop);
+        }
+        visit_end_list(v, NULL);
+        if (!err) {
+            visit_check_struct(v, &err);
+        }
+    }
+    visit_end_struct(v, NULL);
+    if (err) {
+        error_propagate(errp, err);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * `routes`: what ipu_fabric_route() answers for every ordered pair of
+ * members (the link transport's query), for tests.
+ */
+static void ipu_fabric_get_routes(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    IpuFabric *f = IPU_FABRIC(obj);
+    bool ok = true;
+
+    if (!visit_start_list(v, name, NULL, 0, errp)) {
+        return;
+    }
+    for (uint32_t a = 0; ok && f->complete && a < f->size; a++) {
+        for (uint32_t b = 0; ok && b < f->size; b++) {
+            if (a != b) {
+                ok = ipu_fabric_visit_route(v, f, a, b, errp);
+            }
+        }
+    }
+    visit_end_list(v, NULL);
+}
+
 void ipu_fabric_qmp_class_init(ObjectClass *oc)
 {
     object_class_property_add_str(oc, "link", NULL, ipu_fabric_set_link);
@@ -252,4 +317,6 @@ void ipu_fabric_qmp_class_init(ObjectClass *oc)
                                   ipu_fabric_inject_error);
     object_class_property_add(oc, "links", "IpuFabricLinks",
                               ipu_fabric_get_links, NULL, NULL, NULL);
+    object_class_property_add(oc, "routes", "IpuFabricRoutes",
+                              ipu_fabric_get_routes, NULL, NULL, NULL);
 }

@@ -9,7 +9,9 @@ topology (m2000, pod16, ring, explicit wiring) wires every port as
 docs/hw-interface.md "IPU-Links" says (the expected wiring is computed
 here from the document's table, independently of the device), that all
 links train to UP, that a machine reset (a power-on of every card)
-keeps a link held down and clears FAILED links and error counters; and
+keeps a link held down and clears FAILED links and error counters, that
+the route query of the link transport (the fabric's `routes`) answers
+shortest paths of wired ports and names a link that is down; and
 that every configuration error the document lists stops QEMU with its
 message. The guest's view (registers, events) is vm-links-check's.
 """
@@ -193,6 +195,82 @@ def check_reset(qemu):
         vm.close()
 
 
+def distances(links, n, src):
+    """Hops from member src to each member over the wiring (None: none)."""
+    adj = {i: set() for i in range(n)}
+    for a, _, b, _ in links:
+        adj[a].add(b)
+        adj[b].add(a)
+    dist = {src: 0}
+    todo = [src]
+    while todo:
+        m = todo.pop(0)
+        for x in sorted(adj[m]):
+            if x not in dist:
+                dist[x] = dist[m] + 1
+                todo.append(x)
+    return [dist.get(i) for i in range(n)]
+
+
+def route_ok(r, ends, dist):
+    """Is route r a shortest chain of wired ports from r["from"] to r["to"]?"""
+    at = r["from"]
+    for hop in r["hops"]:
+        index, port = (int(x) for x in hop.split("."))
+        if index != at or (index, port) not in ends:
+            return False
+        at = ends[(index, port)][0]
+    return at == r["to"] and len(r["hops"]) == dist[r["from"]][r["to"]]
+
+
+def check_routes_of(qemu, name, fabric, n, links):
+    """Every route the link transport would get, all links UP."""
+    vm = Qmp(qemu, fabric, n)
+    try:
+        vm.wait_states(lambda e: "up")
+        routes = vm.cmd("qom-get", path=FABRIC, property="routes")["return"]
+        ends = ends_of(links)
+        dist = [distances(links, n, i) for i in range(n)]
+        bad = [r for r in routes if r["result"] != "ok" or
+               not route_ok(r, ends, dist)]
+        check(len(routes) == n * (n - 1) and not bad,
+              "%s: every route is a shortest path of wired ports" % name,
+              str(bad[:3]))
+    finally:
+        vm.close()
+
+
+def check_routes_down(qemu):
+    """Routes over links that are down: the other rung link, or an error."""
+    vm = Qmp(qemu, "topology=m2000", 4)
+    try:
+        vm.wait_states(lambda e: "up")
+        vm.qom_set("link", "index=0,port=2,state=down")
+        vm.qom_set("link", "index=0,port=0,state=down")
+        routes = {(r["from"], r["to"]): r for r in
+                  vm.cmd("qom-get", path=FABRIC, property="routes")["return"]}
+        check(routes[(0, 1)]["result"] == "ok" and
+              routes[(0, 1)]["hops"] == ["0.1"],
+              "routes: a rung with one link down crosses the other",
+              str(routes[(0, 1)]))
+        check(routes[(0, 2)]["result"] == "link-down" and
+              routes[(0, 2)]["down"] == (0 << 8 | 2) and
+              routes[(2, 0)]["down"] == (2 << 8 | 3),
+              "routes: a hop whose link is down names it",
+              str([routes[(0, 2)], routes[(2, 0)]]))
+    finally:
+        vm.close()
+    vm = Qmp(qemu, "size=3,wiring=0.0-1.0", 2)
+    try:
+        routes = {(r["from"], r["to"]): r for r in
+                  vm.cmd("qom-get", path=FABRIC, property="routes")["return"]}
+        check(routes[(0, 2)]["result"] == "no-route" and
+              routes[(1, 0)]["result"] in ("ok", "link-down"),
+              "routes: a member not wired has no route", str(routes[(0, 2)]))
+    finally:
+        vm.close()
+
+
 # (fabric, cards' extra properties, the message QEMU must stop with)
 BAD = [
     ("topology=m3000", [], "unknown topology 'm3000'"),
@@ -243,6 +321,9 @@ def main():
     check_topology(qemu, "explicit", "size=3,wiring=0.3-2.1:1.0-2.0", 3,
                    [(0, 3, 2, 1), (1, 0, 2, 0)])
     check_reset(qemu)
+    check_routes_of(qemu, "m2000", "topology=m2000", 4, ladder(4, False))
+    check_routes_of(qemu, "pod16", "topology=pod16", 16, ladder(16, True))
+    check_routes_down(qemu)
     check_bad(qemu)
     print("KTAP version 1")
     print("1..%d" % len(results))
