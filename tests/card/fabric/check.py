@@ -102,6 +102,12 @@ class Qmp:
                 return ends
             time.sleep(0.05)
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def close(self):
         try:
             self.cmd("quit")
@@ -143,7 +149,7 @@ def check_topology(qemu, name, fabric, n, links):
     except RuntimeError as e:
         check(False, "%s: QEMU starts" % name, str(e))
         return
-    try:
+    with vm:
         got = vm.wait_states(lambda e: "up")
         want = ends_of(links)
         seen = {(e["index"], e["port"]): (e["peer-index"], e["peer-port"])
@@ -153,14 +159,11 @@ def check_topology(qemu, name, fabric, n, links):
         check(all(e["state"] == "up" and e["gen"] == 4 and e["lanes"] == 8
                   and e["fom"] == 200 for e in got),
               "%s: every link trained to UP (gen 4, 8 lanes, FOM 200)" % name)
-    finally:
-        vm.close()
 
 
 def check_reset(qemu):
     """A machine reset (power-on of every card) against held/failed links."""
-    vm = Qmp(qemu, "topology=m2000", 4)
-    try:
+    with Qmp(qemu, "topology=m2000", 4) as vm:
         vm.wait_states(lambda e: "up")
         r = [vm.qom_set("link", "index=0,port=2,state=down"),
              vm.qom_set("inject-error", "index=1,port=1,type=uncorrectable"),
@@ -191,8 +194,6 @@ def check_reset(qemu):
         got = vm.wait_states(lambda e: "up")
         check("return" in r and all(e["state"] == "up" for e in got),
               "reset: the held link brought up trains")
-    finally:
-        vm.close()
 
 
 def distances(links, n, src):
@@ -225,8 +226,7 @@ def route_ok(r, ends, dist):
 
 def check_routes_of(qemu, name, fabric, n, links):
     """Every route the link transport would get, all links UP."""
-    vm = Qmp(qemu, fabric, n)
-    try:
+    with Qmp(qemu, fabric, n) as vm:
         vm.wait_states(lambda e: "up")
         routes = vm.cmd("qom-get", path=FABRIC, property="routes")["return"]
         ends = ends_of(links)
@@ -236,14 +236,11 @@ def check_routes_of(qemu, name, fabric, n, links):
         check(len(routes) == n * (n - 1) and not bad,
               "%s: every route is a shortest path of wired ports" % name,
               str(bad[:3]))
-    finally:
-        vm.close()
 
 
 def check_routes_down(qemu):
     """Routes over links that are down: the other rung link, or an error."""
-    vm = Qmp(qemu, "topology=m2000", 4)
-    try:
+    with Qmp(qemu, "topology=m2000", 4) as vm:
         vm.wait_states(lambda e: "up")
         vm.qom_set("link", "index=0,port=2,state=down")
         vm.qom_set("link", "index=0,port=0,state=down")
@@ -258,17 +255,12 @@ def check_routes_down(qemu):
               routes[(2, 0)]["down"] == (2 << 8 | 3),
               "routes: a hop whose link is down names it",
               str([routes[(0, 2)], routes[(2, 0)]]))
-    finally:
-        vm.close()
-    vm = Qmp(qemu, "size=3,wiring=0.0-1.0", 2)
-    try:
+    with Qmp(qemu, "size=3,wiring=0.0-1.0", 2) as vm:
         routes = {(r["from"], r["to"]): r for r in
                   vm.cmd("qom-get", path=FABRIC, property="routes")["return"]}
         check(routes[(0, 2)]["result"] == "no-route" and
               routes[(1, 0)]["result"] in ("ok", "link-down"),
               "routes: a member not wired has no route", str(routes[(0, 2)]))
-    finally:
-        vm.close()
 
 
 # (fabric, cards' extra properties, the message QEMU must stop with)
