@@ -503,4 +503,63 @@ TEST_F(m2000, bad_accesses)
 	EXPECT_LE(before + 24, ipu_guest_log_count("ipu: "));
 }
 
+/* Waits (20 s at most: a PCIe hot-plug takes seconds) for @card's @port. */
+static uint32_t wait_hotplug(FIXTURE_DATA(m2000) *self, int card,
+			     uint32_t port, uint32_t state)
+{
+	uint32_t st = 0;
+
+	for (int i = 0; i < 4 && st != state; i++)
+		st = wait_link(self, card, port, state);
+	return st;
+}
+
+/*
+ * A card that leaves (hot-unplug) takes its links down at its peers' ends,
+ * which read no peer serial; its index can be taken by no other card; a
+ * card plugged in as that member again trains with its peers. Last: it
+ * unplugs card 3, which the driver gets back first.
+ */
+TEST_F(m2000, unplug_and_replug)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const char *add = "{\"execute\": \"device_add\", \"arguments\": "
+		"{\"driver\": \"ipu\", \"id\": \"ipu3\", \"bus\": \"rp3\", "
+		"\"model\": \"test\", \"card\": 3, \"serial\": \"IPU-SN-0003\", "
+		"\"fabric\": \"f0\", \"fabric-index\": %d}}";
+	char cmd[512];
+
+	ASSERT_EQ(0, ipu_bar0_release(&self->bar[3]));
+	ASSERT_EQ(0, ipu_host_qmp("{\"execute\": \"device_del\", \"arguments\": "
+				  "{\"id\": \"ipu3\"}}", self->rsp, sizeof(self->rsp)))
+		TH_LOG("%s", self->rsp);
+	ASSERT_EQ((uint32_t)IPU_LINK_STATE_DOWN,
+		  wait_hotplug(self, 2, 0, IPU_LINK_STATE_DOWN));
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, link_state(self, 2, 1));
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, link_state(self, 1, 2));
+	EXPECT_EQ(IPU_LINK_WIRED, link_rd(self, 1, 2, IPU_LINK_STATE));
+	EXPECT_EQ(3u, link_rd(self, 1, 2, IPU_LINK_PEER_INDEX));
+	EXPECT_EQ(0u, link_rd(self, 1, 2, IPU_LINK_PEER_SERIAL));
+	EXPECT_EQ(1u << 2, rd(self, 1, IPU_REG_LINK_CHANGED));
+	EXPECT_EQ(0x3u, rd(self, 2, IPU_REG_LINK_CHANGED));
+	EXPECT_EQ(0u, rd(self, 0, IPU_REG_LINK_CHANGED));
+
+	/* member 1 is taken: refused, nothing changes */
+	snprintf(cmd, sizeof(cmd), add, 1);
+	EXPECT_EQ(1, ipu_host_qmp(cmd, self->rsp, sizeof(self->rsp)));
+	EXPECT_NE(NULL, strstr(self->rsp, "fabric-index 1 is taken"))
+		TH_LOG("%s", self->rsp);
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_UP, link_state(self, 0, 0));
+
+	/* member 3 again: its links train once it is READY */
+	snprintf(cmd, sizeof(cmd), add, 3);
+	ASSERT_EQ(0, ipu_host_qmp(cmd, self->rsp, sizeof(self->rsp)))
+		TH_LOG("%s", self->rsp);
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_UP,
+		  wait_hotplug(self, 1, 2, IPU_LINK_STATE_UP));
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_UP,
+		  wait_hotplug(self, 2, 1, IPU_LINK_STATE_UP));
+	EXPECT_NE(0u, link_rd(self, 1, 2, IPU_LINK_PEER_SERIAL));
+}
+
 TEST_HARNESS_MAIN
