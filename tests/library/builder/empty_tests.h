@@ -434,3 +434,164 @@ TEST(empty_matmul)
 		ipu_graph_free(g);
 	}
 }
+
+TEST(empty_popnn_batch)
+{
+	static const uint32_t s05[] = { 0, 5 }, s30[] = { 3, 0 }, s5[] = { 5 }, s0[] = { 0 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int x, t, lab, x30, gm, bt, seq, y, grad = -1, mean = -1, istd = -1, dg = -1, db = -1, dx;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(x = et_add(g, "x", IPU_DTYPE_F32, 2, s05));
+	ASSERT_CALL(t = et_add(g, "t", IPU_DTYPE_F32, 2, s05));
+	ASSERT_CALL(lab = et_add(g, "lab", IPU_DTYPE_I32, 1, s0));
+	ASSERT_CALL(x30 = et_add(g, "x30", IPU_DTYPE_F32, 2, s30));
+	ASSERT_CALL(gm = et_add(g, "gamma", IPU_DTYPE_F32, 1, s5));
+	ASSERT_CALL(bt = et_add(g, "beta", IPU_DTYPE_F32, 1, s5));
+	et_expect_shape(_metadata, g, y = ipu_softmax(g, seq, x, "sm", &err), 2, s05, "softmax");
+	et_expect_shape(_metadata, g, ipu_softmax_grad(g, seq, y, x, "sm_grad", &err), 2, s05, "softmax_grad");
+	et_expect_shape(_metadata, g, y = ipu_log_softmax(g, seq, x, "ls", &err), 2, s05, "log_softmax");
+	et_expect_shape(_metadata, g, ipu_log_softmax_grad(g, seq, y, x, "ls_grad", &err), 2, s05, "log_softmax_grad");
+	et_expect_shape(_metadata, g, ipu_softmax(g, seq, x30, "sm30", &err), 2, s30, "softmax of empty rows");
+	/* cross-entropy: the mean of nothing (NaN), an empty gradient */
+	et_expect_shape(_metadata, g, y = ipu_cross_entropy(g, seq, x, t, "ce", "ce_grad", &grad, &err), 0, NULL, "ce");
+	et_expect_shape(_metadata, g, grad, 2, s05, "ce gradient");
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_RW, &err));
+	et_expect_shape(_metadata, g, y = ipu_cross_entropy_labels(g, seq, x, lab, "cel", "cel_grad", &grad, &err), 0,
+			NULL, "ce labels");
+	et_expect_shape(_metadata, g, grad, 2, s05, "ce labels gradient");
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_RW, &err));
+	expect_err(_metadata, ipu_cross_entropy(g, seq, x30, x30, "ce0", NULL, NULL, &err), "have 0 classes",
+		   "no classes");
+	/* batch norm: NaN statistics (means of nothing), empty y and dx, zero d_gamma and d_beta */
+	et_expect_shape(_metadata, g, y = ipu_batch_norm(g, seq, x, gm, bt, 1e-5f, "bn", &mean, &istd, &err), 2, s05,
+			"batch_norm");
+	et_expect_shape(_metadata, g, mean, 1, s5, "batch_norm mean");
+	ASSERT_CALL(ipu_graph_expose(g, mean, NULL, IPU_HANDLE_RW, &err));
+	ASSERT_CALL(ipu_graph_expose(g, istd, NULL, IPU_HANDLE_RW, &err));
+	et_expect_shape(_metadata, g, dx = ipu_batch_norm_grad(g, seq, x, y, mean, istd, gm, "bn_grad", &dg, &db, &err), 2,
+			s05, "batch_norm_grad");
+	et_expect_shape(_metadata, g, dg, 1, s5, "d_gamma");
+	ASSERT_CALL(ipu_graph_expose(g, dg, NULL, IPU_HANDLE_RW, &err));
+	ASSERT_CALL(ipu_graph_expose(g, db, NULL, IPU_HANDLE_RW, &err));
+	et_expect_shape(_metadata, g, ipu_batch_norm_infer(g, seq, x, gm, bt, gm, bt, 1e-5f, "bn_infer", &err), 2, s05,
+			"batch_norm_infer");
+	/* layer norm over the last dimension: empty statistics, zero d_gamma and d_beta */
+	et_expect_shape(_metadata, g, y = ipu_layer_norm(g, seq, x, gm, bt, 1, 1e-5f, "ln", &mean, &istd, &err), 2,
+			s05, "layer_norm");
+	et_expect_shape(_metadata, g, mean, 1, s0, "layer_norm mean");
+	et_expect_shape(_metadata, g, ipu_layer_norm_grad(g, seq, x, y, mean, istd, gm, 1, "ln_grad", &dg, &db, &err), 2,
+			s05, "layer_norm_grad");
+	et_expect_shape(_metadata, g, db, 1, s5, "layer norm d_beta");
+	ASSERT_CALL(ipu_graph_expose(g, dg, "ln_dg", IPU_HANDLE_RW, &err));
+	ASSERT_CALL(ipu_graph_expose(g, db, "ln_db", IPU_HANDLE_RW, &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	d = et_load_run(_metadata, g);
+	{
+		static const char *const nan_h[] = { "ce", "cel", "bn/mean", "bn/inv_std" };
+		static const char *const zero_h[] = { "bn_grad/d_gamma", "bn_grad/d_beta", "ln_dg", "ln_db" };
+		struct ipu_tensor_info ti;
+
+		for (unsigned i = 0; i < 4; i++) {
+			ASSERT_CALL(ipu_tensor_lookup(d, nan_h[i], &ti, &err));
+			et_junk_run(_metadata, d, nan_h[i], ti.elements);
+			et_expect_all(_metadata, d, nan_h[i], ti.elements, NAN);
+		}
+		for (unsigned i = 0; i < 4; i++) {
+			ASSERT_CALL(ipu_tensor_lookup(d, zero_h[i], &ti, &err));
+			et_junk_run(_metadata, d, zero_h[i], ti.elements);
+			et_expect_all(_metadata, d, zero_h[i], ti.elements, 0.0f);
+		}
+	}
+	ipu_device_close(d);
+	ipu_graph_free(g);
+}
+
+TEST(empty_conv_pool)
+{
+	static const uint32_t sx[] = { 0, 3, 6, 6 }, sw[] = { 4, 3, 3, 3 }, sy[] = { 0, 4, 4, 4 }, sx0[] = { 2, 0, 6, 6 },
+		sw0[] = { 4, 0, 3, 3 }, sy0[] = { 2, 4, 4, 4 }, sxc[] = { 2, 3, 6, 6 }, swo[] = { 0, 3, 3, 3 },
+		syo[] = { 2, 0, 4, 4 }, sp[] = { 0, 3, 3, 3 }, sxh[] = { 2, 3, 0, 6 };
+	struct ipu_conv2d_params cp = IPU_CONV2D_PARAMS_INIT;
+	struct ipu_pool2d_params pp = { sizeof(pp), { 2, 2 }, { 2, 2 }, { 0, 0, 0, 0 } };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int x, w, y, x0, w0, xc, wo, xh, seq;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(x = et_add(g, "x", IPU_DTYPE_F32, 4, sx));
+	ASSERT_CALL(w = et_add(g, "w", IPU_DTYPE_F32, 4, sw));
+	ASSERT_CALL(x0 = et_add(g, "x0", IPU_DTYPE_F32, 4, sx0));
+	ASSERT_CALL(w0 = et_add(g, "w0", IPU_DTYPE_F32, 4, sw0));
+	ASSERT_CALL(xc = et_add(g, "xc", IPU_DTYPE_F32, 4, sxc));
+	ASSERT_CALL(wo = et_add(g, "wo", IPU_DTYPE_F32, 4, swo));
+	ASSERT_CALL(xh = et_add(g, "xh", IPU_DTYPE_F32, 4, sxh));
+	/* an empty batch: empty y and dx, a zero weight gradient */
+	et_expect_shape(_metadata, g, y = ipu_conv2d(g, seq, x, w, &cp, "y", &err), 4, sy, "conv2d, N = 0");
+	et_expect_shape(_metadata, g, ipu_conv2d_grad_input(g, seq, y, w, x, &cp, "dx", &err), 4, sx, "grad_input");
+	et_expect_shape(_metadata, g, y = ipu_conv2d_grad_weights(g, seq, x, y, w, &cp, "dw", &err), 4, sw,
+			"grad_weights");
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_RW, &err));
+	/* no input channels: sums over nothing */
+	et_expect_shape(_metadata, g, y = ipu_conv2d(g, seq, x0, w0, &cp, "y0", &err), 4, sy0, "conv2d, Cin = 0");
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_RW, &err));
+	et_expect_shape(_metadata, g, y = ipu_conv2d(g, seq, xc, wo, &cp, "yo", &err), 4, syo, "conv2d, Cout = 0");
+	et_expect_shape(_metadata, g, ipu_conv2d_grad_input(g, seq, y, wo, xc, &cp, "dxo", &err), 4, sxc,
+			"grad_input, Cout = 0");
+	expect_err(_metadata, ipu_conv2d(g, seq, xh, w, &cp, "yh", &err), "bigger than the padded input 0x6",
+		   "H = 0");
+	/* pooling */
+	for (unsigned op = IPU_POOL_MAX; op <= IPU_POOL_AVG; op++) {
+		char n1[16], n2[16];
+
+		snprintf(n1, sizeof(n1), "pool%u", op);
+		snprintf(n2, sizeof(n2), "pool%u_grad", op);
+		et_expect_shape(_metadata, g, y = ipu_pool2d(g, seq, op, x, &pp, n1, &err), 4, sp, "pool2d, N = 0");
+		et_expect_shape(_metadata, g, ipu_pool2d_grad(g, seq, op, x, y, &pp, n2, &err), 4, sx, "pool2d_grad");
+	}
+	et_expect_shape(_metadata, g, ipu_pool2d(g, seq, IPU_POOL_AVG, x0, &pp, "pool_c0", &err), 4,
+			(const uint32_t[]){ 2, 0, 3, 3 }, "pool2d, C = 0");
+	expect_err(_metadata, ipu_pool2d(g, seq, IPU_POOL_MAX, xh, &pp, "pool_h0", &err), "bigger than the padded input",
+		   "pool, H = 0");
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	d = et_load_run(_metadata, g);
+	et_junk_run(_metadata, d, "dw", 4 * 3 * 3 * 3);
+	et_expect_all(_metadata, d, "dw", 4 * 3 * 3 * 3, 0.0f);
+	et_junk_run(_metadata, d, "y0", 2 * 4 * 4 * 4);
+	et_expect_all(_metadata, d, "y0", 2 * 4 * 4 * 4, 0.0f);
+	ipu_device_close(d);
+	ipu_graph_free(g);
+}
+
+TEST(empty_optimizers)
+{
+	static const uint32_t s04[] = { 0, 4 };
+	struct ipu_adam_params ap = IPU_ADAM_DEFAULTS;
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	float lr = 0.5f;
+	int w, gr, w2, seq, lr_t;
+
+	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(w = et_add(g, "w", IPU_DTYPE_F32, 2, s04));
+	ASSERT_CALL(w2 = et_add(g, "w2", IPU_DTYPE_F32, 2, s04));
+	ASSERT_CALL(gr = et_add(g, "grad", IPU_DTYPE_F32, 2, s04));
+	ASSERT_CALL(ipu_scaled_add(g, seq, w, gr, -0.1f, &err));
+	ASSERT_CALL(lr_t = ipu_sgd_momentum(g, seq, w, gr, 0.1f, 0.9f, "sgd", &err));
+	ASSERT_CALL(ipu_adam(g, seq, w2, gr, &ap, "adam", &err));
+	ASSERT_EQ(lr_t, ipu_graph_find_tensor(g, "sgd/lr"));
+	et_expect_shape(_metadata, g, ipu_graph_find_tensor(g, "sgd/velocity"), 2, s04, "velocity");
+	et_expect_shape(_metadata, g, ipu_graph_find_tensor(g, "adam/m"), 2, s04, "adam m");
+	ASSERT_CALL(ipu_graph_expose(g, w, NULL, IPU_HANDLE_RW, &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	d = et_load_run(_metadata, g);
+	ASSERT_CALL(ipu_tensor_write(d, "sgd/lr", &lr, sizeof(lr), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "w", NULL, 0, &err));
+	ipu_device_close(d);
+	ipu_graph_free(g);
+}
