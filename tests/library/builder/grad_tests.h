@@ -26,7 +26,8 @@ static int gc_softmax_bwd(struct ipu_graph *g, int seq, const int *in, int y, in
 TEST(gradcheck_softmax)
 {
 	for (int log = 0; log < 2; log++) {
-		for (uint64_t seed = 1; seed <= 3; seed++) {
+		/* seed 4: an empty batch (numpy: empty y and dx) */
+		for (uint64_t seed = 1; seed <= 4; seed++) {
 			struct gc_op op = { "softmax", 1, { { "x", GC_RAND, 2, { 0 }, 1, 3, 0, 0, 0 } },
 					    gc_softmax_fwd, gc_softmax_bwd, &log, 0, 0, 0, 0, seed * 7 + (uint64_t)log, 0 };
 			unsigned bad;
@@ -37,6 +38,8 @@ TEST(gradcheck_softmax)
 			for (unsigned i = 0; i < op.in[0].rank; i++)
 				op.in[0].shape[i] = gc_dim(1, 9);
 			op.in[0].shape[op.in[0].rank - 1] = gc_dim(2, 13);
+			if (seed == 4)
+				op.in[0].shape[0] = 0;
 			gc_run(_metadata, &op, &bad);
 			ASSERT_EQ(0u, bad) TH_LOG("%s, seed %llu", op.what, (unsigned long long)seed);
 		}
@@ -111,6 +114,8 @@ TEST(gradcheck_nonlinearities)
 		rng = type + 9;
 		for (unsigned i = 0; i < 3; i++)
 			op.in[0].shape[i] = gc_dim(1, 7);
+		if (type == IPU_NL_TANH)	/* an empty input: empty y and dx */
+			op.in[0].shape[1] = 0;
 		gc_run(_metadata, &op, &bad);
 		ASSERT_EQ(0u, bad) TH_LOG("nonlinearity %u", type);
 	}
