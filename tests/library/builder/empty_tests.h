@@ -107,7 +107,7 @@ TEST(empty_tensors_map_expose_and_load)
 	struct ipu_graph *g;
 	struct ipu_device *d;
 	struct ipu_tensor_desc td;
-	int a, b, c, x, st;
+	int a, b, c, e, x, st;
 
 	ASSERT_CALL(ipu_graph_create(IPU_MODEL_TEST, &g, &err));
 	ASSERT_CALL(a = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 3, s3, &err));
@@ -132,12 +132,37 @@ TEST(empty_tensors_map_expose_and_load)
 		   "at least one element", "stream of 0 elements");
 	ASSERT_CALL(st = ipu_graph_add_stream(g, "s1", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32, 1, 1, &err));
 	expect_err(_metadata, ipu_prog_stream_copy(g, st, c, &err), "", "stream copy into an empty tensor");
+	/* a copy of nothing is a no-op; a vertex field of nothing is refused (graph-format.md) */
+	ASSERT_CALL(e = et_add(g, "e", IPU_DTYPE_F16, 2, (const uint32_t[]){ 5, 0 }));
+	ASSERT_CALL(ipu_prog_copy(g, ipu_slice_all(g, b), ipu_slice_all(g, e), &err));
+	{
+		int cs = ipu_graph_add_compute_set(g, "cs", &err);
+		struct ipu_slice f[2] = { ipu_slice_all(g, c), ipu_slice_all(g, c) };
+
+		ASSERT_CALL(cs);
+		expect_err(_metadata, ipu_graph_add_vertex(g, cs, IPUE_CODELET_COPY, f, 2, NULL, 0, &err), "", "vertex");
+	}
 	ASSERT_CALL(ipu_graph_set_initial(g, c, NULL, 0, &err));
 	expect_err(_metadata, ipu_graph_set_initial(g, c, s4, 4, &err), "initial data of 4 bytes", "bytes");
 	ASSERT_CALL(ipu_graph_expose(g, a, NULL, IPU_HANDLE_RW, &err));
 	ASSERT_CALL(ipu_graph_expose(g, b, NULL, IPU_HANDLE_READ, &err));
 	ASSERT_CALL(ipu_graph_expose(g, c, NULL, IPU_HANDLE_WRITE, &err));
 	ASSERT_CALL(ipu_graph_add_program(g, "main", ipu_prog_sequence(g, &err), &err));
+	{
+		/* the memory report: only x's 16 bytes of tensor data, from the graph and from its binary */
+		struct ipu_memory_report mr = { 0 }, mb = { 0 };
+		void *bin;
+		size_t len;
+
+		ASSERT_CALL(ipu_graph_memory_report(g, &mr, &err));
+		EXPECT_EQ(16u, mr.tensor_data);
+		ASSERT_CALL(ipu_graph_write(g, &bin, &len, &err));
+		ASSERT_CALL(ipu_graph_binary_memory_report(bin, len, &mb, &err));
+		EXPECT_EQ(mr.total, mb.total);
+		free(bin);
+		ipu_memory_report_free(&mr);
+		ipu_memory_report_free(&mb);
+	}
 	d = et_load_run(_metadata, g);
 	ASSERT_CALL(ipu_tensor_write(d, "a", NULL, 0, &err));
 	ASSERT_CALL(ipu_tensor_read(d, "a", NULL, 0, &err));
