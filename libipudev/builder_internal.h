@@ -324,7 +324,10 @@ long ipu__local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, ui
 /*
  * Reduce @in (mapped, elements a multiple of @L >= 1) seen as rows of @L
  * elements into a new tensor @name of @orank dimensions @oshape (one element
- * per row; f32 for f16 input), spread like the rows (partition.c).
+ * per row; f32 for f16 input), spread like the rows (partition.c). An empty
+ * @in (then @L may be 0: empty rows) gives numpy's result: sums of empty
+ * rows are 0, their max/min -EINVAL naming @in (unless @oshape is empty
+ * too); no rows, an empty output.
  */
 int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
 			const uint32_t *oshape, const char *name, struct ipu_error *err);
