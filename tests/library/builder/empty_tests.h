@@ -564,8 +564,9 @@ TEST(empty_conv_pool)
 	et_expect_shape(_metadata, g, y = ipu_conv2d(g, seq, x0, w0, &cp, "y0", &err), 4, sy0, "conv2d, Cin = 0");
 	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_RW, &err));
 	et_expect_shape(_metadata, g, y = ipu_conv2d(g, seq, xc, wo, &cp, "yo", &err), 4, syo, "conv2d, Cout = 0");
-	et_expect_shape(_metadata, g, ipu_conv2d_grad_input(g, seq, y, wo, xc, &cp, "dxo", &err), 4, sxc,
+	et_expect_shape(_metadata, g, y = ipu_conv2d_grad_input(g, seq, y, wo, xc, &cp, "dxo", &err), 4, sxc,
 			"grad_input, Cout = 0");
+	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_RW, &err));
 	expect_err(_metadata, ipu_conv2d(g, seq, xh, w, &cp, "yh", &err), "bigger than the padded input 0x6",
 		   "H = 0");
 	/* pooling */
@@ -587,6 +588,8 @@ TEST(empty_conv_pool)
 	et_expect_all(_metadata, d, "dw", 4 * 3 * 3 * 3, 0.0f);
 	et_junk_run(_metadata, d, "y0", 2 * 4 * 4 * 4);
 	et_expect_all(_metadata, d, "y0", 2 * 4 * 4 * 4, 0.0f);
+	et_junk_run(_metadata, d, "dxo", 2 * 3 * 6 * 6);
+	et_expect_all(_metadata, d, "dxo", 2 * 3 * 6 * 6, 0.0f);
 	ipu_device_close(d);
 	ipu_graph_free(g);
 }
