@@ -265,9 +265,8 @@ IPU_API int ipu_graph_add_tensor(struct ipu_graph *g, const char *name, unsigned
 				IPU_GRAPH_MAX_RANK);
 	if (rank && !shape)
 		return ipu__err(err, -EINVAL, "tensor '%s': no shape", name);
+	/* a dimension may be 0: an empty tensor (docs/builder.md "Empty tensors") */
 	for (unsigned i = 0; i < rank; i++) {
-		if (!shape[i])
-			return ipu__err(err, -EINVAL, "tensor '%s': dimension %u is 0", name, i);
 		n *= shape[i];
 		if (n > ((uint64_t)1 << 40))
 			return ipu__err(err, -EINVAL, "tensor '%s': too many elements", name);
@@ -415,6 +414,8 @@ int ipu__map_aligned(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t c
 		return r;
 	t = &g->t[tensor];
 	es = ipu_dtype_size(t->dtype);
+	if (!t->elements && !begin && !count && tile < g->tiles)
+		return 0;	/* an empty tensor: [0, 0) is all of it, and takes no memory */
 	if (!count || begin > t->elements || count > t->elements - begin)
 		return ipu__err(err, -EINVAL,
 				"tensor '%s': cannot map elements [%llu, %llu): the tensor has %llu",
@@ -622,6 +623,8 @@ IPU_API int ipu_graph_set_initial(struct ipu_graph *g, int tensor, const void *d
 	if (t->view)
 		return ipu__err(err, -EINVAL, "tensor '%s' is a view of '%s': give the initial data to '%s'",
 				t->name, g->t[t->base].name, g->t[t->base].name);
+	if (!t->elements && !bytes)
+		return 0;	/* an empty tensor: nothing to set (data may be NULL) */
 	if (bytes != t->elements * ipu_dtype_size(t->dtype) || !data)
 		return ipu__err(err, -EINVAL, "tensor '%s': initial data of %zu bytes, the tensor has %llu",
 				t->name, bytes,

@@ -324,7 +324,10 @@ long ipu__local_copy(struct ipu_graph *g, int *ex, const char *exname, int t, ui
 /*
  * Reduce @in (mapped, elements a multiple of @L >= 1) seen as rows of @L
  * elements into a new tensor @name of @orank dimensions @oshape (one element
- * per row; f32 for f16 input), spread like the rows (partition.c).
+ * per row; f32 for f16 input), spread like the rows (partition.c). An empty
+ * @in (then @L may be 0: empty rows) gives numpy's result: sums of empty
+ * rows are 0, their max/min -EINVAL naming @in (unless @oshape is empty
+ * too); no rows, an empty output.
  */
 int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
 			const uint32_t *oshape, const char *name, struct ipu_error *err);
@@ -337,6 +340,37 @@ const char *ipu__sub_name(char *buf, size_t n, const char *base, const char *suf
  */
 int ipu__constant_near(struct ipu_graph *g, const char *base, const char *suffix, float v, int near,
 		       struct ipu_error *err);
+/* ---- empty tensors (empty.c; docs/builder.md "Empty tensors") ---- */
+
+/* tensor t exists and has no elements */
+bool ipu__empty(const struct ipu_graph *g, int t);
+/* the product of a shape (1 for rank 0) */
+uint64_t ipu__shape_count(unsigned rank, const uint32_t *shape);
+/*
+ * A new tensor @name (dtype, rank, shape) mapped linearly, every element
+ * set to @bits (the dtype's bits, low bytes for f16) by a Fill compute set
+ * appended to @seq on each run (nothing when the shape is empty): numpy's
+ * result of an op over empty operands (0 for a sum, NaN for a mean). Id or
+ * negative errno.
+ */
+int ipu__filled(struct ipu_graph *g, int seq, const char *name, unsigned dtype, unsigned rank,
+		const uint32_t *shape, uint32_t bits, struct ipu_error *err);
+/* ipu__filled() with 0 */
+int ipu__zeros(struct ipu_graph *g, int seq, const char *name, unsigned dtype, unsigned rank,
+	       const uint32_t *shape, struct ipu_error *err);
+/*
+ * A new empty tensor @name (the shape has a 0): no intervals, no program.
+ * Id or negative errno.
+ */
+int ipu__empty_output(struct ipu_graph *g, const char *name, unsigned dtype, unsigned rank,
+		      const uint32_t *shape, struct ipu_error *err);
+/*
+ * 0 when tensor t has elements, else -EINVAL "OP 'NAME': tensor 'T' [shape]
+ * is empty: WHY" (an op that cannot take an empty operand).
+ */
+int ipu__refuse_empty(const struct ipu_graph *g, int t, const char *op, const char *name, const char *why,
+		      struct ipu_error *err);
+
 /* ---- memory planning (memplan.c; docs/builder.md "Memory") ---- */
 
 /* how much more than its memory a tile may allocate while the graph is built, with reuse */

@@ -305,6 +305,8 @@ IPU_API int ipu_conv2d(struct ipu_graph *g, int seq, int x, int w, const struct 
 
 	uint32_t ys[4] = { c.N, c.CO, c.w.OH, c.w.OW };
 
+	if (!c.K)	/* no input channels: numpy's sums over nothing, zeros */
+		return conv_finish(&c, ipu__zeros(g, seq, name, IPU_DTYPE_F32, 4, ys, err));
 	if ((r = conv_fit(g, &c, c.U, spread < 256 ? 256 : spread, conv_item_bytes, &ctx, op, name, &pb, err)) ||
 	    (r = c.out = ipu_graph_add_tensor(g, name, IPU_DTYPE_F32, 4, ys, err)) < 0 ||
 	    (r = conv_begin(g, &c, name, "im2col", "matmul", err)) || (r = conv_fwd_items(g, &c, pb, err)) ||

@@ -279,6 +279,8 @@ static int tensor_io(struct ipu_device *dev, const char *name, void *data, size_
 		return ipu__err(err, -EINVAL, "tensor '%s' on %s: %zu bytes given, the tensor has %llu "
 				"(%llu x %s)", name, dev->name, bytes, (unsigned long long)ti.bytes,
 				(unsigned long long)ti.elements, ipu_dtype_name(ti.dtype));
+	if (!bytes)
+		return 0;	/* an empty tensor (docs/graph-format.md): nothing moves, no backend call */
 	if (wr)
 		return dev->ops->tensor_write(dev, ti.index, 0, data, bytes, err);
 	return dev->ops->tensor_read(dev, ti.index, 0, data, bytes, err);

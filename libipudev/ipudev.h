@@ -677,7 +677,9 @@ IPU_API void ipu_memory_report_free(struct ipu_memory_report *r);
 /**
  * ipu_graph_add_tensor() - a new tensor, not yet mapped to tiles
  * @name:  unique, non-empty (it names the tensor in messages and handles)
- * @dtype: IPU_DTYPE_*; @rank 0..IPU_MAX_RANK (0: one element); @shape dims >= 1
+ * @dtype: IPU_DTYPE_*; @rank 0..IPU_MAX_RANK (0: one element); @shape dims
+ * >= 0: a 0 makes an empty tensor (no elements, no tile memory; every op
+ * gives numpy's result for it, docs/builder.md "Empty tensors").
  * Returns the tensor id.
  */
 IPU_API int ipu_graph_add_tensor(struct ipu_graph *g, const char *name,
@@ -688,7 +690,8 @@ IPU_API int ipu_graph_add_tensor(struct ipu_graph *g, const char *name,
  * flattened tensor on @tile; the builder allocates the tile memory
  * (consecutive calls for consecutive ranges on one tile get consecutive
  * memory). Refused: a range already mapped, out of the tensor, a tile that
- * does not exist, a tile out of memory.
+ * does not exist, a tile out of memory, a @count of 0 (except [0, 0) of an
+ * empty tensor, which maps nothing).
  */
 IPU_API int ipu_graph_map(struct ipu_graph *g, int tensor, uint64_t begin,
 			  uint64_t count, unsigned tile, struct ipu_error *err);
@@ -903,8 +906,8 @@ IPU_API int ipu_reshape(struct ipu_graph *g, int in, unsigned rank, const uint32
 			const char *name, struct ipu_error *err);
 /**
  * ipu_slice_dims() - in[begin[0]:end[0], begin[1]:end[1], ...]: per
- * dimension of @in a non-empty range inside it (@begin, @end: @in's rank
- * entries). Free.
+ * dimension of @in a range inside it, begin <= end (begin == end: an empty
+ * view) (@begin, @end: @in's rank entries). Free.
  */
 IPU_API int ipu_slice_dims(struct ipu_graph *g, int in, const uint32_t *begin,
 			   const uint32_t *end, const char *name, struct ipu_error *err);
@@ -1084,7 +1087,8 @@ IPU_API int ipu_select(struct ipu_graph *g, int seq, int cond, int a, int b,
  * last dimension), i32 of @in's shape without that dimension; the first
  * index on ties, and the first NaN when a row holds one (numpy.argmax).
  * Rows lying whole in one tile's piece are searched in place, others are
- * gathered first ("@name/gather"). Returns the output's id.
+ * gathered first ("@name/gather"). Empty rows (last dimension 0) are
+ * refused (numpy raises). Returns the output's id.
  */
 IPU_API int ipu_argmax(struct ipu_graph *g, int seq, int in, const char *name,
 		       struct ipu_error *err);

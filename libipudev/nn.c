@@ -71,6 +71,8 @@ static int shifted(struct ipu_graph *g, int seq, int in, const char *name, struc
 	char buf[200];
 	int mx;
 
+	if (ipu__empty(g, in))	/* nothing to shift (and empty rows have no max) */
+		return ipu__output_like(g, name, in, 0, err);
 	mx = ipu_reduce_rows(g, seq, IPU_REDUCE_MAX, in, ipu__sub_name(buf, sizeof(buf), name, "max"), err);
 	if (mx < 0)
 		return mx;
@@ -148,6 +150,9 @@ static int check_ce_logits(const struct ipu_graph *g, int logits, const char *na
 	if (tl->rank != 2)
 		return ipu__err(err, -EINVAL, "%s '%s': logits '%s' have rank %u, must be [N][C]", op, name,
 				tl->name, tl->rank);
+	if (!tl->shape[1])	/* numpy: the labels would index an empty axis */
+		return ipu__err(err, -EINVAL, "%s '%s': logits '%s' have 0 classes (C = 0): no class to score",
+				op, name, tl->name);
 	if (grad_name && !*grad_name)
 		return ipu__err(err, -EINVAL, "%s '%s': the gradient name is empty", op, name);
 	if (grad_name && (ipu_graph_find_tensor(g, grad_name) >= 0 || !strcmp(grad_name, name)))

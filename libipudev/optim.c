@@ -245,7 +245,9 @@ static int update_program(struct ipu_graph *g, int seq, struct update *u, const 
 /* the tile of w's first element: home of the optimizer's scalars */
 static unsigned home_tile(const struct ipu_graph *g, int w)
 {
-	return ipu__graph_tensor(g, w)->iv[0].tile;
+	const struct ipu__tensor *t = ipu__graph_tensor(g, w);
+
+	return t->niv ? t->iv[0].tile : 0;	/* empty weights: their scalars go to tile 0 */
 }
 
 IPU_API int ipu_scaled_add(struct ipu_graph *g, int seq, int x, int y, float scale,

@@ -597,7 +597,7 @@ static int binary_broadcast_a(struct ipu_graph *g, int seq, const struct ipu__bi
 					"right-aligned)", sp->op, ta->name,
 					ipu__shape_str(sa, sizeof(sa), ta->rank, ta->shape), tb->name,
 					ipu__shape_str(sb, sizeof(sb), brank, bshape), d, da, db);
-		oshape[d] = da > db ? da : db;
+		oshape[d] = da == 1 ? db : da;	/* numpy: 1 goes with anything, 0 included */
 		grow |= oshape[d] != da;
 	}
 	if (!grow)
@@ -641,8 +641,8 @@ int ipu__binary_op(struct ipu_graph *g, int seq, const struct ipu__binspec *sp, 
 	if ((r = binary_broadcast(g, &x, brank, bshape, err)))
 		return r;
 	x.out = ipu__output_like(g, name, a, sp->out_dtype, err);
-	if (x.out < 0)
-		return x.out;
+	if (x.out < 0 || ipu__empty(g, a))
+		return x.out;	/* numpy: an empty result, nothing to compute */
 	base = name ? name : ipu__graph_tensor(g, a)->name;
 	snprintf(x.exname, sizeof(x.exname), "%s/operand", base);
 	r = binary_plan(g, &x, err);
@@ -929,6 +929,27 @@ static void reduce_free(struct reduction *x)
 	free(x->home);
 }
 
+/*
+ * A reduction of an empty @in, as numpy: empty rows (L = 0) sum to 0 and
+ * have no max or min (refused, naming the tensor, unless there are no rows
+ * either); no rows (L > 0) give an empty output.
+ */
+static int reduce_empty(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
+			const uint32_t *oshape, const char *name, struct ipu_error *err)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, in);
+	unsigned odt = t->dtype == IPU_DTYPE_F16 ? IPU_DTYPE_F32 : t->dtype;
+	char s[96];
+
+	if (L || !ipu__shape_count(orank, oshape))
+		return ipu__empty_output(g, name, odt, orank, oshape, err);
+	if (op != IPU_REDUCE_SUM)
+		return ipu__err(err, -EINVAL, "ipu_reduce '%s': tensor '%s' %s: the %s of an empty axis is "
+				"undefined (numpy raises)", name, t->name, ipu__shape_str(s, sizeof(s), t->rank,
+				t->shape), op == IPU_REDUCE_MAX ? "max" : "min");
+	return ipu__zeros(g, seq, name, odt, orank, oshape, err);
+}
+
 int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint64_t L, unsigned orank,
 			const uint32_t *oshape, const char *name, struct ipu_error *err)
 {
@@ -937,6 +958,8 @@ int ipu__reduce_rows_as(struct ipu_graph *g, int seq, unsigned op, int in, uint6
 
 	x.codelet = op == IPU_REDUCE_SUM ? IPUE_CODELET_REDUCE_SUM :
 		    op == IPU_REDUCE_MAX ? IPUE_CODELET_REDUCE_MAX : IPUE_CODELET_REDUCE_MIN;
+	if (ipu__empty(g, in))
+		return reduce_empty(g, seq, op, in, L, orank, oshape, name, err);
 	if ((r = reduce_output(g, &x, L, orank, oshape, err)))
 		return r;
 	r = reduce_chunks(g, &x, err);
@@ -1934,6 +1957,19 @@ static void mm_group(struct mm *x, const uint32_t dims[4], uint32_t grp)
 	x->c0 = grp * dims[1];
 }
 
+/*
+ * numpy's matmul with a 0 among (groups, m, n, k) of dims (as mm_dims gives
+ * them): C f32 [groups][m][n] (rank 3) or [m][n], empty when groups, m or n
+ * is 0, else zeros (k = 0: sums of nothing); the plan is not needed.
+ */
+static int mm_empty(struct ipu_graph *g, int seq, const char *name, unsigned rank, const uint32_t dims[4],
+		    struct ipu_error *err)
+{
+	uint32_t shape[3] = { dims[0], dims[1], dims[2] };
+
+	return ipu__zeros(g, seq, name, IPU_DTYPE_F32, rank, rank == 3 ? shape : shape + 1, err);
+}
+
 IPU_API int ipu_matmul_ex(struct ipu_graph *g, int seq, int a, int b, unsigned flags, const char *name,
 			  const struct ipu_matmul_plan *plan, struct ipu_error *err)
 {
@@ -1944,6 +1980,8 @@ IPU_API int ipu_matmul_ex(struct ipu_graph *g, int seq, int a, int b, unsigned f
 	if ((r = mm_check_args(g, "ipu_matmul", a, b, flags, name, err)) ||
 	    (r = mm_dims(g, "ipu_matmul", name, a, b, flags, 2, dims, err)))
 		return r;
+	if (!dims[1] || !dims[2] || !dims[3])
+		return mm_empty(g, seq, name, 2, dims, err);
 	if (!plan)
 		r = ipu_matmul_plan(g, dims[1], dims[2], dims[3], ipu__graph_tensor(g, a)->dtype, &x.p, err);
 	else
@@ -2050,8 +2088,7 @@ IPU_API int ipu_matmul_grouped(struct ipu_graph *g, int seq, int a, int b, unsig
 		return r;
 	dtype = ipu__graph_tensor(g, a)->dtype;
 	if (!dims[0] || !dims[1] || !dims[2] || !dims[3])
-		return ipu__err(err, -EINVAL, "ipu_matmul_grouped '%s': empty matmul %u x %ux%ux%u", name, dims[0],
-				dims[1], dims[2], dims[3]);
+		return mm_empty(g, seq, name, 3, dims, err);
 	if (!plan)
 		r = mm_plan_grouped(g, dims[0], dims, dtype, &x.p, err);
 	else

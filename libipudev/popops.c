@@ -682,7 +682,7 @@ IPU_API int ipu_reduce_axes(struct ipu_graph *g, int seq, unsigned op, int in, c
 			kept_after |= t->shape[i] > 1 && seen_reduced;
 		}
 	}
-	if (!kept_after)	/* the trailing dimensions: rows reduce where they lie */
+	if (!kept_after || !t->elements)	/* trailing dimensions (or empty): rows reduce where they lie */
 		return ipu__reduce_rows_as(g, seq, op, in, L, orank, oshape, name, err);
 	m = dim_groups(t, mask, gs, gk);
 	if (!gk[m - 1]) {
@@ -808,6 +808,11 @@ IPU_API int ipu_argmax(struct ipu_graph *g, int seq, int in, const char *name, s
 		return ipu__err(err, -EINVAL, "ipu_argmax '%s': tensor '%s' has rank 0, needs a dimension to "
 				"search", name, t->name);
 	x.L = t->shape[t->rank - 1];
+	if (!x.L)	/* numpy raises "attempt to get argmax of an empty sequence" */
+		return ipu__err(err, -EINVAL, "ipu_argmax '%s': tensor '%s' has empty rows (its last dimension "
+				"is 0): no argmax (numpy raises)", name, t->name);
+	if (!t->elements)	/* no rows: numpy's empty result */
+		return ipu__empty_output(g, name, IPU_DTYPE_I32, t->rank - 1u, t->shape, err);
 	x.R = t->elements / x.L;
 	x.dtype = t->dtype;
 	if (x.L > UINT32_MAX)

@@ -143,8 +143,8 @@ static int strided_view(struct ipu_graph *g, int in, const struct strided *s, co
 	int out = view_tensor(g, in, name, s->rank, s->shape, 1, op, err);
 	int r;
 
-	if (out < 0)
-		return out;
+	if (out < 0 || ipu__empty(g, out))
+		return out;	/* an empty view: no elements to place */
 	r = map_strided(g, out, in, s, err);
 	return r ? r : out;
 }
@@ -202,9 +202,9 @@ IPU_API int ipu_slice_dims(struct ipu_graph *g, int in, const uint32_t *begin, c
 	s.rank = t->rank;
 	strides_of(t->rank, t->shape, s.stride);
 	for (unsigned d = 0; d < t->rank; d++) {
-		if (begin[d] >= end[d] || end[d] > t->shape[d])
+		if (begin[d] > end[d] || end[d] > t->shape[d])	/* begin == end: numpy's empty slice */
 			return ipu__err(err, -EINVAL, "ipu_slice_dims '%s': dimension %u of tensor '%s' is %u, "
-					"[%u, %u) is not a non-empty range inside it", name ? name : "", d, t->name,
+					"[%u, %u) is not a range inside it", name ? name : "", d, t->name,
 					t->shape[d], begin[d], end[d]);
 		s.shape[d] = end[d] - begin[d];
 		s.base += begin[d] * s.stride[d];
@@ -508,7 +508,7 @@ static int check_broadcast(const struct ipu__tensor *t, unsigned rank, const uin
 		unsigned j = d + t->rank - rank;	/* in's dimension, when d >= rank - t->rank */
 		uint32_t di = d + t->rank >= rank ? t->shape[j] : 1;
 
-		if (!shape[d] || (di != 1 && di != shape[d]))
+		if (di != 1 && di != shape[d])	/* numpy: 1 broadcasts to any size, 0 included */
 			return ipu__err(err, -EINVAL, "ipu_broadcast '%s': tensor '%s' %s does not broadcast to %s: "
 					"dimension %u is %u, must be 1 or %u (numpy rules, shapes right-aligned)",
 					name ? name : "", t->name, ipu__shape_str(si, sizeof(si), t->rank, t->shape),
@@ -532,8 +532,8 @@ IPU_API int ipu_broadcast(struct ipu_graph *g, int seq, int in, unsigned rank, c
 		return r;
 	if ((r = check_broadcast(ipu__graph_tensor(g, in), rank, shape, name, &s, err)))
 		return r;
-	if ((out = view_tensor(g, in, name, rank, shape, 0, "ipu_broadcast", err)) < 0)
-		return out;
+	if ((out = view_tensor(g, in, name, rank, shape, 0, "ipu_broadcast", err)) < 0 || ipu__empty(g, out))
+		return out;	/* an empty result: nothing to copy */
 	if ((r = ipu_graph_map_linear(g, out, 1, err)))
 		return r;
 	snprintf(buf, sizeof(buf), "%s/broadcast", name);

@@ -124,14 +124,14 @@ struct ipu_graph_tensor {
 	uint32_t shape[IPU_GRAPH_MAX_RANK]; /* dims beyond rank are 0 */
 	uint32_t first_interval; /* index into INTERVALS */
 	uint32_t interval_count;
-	uint64_t elements;	/* product of shape[0..rank) (1 if rank 0) */
+	uint64_t elements;	/* product of shape[0..rank) (1 if rank 0; 0: empty, no intervals) */
 };
 _Static_assert(sizeof(struct ipu_graph_tensor) == 48, "tensor size");
 
 /*
  * Tile layout: elements [begin, begin + count) of the flattened (row-major)
  * tensor live at tile_offset on tile. A tensor's intervals are in ascending
- * order and cover [0, elements) exactly once.
+ * order and cover [0, elements) exactly once (an empty tensor has none).
  */
 struct ipu_graph_interval {
 	uint64_t begin;
@@ -259,7 +259,7 @@ struct ipu_graph_stream {
 	uint8_t direction;	/* IPU_STREAM_* */
 	uint8_t dtype;
 	uint16_t depth;		/* buffering depth, 1..IPU_GRAPH_MAX_STREAM_DEPTH */
-	uint32_t elements;	/* per transfer */
+	uint32_t elements;	/* per transfer, >= 1 (no stream of empty tensors) */
 	uint32_t reserved[3];
 };
 _Static_assert(sizeof(struct ipu_graph_stream) == 24, "stream size");

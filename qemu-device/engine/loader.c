@@ -947,6 +947,9 @@ static int load_streams(struct loader *L)
 		if (st.depth < 1 || st.depth > IPU_GRAPH_MAX_STREAM_DEPTH)
 			return fail(L, IPU_GRAPH_SEC_STREAMS, i, "stream '%s': depth %u not in 1..%u",
 				    rs->name, st.depth, IPU_GRAPH_MAX_STREAM_DEPTH);
+		if (!st.elements)	/* an empty tensor has nothing to stream (graph-format.md) */
+			return fail(L, IPU_GRAPH_SEC_STREAMS, i, "stream '%s': transfers of 0 elements",
+				    rs->name);
 		rs->bytes = (uint64_t)st.elements * ipu_dtype_size(st.dtype);
 		if (rs->bytes > total_mem)
 			return fail(L, IPU_GRAPH_SEC_STREAMS, i,

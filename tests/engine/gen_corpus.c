@@ -78,6 +78,21 @@ static void regular(const char *dir)
 	save(dir, "regular.bin", w, 2);
 }
 
+/* empty tensors (a 0 dimension, no intervals) as host handles next to a 1-element one, and a stream */
+static void empty_seed(const char *dir)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t s0[3] = { 2, 0, 3 }, s1[1] = { 0 };
+
+	gw_plan(w, 0, 64);
+	gw_handle(w, "e", gw_tensor(w, "e", I32, 3, s0, 0, NULL, NULL, NULL), IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+	gw_handle(w, "f", gw_tensor(w, "f", IPU_DTYPE_F16, 1, s1, 0, NULL, NULL, NULL), IPU_HANDLE_READ);
+	gw_handle(w, "x", gw_tensor1(w, "x", I32, 1, 0, 0), IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+	gw_stream(w, "in", IPU_STREAM_HOST_TO_DEVICE, I32, 1, 1);
+	gw_entry(w, "nothing", gw_seq(w, 0, NULL));
+	save(dir, "empty_tensors.bin", w, 3);
+}
+
 static uint32_t add(struct gw *w, uint32_t tile, uint32_t off, uint32_t n, uint32_t d)
 {
 	struct ipu_graph_field f = { .tile_offset = off, .count = n, .dtype = I32 };
@@ -315,5 +330,6 @@ int main(int argc, char **argv)
 	regular(dir);
 
 	format_1_1_and_1_2_seeds(dir);
+	empty_seed(dir);
 	return 0;
 }

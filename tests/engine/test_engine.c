@@ -143,6 +143,32 @@ TEST(tensor_roundtrip)
 	ipue_engine_destroy(e);
 }
 
+/* an empty tensor (a 0 dimension, no intervals): loads, host reads/writes of 0 bytes move nothing */
+TEST(empty_tensor_handle)
+{
+	struct ipue_engine *e = mk(IPU_MODEL_TEST, 1);
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	uint32_t shape[3] = { 2, 0, 3 };
+	struct ipue_tensor_info ti;
+	struct ipue_load_error err;
+	int32_t buf[1] = { 5 };
+	int h;
+
+	gw_plan(w, 0, 64);
+	gw_handle(w, "e", gw_tensor(w, "e", I32, 3, shape, 0, NULL, NULL, NULL), RW);
+	gw_handle(w, "x", gw_tensor1(w, "x", I32, 1, 0, 0), RW);
+	ASSERT_TRUE(load(e, w, &err) == 0) TH_LOG("empty tensor refused: %s", err.message);
+	h = ipue_handle_find(e, "e");
+	ASSERT_TRUE(h >= 0 && ipue_handle_info(e, (unsigned)h, &ti) == 0) TH_LOG("handle");
+	ASSERT_TRUE(ti.rank == 3 && ti.shape[1] == 0 && ti.bytes == 0) TH_LOG("info");
+	ASSERT_TRUE(ipue_tensor_write(e, (unsigned)h, 0, buf, 0) == 0) TH_LOG("write of 0 bytes");
+	ASSERT_TRUE(ipue_tensor_read(e, (unsigned)h, 0, buf, 0) == 0) TH_LOG("read of 0 bytes");
+	ASSERT_TRUE(buf[0] == 5) TH_LOG("a read of 0 bytes wrote");
+	ASSERT_TRUE(ipue_tensor_read(e, (unsigned)h, 0, buf, 4) == IPUE_ERANGE) TH_LOG("read past the end");
+	gw_free(w);
+	ipue_engine_destroy(e);
+}
+
 /* ipue_parallel(): every participant once, concurrent disjoint tensor copies */
 struct par_ctx {
 	struct ipue_engine *e;
@@ -901,6 +927,7 @@ static void m_p_sc_size(struct gw *w) { gw_node(w, IPU_PROG_STREAM_COPY, 0, 2, I
 static void m_p_entry(struct gw *w) { R(ENTRIES, struct ipu_graph_entry, 0)->node = 3; }
 static void m_s_depth0(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->depth = 0; }
 static void m_s_depth(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->depth = 17; }
+static void m_s_elems0(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->elements = 0; }
 static void m_s_dir(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->direction = 3; }
 static void m_s_huge(struct gw *w) { R(STREAMS, struct ipu_graph_stream, 0)->elements = 0xffffffffu; }
 static void m_h_dup(struct gw *w) { gw_handle(w, "a", 1, IPU_HANDLE_READ); }
@@ -1110,6 +1137,8 @@ FIXTURE_VARIANT_ADD(loader, p_sc_size) { "stream copy size mismatch", m_p_sc_siz
 FIXTURE_VARIANT_ADD(loader, p_entry) { "entry node id", m_p_entry, NULL, IPUE_EFORMAT, "entries", "out of range" };
 FIXTURE_VARIANT_ADD(loader, s_depth0) { "stream depth 0", m_s_depth0, NULL, IPUE_EFORMAT, "streams", "depth" };
 FIXTURE_VARIANT_ADD(loader, s_depth) { "stream depth 17", m_s_depth, NULL, IPUE_EFORMAT, "streams", "depth" };
+FIXTURE_VARIANT_ADD(loader, s_elems0) { "stream of 0 elements", m_s_elems0, NULL, IPUE_EFORMAT, "streams",
+					"0 elements" };
 FIXTURE_VARIANT_ADD(loader, s_dir) { "stream direction", m_s_dir, NULL, IPUE_EFORMAT, "streams", "direction" };
 FIXTURE_VARIANT_ADD(loader, s_huge) { "stream bigger than the chip", m_s_huge, NULL, IPUE_EFORMAT, "streams", "exceed" };
 FIXTURE_VARIANT_ADD(loader, h_dup) { "duplicate handle name", m_h_dup, NULL, IPUE_EFORMAT, "host_handles", "duplicate" };

@@ -58,7 +58,8 @@ static double ref_binary(unsigned op, double a, double b)
 static void run_bcast_case(struct __test_metadata *_metadata, const struct bcast_case *c)
 {
 	uint64_t na = count_of(c->ra, c->sa), nb = count_of(c->rb, c->sb);
-	float *a = malloc(na * sizeof(*a)), *b = malloc(nb * sizeof(*b)), *o = malloc(na * sizeof(*o));
+	/* + 1: an empty a or b (a 0 dimension) too */
+	float *a = malloc((na + 1) * sizeof(*a)), *b = malloc((nb + 1) * sizeof(*b)), *o = malloc((na + 1) * sizeof(*o));
 	struct ipu_graph *g;
 	struct ipu_device *d;
 	struct ipu_tensor_desc desc;
@@ -114,7 +115,7 @@ static void run_bcast_case(struct __test_metadata *_metadata, const struct bcast
 
 TEST(broadcast_random_shapes)
 {
-	/* rank 1..4, odd sizes, a dimension of 1 in every position of b in turn */
+	/* rank 1..4, odd sizes, a dimension of 1 in every position of b in turn, every 7th empty */
 	for (int k = 0; k < 48; k++) {
 		struct bcast_case c = { "test", IPU_MODEL_TEST, 0, 0, { 0 }, { 0 }, 0, 0, 0 };
 		unsigned one = (unsigned)k % 4;
@@ -132,6 +133,13 @@ TEST(broadcast_random_shapes)
 
 			c.sb[j] = (rng % 3 == 0 || i == one) ? 1 : c.sa[i];
 			frand();
+		}
+		if (k % 7 == 6) {	/* a 0 in a (numpy: 0 meets 0 or 1 in b; an empty result) */
+			unsigned z = (unsigned)k % c.ra;
+
+			c.sa[z] = 0;
+			if (z >= c.ra - c.rb && c.sb[z - (c.ra - c.rb)] != 1)
+				c.sb[z - (c.ra - c.rb)] = 0;
 		}
 		c.op = IPU_OP_ADD + (unsigned)(k % 6);
 		c.b_on_one_tile = k % 3 == 0;

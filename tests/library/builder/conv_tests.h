@@ -136,9 +136,10 @@ static void conv_case(struct __test_metadata *_metadata, const char *model, uint
 	conv_build(_metadata, g, s, dt, grads, &c);
 	load_run(_metadata, g, model, &d);
 	ipu_graph_free(g);
-	float *x = malloc(c.nx * 4), *w = malloc(c.nw * 4), *dy = malloc(c.ny * 4);
-	float *gy = malloc(c.ny * 4), *gdx = malloc(c.nx * 4), *gdw = malloc(c.nw * 4);
-	double *buf = calloc(2 * (c.ny + c.nx + c.nw), sizeof(double));
+	/* + 4: an empty batch too */
+	float *x = malloc(c.nx * 4 + 4), *w = malloc(c.nw * 4 + 4), *dy = malloc(c.ny * 4 + 4);
+	float *gy = malloc(c.ny * 4 + 4), *gdx = malloc(c.nx * 4 + 4), *gdw = malloc(c.nw * 4 + 4);
+	double *buf = calloc(2 * (c.ny + c.nx + c.nw) + 1, sizeof(double));
 
 	ASSERT_TRUE(x && w && dy && gy && gdx && gdw && buf);
 	fill_rand(x, c.nx);
@@ -174,7 +175,7 @@ static uint32_t crnd(uint32_t lo, uint32_t hi)
 	return lo + (uint32_t)((frand() + 1.0f) * 0.5f * (float)(hi - lo + 1)) % (hi - lo + 1);
 }
 
-/* a random valid shape: odd sizes, stride, padding, dilation, groups (some depthwise) */
+/* a random valid shape: odd sizes, stride, padding, dilation, groups (some depthwise), some empty batches */
 static struct cshape conv_random(unsigned i)
 {
 	struct cshape s = { .p = IPU_CONV2D_PARAMS_INIT };
@@ -193,6 +194,8 @@ static struct cshape conv_random(unsigned i)
 			s.p.padding[k] = crnd(0, 2);
 	} while ((s.KH - 1) * s.p.dilation[0] + 1 > s.H + s.p.padding[0] + s.p.padding[1] ||
 		 (s.KW - 1) * s.p.dilation[1] + 1 > s.W + s.p.padding[2] + s.p.padding[3]);
+	if (i % 8 == 5)
+		s.N = 0;	/* an empty batch: empty y and dx, dw = 0 (numpy) */
 	return s;
 }
 

@@ -26,7 +26,8 @@ static int gc_softmax_bwd(struct ipu_graph *g, int seq, const int *in, int y, in
 TEST(gradcheck_softmax)
 {
 	for (int log = 0; log < 2; log++) {
-		for (uint64_t seed = 1; seed <= 3; seed++) {
+		/* seed 4: an empty batch (numpy: empty y and dx) */
+		for (uint64_t seed = 1; seed <= 4; seed++) {
 			struct gc_op op = { "softmax", 1, { { "x", GC_RAND, 2, { 0 }, 1, 3, 0, 0, 0 } },
 					    gc_softmax_fwd, gc_softmax_bwd, &log, 0, 0, 0, 0, seed * 7 + (uint64_t)log, 0 };
 			unsigned bad;
@@ -37,6 +38,8 @@ TEST(gradcheck_softmax)
 			for (unsigned i = 0; i < op.in[0].rank; i++)
 				op.in[0].shape[i] = gc_dim(1, 9);
 			op.in[0].shape[op.in[0].rank - 1] = gc_dim(2, 13);
+			if (seed == 4)
+				op.in[0].shape[0] = 0;
 			gc_run(_metadata, &op, &bad);
 			ASSERT_EQ(0u, bad) TH_LOG("%s, seed %llu", op.what, (unsigned long long)seed);
 		}
@@ -111,6 +114,8 @@ TEST(gradcheck_nonlinearities)
 		rng = type + 9;
 		for (unsigned i = 0; i < 3; i++)
 			op.in[0].shape[i] = gc_dim(1, 7);
+		if (type == IPU_NL_TANH)	/* an empty input: empty y and dx */
+			op.in[0].shape[1] = 0;
 		gc_run(_metadata, &op, &bad);
 		ASSERT_EQ(0u, bad) TH_LOG("nonlinearity %u", type);
 	}
@@ -158,7 +163,8 @@ static int gc_mm_bwd(struct ipu_graph *g, int seq, const int *in, int y, int w, 
 
 TEST(gradcheck_matmul)
 {
-	for (uint64_t seed = 1; seed <= 4; seed++) {
+	/* seeds 5, 6, 7: m, n, k = 0 (numpy: empty C, or zeros for k = 0; the other gradient is 0 or empty) */
+	for (uint64_t seed = 1; seed <= 7; seed++) {
 		struct gc_op op = { "matmul", 2, { { "A", GC_RAND, 2, { 0 }, 1, 1, 0, 0, 0 },
 						   { "B", GC_RAND, 2, { 0 }, 1, 1, 0, 0, 0 } },
 				    gc_mm_fwd, gc_mm_bwd, NULL, 0, 0, 0, 0, seed, 0 };
@@ -168,6 +174,12 @@ TEST(gradcheck_matmul)
 		op.in[0].shape[0] = gc_dim(1, 12);
 		op.in[0].shape[1] = op.in[1].shape[0] = gc_dim(1, 12);
 		op.in[1].shape[1] = gc_dim(1, 12);
+		if (seed == 5)
+			op.in[0].shape[0] = 0;
+		if (seed == 6)
+			op.in[1].shape[1] = 0;
+		if (seed == 7)
+			op.in[0].shape[1] = op.in[1].shape[0] = 0;
 		op.in[1].grain = 2;
 		gc_run(_metadata, &op, &bad);
 		ASSERT_EQ(0u, bad) TH_LOG("seed %llu", (unsigned long long)seed);
@@ -234,8 +246,9 @@ static int gc_bc_bwd(struct ipu_graph *g, int seq, const int *in, int y, int w, 
 
 TEST(gradcheck_broadcast_mul)
 {
-	for (int per_row = 0; per_row < 2; per_row++) {
-		int axis = per_row ? 1 : 0;
+	/* per_row 2, 3: as 0, 1 with a's broadcast dimension 0 (numpy: empty y, b's gradient 0) */
+	for (int per_row = 0; per_row < 4; per_row++) {
+		int axis = per_row & 1;
 		struct gc_op op = { "broadcast mul", 2, { { "a", GC_RAND, 2, { 0 }, 1, 1, 0, 0, 0 },
 							  { "b", GC_RAND, 0, { 0 }, 1, 1, 0, 0, 0 } },
 				    gc_bc_fwd, gc_bc_bwd, &axis, 0, 0, 0, 0, 11 + (uint64_t)per_row, 0 };
@@ -245,8 +258,10 @@ TEST(gradcheck_broadcast_mul)
 		op.in[0].shape[0] = gc_dim(2, 9);
 		op.in[0].shape[1] = gc_dim(2, 9);
 		/* a [R][C]: b [C] (reduced over axis 0) or b [R][1] (over axis 1; kept as [R] by reduce_axes) */
-		op.in[1].rank = per_row ? 2 : 1;
-		op.in[1].shape[0] = per_row ? op.in[0].shape[0] : op.in[0].shape[1];
+		if (per_row >= 2)
+			op.in[0].shape[axis] = 0;
+		op.in[1].rank = axis ? 2 : 1;
+		op.in[1].shape[0] = axis ? op.in[0].shape[0] : op.in[0].shape[1];
 		op.in[1].shape[1] = 1;
 		gc_run(_metadata, &op, &bad);
 		ASSERT_EQ(0u, bad) TH_LOG("per_row %d", per_row);

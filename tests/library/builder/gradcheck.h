@@ -20,7 +20,9 @@
  * Inputs are random with a fixed seed (the harness's xorshift, reseeded);
  * at most max_checks elements of each input are checked (spread evenly).
  * gc_run() returns the number of mismatches (so a negative control can
- * expect some) and logs the first few. Included by test_builder.c before
+ * expect some) and logs the first few. An input or y may be empty (a 0
+ * dimension): then L = 0 at every point, and a non-empty input's gradient
+ * must be 0 (numpy's sums over nothing). Included by test_builder.c before
  * the *_tests.h files that use it (uses frand(), load_run(), err).
  */
 
@@ -219,12 +221,12 @@ static void gc_run(struct __test_metadata *_metadata, const struct gc_op *op, un
 	for (unsigned i = 0; i < op->nin; i++) {
 		st.n[i] = gc_count(&op->in[i]);
 		nmax = st.n[i] > nmax ? st.n[i] : nmax;
-		ASSERT_NE(NULL, st.x[i] = malloc(st.n[i] * 4));
+		ASSERT_NE(NULL, st.x[i] = malloc(st.n[i] * 4 + 4));	/* + 4: an empty input too */
 		gc_fill(&op->in[i], st.x[i], st.n[i]);
 	}
-	ASSERT_NE(NULL, st.w = malloc(st.ny * 4));
-	ASSERT_NE(NULL, st.y = malloc(st.ny * 4));
-	ASSERT_NE(NULL, st.grad = malloc(nmax * 4));
+	ASSERT_NE(NULL, st.w = malloc(st.ny * 4 + 4));
+	ASSERT_NE(NULL, st.y = malloc(st.ny * 4 + 4));
+	ASSERT_NE(NULL, st.grad = malloc(nmax * 4 + 4));
 	fill_rand(st.w, st.ny);
 	ASSERT_CALL(ipu_tensor_write(st.d, "gc/w", st.w, st.ny * 4, &err));
 	gc_loss(_metadata, op, &st, &S);

@@ -222,7 +222,8 @@ static int gc_norm_bwd(struct ipu_graph *g, int seq, const int *in, int y, int w
 
 TEST(gradcheck_norms)
 {
-	for (uint64_t seed = 1; seed <= 8; seed++) {
+	/* seeds 9 (layer norm), 10 (batch norm): an empty batch (numpy: empty dx, zero d_gamma and d_beta) */
+	for (uint64_t seed = 1; seed <= 10; seed++) {
 		struct gc_norm n = { { (int)(seed & 1), 1, 2, { 0 }, 0, 1 }, -1, -1 };
 		struct gc_op op = { "norm", 3, { { "x", GC_RAND, 2, { 0 }, 1, 1.5f, 0.5f, 0, 0 },
 						 { "gamma", GC_RAND, 1, { 0 }, 1, 1, 0, 0, 0 },
@@ -234,6 +235,8 @@ TEST(gradcheck_norms)
 		n.c.rank = op.in[0].rank = seed < 5 ? 2 : (n.c.layer ? 3 : 4);
 		for (unsigned i = 0; i < n.c.rank; i++)
 			op.in[0].shape[i] = n.c.shape[i] = gc_dim(i == 0 && !n.c.layer ? 2 : 1, 6);
+		if (seed > 8)
+			op.in[0].shape[0] = n.c.shape[0] = 0;
 		n.c.k = n.c.layer ? 1 + (unsigned)(seed / 2) % n.c.rank : 0;
 		lead = n.c.layer ? n.c.rank - n.c.k : 1;
 		op.in[1].rank = op.in[2].rank = n.c.layer ? n.c.k : 1;

@@ -841,6 +841,7 @@ TEST(model_open_and_load_errors)
 #include "guards_tests.h"
 #include "memory_tests.h"
 #include "graph_binary_tests.h"
+#include "empty_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
