@@ -101,6 +101,7 @@ static const struct {
 	{ IPUE_EUNWRITTEN, -ENODATA },
 	{ IPUE_EMEMPLAN, -EINVAL },
 	{ IPUE_EMEMACCESS, -EFAULT },
+	{ IPUE_ELINK, -ENOLINK },
 };
 
 int ipu__engine_errno(int status)

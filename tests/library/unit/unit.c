@@ -482,6 +482,7 @@ static int pci_probe(const char *addr, const char *dir)
  * translation unit: the harness keeps its test list per unit. */
 #include "models_tests.h"
 #include "uqueue_tests.h"
+#include "multi_model_tests.h"
 
 /* No options run the tests; the others serve run.sh and a card's host. */
 int main(int argc, char **argv)
