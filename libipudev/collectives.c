@@ -149,7 +149,8 @@ IPU_API uint64_t ipu_collective_cycles(const struct ipu_graph *g, unsigned kind,
 	chunk = kind == IPU_COLL_ALL_GATHER ? bytes : bytes / N;
 	P = chunk_tiles(g, chunk);
 	steps = method == IPU_COLL_MEET_IN_MIDDLE ? N / 2 : N - 1;
-	link = method == IPU_COLL_BIDIRECTIONAL ? cdiv(chunk, 2) : chunk;
+	/* both ways round at once halve a link direction's bytes, except on a ring of 2 */
+	link = method == IPU_COLL_BIDIRECTIONAL && N > 2 ? cdiv(chunk, 2) : chunk;
 	/* meet in the middle: a tile sends and receives both ways at once */
 	tile = cdiv(chunk, P) * (method == IPU_COLL_MEET_IN_MIDDLE && N > 2 ? 2 : 1);
 	/* link bytes per cycle: MB/s per link over the clock in kHz, x 1000 */
@@ -352,17 +353,22 @@ static int slots_copy(struct coll *cl, int seq, int in, int t, uint64_t n, unsig
 	return 0;
 }
 
-/* vertex: slot @j of piece @i of buffer set of rank @r op= the buffer at @roff */
+/*
+ * vertex: slot @j of piece @i of buffer set of rank @r op= the @bn elements
+ * (the piece's, or 1: broadcast) at @roff; 0 or negative errno
+ */
 static int add_vertex(struct coll *cl, int cs, unsigned codelet, unsigned r, unsigned i, unsigned j,
-		      uint32_t roff, struct ipu_error *err)
+		      uint32_t roff, uint64_t bn, struct ipu_error *err)
 {
 	const struct piece *p = &cl->pc[i];
 	struct ipu__rawfield f[2] = {
 		{ slot_off(cl, r, i, j), (uint32_t)p->n, (uint8_t)cl->dtype, -1, 0 },
-		{ roff, (uint32_t)p->n, (uint8_t)cl->dtype, -1, 0 },
+		{ roff, (uint32_t)bn, (uint8_t)cl->dtype, -1, 0 },
 	};
 
-	return ipu__add_vertex_raw(cl->g, cs, codelet, btile(cl, r, p->tile), f, 2, NULL, 0, err);
+	int v = ipu__add_vertex_raw(cl->g, cs, codelet, btile(cl, r, p->tile), f, 2, NULL, 0, err);
+
+	return v < 0 ? v : 0;
 }
 
 /* one reduce-scatter step's copies (@k) into exchange @ex */
@@ -419,10 +425,10 @@ static int rs_steps(struct coll *cl, int seq, unsigned codelet, struct ipu_error
 				const struct lane *l = &cl->lane[cl->pc[i].lane];
 
 				if (k < l->cw && (rc = add_vertex(cl, cs, codelet, b, i, (N - l->cw + k + 1) % N,
-								  cl->rcw[b * cl->np + i], err)))
+								  cl->rcw[b * cl->np + i], cl->pc[i].n, err)))
 					return rc;
 				if (k < l->acw && (rc = add_vertex(cl, cs, codelet, b, i, l->acw - k - 1,
-								   cl->racw[b * cl->np + i], err)))
+								   cl->racw[b * cl->np + i], cl->pc[i].n, err)))
 					return rc;
 			}
 	}
@@ -568,7 +574,7 @@ static int scale_mean(struct coll *cl, int seq, struct ipu_error *err)
 			long off = ipu__piece_off(cl->g, t, b * cl->np + i, 1, cl->fn, err);
 
 			rc = off < 0 ? (int)off : add_vertex(cl, cs, IPUE_CODELET_BINARY_INPLACE(IPUE_BOP_DIV),
-							     b, i, 0, (uint32_t)off, err);
+							     b, i, 0, (uint32_t)off, 1, err);
 		}
 	return rc;
 }

@@ -750,6 +750,7 @@ TEST(model_open_and_load_errors)
 #include "guards_tests.h"
 #include "memory_tests.h"
 #include "graph_binary_tests.h"
+#include "multi_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
