@@ -491,7 +491,7 @@ struct ipu_tile_memory {
  * owned by the report: free it with ipu_memory_report_free().
  */
 struct ipu_memory_report {
-	uint32_t tiles;		/* entries of tile[] (the model's tiles) */
+	uint32_t tiles;		/* entries of tile[]: the model's tiles (x its IPUs: global tiles) */
 	uint32_t tile_memory;	/* bytes per tile of the model */
 	uint32_t peak_tile;	/* the tile of the largest total */
 	uint32_t reserved;
@@ -1409,7 +1409,7 @@ IPU_API int ipu_pool2d_grad(struct ipu_graph *g, int seq, unsigned op, int x, in
  */
 enum ipu_collective_op {
 	IPU_COLL_SUM = 1,	/* the sum of the slices */
-	IPU_COLL_MEAN,		/* the sum times 1/N (exact: N is a power of two) */
+	IPU_COLL_MEAN,		/* the sum divided by N (exact: N is a power of two); f32, f16 */
 	IPU_COLL_MAX,
 	IPU_COLL_MIN,
 	IPU_COLL_OP_COUNT_

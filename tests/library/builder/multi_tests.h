@@ -199,6 +199,32 @@ TEST(multi_binary_sections)
 	free(b);
 }
 
+/* the memory reports of the graph and of its binary count every global tile */
+TEST(multi_memory_report)
+{
+	struct ipu_graph *g = cross_graph(_metadata, 4);
+	struct ipu_memory_report rg, rb;
+	void *b;
+	size_t len;
+
+	ASSERT_NE(NULL, g);
+	ASSERT_CALL(ipu_graph_memory_report(g, &rg, &err));
+	ASSERT_CALL(ipu_graph_write(g, &b, &len, &err));
+	ipu_graph_free(g);
+	ASSERT_CALL(ipu_graph_binary_memory_report(b, len, &rb, &err));
+	free(b);
+	EXPECT_EQ(4 * TEST_TILES, rg.tiles);
+	EXPECT_EQ(4 * TEST_TILES, rb.tiles);
+	/* b (1 KiB) on IPU 3's first tiles, and c over every IPU */
+	for (unsigned ipu = 0; ipu < 4; ipu++) {
+		EXPECT_LT(0u, rg.tile[ipu * TEST_TILES].total) TH_LOG("IPU %u", ipu);
+		EXPECT_LE(rg.tile[ipu * TEST_TILES].total, rb.tile[ipu * TEST_TILES].total);
+	}
+	EXPECT_EQ(rg.always_live, rb.always_live);
+	ipu_memory_report_free(&rg);
+	ipu_memory_report_free(&rb);
+}
+
 /* cross-IPU copies and an elementwise op over IPUs run on 2 and 4 IPUs */
 TEST(multi_cross_ipu_copies_run)
 {
