@@ -982,6 +982,29 @@ static int copy_conflict(const struct ipu_graph *g, const struct ipu__ex *x,
 			hit->off, hit->end);
 }
 
+/*
+ * Append copy @c to exchange @x, extending the previous copy instead when
+ * both ends continue it (and both are between the same replicas: reserved).
+ * 0 or -ENOMEM (reported).
+ */
+static int copy_append(struct ipu__ex *x, struct ipu_graph_copy c, struct ipu_error *err)
+{
+	if (x->n) {
+		struct ipu_graph_copy *l = &x->c[x->n - 1];
+
+		if (l->reserved == c.reserved && l->src_tile == c.src_tile && l->dst_tile == c.dst_tile &&
+		    l->src_offset + l->bytes == c.src_offset && l->dst_offset + l->bytes == c.dst_offset &&
+		    (uint64_t)l->bytes + c.bytes <= UINT32_MAX) {
+			l->bytes += c.bytes;
+			return 0;
+		}
+	}
+	if (GROW(x->c, x->n, x->cap, x->n + 1))
+		return oom(err);
+	x->c[x->n++] = c;
+	return 0;
+}
+
 int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
 		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err)
@@ -1016,21 +1039,8 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 	if (rgn_put(&x->dst[dst_tile], dst_off, de, dst_tensor) ||
 	    rgn_put(&x->src[src_tile], src_off, se, src_tensor))
 		return oom(err);
-	/* extend the previous copy when both ends continue it */
-	if (x->n) {
-		struct ipu_graph_copy *l = &x->c[x->n - 1];
-
-		if (!l->reserved && l->src_tile == src_tile && l->dst_tile == dst_tile &&
-		    l->src_offset + l->bytes == src_off && l->dst_offset + l->bytes == dst_off &&
-		    (uint64_t)l->bytes + bytes <= UINT32_MAX) {
-			l->bytes += bytes;
-			return 0;
-		}
-	}
-	if (GROW(x->c, x->n, x->cap, x->n + 1))
-		return oom(err);
-	x->c[x->n++] = (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, 0 };
-	return 0;
+	return copy_append(x, (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, 0 },
+			   err);
 }
 
 int ipu__exchange_replica(struct ipu_graph *g, int ex, unsigned src_rep, unsigned src_tile,
@@ -1050,20 +1060,8 @@ int ipu__exchange_replica(struct ipu_graph *g, int ex, unsigned src_rep, unsigne
 	    dst_off + bytes > g->top[dst_tile])
 		return ipu__err(err, -EINVAL, "exchange '%s': copy between replicas outside the "
 				"allocated tile memory", x->name);
-	if (x->n) {
-		struct ipu_graph_copy *l = &x->c[x->n - 1];
-
-		if (l->reserved == tag && l->src_tile == src_tile && l->dst_tile == dst_tile &&
-		    l->src_offset + l->bytes == src_off && l->dst_offset + l->bytes == dst_off &&
-		    (uint64_t)l->bytes + bytes <= UINT32_MAX) {
-			l->bytes += bytes;
-			return 0;
-		}
-	}
-	if (GROW(x->c, x->n, x->cap, x->n + 1))
-		return oom(err);
-	x->c[x->n++] = (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, tag };
-	return 0;
+	return copy_append(x, (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, tag },
+			   err);
 }
 
 size_t ipu__graph_copy_count(const struct ipu_graph *g)

@@ -20,19 +20,7 @@
 static void load_multi(struct __test_metadata *_metadata, struct ipu_graph *g, unsigned ipus,
 		       struct ipu_device **out)
 {
-	void *bin;
-	size_t len;
-	int r;
-
-	ASSERT_CALL(ipu_graph_write(g, &bin, &len, &err));
-	r = ipu__model_open_multi("test", ipus, NULL, 0, IPU__MODEL_MEMCHECK, out, &err);
-	if (!r) {
-		r = ipu_load(*out, bin, len, &err);
-		if (r)
-			ipu_device_close(*out);
-	}
-	free(bin);
-	ASSERT_EQ(0, r) TH_LOG("model of %u IPUs: %s", ipus, err.msg);
+	load_run_ipus(_metadata, g, "test", ipus, out);
 }
 
 /* section @type of binary @b: its records and count, or NULL */
