@@ -136,12 +136,8 @@ static int load_members(struct model_dev *md, const void *image, size_t size, un
 	int s = 0, ipus = ipue_graph_ipus(md->e, NULL);
 
 	md->active = ipus > 1 ? (unsigned)ipus : 1;
-	for (unsigned k = 1; k < md->nipus; k++) {
-		if (k < md->active && !s)
-			s = ipue_load_ex(md->m[k], image, size, eflags, NULL);
-		else
-			ipue_engine_reset(md->m[k]);
-	}
+	for (unsigned k = 1; k < md->active && !s; k++)
+		s = ipue_load_ex(md->m[k], image, size, eflags, NULL);
 	if (s) {
 		for (unsigned k = 0; k < md->nipus; k++)
 			ipue_engine_reset(md->m[k]);
@@ -162,6 +158,9 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, un
 	md->st = NULL;
 	md->nst = 0;
 	md->started = 0;
+	for (unsigned k = 1; k < md->nipus; k++)	/* the old graph goes, even if the new fails */
+		ipue_engine_reset(md->m[k]);
+	md->active = 1;
 	s = ipue_load_ex(md->e, image, size,
 			 (flags & IPU_LOAD_COMMIT_MEMORY) ? IPUE_LOAD_COMMIT : 0, &le);
 	if (!s)
@@ -188,7 +187,9 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, un
 	if (n > 0) {
 		md->st = calloc((size_t)n, sizeof(*md->st));
 		if (!md->st) {
-			ipue_engine_reset(md->e);
+			for (unsigned k = 0; k < md->active; k++)
+				ipue_engine_reset(md->m[k]);
+			md->active = 1;
 			return ipu__err(err, -ENOMEM, "load on %s: out of memory", dev->name);
 		}
 		md->nst = (unsigned)n;

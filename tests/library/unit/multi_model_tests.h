@@ -170,8 +170,15 @@ TEST(model_multi_other_binaries)
 	uint8_t *bin = mm_graph(2, 2, &len);
 
 	ASSERT_EQ(0, ipu_model_open_multi("test", 4, NULL, 1, &dev, &e));
+	free(bin);
+	bin = mm_graph(4, 4, &len);
+	ASSERT_EQ(0, ipu_load(dev, bin, len, &e));
+	free(bin);
+	bin = mm_graph(2, 2, &len);
 	EXPECT_EQ(-EINVAL, ipu_load(dev, bin, len, &e));
 	EXPECT_TRUE(strstr(e.msg, "graph for 2 IPUs") != NULL) TH_LOG("%s", e.msg);
+	/* the 4-IPU graph is gone from every IPU: nothing to write to */
+	EXPECT_EQ(-ENOENT, ipu_tensor_write(dev, "x", why, 16, &e));
 	free(bin);
 	bin = mm_graph(1, 1, &len);
 	ASSERT_TRUE(ipu_load(dev, bin, len, &e) == 0) TH_LOG("%s", e.msg);
