@@ -213,6 +213,54 @@ TEST(multi_memory_report)
 	ipu_memory_report_free(&rb);
 }
 
+/*
+ * A branch on a scalar held by IPU 1 steers every IPU alike (the engine
+ * takes the holder's value on every member: the builder copies nothing):
+ * then b (IPU 3) = a (IPU 0), else b = c (IPU 2).
+ */
+TEST(multi_if_on_another_ipu)
+{
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	uint32_t shape[1] = { 64 };
+	float a[64], c[64], b[64];
+	int ta, tb, tc, cond, seq, then_p, else_p;
+
+	ASSERT_CALL(ipu_graph_create_multi(IPU_MODEL_TEST, 4, &g, &err));
+	ASSERT_CALL(ta = ipu_graph_add_tensor(g, "a", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(tb = ipu_graph_add_tensor(g, "b", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(tc = ipu_graph_add_tensor(g, "c", IPU_DTYPE_F32, 1, shape, &err));
+	ASSERT_CALL(cond = ipu_graph_add_tensor(g, "cond", IPU_DTYPE_I32, 0, NULL, &err));
+	ASSERT_CALL(ipu_graph_map_ipu(g, ta, 0, 0, &err));
+	ASSERT_CALL(ipu_graph_map_ipu(g, tb, 3, 0, &err));
+	ASSERT_CALL(ipu_graph_map_ipu(g, tc, 2, 0, &err));
+	ASSERT_CALL(ipu_graph_map_tile(g, cond, TEST_TILES + 5, &err));
+	ASSERT_CALL(then_p = ipu_prog_copy(g, (struct ipu_slice){ ta, 0, 64 }, (struct ipu_slice){ tb, 0, 64 },
+					   &err));
+	ASSERT_CALL(else_p = ipu_prog_copy(g, (struct ipu_slice){ tc, 0, 64 }, (struct ipu_slice){ tb, 0, 64 },
+					   &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(ipu_prog_append(g, seq, ipu_prog_if(g, cond, then_p, else_p, &err), &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, ta, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tc, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, cond, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, tb, NULL, IPU_HANDLE_READ, &err));
+	load_multi(_metadata, g, 4, &d);
+	ipu_graph_free(g);
+	fill_rand(a, 64);
+	fill_rand(c, 64);
+	ASSERT_CALL(ipu_tensor_write(d, "a", a, sizeof(a), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "c", c, sizeof(c), &err));
+	for (int32_t v = 1; v >= 0; v--) {
+		ASSERT_CALL(ipu_tensor_write(d, "cond", &v, sizeof(v), &err));
+		ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+		ASSERT_CALL(ipu_tensor_read(d, "b", b, sizeof(b), &err));
+		EXPECT_EQ(0, memcmp(b, v ? a : c, sizeof(b))) TH_LOG("cond %d", v);
+	}
+	ipu_device_close(d);
+}
+
 /* cross-IPU copies and an elementwise op over IPUs run on 2 and 4 IPUs */
 TEST(multi_cross_ipu_copies_run)
 {
