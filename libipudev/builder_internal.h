@@ -229,6 +229,8 @@ int ipu__exchange_replica(struct ipu_graph *g, int ex, unsigned src_rep, unsigne
 /* a graph of @ipus IPUs of @model, built as @replicas... (multi.c: 1, 1 for ipu_graph_create()) */
 int ipu__graph_new(uint32_t model, unsigned ipus, unsigned replicas, const char *fn,
 		   struct ipu_graph **out, struct ipu_error *err);
+/* the IPU all of @tensor's mapped elements lie on; -1 if they span IPUs, none, or one IPU is built (multi.c) */
+int ipu__tensor_ipu(const struct ipu_graph *g, int tensor);
 /* map all of @tensor evenly over tiles [first, first + n) in chunks of @grain (0: 1) elements */
 int ipu__map_tiles(struct ipu_graph *g, int tensor, unsigned first, unsigned n, uint64_t grain,
 		   const char *fn, struct ipu_error *err);

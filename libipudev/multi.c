@@ -116,3 +116,17 @@ IPU_API int ipu_graph_map_rows_to_ipus(struct ipu_graph *g, int tensor, uint64_t
 	}
 	return 0;
 }
+
+int ipu__tensor_ipu(const struct ipu_graph *g, int tensor)
+{
+	const struct ipu__tensor *t = ipu__graph_tensor(g, tensor);
+	unsigned ipu;
+
+	if (!t || !t->niv || built_ipus(g) < 2)
+		return -1;
+	ipu = t->iv[0].tile / g->tiles_per_ipu;
+	for (size_t k = 1; k < t->niv; k++)
+		if (t->iv[k].tile / g->tiles_per_ipu != ipu)
+			return -1;
+	return (int)ipu;
+}

@@ -328,6 +328,59 @@ TEST(multi_matmul_spans_ipus)
 		}
 }
 
+/* a matmul whose operands lie on IPU 2 of 4 is planned within IPU 2: no copy leaves it */
+TEST(multi_matmul_within_ipu)
+{
+	enum { M = 20, K = 48, N = 28 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	uint32_t sa[2] = { M, K }, sb[2] = { K, N }, n;
+	static float A[M * K], B[K * N], C[M * N];
+	const struct ipu_graph_copy *cp;
+	int a, b, c, seq;
+	void *bin;
+	size_t len;
+
+	ASSERT_CALL(ipu_graph_create_multi(IPU_MODEL_TEST, 4, &g, &err));
+	ASSERT_CALL(a = ipu_graph_add_tensor(g, "A", IPU_DTYPE_F32, 2, sa, &err));
+	ASSERT_CALL(b = ipu_graph_add_tensor(g, "B", IPU_DTYPE_F32, 2, sb, &err));
+	ASSERT_CALL(ipu_graph_map_ipu(g, a, 2, 0, &err));
+	ASSERT_CALL(ipu_graph_map_ipu(g, b, 2, 0, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_CALL(c = ipu_matmul(g, seq, a, b, "C", NULL, &err));
+	for (uint64_t e = 0; e < M * N; e++)
+		ASSERT_EQ(2, ipu_graph_tile_ipu(g, (unsigned)ipu_graph_tile_of(g, c, e), &err));
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	ASSERT_CALL(ipu_graph_expose(g, a, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, b, NULL, IPU_HANDLE_WRITE, &err));
+	ASSERT_CALL(ipu_graph_expose(g, c, NULL, IPU_HANDLE_READ, &err));
+	ASSERT_CALL(ipu__graph_write_form(g, false, &bin, &len, &err));
+	cp = bin_section(bin, IPU_GRAPH_SEC_COPIES, &n, NULL);
+	for (uint32_t i = 0; cp && i < n; i++) {
+		EXPECT_EQ(2u, cp[i].src_tile / TEST_TILES);
+		EXPECT_EQ(2u, cp[i].dst_tile / TEST_TILES);
+	}
+	free(bin);
+	load_multi(_metadata, g, 4, &d);
+	ipu_graph_free(g);
+	fill_rand(A, M * K);
+	fill_rand(B, K * N);
+	ASSERT_CALL(ipu_tensor_write(d, "A", A, sizeof(A), &err));
+	ASSERT_CALL(ipu_tensor_write(d, "B", B, sizeof(B), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ASSERT_CALL(ipu_tensor_read(d, "C", C, sizeof(C), &err));
+	ipu_device_close(d);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			double want = 0;
+
+			for (int k = 0; k < K; k++)
+				want += (double)A[i * K + k] * B[k * N + j];
+			ASSERT_GT(1e-5, fabs(C[i * N + j] - want) / (fabs(want) + 1))
+				TH_LOG("C[%d][%d] = %g, want %g", i, j, C[i * N + j], want);
+		}
+}
+
 #include "collectives_tests.h"
 
 #endif /* MULTI_TESTS_H */
