@@ -8,9 +8,10 @@
  * this host's memory carries every emulated IPU's traffic, so the ratio
  * against host memcpy (same run, same size) is taken on the aggregate
  * busbw x N (target >= 0.5). Beside them the modelled time (the run's
- * modelled cycles at the chip's clock) against the modelled link limit
- * (2 (N - 1) / N x bytes over one link direction's bandwidth: the bytes a
- * ring puts on its busiest link direction). Host time of ipu_run(): the
+ * modelled cycles at the chip's clock) against the modelled link limit:
+ * each IPU sends 2 (N - 1) / N x bytes, at best over both of its ring
+ * neighbours' links at once, one link direction's bandwidth each (a rail:
+ * one link), so (N - 1) / N x bytes / link bandwidth. Host time of ipu_run(): the
  * median of REPS runs after a first one. Table on stderr, JSON on stdout.
  *
  * Usage: bench_allreduce [SIZE_MIB [REPS]]   (defaults 64, 3)
@@ -105,7 +106,7 @@ static void bench_one(unsigned N, unsigned mib, unsigned reps, double mbw)
 	algbw = bytes / t[reps / 2];
 	busbw = algbw * 2.0 * (N - 1) / N;
 	model_s = st.cycles / (m->clock_khz * 1e3);
-	limit_s = 2.0 * (N - 1) / N * bytes / (m->link_mb_s * 1e6);
+	limit_s = (double)(N - 1) / N * bytes / (m->link_mb_s * 1e6);
 	fprintf(stderr, "allreduce %u MiB x %u IPUs (%s): %.3f s, algbw %.2f GB/s, busbw %.2f GB/s, "
 		"aggregate %.2f GB/s = %.2f x memcpy (%.2f GB/s); modelled %.3f ms, link limit %.3f ms "
 		"(%.2f x)\n", mib, N, ipu_collective_method_name(method), t[reps / 2], algbw / 1e9,
