@@ -47,10 +47,12 @@ IPU_API int ipu_graph_ipu_tiles(const struct ipu_graph *g, unsigned ipu, unsigne
 {
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_graph_ipu_tiles: graph is NULL");
+	if (ipu >= built_ipus(g) && g->replicas > 1)
+		return ipu__err(err, -EINVAL, "ipu_graph_ipu_tiles: no IPU %u: a replicated graph is "
+				"built as one replica, on IPU 0", ipu);
 	if (ipu >= built_ipus(g))
-		return ipu__err(err, -EINVAL, "ipu_graph_ipu_tiles: no IPU %u: the graph %s %u", ipu,
-				g->replicas > 1 ? "is built as one replica on IPU 0, of" : "has IPUs 0..",
-				built_ipus(g) - (g->replicas > 1 ? 0 : 1));
+		return ipu__err(err, -EINVAL, "ipu_graph_ipu_tiles: no IPU %u: the graph has IPUs 0..%u",
+				ipu, built_ipus(g) - 1);
 	if (first)
 		*first = ipu * g->tiles_per_ipu;
 	if (count)

@@ -23,6 +23,8 @@ TEST(replicated_binary)
 	EXPECT_EQ(4u, ipu_graph_replicas(g));
 	EXPECT_EQ(4u, ipu_graph_ipus(g));
 	EXPECT_EQ(TEST_TILES, ipu_graph_tiles(g));
+	expect_err(_metadata, ipu_graph_ipu_tiles(g, 1, NULL, NULL, &err), "built as one replica",
+		   "IPU 1 of a replicated graph");
 	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 1, s, &err));
 	ASSERT_CALL(ipu_graph_map_linear(g, x, 0, &err));
 	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
