@@ -76,24 +76,31 @@ static char *model_ids(char *buf, size_t size)
 	return buf;
 }
 
-IPU_API int ipu_graph_create(uint32_t model, struct ipu_graph **out, struct ipu_error *err)
+int ipu__graph_new(uint32_t model, unsigned ipus, unsigned replicas, const char *fn,
+		   struct ipu_graph **out, struct ipu_error *err)
 {
 	const struct ipu_model *m;
 	struct ipu_graph *g;
 	char ids[64];
 
 	if (!out)
-		return ipu__err(err, -EINVAL, "ipu_graph_create: out is NULL");
+		return ipu__err(err, -EINVAL, "%s: out is NULL", fn);
 	*out = NULL;
 	m = ipu_model_by_id(model);
 	if (!m)
-		return ipu__err(err, -EINVAL, "ipu_graph_create: unknown model id %u (known: %s)",
-				model, model_ids(ids, sizeof(ids)));
+		return ipu__err(err, -EINVAL, "%s: unknown model id %u (known: %s)",
+				fn, model, model_ids(ids, sizeof(ids)));
+	if (!ipu_graph_ipus_ok(ipus))
+		return ipu__err(err, -EINVAL, "%s: %u IPUs: a graph spans 1, 2, 4, 8 or 16", fn, ipus);
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return oom(err);
 	g->model = model;
-	g->tiles = m->tiles;
+	g->ipus = ipus;
+	g->replicas = replicas;
+	g->tiles_per_ipu = m->tiles;
+	/* a replicated graph is built as one replica: one IPU's tiles */
+	g->tiles = replicas > 1 ? m->tiles : m->tiles * ipus;
 	g->tile_mem = m->tile_mem;
 	g->reuse = 1;
 	g->amp = IPU_DEFAULT_AVAILABLE_MEMORY_PROPORTION;
@@ -108,6 +115,11 @@ IPU_API int ipu_graph_create(uint32_t model, struct ipu_graph **out, struct ipu_
 	}
 	*out = g;
 	return 0;
+}
+
+IPU_API int ipu_graph_create(uint32_t model, struct ipu_graph **out, struct ipu_error *err)
+{
+	return ipu__graph_new(model, 1, 1, "ipu_graph_create", out, err);
 }
 
 static void free_rgns(struct tile_rgns *r, uint32_t tiles)
@@ -170,6 +182,17 @@ IPU_API void ipu_graph_free(struct ipu_graph *g)
 	free(g->al);
 	free(g->scratch);
 	free(g);
+}
+
+/* "the gc200 model has tiles 0..1471" or "the graph has tiles 0..5887 (4 IPUs of gc200)" */
+static const char *tiles_str(const struct ipu_graph *g, char *buf, size_t n)
+{
+	if (g->tiles == g->tiles_per_ipu)
+		snprintf(buf, n, "the %s model has tiles 0..%u", ipu_model_name(g->model), g->tiles - 1);
+	else
+		snprintf(buf, n, "the graph has tiles 0..%u (%u IPUs of %s)", g->tiles - 1, g->ipus,
+			 ipu_model_name(g->model));
+	return buf;
 }
 
 IPU_API uint32_t ipu_graph_model(const struct ipu_graph *g)
@@ -323,9 +346,12 @@ long ipu__tile_alloc(struct ipu_graph *g, unsigned tile, uint64_t bytes, unsigne
 {
 	uint64_t off;
 
-	if (tile >= g->tiles)
-		return ipu__err(err, -EINVAL, "%s: tile %u does not exist (the %s model has %u tiles)",
-				what, tile, ipu_model_name(g->model), g->tiles);
+	if (tile >= g->tiles) {
+		char ts[96];
+
+		return ipu__err(err, -EINVAL, "%s: tile %u does not exist (%s)", what, tile,
+				tiles_str(g, ts, sizeof(ts)));
+	}
 	if (align < 1)
 		align = 1;
 	off = ((uint64_t)g->top[tile] + align - 1) & ~(uint64_t)(align - 1);
@@ -421,10 +447,12 @@ int ipu__map_aligned(struct ipu_graph *g, int tensor, uint64_t begin, uint64_t c
 				"tensor '%s': cannot map elements [%llu, %llu): the tensor has %llu",
 				t->name, (unsigned long long)begin,
 				(unsigned long long)(begin + count), (unsigned long long)t->elements);
-	if (tile >= g->tiles)
-		return ipu__err(err, -EINVAL,
-				"tensor '%s': cannot map to tile %u: the %s model has tiles 0..%u",
-				t->name, tile, ipu_model_name(g->model), g->tiles - 1);
+	if (tile >= g->tiles) {
+		char ts[96];
+
+		return ipu__err(err, -EINVAL, "tensor '%s': cannot map to tile %u: %s", t->name, tile,
+				tiles_str(g, ts, sizeof(ts)));
+	}
 	/* refuse double mapping before allocating */
 	{
 		size_t pos = iv_lower(t, begin);
@@ -480,11 +508,11 @@ IPU_API int ipu_graph_map_tile(struct ipu_graph *g, int tensor, unsigned tile,
 	return ipu_graph_map(g, tensor, 0, g->t[tensor].elements, tile, err);
 }
 
-IPU_API int ipu_graph_map_linear(struct ipu_graph *g, int tensor, uint64_t grain,
-				 struct ipu_error *err)
+int ipu__map_tiles(struct ipu_graph *g, int tensor, unsigned first, unsigned ntiles, uint64_t grain,
+		   const char *fn, struct ipu_error *err)
 {
 	uint64_t n, chunks, per, b = 0;
-	int r = bad_tensor(g, tensor, "ipu_graph_map_linear", err);
+	int r = bad_tensor(g, tensor, fn, err);
 
 	if (r)
 		return r;
@@ -492,8 +520,8 @@ IPU_API int ipu_graph_map_linear(struct ipu_graph *g, int tensor, uint64_t grain
 		grain = 1;
 	n = g->t[tensor].elements;
 	chunks = (n + grain - 1) / grain;
-	per = (chunks + g->tiles - 1) / g->tiles;	/* grains per tile */
-	for (unsigned tile = 0; tile < g->tiles && b < n; tile++) {
+	per = (chunks + ntiles - 1) / ntiles;	/* grains per tile */
+	for (unsigned tile = first; tile < first + ntiles && b < n; tile++) {
 		uint64_t c = per * grain;
 
 		if (c > n - b)
@@ -504,6 +532,12 @@ IPU_API int ipu_graph_map_linear(struct ipu_graph *g, int tensor, uint64_t grain
 		b += c;
 	}
 	return 0;
+}
+
+IPU_API int ipu_graph_map_linear(struct ipu_graph *g, int tensor, uint64_t grain,
+				 struct ipu_error *err)
+{
+	return ipu__map_tiles(g, tensor, 0, g ? g->tiles : 0, grain, "ipu_graph_map_linear", err);
 }
 
 IPU_API int ipu_graph_map_like(struct ipu_graph *g, int tensor, int like, struct ipu_error *err)
@@ -951,6 +985,29 @@ static int copy_conflict(const struct ipu_graph *g, const struct ipu__ex *x,
 			hit->off, hit->end);
 }
 
+/*
+ * Append copy @c to exchange @x, extending the previous copy instead when
+ * both ends continue it (and both are between the same replicas: reserved).
+ * 0 or -ENOMEM (reported).
+ */
+static int copy_append(struct ipu__ex *x, struct ipu_graph_copy c, struct ipu_error *err)
+{
+	if (x->n) {
+		struct ipu_graph_copy *l = &x->c[x->n - 1];
+
+		if (l->reserved == c.reserved && l->src_tile == c.src_tile && l->dst_tile == c.dst_tile &&
+		    l->src_offset + l->bytes == c.src_offset && l->dst_offset + l->bytes == c.dst_offset &&
+		    (uint64_t)l->bytes + c.bytes <= UINT32_MAX) {
+			l->bytes += c.bytes;
+			return 0;
+		}
+	}
+	if (GROW(x->c, x->n, x->cap, x->n + 1))
+		return oom(err);
+	x->c[x->n++] = c;
+	return 0;
+}
+
 int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
 		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err)
@@ -985,21 +1042,29 @@ int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t s
 	if (rgn_put(&x->dst[dst_tile], dst_off, de, dst_tensor) ||
 	    rgn_put(&x->src[src_tile], src_off, se, src_tensor))
 		return oom(err);
-	/* extend the previous copy when both ends continue it */
-	if (x->n) {
-		struct ipu_graph_copy *l = &x->c[x->n - 1];
+	return copy_append(x, (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, 0 },
+			   err);
+}
 
-		if (l->src_tile == src_tile && l->dst_tile == dst_tile &&
-		    l->src_offset + l->bytes == src_off && l->dst_offset + l->bytes == dst_off &&
-		    (uint64_t)l->bytes + bytes <= UINT32_MAX) {
-			l->bytes += bytes;
-			return 0;
-		}
-	}
-	if (GROW(x->c, x->n, x->cap, x->n + 1))
-		return oom(err);
-	x->c[x->n++] = (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, 0 };
-	return 0;
+int ipu__exchange_replica(struct ipu_graph *g, int ex, unsigned src_rep, unsigned src_tile,
+			  uint32_t src_off, unsigned dst_rep, unsigned dst_tile, uint32_t dst_off,
+			  uint32_t bytes, struct ipu_error *err)
+{
+	uint32_t tag = IPU__COPY_REPLICA_TAG(src_rep, dst_rep);
+	struct ipu__ex *x;
+
+	if (ex < 0 || (size_t)ex >= g->nex)
+		return ipu__err(err, -EINVAL, "no exchange %d", ex);
+	x = &g->ex[ex];
+	if (!bytes)
+		return 0;
+	if (src_rep >= g->replicas || dst_rep >= g->replicas || src_tile >= g->tiles ||
+	    dst_tile >= g->tiles || src_off + bytes > g->top[src_tile] ||
+	    dst_off + bytes > g->top[dst_tile])
+		return ipu__err(err, -EINVAL, "exchange '%s': copy between replicas outside the "
+				"allocated tile memory", x->name);
+	return copy_append(x, (struct ipu_graph_copy){ src_tile, src_off, dst_tile, dst_off, bytes, tag },
+			   err);
 }
 
 size_t ipu__graph_copy_count(const struct ipu_graph *g)
@@ -1350,7 +1415,14 @@ IPU_API int ipu_prog_sync(struct ipu_graph *g, struct ipu_error *err)
 {
 	if (!g)
 		return ipu__err(err, -EINVAL, "ipu_prog_sync: graph is NULL");
-	return new_node(g, IPU_PROG_SYNC, 0, 0, 0, err);
+	return new_node(g, IPU_PROG_SYNC, IPU_SYNC_INTERNAL, 0, 0, err);
+}
+
+IPU_API int ipu_prog_sync_external(struct ipu_graph *g, struct ipu_error *err)
+{
+	if (!g)
+		return ipu__err(err, -EINVAL, "ipu_prog_sync_external: graph is NULL");
+	return new_node(g, IPU_PROG_SYNC, IPU_SYNC_EXTERNAL, 0, 0, err);
 }
 
 IPU_API int ipu_prog_stream_copy(struct ipu_graph *g, int stream, int tensor, struct ipu_error *err)
@@ -1367,6 +1439,10 @@ IPU_API int ipu_prog_stream_copy(struct ipu_graph *g, int stream, int tensor, st
 		return r;
 	s = &g->st[stream];
 	t = &g->t[tensor];
+	if (g->replicas > 1)
+		return ipu__err(err, -EINVAL, "ipu_prog_stream_copy: tensor '%s': streams are not "
+				"supported in a replicated graph (the tensor would span %u IPUs)",
+				t->name, g->replicas);
 	if (s->dtype != t->dtype || s->elements != t->elements)
 		return ipu__err(err, -EINVAL,
 				"stream '%s' (%u x %s) cannot copy %s tensor '%s' (%llu x %s): "
@@ -1464,14 +1540,14 @@ static int sec_rec(struct sec *s, const void *rec)
 	return buf_put(&s->b, rec, s->entsize);
 }
 
-enum { S_STR, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
+enum { S_STR, S_IPUS, S_TEN, S_IV, S_PLAN, S_VTX, S_FLD, S_PAR, S_CS, S_CSV, S_EX, S_CP, S_NODE,
        S_CH, S_ENT, S_STRM, S_HND, S_META, S_INIT, S_DATA, S_GUARD, S_MEM, S_PACK, S_N };
 
 /* s[S_N] empty, in file order, each with the record size the format gives its type */
 static void sections_init(struct sec *s)
 {
 	static const uint32_t types[S_N] = {
-		IPU_GRAPH_SEC_STRINGS, IPU_GRAPH_SEC_TENSORS, IPU_GRAPH_SEC_INTERVALS,
+		IPU_GRAPH_SEC_STRINGS, IPU_GRAPH_SEC_IPUS, IPU_GRAPH_SEC_TENSORS, IPU_GRAPH_SEC_INTERVALS,
 		IPU_GRAPH_SEC_TILE_PLANS, IPU_GRAPH_SEC_VERTICES, IPU_GRAPH_SEC_FIELDS,
 		IPU_GRAPH_SEC_PARAMS, IPU_GRAPH_SEC_COMPUTE_SETS, IPU_GRAPH_SEC_CS_VERTICES,
 		IPU_GRAPH_SEC_EXCHANGES, IPU_GRAPH_SEC_COPIES, IPU_GRAPH_SEC_PROGRAM_NODES,
@@ -1801,8 +1877,11 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 	if (buf_put(out, &h, sizeof(h)))
 		return -ENOMEM;
 	for (int i = 0; i < S_N; i++) {
-		/* packed away, or no packed tables (a plain binary reads as 1.0) */
-		if (!s[i].type || (i == S_PACK && !s[i].count))
+		/*
+		 * packed away, or no packed tables (a plain binary reads as 1.0),
+		 * or a single-IPU graph (no ipus section)
+		 */
+		if (!s[i].type || ((i == S_PACK || i == S_IPUS) && !s[i].count))
 			continue;
 		if (buf_align(out))
 			return -ENOMEM;
@@ -1827,7 +1906,8 @@ static int assemble(const struct ipu_graph *g, const struct sec *s, uint32_t til
 		return -ENOMEM;
 	h.magic = IPU_GRAPH_MAGIC;
 	h.version_major = IPU_GRAPH_VERSION_MAJOR;
-	h.version_minor = IPU_GRAPH_VERSION_MINOR;
+	/* a single-IPU binary stays a 1.1 one, byte for byte as before 1.2 */
+	h.version_minor = g->ipus > 1 ? IPU_GRAPH_VERSION_MINOR : 1;
 	h.header_size = sizeof(h);
 	h.model = g->model;
 	h.total_size = out->n;
@@ -1868,11 +1948,42 @@ static int plan_memory(const struct ipu_graph *g, struct ipu__memplan *p, struct
 	return 0;
 }
 
+/*
+ * The sections of the planned graph @v (a replicated one already expanded)
+ * and the memory regions of @plan, repeated on every replica's IPU. 0,
+ * -ENOMEM or -ELOOP.
+ */
+static int put_all(const struct ipu_graph *g, const struct ipu_graph *v,
+		   const struct ipu__memplan *plan, struct sec *s, uint32_t *tiles_used)
+{
+	int r = 0;
+
+	if (v->ipus > 1) {
+		struct ipu_graph_ipus ip = { v->ipus, v->tiles_per_ipu, 0, 0 };
+
+		r = sec_rec(&s[S_IPUS], &ip);
+	}
+	if (!r)
+		r = put_sections(v, s, tiles_used);
+	if (!r && !g->zero_init)
+		r = put_guards(s);
+	for (uint32_t rep = 0; !r && rep < g->replicas; rep++) {
+		for (size_t i = 0; !r && i < plan->n; i++) {
+			struct ipu_graph_mem_region mr;
+
+			ipu__memplan_region(plan, i, &mr);
+			mr.tile += rep * g->tiles_per_ipu;
+			r = sec_rec(&s[S_MEM], &mr);
+		}
+	}
+	return r;
+}
+
 int ipu__graph_write_form(struct ipu_graph *g, bool compact, void **out, size_t *outlen,
 			  struct ipu_error *err)
 {
 	struct ipu__memplan plan;
-	struct ipu_graph v;
+	struct ipu_graph v, e;
 	struct sec s[S_N];
 	struct buf outb = { 0 };
 	uint32_t tiles_used;
@@ -1889,22 +2000,22 @@ int ipu__graph_write_form(struct ipu_graph *g, bool compact, void **out, size_t 
 		ipu__memplan_free(&plan);
 		return oom(err);
 	}
-	sections_init(s);
-	r = put_sections(&v, s, &tiles_used);
-	if (!r && !g->zero_init)
-		r = put_guards(s);
-	for (size_t i = 0; !r && i < plan.n; i++) {
-		struct ipu_graph_mem_region mr;
-
-		ipu__memplan_region(&plan, i, &mr);
-		r = sec_rec(&s[S_MEM], &mr);
+	e = v;
+	if (g->replicas > 1 && (r = ipu__replicate(&v, &e, err))) {
+		ipu__memplan_view_free(&v);
+		ipu__memplan_free(&plan);
+		return r;
 	}
+	sections_init(s);
+	r = put_all(g, &e, &plan, s, &tiles_used);
 	/* last: the guards and the plan are read from the plain records */
 	if (!r && compact)
 		r = pack_sections(s);
 	if (!r)
-		r = assemble(&v, s, tiles_used, &outb);
+		r = assemble(&e, s, tiles_used, &outb);
 	sections_free(s);
+	if (g->replicas > 1)
+		ipu__replicate_free(&e);
 	ipu__memplan_view_free(&v);
 	ipu__memplan_free(&plan);
 	if (r) {

@@ -74,6 +74,12 @@ struct ipu__alloc {
 
 struct ipu_graph {
 	uint32_t model, tiles, tile_mem;
+	/*
+	 * IPUs (multi.c): a graph of ipus IPUs has tiles = ipus * tiles_per_ipu,
+	 * all global; a replicated one (replicas > 1) is built as one replica on
+	 * tiles = tiles_per_ipu and written for ipus = replicas (replicate.c).
+	 */
+	uint32_t ipus, tiles_per_ipu, replicas;
 	uint32_t *top;			/* bytes allocated per tile (build-time offsets) */
 	uint32_t vmem;			/* limit of top: tile_mem, or more with reuse */
 	unsigned char *scratch;		/* vmem bytes, for codelet checks */
@@ -204,6 +210,41 @@ int ipu__add_vertex_raw(struct ipu_graph *g, int cs, unsigned codelet, unsigned 
 int ipu__exchange_raw(struct ipu_graph *g, int ex, unsigned src_tile, uint32_t src_off,
 		      unsigned dst_tile, uint32_t dst_off, uint32_t bytes,
 		      int32_t src_tensor, int32_t dst_tensor, struct ipu_error *err);
+/*
+ * A copy between replicas of a replicated graph (collectives.c): bytes from
+ * tile src_tile of replica src_rep to dst_tile of replica dst_rep (tiles of
+ * one replica), written once at its place in the expanded binary (not
+ * repeated per replica). Kept in the exchange's copies with the replicas in
+ * the record's reserved field (IPU__COPY_REPLICA), so the memory planner
+ * sees its ends like any copy's; only its ranges are checked (the replicas'
+ * copies overlap in one replica's tiles). 0 or negative errno (reported).
+ */
+#define IPU__COPY_REPLICA		0x80000000u
+#define IPU__COPY_REPLICA_TAG(s, d)	(IPU__COPY_REPLICA | (uint32_t)(s) << 8 | (uint32_t)(d))
+#define IPU__COPY_SRC_REP(tag)		(((tag) >> 8) & 0xffu)
+#define IPU__COPY_DST_REP(tag)		((tag) & 0xffu)
+int ipu__exchange_replica(struct ipu_graph *g, int ex, unsigned src_rep, unsigned src_tile,
+			  uint32_t src_off, unsigned dst_rep, unsigned dst_tile, uint32_t dst_off,
+			  uint32_t bytes, struct ipu_error *err);
+/* a graph of @ipus IPUs of @model, built as @replicas... (multi.c: 1, 1 for ipu_graph_create()) */
+int ipu__graph_new(uint32_t model, unsigned ipus, unsigned replicas, const char *fn,
+		   struct ipu_graph **out, struct ipu_error *err);
+/* the IPU all of @tensor's mapped elements lie on; -1 if they span IPUs, none, or one IPU is built (multi.c) */
+int ipu__tensor_ipu(const struct ipu_graph *g, int tensor);
+/* map all of @tensor evenly over tiles [first, first + n) in chunks of @grain (0: 1) elements */
+int ipu__map_tiles(struct ipu_graph *g, int tensor, unsigned first, unsigned n, uint64_t grain,
+		   const char *fn, struct ipu_error *err);
+/*
+ * The planned graph @v of a replicated graph expanded over its replicas into
+ * *@e (replicate.c): tensors of shape [replicas, ...], tile plans, vertices,
+ * compute sets, copies and initial contents repeated on each replica's IPU,
+ * cross-replica copies at their places. *e shares v's other arrays; free
+ * with ipu__replicate_free(). 0, -ENOMEM or -EINVAL (a rank 6 tensor:
+ * reported).
+ */
+int ipu__replicate(const struct ipu_graph *v, struct ipu_graph *e, struct ipu_error *err);
+void ipu__replicate_free(struct ipu_graph *e);
+
 /* the copy records of all the graph's exchanges so far (for tests of a plan's cost) */
 size_t ipu__graph_copy_count(const struct ipu_graph *g);
 /*

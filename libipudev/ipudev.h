@@ -593,6 +593,96 @@ IPU_API uint32_t ipu_graph_tile_memory(const struct ipu_graph *g);
  */
 IPU_API uint32_t ipu_graph_tile_used(const struct ipu_graph *g, unsigned tile);
 
+/*
+ * ---- Multi-IPU graphs (multi.c; docs/builder.md "Multi-IPU graphs") ----
+ * A graph for N = 1, 2, 4, 8 or 16 IPUs of one model, written as ONE binary
+ * of graph format 1.2 (an `ipus` section; docs/graph-format.md "Multi-IPU
+ * binaries") that every member of a group of N IPUs loads. Tiles are
+ * numbered globally as in Poplar: global tile = ipu * tiles_per_ipu + tile,
+ * and every call that takes a tile takes a global one; ipu_graph_tiles()
+ * returns ipus * tiles_per_ipu. A copy between tiles of different IPUs is
+ * an ordinary copy (an exchange crossing IPU-Links). A graph of N = 1 is a
+ * single-IPU graph, written byte for byte as ipu_graph_create()'s.
+ */
+/**
+ * ipu_graph_create_multi() - empty graph for @ipus IPUs of model @model
+ * (IPU_MODEL_*). *@out owns the graph until ipu_graph_free().
+ * Errors: -EINVAL (unknown model, @ipus not 1, 2, 4, 8 or 16, @out NULL),
+ * -ENOMEM.
+ */
+IPU_API int ipu_graph_create_multi(uint32_t model, unsigned ipus,
+				   struct ipu_graph **out,
+				   struct ipu_error *err);
+/** IPUs of the graph (1 for ipu_graph_create()'s; replicas of a replicated one); 0 for NULL. */
+IPU_API unsigned ipu_graph_ipus(const struct ipu_graph *g);
+/** Tiles of one IPU (the model's tiles); 0 for NULL. */
+IPU_API unsigned ipu_graph_tiles_per_ipu(const struct ipu_graph *g);
+/**
+ * ipu_graph_ipu_tiles() - the global tiles of IPU @ipu: [*@first, *@first +
+ * *@count) (either pointer may be NULL). Like Poplar's virtual graph of
+ * one IPU. Errors: -EINVAL (NULL graph, @ipu >= ipu_graph_ipus()).
+ */
+IPU_API int ipu_graph_ipu_tiles(const struct ipu_graph *g, unsigned ipu,
+				unsigned *first, unsigned *count,
+				struct ipu_error *err);
+/**
+ * ipu_graph_tile_ipu() - the IPU of global tile @tile (>= 0), or -EINVAL
+ * (NULL graph, tile out of range; message names the range).
+ */
+IPU_API int ipu_graph_tile_ipu(const struct ipu_graph *g, unsigned tile,
+			       struct ipu_error *err);
+/**
+ * ipu_graph_map_ipu() - map the whole of @tensor evenly over the tiles of
+ * IPU @ipu in chunks that are multiples of @grain elements (0: 1), as
+ * ipu_graph_map_linear() does over all tiles. Errors as
+ * ipu_graph_map_linear(), and -EINVAL for an IPU out of range.
+ */
+IPU_API int ipu_graph_map_ipu(struct ipu_graph *g, int tensor, unsigned ipu,
+			      uint64_t grain, struct ipu_error *err);
+/**
+ * ipu_graph_map_rows_to_ipus() - map @tensor, of rank >= 1 with shape[0]
+ * == ipu_graph_ipus(), so that row i (elements [i * n, (i + 1) * n), n =
+ * elements / shape[0]) lies on IPU i, spread over its tiles in chunks of
+ * @grain elements (0: 1): the layout the collectives take in a graph of N
+ * IPUs (GCL's "one slice per IPU"). Errors: -EINVAL (wrong shape, already
+ * partly mapped), -ENOSPC.
+ */
+IPU_API int ipu_graph_map_rows_to_ipus(struct ipu_graph *g, int tensor,
+				       uint64_t grain, struct ipu_error *err);
+/**
+ * ipu_prog_sync_external() - a Sync node that is a barrier of all IPUs of
+ * the graph (an external sync; in a graph of one IPU it waits for nobody).
+ * Node id or negative errno (-EINVAL NULL graph, -ENOMEM).
+ */
+IPU_API int ipu_prog_sync_external(struct ipu_graph *g, struct ipu_error *err);
+
+/*
+ * ---- Replicated graphs (replicate.c; docs/builder.md "Replication") ----
+ * Like Poplar's Graph(target, replicationFactor): the caller builds ONE
+ * replica's graph on the tiles of one IPU (tiles 0..tiles_per_ipu-1; every
+ * op works unchanged) and ipu_graph_write() replicates it over @replicas
+ * IPUs: replica r is the same subgraph on IPU r. Every tensor of the
+ * replica becomes, in the binary, a tensor of shape [replicas, shape...]
+ * whose row r is replica r's (the host writes and reads all replicas at
+ * once through one handle: row r for replica r; written for the same
+ * contents on every replica by repeating the data). The replica-aware
+ * collectives (ipu_all_reduce() and friends on a replicated graph) are the
+ * only cross-replica traffic. Streams are refused (a stream's tensor must
+ * lie on one IPU); initial contents are the same on every replica.
+ */
+/**
+ * ipu_graph_create_replicated() - empty graph of one replica, replicated
+ * over @replicas IPUs (1, 2, 4, 8, 16) of model @model when written.
+ * ipu_graph_tiles() is one IPU's tiles; ipu_graph_ipus() and
+ * ipu_graph_replicas() are @replicas. *@out owns it until ipu_graph_free().
+ * Errors: -EINVAL (unknown model, bad count, @out NULL), -ENOMEM.
+ */
+IPU_API int ipu_graph_create_replicated(uint32_t model, unsigned replicas,
+					struct ipu_graph **out,
+					struct ipu_error *err);
+/** Replicas (1 for a graph that is not replicated); 0 for NULL. */
+IPU_API unsigned ipu_graph_replicas(const struct ipu_graph *g);
+
 /* the default of option "availableMemoryProportion" (Poplar's default too) */
 #define IPU_DEFAULT_AVAILABLE_MEMORY_PROPORTION 0.6
 
@@ -638,7 +728,7 @@ struct ipu_tile_memory {
  * owned by the report: free it with ipu_memory_report_free().
  */
 struct ipu_memory_report {
-	uint32_t tiles;		/* entries of tile[] (the model's tiles) */
+	uint32_t tiles;		/* entries of tile[]: the model's tiles (x its IPUs: global tiles) */
 	uint32_t tile_memory;	/* bytes per tile of the model */
 	uint32_t peak_tile;	/* the tile of the largest total */
 	uint32_t reserved;
@@ -1537,6 +1627,95 @@ IPU_API int ipu_pool2d(struct ipu_graph *g, int seq, unsigned op, int x,
  */
 IPU_API int ipu_pool2d_grad(struct ipu_graph *g, int seq, unsigned op, int x, int dy,
 			    const struct ipu_pool2d_params *p, const char *name, struct ipu_error *err);
+
+/* --- collectives in the manner of GCL (collectives.c; docs/builder.md "Collectives") ---
+ * The operand is "replicated per IPU", one slice per IPU:
+ *  - in a graph of N IPUs (ipu_graph_create_multi()), a tensor of rank >= 1
+ *    with shape[0] == N whose row i lies wholly on IPU i (e.g. mapped with
+ *    ipu_graph_map_rows_to_ipus()); slice i = row i, of n elements;
+ *  - in a replicated graph, any tensor of the replica: slice r = replica
+ *    r's copy, of n = its elements.
+ * Slices are cut into N chunks of n / N elements (n must be a multiple of
+ * N), chunk c going to rank c. The steps run on a ring through the IPUs in
+ * the ladder's order (ipu_collective_ring()), each step one exchange
+ * between ring neighbours and, for reductions, one compute set adding the
+ * received partials in place; each reduction sums in the fixed order the
+ * doc gives for its method, so results are deterministic, the same on
+ * every backend, and the same on every rank.
+ * Ops append their programs to sequence @seq. Dtypes f32, f16 (summed in
+ * f16) and i32. Errors (negative errno, message naming the op and tensor):
+ * -EINVAL (not a graph of >= 2 IPUs or a replicated one, bad shape or
+ * layout, n not a multiple of N, unknown op or method, name taken),
+ * -ENOSPC (tile memory), -ENOMEM.
+ */
+enum ipu_collective_op {
+	IPU_COLL_SUM = 1,	/* the sum of the slices */
+	IPU_COLL_MEAN,		/* the sum divided by N (exact: N is a power of two); f32, f16 */
+	IPU_COLL_MAX,
+	IPU_COLL_MIN,
+	IPU_COLL_OP_COUNT_
+};
+enum ipu_collective_method {
+	IPU_COLL_AUTO = 0,		/* the least modelled cycles (ipu_collective_method()) */
+	IPU_COLL_CLOCKWISE,		/* one ring, data to the next IPU of the ring order */
+	IPU_COLL_ANTICLOCKWISE,		/* one ring, data to the previous IPU */
+	IPU_COLL_BIDIRECTIONAL,		/* half the data each way round at once */
+	IPU_COLL_MEET_IN_MIDDLE,	/* each chunk from both sides, meeting at its owner */
+	IPU_COLL_METHOD_COUNT_
+};
+enum ipu_collective_kind {
+	IPU_COLL_ALL_REDUCE = 1, IPU_COLL_REDUCE_SCATTER, IPU_COLL_ALL_GATHER
+};
+/** "auto", "clockwise", "anticlockwise", "bidirectional", "meet-in-middle" or "unknown". Static. */
+IPU_API const char *ipu_collective_method_name(unsigned method);
+/**
+ * ipu_collective_ring() - the ring order of the graph's N IPUs (ranks), up
+ * one rail of the ladder and down the other: 0, 1 (N = 2); 0, 2, 3, 1
+ * (N = 4, an M2000); 0, 2, 4, 6, 7, 5, 3, 1 (N = 8); 0, 2, ..., 14, 15, 13,
+ * ..., 1 (N = 16, a POD16). Fills order[0..N); returns N, or -EINVAL
+ * (NULL graph or order, a graph of one IPU).
+ */
+IPU_API int ipu_collective_ring(const struct ipu_graph *g, unsigned *order,
+				struct ipu_error *err);
+/**
+ * ipu_collective_cycles() - the modelled cycles of collective @kind
+ * (IPU_COLL_*) by @method (not AUTO) over the graph's N IPUs for slices of
+ * @bytes bytes (the formula of docs/builder.md "Collectives"). 0 for a bad
+ * argument.
+ */
+IPU_API uint64_t ipu_collective_cycles(const struct ipu_graph *g, unsigned kind,
+				       unsigned method, uint64_t bytes);
+/**
+ * ipu_collective_method() - the method IPU_COLL_AUTO picks for @kind on
+ * slices of @bytes bytes: the least ipu_collective_cycles(), ties to the
+ * lower method number. 0 for a bad argument.
+ */
+IPU_API unsigned ipu_collective_method(const struct ipu_graph *g, unsigned kind,
+				       uint64_t bytes);
+/**
+ * ipu_all_reduce() - every slice becomes @op of all slices (GCL allReduce):
+ * a reduce-scatter then an all-gather by @method. The output @name has
+ * @in's shape and layout; NULL name: in place. Its id or negative errno.
+ */
+IPU_API int ipu_all_reduce(struct ipu_graph *g, int seq, int in, unsigned op,
+			   unsigned method, const char *name,
+			   struct ipu_error *err);
+/**
+ * ipu_reduce_scatter() - rank c gets chunk c of @op of all slices (GCL
+ * reduceScatter). Output @name: in a graph of N IPUs [N, n / N] (row c on
+ * IPU c); replicated: [n / N]. Its id or negative errno.
+ */
+IPU_API int ipu_reduce_scatter(struct ipu_graph *g, int seq, int in, unsigned op,
+			       unsigned method, const char *name,
+			       struct ipu_error *err);
+/**
+ * ipu_all_gather() - every rank gets all slices in rank order (GCL
+ * allGather). Output @name: in a graph of N IPUs [N, N * n] (row i on IPU
+ * i); replicated: [N, shape of @in...] (rank + 1 <= IPU_MAX_RANK). Its id
+ * or negative errno.
+ */
+IPU_API int ipu_all_gather(struct ipu_graph *g, int seq, int in, unsigned method,
+			   const char *name, struct ipu_error *err);
 
 /* --- .npy files (npy.c): little-endian <f4, <f2, <i4, C order --- */
 

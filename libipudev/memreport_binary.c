@@ -92,6 +92,7 @@ IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len, struct i
 	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_] = { 0 };
 	struct ipue_container c;
 	struct ipue_load_error le;
+	struct ipu_graph_ipus ip = { 1, 0, 0, 0 };
 	const struct ipu_model *m;
 	int r;
 
@@ -105,7 +106,12 @@ IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len, struct i
 	m = ipu_model_by_id(c.h.model);
 	if (!m)
 		return ipu__err(err, -EINVAL, "graph binary: unknown model %u", c.h.model);
-	out->tile = calloc(m->tiles, sizeof(*out->tile));
+	/* a multi-IPU binary numbers the tiles of all its IPUs (global tiles) */
+	if (c.s[IPU_GRAPH_SEC_IPUS].count)
+		ipue_container_rec(&c, IPU_GRAPH_SEC_IPUS, 0, &ip);
+	if (!ipu_graph_ipus_ok(ip.ipus))
+		return ipu__err(err, -EINVAL, "graph binary: ipus: %u IPUs", ip.ipus);
+	out->tile = calloc((size_t)m->tiles * ip.ipus, sizeof(*out->tile));
 	/* a compact binary's packed tables become plain records first */
 	if (!out->tile || ipue_packed_unpack(&c, unpacked)) {
 		for (unsigned k = 0; k < IPU_GRAPH_SEC_COUNT_; k++)
@@ -114,7 +120,7 @@ IPU_API int ipu_graph_binary_memory_report(const void *bin, size_t len, struct i
 		out->tile = NULL;
 		return ipu__err(err, -ENOMEM, "ipu_graph_binary_memory_report: out of memory");
 	}
-	out->tiles = m->tiles;
+	out->tiles = m->tiles * ip.ipus;
 	out->tile_memory = m->tile_mem;
 	r = bin_data(&c, out, err);
 	if (!r)

@@ -1145,8 +1145,9 @@ static int mm_budget(const struct ipu_graph *g, uint64_t *budget, uint64_t *tmp,
 	return 0;
 }
 
-IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k,
-			    unsigned dtype, struct ipu_matmul_plan *plan, struct ipu_error *err)
+/* ipu_matmul_plan() on a grid of at most @T tiles */
+static int mm_plan_tiles(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k, unsigned dtype,
+			 unsigned T, struct ipu_matmul_plan *plan, struct ipu_error *err)
 {
 	uint64_t budget, tmp, need;
 	uint32_t busy;
@@ -1161,7 +1162,7 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 				ipu_dtype_name(dtype));
 	if (mm_budget(g, &budget, &tmp, &busy, &busy_tile))
 		return ipu__err(err, -ENOMEM, "ipu_matmul_plan: out of memory");
-	if (mm_plan_search(m, n, k, dtype, ipu_graph_tiles(g), budget, tmp, plan, &need))
+	if (mm_plan_search(m, n, k, dtype, T, budget, tmp, plan, &need))
 		return ipu__err(err, -ENOSPC, "ipu_matmul_plan: %ux%ux%u (%s) needs at least %llu bytes "
 				"per tile for its temporaries, %llu available on the %s model "
 				"(availableMemoryProportion %.2f of %u bytes; tile %u has %u bytes in "
@@ -1170,6 +1171,12 @@ IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, u
 				ipu_model_name(ipu_graph_model(g)), g->amp, g->tile_mem, busy_tile, busy,
 				(unsigned long long)budget);
 	return 0;
+}
+
+IPU_API int ipu_matmul_plan(const struct ipu_graph *g, uint32_t m, uint32_t n, uint32_t k,
+			    unsigned dtype, struct ipu_matmul_plan *plan, struct ipu_error *err)
+{
+	return mm_plan_tiles(g, m, n, k, dtype, ipu_graph_tiles(g), plan, err);
 }
 
 /*
@@ -1975,14 +1982,22 @@ IPU_API int ipu_matmul_ex(struct ipu_graph *g, int seq, int a, int b, unsigned f
 {
 	struct mm x = { .a = a, .b = b, .c = -1, .name = name, .flags = flags };
 	uint32_t dims[4], shape[2];
-	int r;
+	int r, ipu;
 
 	if ((r = mm_check_args(g, "ipu_matmul", a, b, flags, name, err)) ||
 	    (r = mm_dims(g, "ipu_matmul", name, a, b, flags, 2, dims, err)))
 		return r;
 	if (!dims[1] || !dims[2] || !dims[3])
 		return mm_empty(g, seq, name, 2, dims, err);
-	if (!plan)
+	/* operands on one IPU of several: planned within that IPU (as on a virtual graph) */
+	ipu = ipu__tensor_ipu(g, a);
+	if (ipu != ipu__tensor_ipu(g, b))
+		ipu = -1;
+	if (!plan && ipu >= 0) {
+		r = mm_plan_tiles(g, dims[1], dims[2], dims[3], ipu__graph_tensor(g, a)->dtype,
+				  ipu_graph_tiles_per_ipu(g), &x.p, err);
+		x.tile0 = (unsigned)ipu * ipu_graph_tiles_per_ipu(g);
+	} else if (!plan)
 		r = ipu_matmul_plan(g, dims[1], dims[2], dims[3], ipu__graph_tensor(g, a)->dtype, &x.p, err);
 	else
 		r = mm_check_plan(g, "ipu_matmul", name, plan, dims, ipu__graph_tensor(g, a)->dtype, &x.p, err);

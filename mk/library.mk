@@ -107,12 +107,16 @@ libipudev-check: $(IPUDEV_TEST_BIN) $(IPUDEV_SO_LINKS) $(IPUDEV_A) \
 #   make bench-matmul   -> $(B)/bench/matmul.json (BENCH_MATMUL_THREADS=N,
 #                          default: all online cores; BENCH_MATMUL_REPS);
 #                          its OpenBLAS child: $(BLAS_BASELINE), the top Makefile
+#   make bench-allreduce -> $(B)/bench/allreduce.json: all-reduce of 64 MiB
+#                          fp32 over 4 and 16 gc200 IPUs of the model device
+#                          (tests/library/builder/bench_allreduce.c)
 #   make bench-map      -> $(B)/bench/map.json: a 6-op chain fused by ipu_map
 #                          against the same ops unfused (tests/library/builder/bench_map.c)
 BUILDER_TEST_DIR := tests/library/builder
 BUILDER_TEST := $(B)/tests/builder/test_builder
 BUILDER_BENCH := $(B)/bench-bin/bench_matmul
 MAP_BENCH := $(B)/bench-bin/bench_map
+ALLREDUCE_BENCH := $(B)/bench-bin/bench_allreduce
 BINARY_BENCH := $(B)/bench-bin/bench_graph_binary
 BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
 	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
@@ -122,7 +126,7 @@ BENCH_MATMUL_REPS ?= 9
 
 ALL_TARGETS += $(BUILDER_TEST)
 HOST_CHECKS += builder-check
-BENCH_TARGETS += bench-matmul bench-map bench-conv bench-graph-binary
+BENCH_TARGETS += bench-matmul bench-map bench-conv bench-graph-binary bench-allreduce
 BUILDER_BENCH_CONV := $(B)/bench-bin/bench_conv
 BENCH_CONV_THREADS ?= 0
 BENCH_CONV_REPS ?= 5
@@ -148,6 +152,13 @@ $(MAP_BENCH): $(BUILDER_TEST_DIR)/bench_map.c $(BENCH_JSON) $(IPUDEV_A) $(ENG_LI
 	@echo "builder: $@"
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
 
+# all-reduce over 4 and 16 IPUs of the model device (bench_allreduce.c)
+$(ALLREDUCE_BENCH): $(BUILDER_TEST_DIR)/bench_allreduce.c $(BENCH_JSON) $(IPUDEV_A) $(ENG_LIB) \
+		libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "builder: $@"
+	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -o $@ $< $(BUILDER_LIBS)
+
 # graph binary size and load time, plain vs compact (bench_graph_binary.c)
 $(BINARY_BENCH): $(BUILDER_TEST_DIR)/bench_graph_binary.c $(BUILDER_TEST_DIR)/binary_graphs.h \
 		$(BENCH_JSON) $(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h
@@ -162,7 +173,7 @@ $(BUILDER_BENCH_CONV): $(BUILDER_TEST_DIR)/bench_conv.c $(BLAS_BASELINE) $(BENCH
 	@$(CC) $(BUILDER_CFLAGS) -Itests/bench -Iqemu-device/engine -o $@ $< $(filter %.c,$(BLAS_BASELINE)) \
 		$(BUILDER_LIBS) -lopenblas -lpthread
 
-.PHONY: builder-check bench-matmul bench-map bench-conv bench-graph-binary
+.PHONY: builder-check bench-matmul bench-map bench-conv bench-graph-binary bench-allreduce
 builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 	@mkdir -p $(B)/results
 	@$(BUILDER_TEST_DIR)/run.sh $(B) $(BUILDER_TEST) >$(B)/results/builder.ktap
@@ -172,6 +183,10 @@ builder-check: $(BUILDER_TEST) $(TOOLS_OUT)/ipu-run
 bench-matmul: $(BUILDER_BENCH)
 	@mkdir -p $(B)/bench
 	@$(BUILDER_BENCH) $(BENCH_MATMUL_THREADS) $(BENCH_MATMUL_REPS) >$(B)/bench/matmul.json
+
+bench-allreduce: $(ALLREDUCE_BENCH)
+	@mkdir -p $(B)/bench
+	@$(ALLREDUCE_BENCH) 64 3 >$(B)/bench/allreduce.json
 
 bench-map: $(MAP_BENCH)
 	@mkdir -p $(B)/bench

@@ -68,23 +68,31 @@ static int test_model_open(const char *model, unsigned threads, struct ipu_devic
 	return ipu__model_open(model, threads, IPU__MODEL_MEMCHECK, out, e);
 }
 
-/* g written, and loaded on a fresh model device @model */
-static void load_run(struct __test_metadata *_metadata, struct ipu_graph *g, const char *model,
-		     struct ipu_device **out)
+/* g written, and loaded on a fresh model device @model of @ipus IPUs (memory checker on) */
+static void load_run_ipus(struct __test_metadata *_metadata, struct ipu_graph *g, const char *model,
+			  unsigned ipus, struct ipu_device **out)
 {
 	void *bin;
 	size_t len;
 	int r;
 
 	ASSERT_CALL(ipu_graph_write(g, &bin, &len, &err));
-	r = test_model_open(model, 0, out, &err);
+	r = ipus > 1 ? ipu__model_open_multi(model, ipus, NULL, 0, IPU__MODEL_MEMCHECK, out, &err) :
+	    test_model_open(model, 0, out, &err);
 	if (!r) {
 		r = ipu_load(*out, bin, len, &err);
 		if (r)
 			ipu_device_close(*out);
 	}
 	free(bin);
-	ASSERT_EQ(0, r) TH_LOG("model_open/load on %s: %s", model, err.msg);
+	ASSERT_EQ(0, r) TH_LOG("model_open/load on %s x %u: %s", model, ipus, err.msg);
+}
+
+/* g written, and loaded on a fresh model device @model */
+static void load_run(struct __test_metadata *_metadata, struct ipu_graph *g, const char *model,
+		     struct ipu_device **out)
+{
+	load_run_ipus(_metadata, g, model, 1, out);
 }
 
 /* ---------------- tests ---------------- */
@@ -842,6 +850,7 @@ TEST(model_open_and_load_errors)
 #include "memory_tests.h"
 #include "graph_binary_tests.h"
 #include "empty_tests.h"
+#include "multi_tests.h"
 
 /* ---------------- files for the ipu-run end-to-end test (run.sh) ---------------- */
 
