@@ -56,7 +56,7 @@ static inline const struct ipu_model *ipu_model_at(size_t i)
 		{ IPU_MODEL_GC200, "gc200", "ipu2", "GC200", 1472, 624 * 1024,
 		  1330000, IPU_WORKER_THREADS, 10, 4, 16 },
 		{ IPU_MODEL_TEST, "test", "test", "test", 32, 64 * 1024,
-		  1330000, IPU_WORKER_THREADS, 2, 3, 8 },
+		  1330000, IPU_WORKER_THREADS, 4, 3, 8 },
 	};
 
 	return i < sizeof(table) / sizeof(table[0]) ? &table[i] : NULL;

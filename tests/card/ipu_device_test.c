@@ -94,15 +94,16 @@ TEST_F(bar0, identity)
 
 	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
 	EXPECT_EQ((uint32_t)(IPU_HW_VERSION), rd32(self, IPU_REG_VERSION));
-	EXPECT_EQ(0x00010003u, rd32(self, IPU_REG_VERSION));	/* 1.3 */
+	EXPECT_EQ(0x00010004u, rd32(self, IPU_REG_VERSION));	/* 1.4 */
 	EXPECT_EQ((uint32_t)(DEV_CARD), rd32(self, IPU_REG_CARD_INDEX));
 	EXPECT_EQ((uint32_t)(IPU_WORKER_THREADS), rd32(self, IPU_REG_THREADS));
 	EXPECT_EQ((uint32_t)(0x010400), rd32(self, IPU_REG_FW_VERSION));
 	/* MSI-X can be switched off (-global ipu.msix=off). */
 	caps = rd32(self, IPU_REG_CAPS);
 	EXPECT_EQ((uint32_t)(IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES |
-			     IPU_CAP_USER_QUEUES), caps & ~IPU_CAP_MSIX);
-	EXPECT_EQ(0xeu, caps & ~IPU_CAP_MSIX);
+			     IPU_CAP_USER_QUEUES | IPU_CAP_LINKS),
+		  caps & ~IPU_CAP_MSIX);
+	EXPECT_EQ(0x1eu, caps & ~IPU_CAP_MSIX);
 	EXPECT_EQ(caps & IPU_CAP_MSIX ? IPU_MSIX_VECTORS : 0u,
 		  rd32(self, IPU_REG_NUM_VECTORS));
 	EXPECT_EQ((uint32_t)IPU_NUM_QUEUES, rd32(self, IPU_REG_NUM_QUEUES));
