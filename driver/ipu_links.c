@@ -37,7 +37,7 @@ static u32 ipu_link_state(u32 reg)
 {
 	u32 st = reg & IPU_LINK_STATE_MASK;
 
-	return st <= IPU_LINK_ST_FAILED ? st : IPU_LINK_STATE_FAILED;
+	return st <= IPU_LINK_STATE_FAILED ? st : IPU_LINK_STATE_FAILED;
 }
 
 /* Probe: the card's place in its fabric and the ports the driver shows. */

@@ -404,7 +404,10 @@ struct ipu_uqueue {
 
 /* ---- API 1.5: IPU-Links (docs/uapi.md "Links") ---- */
 
-/* Link states (struct ipu_link.state; sysfs links/portP/state). */
+/*
+ * Link states (struct ipu_link.state; sysfs links/portP/state): the card's
+ * STATE codes (ipu/ipu_hw.h defines the same names and values).
+ */
 #define IPU_LINK_STATE_DOWN		0	/* "down" */
 #define IPU_LINK_STATE_TRAINING		1	/* "training" */
 #define IPU_LINK_STATE_UP		2	/* "up" */
@@ -425,7 +428,8 @@ struct ipu_uqueue {
  * @fom:           figure of merit (0..255) of the last training, 0 if never
  * @errors_corr:   correctable errors since power-on (saturating)
  * @errors_uncorr: uncorrectable errors since power-on (saturating)
- * @peer_serial:   the peer's board serial, NUL terminated ("" when not wired)
+ * @peer_serial:   the peer's board serial, NUL terminated ("" when not
+ *                 wired or the peer's card is not present)
  * @reserved:      0
  *
  * Every field is an output; a record is read from the card's registers
