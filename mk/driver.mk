@@ -106,6 +106,15 @@ $(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
 	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
 		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
 
+# ipu_links_test asks the host for QMP commands (tests/common/ipu_host_qmp.c).
+$(KSELFTEST_OUT)/ipu_links_test: $(DRIVER_TDIR)/ipu_links_test.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
+		$(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_host_qmp.c
+
 # ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
 # killed process on one card) loads the shared test graphs, built with
 # libipudev, and runs threads.
