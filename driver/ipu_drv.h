@@ -291,7 +291,7 @@ struct ipu_ctx {
 
 /*
  * Debug messages (dev_dbg) name their category first: "submit:",
- * "complete:", "reset:" or "remove:", which dynamic debug selects by
+ * "complete:", "reset:", "remove:" or "link:", which dynamic debug selects by
  * (docs/driver.md "Debugging"); the tracepoints (ipu_trace.h) carry the
  * same events to tracefs.
  */
