@@ -10,8 +10,24 @@
 
 #include "ipu_host_qmp.h"
 
-/* The next request's number: the host serves them in order. */
-static unsigned int qmp_seq;
+/*
+ * The next request's number: the first that has no request file yet (the
+ * host serves them in order and never removes them). Found in the share,
+ * not counted in the process: each test of the kselftest harness is a
+ * process of its own, and they all talk to the one host server.
+ */
+static unsigned int next_request(const char *dir)
+{
+	char path[PATH_MAX];
+	unsigned int n;
+
+	for (n = 0; n < UINT_MAX; n++) {
+		snprintf(path, sizeof(path), "%s/req-%u", dir, n);
+		if (access(path, F_OK))
+			break;
+	}
+	return n;
+}
 
 const char *ipu_host_qmp_dir(void)
 {
@@ -47,7 +63,7 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len)
 	const char *dir = ipu_host_qmp_dir();
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	char path[PATH_MAX];
-	unsigned int n = qmp_seq;
+	unsigned int n;
 	FILE *f = NULL;
 	int ret;
 
@@ -55,10 +71,10 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len)
 		rsp[0] = 0;
 	if (!dir)
 		return -ENOENT;
+	n = next_request(dir);
 	ret = put_request(dir, n, json);
 	if (ret)
 		return ret;
-	qmp_seq++;
 	snprintf(path, sizeof(path), "%s/rsp-%u", dir, n);
 	for (int i = 0; i < 3000 && !(f = fopen(path, "r")); i++)
 		nanosleep(&tick, NULL);
