@@ -12,12 +12,14 @@
 #                                tests/driver/hotplug/run.sh unplugs busy cards
 #                                from the host (QMP device_del); the guest side,
 #                                ipu-hotplug-holder, goes to the VM's /usr/bin
-#   VM   vm-links-check, vm-debug-links-check: tests/driver/links/run.sh boots
-#                                4 cards on an m2000 fabric and runs
-#                                ipu_links_test there, answering its QMP
-#                                requests (links down/up, errors) from the
-#                                host; in every other VM ipu_links_test runs
-#                                without a fabric
+#   VM   vm-links-check, vm-links-msi-check, vm-links-intx-check,
+#        vm-debug-links-check: tests/driver/links/run.sh boots 4 cards on an
+#                                m2000 fabric and runs ipu_links_test there,
+#                                answering its QMP requests (links down/up,
+#                                errors) from the host; with the LINK cause
+#                                on MSI-X vector 0, on MSI, on INTx, and
+#                                under the debug kernel; in every other VM
+#                                ipu_links_test runs without a fabric
 
 DRIVER_SRCS := $(sort $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h)))
 DRIVER_DEPS := Kbuild driver/Kbuild $(DRIVER_SRCS) include/ipu/ipu_hw.h \
@@ -193,13 +195,21 @@ vm-debug-hotplug-check: $(DK_INITRAMFS)
 # ipu_links_test is in /tests already (VM_TESTS); this boot gives it a fabric
 # and the host's QMP proxy.
 LINKS_DIR := $(DRIVER_TDIR)/links
-VM_CHECKS += vm-links-check
+VM_CHECKS += vm-links-check vm-links-msi-check vm-links-intx-check
 VM_DEBUG_CHECKS += vm-debug-links-check
 
-.PHONY: vm-links-check vm-debug-links-check
+.PHONY: vm-links-check vm-links-msi-check vm-links-intx-check vm-debug-links-check
 vm-links-check:
 	@mkdir -p $(B)/results
 	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-links.ktap
+vm-links-msi-check:
+	@mkdir -p $(B)/results
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-links-msi --qemu-arg -global \
+		--qemu-arg ipu.msix=off >$(B)/results/vm-links-msi.ktap
+vm-links-intx-check:
+	@mkdir -p $(B)/results
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-links-intx --append pci=nomsi \
+		>$(B)/results/vm-links-intx.ktap
 vm-debug-links-check: $(DK_INITRAMFS)
 	@mkdir -p $(B)/results
 	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-debug-links --debug-kernel \
