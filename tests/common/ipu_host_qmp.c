@@ -10,24 +10,6 @@
 
 #include "ipu_host_qmp.h"
 
-/*
- * The next request's number: the first that has no request file yet (the
- * host serves them in order and never removes them). Found in the share,
- * not counted in the process: each test of the kselftest harness is a
- * process of its own, and they all talk to the one host server.
- */
-static unsigned int next_request(const char *dir)
-{
-	char path[PATH_MAX];
-	unsigned int n;
-
-	for (n = 0; n < UINT_MAX; n++) {
-		snprintf(path, sizeof(path), "%s/req-%u", dir, n);
-		if (access(path, F_OK))
-			break;
-	}
-	return n;
-}
 
 const char *ipu_host_qmp_dir(void)
 {
@@ -63,7 +45,7 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len)
 	const char *dir = ipu_host_qmp_dir();
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	char path[PATH_MAX];
-	unsigned int n;
+	unsigned int n = 0;
 	FILE *f = NULL;
 	int ret;
 
@@ -71,7 +53,14 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len)
 		rsp[0] = 0;
 	if (!dir)
 		return -ENOENT;
-	n = next_request(dir);
+	/*
+	 * The host serves req-0, req-1, ... in order: the next number is the
+	 * first not taken (the share is the one record, as the harness runs
+	 * each test in a child process).
+	 */
+	do {
+		snprintf(path, sizeof(path), "%s/req-%u", dir, n);
+	} while (!access(path, F_OK) && ++n);
 	ret = put_request(dir, n, json);
 	if (ret)
 		return ret;

@@ -14,7 +14,6 @@ connect.
 """
 import json
 import os
-import select
 import socket
 import sys
 import time
@@ -44,6 +43,22 @@ def answer(f):
             return line.strip()
 
 
+def idle(s, f):
+    """Reads the events QEMU sent meanwhile; False once QEMU is gone."""
+    while True:
+        s.setblocking(False)
+        try:
+            data = s.recv(1, socket.MSG_PEEK)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        finally:
+            s.setblocking(True)
+        if data == b"" or not f.readline():
+            return False
+
+
 def put(path, text):
     with open(path + ".tmp", "w") as out:
         out.write(text + "\n")
@@ -71,11 +86,9 @@ def main():
     while True:
         req = os.path.join(d, "req-%d" % n)
         while not os.path.exists(req):
-            # Events (SHUTDOWN, ...) are read and dropped, so that EOF (QEMU
-            # gone) is seen behind them; a peek would stop at the first.
-            ready, _, _ = select.select([s], [], [], 0.02)
-            if ready and not f.readline():
+            if not idle(s, f):
                 return 0
+            time.sleep(0.02)
         with open(req) as r:
             cmd = r.read().strip()
         try:
