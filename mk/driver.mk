@@ -12,8 +12,8 @@
 #                                tests/driver/hotplug/run.sh unplugs busy cards
 #                                from the host (QMP device_del); the guest side,
 #                                ipu-hotplug-holder, goes to the VM's /usr/bin
-#   VM   vm-links-check, vm-links-msi-check, vm-links-intx-check,
-#        vm-debug-links-check: tests/driver/links/run.sh boots 4 cards on an
+#   VM   vm-driver-links-check, vm-driver-links-msi-check,
+#        vm-driver-links-intx-check, vm-debug-driver-links-check: tests/driver/links/run.sh boots 4 cards on an
 #                                m2000 fabric and runs ipu_links_test there,
 #                                answering its QMP requests (links down/up,
 #                                errors) from the host; with the LINK cause
@@ -195,22 +195,22 @@ vm-debug-hotplug-check: $(DK_INITRAMFS)
 # ipu_links_test is in /tests already (VM_TESTS); this boot gives it a fabric
 # and the host's QMP proxy.
 LINKS_DIR := $(DRIVER_TDIR)/links
-VM_CHECKS += vm-links-check vm-links-msi-check vm-links-intx-check
-VM_DEBUG_CHECKS += vm-debug-links-check
+VM_CHECKS += vm-driver-links-check vm-driver-links-msi-check vm-driver-links-intx-check
+VM_DEBUG_CHECKS += vm-debug-driver-links-check
 
-.PHONY: vm-links-check vm-links-msi-check vm-links-intx-check vm-debug-links-check
-vm-links-check:
+.PHONY: vm-driver-links-check vm-driver-links-msi-check vm-driver-links-intx-check vm-debug-driver-links-check
+vm-driver-links-check:
 	@mkdir -p $(B)/results
-	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-links.ktap
-vm-links-msi-check:
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-driver-links.ktap
+vm-driver-links-msi-check:
 	@mkdir -p $(B)/results
-	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-links-msi --qemu-arg -global \
-		--qemu-arg ipu.msix=off >$(B)/results/vm-links-msi.ktap
-vm-links-intx-check:
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-driver-links-msi --qemu-arg -global \
+		--qemu-arg ipu.msix=off >$(B)/results/vm-driver-links-msi.ktap
+vm-driver-links-intx-check:
 	@mkdir -p $(B)/results
-	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-links-intx --append pci=nomsi \
-		>$(B)/results/vm-links-intx.ktap
-vm-debug-links-check: $(DK_INITRAMFS)
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-driver-links-intx --append pci=nomsi \
+		>$(B)/results/vm-driver-links-intx.ktap
+vm-debug-driver-links-check: $(DK_INITRAMFS)
 	@mkdir -p $(B)/results
-	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-debug-links --debug-kernel \
-		>$(B)/results/vm-debug-links.ktap
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-debug-driver-links --debug-kernel \
+		>$(B)/results/vm-debug-driver-links.ktap

@@ -1,6 +1,6 @@
 #!/bin/bash
 # IPU-Links through the driver on an M2000 (host side of `make check`'s
-# vm-links-check): boot the VM with 4 cards on an m2000 fabric and a QMP
+# vm-driver-links-check): boot the VM with 4 cards on an m2000 fabric and a QMP
 # socket served to the guest by tests/common/qmp-serve.py, and run
 # ipu_links_test there (guest.sh) with IPU_QMP_DIR set: the test itself
 # takes links down, brings them up and injects errors (qom-set on the
@@ -10,7 +10,7 @@
 # Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
 set -u
 REPO=$1 B=$2
-name=${3:-vm-links}
+name=${3:-vm-driver-links}
 shift $(($# < 3 ? $# : 3))
 share=$B/$name-share
 rm -rf "$share" && mkdir -p "$share"
@@ -22,9 +22,17 @@ cp "$REPO/tests/driver/links/guest.sh" "$share/"
 	-- sh ./guest.sh >"$share/guest.log" 2>&1 &
 vm=$!
 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" "$share/qmp" \
-	>"$share/qmp-serve.log" 2>&1
+	>"$share/qmp-serve.log" 2>&1 &
+srv=$!
 wait $vm
 vm_rc=$?
+# qmp-serve ends when QEMU closes the socket; never wait on it for long.
+for _ in $(seq 1 50); do
+	kill -0 $srv 2>/dev/null || break
+	sleep 0.2
+done
+kill $srv 2>/dev/null
+wait $srv
 
 echo "KTAP version 1"
 if [ -f "$share/ipu_links_test.ktap" ]; then
