@@ -13,7 +13,8 @@
 #                                from the host (QMP device_del); the guest side,
 #                                ipu-hotplug-holder, goes to the VM's /usr/bin
 #   VM   vm-driver-links-check, vm-driver-links-msi-check,
-#        vm-driver-links-intx-check, vm-debug-driver-links-check: tests/driver/links/run.sh boots 4 cards on an
+#        vm-driver-links-intx-check, vm-debug-driver-links-check:
+#                                tests/driver/links/run.sh boots 4 cards on an
 #                                m2000 fabric and runs ipu_links_test there,
 #                                answering its QMP requests (links down/up,
 #                                errors) from the host; with the LINK cause
