@@ -219,6 +219,37 @@ fail:
 	return 1;
 }
 
+/*
+ * Best of 5 runs of @fn on @threads threads at once, thread i given part i
+ * of @parts (@size bytes each); a thread that cannot start runs its part on
+ * the caller. Seconds.
+ */
+static double best_parallel(void *(*fn)(void *), void *parts, size_t size, unsigned threads)
+{
+	pthread_t th[64];
+	double best = 0;
+
+	for (int r = 0; r < 5; r++) {
+		double t0 = bench_now_s(), t;
+		int started[64];
+
+		for (unsigned i = 0; i < threads; i++) {
+			void *part = (char *)parts + i * size;
+
+			started[i] = !pthread_create(&th[i], NULL, fn, part);
+			if (!started[i])
+				fn(part);
+		}
+		for (unsigned i = 0; i < threads; i++)
+			if (started[i])
+				pthread_join(th[i], NULL);
+		t = bench_now_s() - t0;
+		if (!best || t < best)
+			best = t;
+	}
+	return best;
+}
+
 /* one thread's share of a timed copy */
 struct copy_part {
 	char *dst;
@@ -236,41 +267,26 @@ static void *copy_part(void *arg)
 
 /*
  * Best of 5 copies of @bytes from one committed buffer into another, cut
- * into @threads contiguous parts copied at once. 0 on failure.
+ * into @threads (<= 64) contiguous parts copied at once. 0 on failure.
  */
 static double copy_time(size_t bytes, unsigned threads)
 {
 	char *src = malloc(bytes), *dst = malloc(bytes);
 	struct copy_part part[64];
-	pthread_t th[64];
 	double best = 0;
 
 	if (threads > 64)
 		threads = 64;
-	if (!src || !dst || !bytes)
-		goto out;
-	memset(src, 1, bytes);
-	memset(dst, 2, bytes);
-	for (int r = 0; r < 5; r++) {
-		double t0 = bench_now_s(), t;
-		int started[64];
-
+	if (src && dst && bytes) {
+		memset(src, 1, bytes);
+		memset(dst, 2, bytes);
 		for (unsigned i = 0; i < threads; i++) {
 			size_t b0 = bytes / threads * i, b1 = i + 1 == threads ? bytes : bytes / threads * (i + 1);
 
 			part[i] = (struct copy_part){ dst + b0, src + b0, b1 - b0 };
-			started[i] = !pthread_create(&th[i], NULL, copy_part, &part[i]);
-			if (!started[i])
-				copy_part(&part[i]);
 		}
-		for (unsigned i = 0; i < threads; i++)
-			if (started[i])
-				pthread_join(th[i], NULL);
-		t = bench_now_s() - t0;
-		if (!best || t < best)
-			best = t;
+		best = best_parallel(copy_part, part, sizeof(part[0]), threads);
 	}
-out:
 	free(src);
 	free(dst);
 	return best;
@@ -308,10 +324,9 @@ static double kernel_time(const struct ipu_matmul_plan *p, unsigned threads)
 	uint32_t tiles = p->pm * p->pn * p->pk, rows = (p->bm + p->pk - 1) / p->pk;
 	size_t per = (size_t)p->bm * p->bk * p->ks + (size_t)p->bk * p->ks * p->bn +
 		     (size_t)p->bm * p->bn + (size_t)rows * p->bn * (p->pk - 1) + p->pk;
-	float *mem;
 	struct kern_part part[64];
-	pthread_t th[64];
-	double best = 0;
+	double best;
+	float *mem;
 
 	if (threads > 64)
 		threads = 64;
@@ -320,24 +335,10 @@ static double kernel_time(const struct ipu_matmul_plan *p, unsigned threads)
 		return 0;
 	for (size_t i = 0; i < (size_t)threads * per; i++)
 		mem[i] = (float)(i % 17) * 0.0625f;
-	for (int r = 0; r < 5; r++) {
-		double t0 = bench_now_s(), t;
-		int started[64];
-
-		for (unsigned i = 0; i < threads; i++) {
-			part[i] = (struct kern_part){ p, mem + i * per, (uint32_t)((uint64_t)tiles * i / threads),
-						      (uint32_t)((uint64_t)tiles * (i + 1) / threads) };
-			started[i] = !pthread_create(&th[i], NULL, kern_part, &part[i]);
-			if (!started[i])
-				kern_part(&part[i]);
-		}
-		for (unsigned i = 0; i < threads; i++)
-			if (started[i])
-				pthread_join(th[i], NULL);
-		t = bench_now_s() - t0;
-		if (!best || t < best)
-			best = t;
-	}
+	for (unsigned i = 0; i < threads; i++)
+		part[i] = (struct kern_part){ p, mem + i * per, (uint32_t)((uint64_t)tiles * i / threads),
+					      (uint32_t)((uint64_t)tiles * (i + 1) / threads) };
+	best = best_parallel(kern_part, part, sizeof(part[0]), threads);
 	free(mem);
 	return best;
 }
