@@ -90,6 +90,7 @@ static void ipu_ready_timer_cb(void *opaque)
     s->state = IPU_CARD_STATE_READY;
     trace_ipu_ready(s->reset_count);
     ipu_raise(s, IPU_IRQ_READY);
+    ipu_link_ready(s);
 }
 
 /* Enter @state and schedule the transition to READY. */
@@ -101,6 +102,7 @@ static void ipu_begin_bringup(IpuState *s, uint32_t state)
     s->irq_status &= ~IPU_IRQ_QUEUES;
     ipu_irq_update(s, 0);
     ipu_queues_reset(s);
+    ipu_link_reset(s, state == IPU_CARD_STATE_OFF);
     timer_mod(s->ready_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
               (int64_t)IPU_READY_DELAY_US * SCALE_US);
 }
@@ -180,6 +182,9 @@ static uint32_t ipu_reg_read(IpuState *s, hwaddr addr)
     if (ipu_queue_reg(addr)) {
         return ipu_queue_reg_read(s, addr);
     }
+    if (ipu_link_reg(s, addr)) {
+        return ipu_link_reg_read(s, addr);
+    }
 
     switch (addr) {
     case IPU_REG_MAGIC:
@@ -204,7 +209,7 @@ static uint32_t ipu_reg_read(IpuState *s, hwaddr addr)
         return m->clock_khz;
     case IPU_REG_CAPS:
         return IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES | IPU_CAP_USER_QUEUES |
-               (s->msix ? IPU_CAP_MSIX : 0);
+               IPU_CAP_LINKS | (s->msix ? IPU_CAP_MSIX : 0);
     case IPU_REG_NUM_VECTORS:
         return s->msix ? IPU_MSIX_VECTORS : 0;
     case IPU_REG_NUM_QUEUES:
@@ -277,6 +282,10 @@ static void ipu_mmio_write(void *opaque, hwaddr addr, uint64_t val64,
         if (ipu_ready_for(s, "queue register", addr)) {
             ipu_queue_reg_write(s, addr, val);
         }
+        return;
+    }
+    if (ipu_link_reg(s, addr)) {
+        ipu_link_reg_write(s, addr, val);
         return;
     }
 
@@ -500,6 +509,9 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
         goto fail_msix;
     }
     s->poll_ns = (int64_t)s->poll_us * SCALE_US;
+    if (!ipu_link_realize(s, errp)) {
+        goto fail_msix;
+    }
     s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
     ipu_dma_init(s);
     ipu_worker_start(s);
@@ -521,6 +533,7 @@ static void ipu_pci_exit(PCIDevice *pdev)
     IpuState *s = IPU_PCI(pdev);
 
     ipu_worker_stop(s);
+    ipu_link_unrealize(s);
     timer_free(s->ready_timer);
     s->ready_timer = NULL;
     if (s->msix) {
@@ -558,6 +571,10 @@ static Property ipu_properties[] = {
     DEFINE_PROP_BOOL("msix", IpuState, msix, true),
     DEFINE_PROP_UINT32("threads", IpuState, host_threads, 0),
     DEFINE_PROP_UINT32("poll-us", IpuState, poll_us, 100),
+    DEFINE_PROP_LINK("fabric", IpuState, fabric, TYPE_IPU_FABRIC,
+                     IpuFabric *),
+    DEFINE_PROP_UINT32("fabric-index", IpuState, fabric_index,
+                       IPU_FABRIC_NONE),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -41,6 +41,7 @@
 #include "hw/pci/pci.h"
 #include "ipu/ipu_hw.h"
 #include "ipu_engine.h"
+#include "ipu-fabric.h"
 
 struct ipue_engine;
 typedef struct IpuState IpuState;
@@ -98,6 +99,7 @@ struct IpuState {
     uint32_t irq_status;
     uint32_t irq_mask;
     bool intx_level;
+    uint32_t link_changed;  /* LINK_CHANGED (1.4) */
 
     /* Command queues (lock) */
     QemuMutex lock;
@@ -125,6 +127,8 @@ struct IpuState {
     uint32_t host_threads;
     uint32_t poll_us;
     bool msix;
+    IpuFabric *fabric;      /* the fabric it joined, or NULL */
+    uint32_t fabric_index;  /* IPU_FABRIC_NONE without a fabric */
     bool dma_iommu;         /* DMA goes through an IOMMU (ipu_dma_init()) */
 };
 
@@ -137,6 +141,18 @@ void ipu_raise(IpuState *s, uint32_t causes);
 /* Log the write of @val that no register at @addr takes (@kind: "queue "). */
 void ipu_log_write_ignored(const char *kind, hwaddr addr, uint32_t val,
                            bool read_only);
+
+/* ipu-link.c: the IPU-Link registers and the card's place in its fabric */
+bool ipu_link_realize(IpuState *s, Error **errp);
+void ipu_link_unrealize(IpuState *s);
+/* The card resets (@power_on: power-on or PCI function reset): links go down. */
+void ipu_link_reset(IpuState *s, bool power_on);
+/* The card is READY: its links may train. */
+void ipu_link_ready(IpuState *s);
+/* Is @addr a link register (FABRIC_*, LINK_CHANGED, a port block)? */
+bool ipu_link_reg(IpuState *s, hwaddr addr);
+uint32_t ipu_link_reg_read(IpuState *s, hwaddr addr);
+void ipu_link_reg_write(IpuState *s, hwaddr addr, uint32_t val);
 
 /* ipu-queue.c: queue registers and doorbells */
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);

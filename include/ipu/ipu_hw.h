@@ -30,7 +30,7 @@
 
 /* Interface version reported in IPU_REG_VERSION: major << 16 | minor. */
 #define IPU_HW_VERSION_MAJOR		1
-#define IPU_HW_VERSION_MINOR		3	/* 1.3: LOAD flags */
+#define IPU_HW_VERSION_MINOR		4	/* 1.4: IPU-Links */
 #define IPU_HW_VERSION \
 	((IPU_HW_VERSION_MAJOR << 16) | IPU_HW_VERSION_MINOR)
 
@@ -56,6 +56,7 @@
 #define IPU_CAP_SOFT_RESET		(1u << 1)
 #define IPU_CAP_QUEUES			(1u << 2)
 #define IPU_CAP_USER_QUEUES		(1u << 3)	/* BAR4 doorbell pages, CTRL.USER */
+#define IPU_CAP_LINKS			(1u << 4)	/* 1.4: IPU-Link registers */
 
 /* Status and control */
 #define IPU_REG_STATUS			0x100	/* RO */
@@ -87,6 +88,8 @@
 
 #define IPU_IRQ_READY			(1u << 0)	/* became READY */
 #define IPU_IRQ_ERROR			(1u << 1)	/* entered FAILED */
+#define IPU_IRQ_LINK			(1u << 2)	/* 1.4: a port's link
+							 * state changed */
 #define IPU_IRQ_TEST			(1u << 31)	/* software test */
 
 
@@ -96,8 +99,8 @@
 
 #define IPU_IRQ_QUEUE(q)		(1u << (8 + (q)))	/* no MSI-X */
 #define IPU_IRQ_QUEUES			0x0000ff00u
-#define IPU_IRQ_VALID	(IPU_IRQ_READY | IPU_IRQ_ERROR | IPU_IRQ_QUEUES | \
-			 IPU_IRQ_TEST)
+#define IPU_IRQ_VALID	(IPU_IRQ_READY | IPU_IRQ_ERROR | IPU_IRQ_LINK | \
+			 IPU_IRQ_QUEUES | IPU_IRQ_TEST)
 
 /*
  * Command queues (docs/hw-interface.md "Command queues"): submission and
@@ -153,6 +156,54 @@
 #define IPU_DB_BAR_SIZE			(IPU_NUM_QUEUES * IPU_DB_PAGE_SIZE)
 #define IPU_DB_SQ_TAIL			0x0
 #define IPU_DB_CQ_HEAD			0x4
+
+/*
+ * IPU-Links (1.4, docs/hw-interface.md "IPU-Links"): the card's place in
+ * its fabric, and one register block per IPU-Link port.
+ */
+#define IPU_REG_FABRIC_INDEX		0x130	/* RO, IPU_FABRIC_NONE: no fabric */
+#define IPU_REG_FABRIC_SIZE		0x134	/* RO, members; 0: no fabric */
+#define IPU_REG_LINK_CHANGED		0x138	/* RW1C, bit p: port p changed */
+#define IPU_FABRIC_NONE			0xffffffffu
+#define IPU_FABRIC_MAX_SIZE		64
+#define IPU_LINK_PORTS_MAX		32	/* LINK_CHANGED's width */
+
+#define IPU_REG_LINK_BASE		0x3000
+#define IPU_LINK_STRIDE			0x40
+#define IPU_REG_LINK(p, r)		(IPU_REG_LINK_BASE + (p) * IPU_LINK_STRIDE + (r))
+#define IPU_LINK_STATE			0x00	/* IPU_LINK_STATE_* | WIRED */
+#define IPU_LINK_PEER_INDEX		0x04	/* IPU_FABRIC_NONE: not wired */
+#define IPU_LINK_PEER_PORT		0x08	/* 0xffffffff: not wired */
+#define IPU_LINK_GEN			0x0c	/* 0 while not UP */
+#define IPU_LINK_LANES			0x10	/* 0 while not UP */
+#define IPU_LINK_FOM			0x14	/* 0-255; 0: never trained */
+#define IPU_LINK_ERR_CORR		0x18	/* saturating */
+#define IPU_LINK_ERR_UNCORR		0x1c	/* saturating */
+#define IPU_LINK_PEER_SERIAL		0x20	/* IPU_SERIAL_LEN bytes */
+
+#define IPU_LINK_STATE_MASK		0xfu
+#define IPU_LINK_STATE_DOWN		0
+#define IPU_LINK_STATE_TRAINING		1
+#define IPU_LINK_STATE_UP		2
+#define IPU_LINK_STATE_FAILED		3
+#define IPU_LINK_WIRED			(1u << 8)
+
+/* What a trained link reports, and how long training takes (emulated). */
+#define IPU_LINK_UP_GEN			4
+#define IPU_LINK_UP_LANES		8
+#define IPU_LINK_UP_FOM			200
+#define IPU_LINK_TRAIN_US		2000
+
+/*
+ * Fixed port assignment of the m2000 and pod16 topologies (ring: port
+ * IPU_PORT_RING_NEXT to member i + 1, IPU_PORT_RING_PREV to member i - 1).
+ */
+#define IPU_PORT_RUNG0			0	/* to the pair partner, i ^ 1 */
+#define IPU_PORT_RUNG1			1
+#define IPU_PORT_RAIL_UP		2	/* to member i + 2, its RAIL_DOWN */
+#define IPU_PORT_RAIL_DOWN		3	/* to member i - 2, its RAIL_UP */
+#define IPU_PORT_RING_NEXT		0
+#define IPU_PORT_RING_PREV		1
 
 /* Submission queue entry: 64 bytes, little-endian. */
 struct ipu_sqe {

@@ -2,7 +2,9 @@
 /* See ipu_bar0.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -177,4 +179,24 @@ uint32_t ipu_bar0_wait_q_stopped(const struct ipu_bar0 *b, unsigned int qi)
 		usleep(100);
 	}
 	return st;
+}
+
+int ipu_guest_log_count(const char *needle)
+{
+	const char *ctl = getenv("IPU_VM_CTL");
+	char path[PATH_MAX], line[512];
+	int n = 0;
+	FILE *f;
+
+	if (!ctl)
+		return -1;
+	snprintf(path, sizeof(path), "/mnt/host/%s/guest-errors.log", ctl);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, needle))
+			n++;
+	fclose(f);
+	return n;
 }

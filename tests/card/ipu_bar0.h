@@ -69,4 +69,11 @@ int ipu_bar0_reset(const struct ipu_bar0 *b);
 /* Waits (5 s at most) for queue @qi to leave ENABLED; returns its STATUS. */
 uint32_t ipu_bar0_wait_q_stopped(const struct ipu_bar0 *b, unsigned int qi);
 
+/*
+ * Counts the lines of QEMU's log (guest errors, and trace events when the
+ * VM enables some) that contain @needle; -1 when the log is not in the
+ * share (tools/ipu-vm puts it there).
+ */
+int ipu_guest_log_count(const char *needle);
+
 #endif /* IPU_BAR0_H */

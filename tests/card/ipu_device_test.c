@@ -44,27 +44,6 @@ static void wr32(FIXTURE_DATA(bar0) *self, uint32_t off, uint32_t v)
 	ipu_bar0_wr(&self->bar, off, v);
 }
 
-/* Counts lines of QEMU's guest-error log that contain @needle (-1: no log). */
-static int guest_errors(const char *needle)
-{
-	const char *ctl = getenv("IPU_VM_CTL");
-	char path[PATH_MAX], line[512];
-	int n = 0;
-	FILE *f;
-
-	if (!ctl)
-		return -1;
-	snprintf(path, sizeof(path), "/mnt/host/%s/guest-errors.log", ctl);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, needle))
-			n++;
-	fclose(f);
-	return n;
-}
-
 FIXTURE_SETUP(bar0)
 {
 	char msg[256];
@@ -94,15 +73,16 @@ TEST_F(bar0, identity)
 
 	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
 	EXPECT_EQ((uint32_t)(IPU_HW_VERSION), rd32(self, IPU_REG_VERSION));
-	EXPECT_EQ(0x00010003u, rd32(self, IPU_REG_VERSION));	/* 1.3 */
+	EXPECT_EQ(0x00010004u, rd32(self, IPU_REG_VERSION));	/* 1.4 */
 	EXPECT_EQ((uint32_t)(DEV_CARD), rd32(self, IPU_REG_CARD_INDEX));
 	EXPECT_EQ((uint32_t)(IPU_WORKER_THREADS), rd32(self, IPU_REG_THREADS));
 	EXPECT_EQ((uint32_t)(0x010400), rd32(self, IPU_REG_FW_VERSION));
 	/* MSI-X can be switched off (-global ipu.msix=off). */
 	caps = rd32(self, IPU_REG_CAPS);
 	EXPECT_EQ((uint32_t)(IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES |
-			     IPU_CAP_USER_QUEUES), caps & ~IPU_CAP_MSIX);
-	EXPECT_EQ(0xeu, caps & ~IPU_CAP_MSIX);
+			     IPU_CAP_USER_QUEUES | IPU_CAP_LINKS),
+		  caps & ~IPU_CAP_MSIX);
+	EXPECT_EQ(0x1eu, caps & ~IPU_CAP_MSIX);
 	EXPECT_EQ(caps & IPU_CAP_MSIX ? IPU_MSIX_VECTORS : 0u,
 		  rd32(self, IPU_REG_NUM_VECTORS));
 	EXPECT_EQ((uint32_t)IPU_NUM_QUEUES, rd32(self, IPU_REG_NUM_QUEUES));
@@ -144,7 +124,7 @@ TEST_F(bar0, scratch_and_read_only)
 TEST_F(bar0, bad_widths_and_offsets)
 {
 	IPU_RETURN_IF_SKIPPED();
-	int before = guest_errors("ipu: ");
+	int before = ipu_guest_log_count("ipu: ");
 
 	wr32(self, IPU_REG_SCRATCH, 0x11223344);
 	/*
@@ -176,7 +156,7 @@ TEST_F(bar0, bad_widths_and_offsets)
 	EXPECT_EQ((uint32_t)(IPU_MAGIC), rd32(self, IPU_REG_MAGIC));
 	if (before < 0)
 		SKIP(return, "QEMU's guest-error log is not in the share");
-	EXPECT_LE(before + 12, guest_errors("ipu: "));
+	EXPECT_LE(before + 12, ipu_guest_log_count("ipu: "));
 }
 
 /*
@@ -376,7 +356,7 @@ TEST_F(bar0, rec_base_register)
 	const uint32_t en = IPU_Q_CTRL_ENABLE;
 	const uint64_t rec = NO_RAM + 0x7000;
 	const unsigned q = 4;
-	int before = guest_errors("is locked while the queue is enabled");
+	int before = ipu_guest_log_count("is locked while the queue is enabled");
 
 	wr32(self, IPU_REG_Q(q, IPU_Q_CTRL), 0);
 	wr32(self, IPU_REG_Q(q, IPU_Q_REC_BASE_LO), 0xdeadbeef);
@@ -421,7 +401,7 @@ TEST_F(bar0, rec_base_register)
 	if (before < 0)
 		SKIP(return, "QEMU's guest-error log is not in the share");
 	EXPECT_LE(before + 2,
-		  guest_errors("is locked while the queue is enabled"));
+		  ipu_guest_log_count("is locked while the queue is enabled"));
 }
 
 /*
@@ -435,7 +415,7 @@ TEST_F(bar0, doorbell_page_bad_accesses)
 	static const uint32_t other[] = { 0x8, 0xc, 0x10, 0x800, 0xffc };
 	const unsigned a = 1, b = 6;
 	volatile uint8_t *db = self->bar.db, *pa;
-	int before = guest_errors("ipu: ");
+	int before = ipu_guest_log_count("ipu: ");
 
 	ASSERT_NE(NULL, db) TH_LOG("BAR4: %s", self->bar.db_err);
 	pa = db + a * IPU_DB_PAGE_SIZE;
@@ -499,7 +479,7 @@ TEST_F(bar0, doorbell_page_bad_accesses)
 	if (before < 0)
 		SKIP(return, "QEMU's guest-error log is not in the share");
 	/* 3 bad reads, at least 8 bad writes, 40 writes to other offsets. */
-	EXPECT_LE(before + 51, guest_errors("ipu: "));
+	EXPECT_LE(before + 51, ipu_guest_log_count("ipu: "));
 }
 
 /*
