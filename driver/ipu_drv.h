@@ -61,6 +61,11 @@
  *   hw_rwsem (read) -> q->lock (spin, IRQ-safe, innermost)
  *   hybrid polling (poll_us): a sync SUBMIT / WAIT takes hw_rwsem (read)
  *     while it spins, and q->lock for each look at the completion ring.
+ *   links (ipu_links.c): kernfs active reference (links/portP show) ->
+ *     hw_rwsem (read); link_work takes hw_rwsem (read) to read a port and
+ *     sends its uevent holding no lock; LINKS reads under hw_rwsem (read)
+ *     and copies out after dropping it. link_pending is an atomic bitmask
+ *     (the IRQ handler sets bits, link_work takes them); no new lock.
  * Stream bindings (ctx->binds, ctx->stale_binds, cmd->stale, struct
  * ipu_sbind) change under q->lock (completions, recovery) and are freed
  * under ctx->mutex.
@@ -101,9 +106,10 @@
  * header's major, and the minor of the newest ioctls implemented here (1.0:
  * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
  * queue; 1.3: RESET's holder check, one device-writable mapping per
- * line). Raise it with the ioctls, not with the header.
+ * line; 1.4: LOAD's commit flag; 1.5: IPU-Links). Raise it with the
+ * ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	3
+#define IPU_DRIVER_API_MINOR	5
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
@@ -301,7 +307,10 @@ struct ipu_features {
 	bool run_records;	/* 1.2: REC_BASE, a record per RUN */
 	bool unload;		/* 1.2: UNLOAD drops the graph at DETACH */
 	bool load_flags;	/* 1.3: LOAD flags (IPU_SQE_LOAD_COMMIT) */
+	bool links;		/* CAPS.LINKS: IPU-Link registers */
 };
+
+struct ipu_link_port;
 
 struct ipu_device {
 	struct device dev;		/* the class device, /sys/class/ipu/ipuN */
@@ -362,6 +371,21 @@ struct ipu_device {
 	u32 caps;			/* as GET_INFO reports them */
 	struct ipu_features feat;
 	char serial[IPU_SERIAL_LEN];
+
+	/*
+	 * IPU-Links (ipu_links.c), with feat.links: ports shown (link_ports,
+	 * at most IPU_LINK_PORTS_MAX), the fabric (read at probe; index -1:
+	 * none), links/ and its port directories (probe .. remove), and the
+	 * ports whose change link_work has yet to announce.
+	 */
+	u32 link_nports;
+	s32 fabric_index;
+	u32 fabric_size;
+	struct kobject *links_kobj;
+	struct ipu_link_port *link_port[IPU_LINK_PORTS_MAX];
+	atomic_t link_pending;
+	struct work_struct link_work;
+	bool links_off;			/* remove began: no more uevents */
 };
 
 /*
@@ -499,6 +523,15 @@ void ipu_binds_teardown(struct ipu_ctx *ctx);
 /* ipu_debugfs (ipu_main.c) */
 void ipu_debugfs_add(struct ipu_device *idev);
 void ipu_debugfs_remove(struct ipu_device *idev);
+
+/* ipu_links.c */
+void ipu_links_init(struct ipu_device *idev);
+void ipu_links_probe(struct ipu_device *idev);
+int ipu_links_add(struct ipu_device *idev);
+void ipu_links_start(struct ipu_device *idev);
+void ipu_links_changed(struct ipu_device *idev);
+void ipu_links_remove(struct ipu_device *idev);
+long ipu_ioctl_links(struct ipu_device *idev, void __user *uarg);
 
 /* ipu_sysfs.c */
 extern const struct attribute_group *ipu_groups[];

@@ -282,6 +282,8 @@ static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return 0;
 	case IPU_IOCTL_UQUEUE:
 		return ipu_ioctl_uqueue(ctx, filp, uarg);
+	case IPU_IOCTL_LINKS:
+		return ipu_ioctl_links(idev, uarg);
 	default:
 		return -ENOTTY;
 	}

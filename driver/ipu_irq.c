@@ -2,7 +2,8 @@
 /*
  * IPU PCIe card driver: interrupts. One events vector (MSI-X vector 0, the
  * MSI vector or INTx pin A, in that order of preference) carries the READY,
- * ERROR and TEST causes of IRQ_STATUS; with MSI-X each queue has its own
+ * ERROR, LINK (once ipu_links_start() unmasked it) and TEST causes of
+ * IRQ_STATUS; with MSI-X each queue has its own
  * vector (1..8), otherwise its completions are the QUEUE(n) causes.
  */
 #include <linux/interrupt.h>
@@ -22,7 +23,7 @@ static irqreturn_t ipu_irq_events(int irq, void *data)
 	/* All ones: the function is gone from the bus, not ours to claim. */
 	if (cause == ~0u)
 		return IRQ_NONE;
-	cause &= idev->irq_causes;
+	cause &= READ_ONCE(idev->irq_causes);
 	if (!cause)
 		return IRQ_NONE;	/* INTx may be shared */
 
@@ -41,6 +42,8 @@ static irqreturn_t ipu_irq_events(int irq, void *data)
 		/* Queues of attached contexts are re-programmed after resets. */
 		schedule_work(&idev->recover_work);
 	}
+	if (cause & IPU_IRQ_LINK)
+		ipu_links_changed(idev);	/* uevents from link_work */
 	if (cause & IPU_IRQ_TEST)
 		atomic_inc(&idev->test_irqs);
 	wake_up_all(&idev->event_wq);

@@ -200,6 +200,7 @@ static void ipu_read_features(struct ipu_device *idev)
 	idev->feat.run_records = minor >= 2;
 	idev->feat.unload = minor >= 2;
 	idev->feat.load_flags = minor >= 3;
+	idev->feat.links = idev->caps & IPU_CAP_LINKS;
 }
 
 /*
@@ -315,6 +316,7 @@ static struct ipu_device *ipu_device_new(struct pci_dev *pdev,
 	init_waitqueue_head(&idev->attach_wq);
 	ipu_queues_init(idev);
 	INIT_WORK(&idev->recover_work, ipu_recover_work);
+	ipu_links_init(idev);
 	init_waitqueue_head(&idev->event_wq);
 	atomic_set(&idev->events, 0);
 	atomic_set(&idev->test_irqs, 0);
@@ -357,6 +359,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ipu_read_identity(idev);
 	ipu_probe_doorbells(idev);
 	ipu_read_features(idev);
+	ipu_links_probe(idev);
 
 	ret = ipu_irq_init(idev);
 	if (ret)
@@ -376,13 +379,25 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	cdev_init(&idev->cdev, &ipu_fops);
 	idev->cdev.owner = THIS_MODULE;
+	/* Announced once links/ is there too (its dirs are no attributes). */
+	dev_set_uevent_suppress(&idev->dev, true);
 	ret = cdev_device_add(&idev->cdev, &idev->dev);
 	if (ret) {
 		dev_err(&pdev->dev, "cannot add %s: %d\n",
 			dev_name(&idev->dev), ret);
 		goto err_irq;
 	}
+	ret = ipu_links_add(idev);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot add %s's links: %d\n",
+			dev_name(&idev->dev), ret);
+		cdev_device_del(&idev->cdev, &idev->dev);
+		goto err_irq;
+	}
+	dev_set_uevent_suppress(&idev->dev, false);
+	kobject_uevent(&idev->dev.kobj, KOBJ_ADD);
 	pci_set_drvdata(pdev, idev);
+	ipu_links_start(idev);
 	ipu_debugfs_add(idev);
 
 	dev_info(&idev->dev, "%s card %u, serial %s, %u tiles x %u KiB, firmware %u.%u.%u, irq %s, %s\n",
@@ -396,6 +411,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 err_irq:
 	ipu_irq_fini(idev);
 	cancel_work_sync(&idev->recover_work);
+	cancel_work_sync(&idev->link_work);
 err_minor:
 	ipu_minor_free(idev->minor);
 err_put:
@@ -412,6 +428,8 @@ static void ipu_remove(struct pci_dev *pdev)
 	dev_dbg(&idev->dev, "remove: %s\n",
 		READ_ONCE(idev->attached) ? "a context is attached" : "idle");
 	ipu_debugfs_remove(idev);
+	/* No link uevents from here on; links/ goes (readers drained). */
+	ipu_links_remove(idev);
 	/* No new opens; sysfs readers are drained. Open files remain. */
 	cdev_device_del(&idev->cdev, &idev->dev);
 
@@ -432,6 +450,7 @@ static void ipu_remove(struct pci_dev *pdev)
 	/* No user reaches the hardware any more; only the IRQ handler may. */
 	ipu_irq_fini(idev);
 	cancel_work_sync(&idev->recover_work);
+	cancel_work_sync(&idev->link_work);
 	ipu_minor_free(idev->minor);
 	pci_set_drvdata(pdev, NULL);
 
@@ -467,6 +486,9 @@ static void ipu_reset_done(struct pci_dev *pdev)
 	ipu_write(idev, IPU_REG_IRQ_MASK, ~idev->irq_causes);
 	/* The card dropped every queue: fail their commands (STATUS_RESET). */
 	ipu_queues_recover(idev, true);
+	/* Its links went down meanwhile; that cause was cleared above. */
+	if (idev->irq_causes & IPU_IRQ_LINK)
+		ipu_links_changed(idev);
 	up_write(&idev->hw_rwsem);
 	dev_info(&idev->dev, "function reset, card restarting\n");
 }

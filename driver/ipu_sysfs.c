@@ -54,6 +54,14 @@ static ssize_t card_index_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(card_index);
 
+/* The card's index in its IPU-Link fabric, -1 when none (read at probe). */
+static ssize_t fabric_index_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", to_ipu_device(dev)->fabric_index);
+}
+static DEVICE_ATTR_RO(fabric_index);
+
 /*
  * The live attributes read the card. The class device's attributes are
  * removed (and their readers drained) before remove fences hw_rwsem, so gone
@@ -98,6 +106,7 @@ static struct attribute *ipu_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_card_index.attr,
 	&dev_attr_reset_count.attr,
+	&dev_attr_fabric_index.attr,
 	NULL
 };
 

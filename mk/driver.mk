@@ -12,6 +12,12 @@
 #                                tests/driver/hotplug/run.sh unplugs busy cards
 #                                from the host (QMP device_del); the guest side,
 #                                ipu-hotplug-holder, goes to the VM's /usr/bin
+#   VM   vm-links-check, vm-debug-links-check: tests/driver/links/run.sh boots
+#                                4 cards on an m2000 fabric and runs
+#                                ipu_links_test there, answering its QMP
+#                                requests (links down/up, errors) from the
+#                                host; in every other VM ipu_links_test runs
+#                                without a fabric
 
 DRIVER_SRCS := $(sort $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h)))
 DRIVER_DEPS := Kbuild driver/Kbuild $(DRIVER_SRCS) include/ipu/ipu_hw.h \
@@ -75,7 +81,7 @@ driver-lint: $(LINUX_SRC)/.stamp | $(B)/kabi
 DRIVER_TDIR := tests/driver
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
 	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
-	ipu_fuzz_test ipu_debug_test
+	ipu_fuzz_test ipu_debug_test ipu_links_test
 KSELFTEST_BINS := $(addprefix $(KSELFTEST_OUT)/,$(KSELFTEST_NAMES))
 
 ALL_TARGETS += $(KSELFTEST_BINS)
@@ -135,7 +141,7 @@ $(DRIVER_FAILSLAB_TEST): $(DRIVER_TDIR)/ipu_failslab_test.c $(KSELFTEST_COMMON) 
 		-L$(B)/lib -lipudev
 
 VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
-	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
+	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test ipu_links_test \
 	$(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
 
 .PHONY: vm-debug-iommu-check vm-debug-failslab-check
@@ -173,3 +179,19 @@ vm-hotplug-iommu-check:
 vm-debug-hotplug-check: $(DK_INITRAMFS)
 	@$(HOTPLUG_DIR)/run.sh $(CURDIR) $(B) vm-debug-hotplug --debug-kernel --iommu \
 		>$(B)/results/vm-debug-hotplug.ktap
+
+# --- IPU-Links on an M2000 (VM, QMP driven from the host) ---------------------
+# ipu_links_test is in /tests already (VM_TESTS); this boot gives it a fabric
+# and the host's QMP proxy.
+LINKS_DIR := $(DRIVER_TDIR)/links
+VM_CHECKS += vm-links-check
+VM_DEBUG_CHECKS += vm-debug-links-check
+
+.PHONY: vm-links-check vm-debug-links-check
+vm-links-check:
+	@mkdir -p $(B)/results
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-links.ktap
+vm-debug-links-check: $(DK_INITRAMFS)
+	@mkdir -p $(B)/results
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-debug-links --debug-kernel \
+		>$(B)/results/vm-debug-links.ktap

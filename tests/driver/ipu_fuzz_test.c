@@ -92,14 +92,14 @@ enum op {
 	OP_LOAD, OP_WRITE, OP_READ, OP_RUN, OP_FENCE, OP_ABORT, OP_BIND,
 	OP_BADCMD, OP_WAIT, OP_EVENTFD, OP_NULL, OP_UQUEUE, OP_UQ_DRIVE,
 	OP_MMAP, OP_MUNMAP, OP_TOUCH, OP_POLL, OP_BADNR, OP_PAUSE, OP_CYCLE,
-	OP_MREMAP, OP_MADVISE, OP_MAX
+	OP_MREMAP, OP_MADVISE, OP_LINKS, OP_MAX
 };
 
 /* Which ioctl (or call) an operation is, for its documented errnos. */
 enum kind {
 	K_INFO, K_RESET, K_ATTACH, K_DETACH, K_ALLOC, K_PIN, K_FREE, K_SUBMIT,
 	K_WAIT, K_EVENTFD, K_NULL, K_UQUEUE, K_MMAP, K_POLL, K_BADNR, K_NONE,
-	K_MM, K_MAX
+	K_MM, K_LINKS, K_MAX
 };
 
 static const struct {
@@ -135,6 +135,7 @@ static const struct {
 	[OP_CYCLE] = { "attached period", K_NONE },
 	[OP_MREMAP] = { "mremap", K_MM },
 	[OP_MADVISE] = { "madvise", K_MM },
+	[OP_LINKS] = { "LINKS", K_LINKS },
 };
 
 /* Roles: what a thread does (weights per operation). */
@@ -150,7 +151,7 @@ static const int weights[ROLE_MAX][OP_MAX] = {
 		[OP_EVENTFD] = 2, [OP_NULL] = 2, [OP_UQUEUE] = 2,
 		[OP_UQ_DRIVE] = 6, [OP_MMAP] = 5, [OP_MUNMAP] = 2,
 		[OP_TOUCH] = 2, [OP_POLL] = 3, [OP_BADNR] = 1,
-		[OP_MREMAP] = 2, [OP_MADVISE] = 2,
+		[OP_MREMAP] = 2, [OP_MADVISE] = 2, [OP_LINKS] = 2,
 	},
 	[ROLE_SUBMIT] = {
 		[OP_FENCE] = 60, [OP_RUN] = 20, [OP_WRITE] = 8, [OP_READ] = 6,
@@ -165,6 +166,7 @@ static const int weights[ROLE_MAX][OP_MAX] = {
 		[OP_ABORT] = 2, [OP_BIND] = 2, [OP_WAIT] = 8, [OP_EVENTFD] = 2,
 		[OP_UQUEUE] = 4, [OP_UQ_DRIVE] = 6, [OP_MMAP] = 4,
 		[OP_POLL] = 2, [OP_MREMAP] = 1, [OP_MADVISE] = 1,
+		[OP_LINKS] = 2,
 	},
 };
 
@@ -489,6 +491,8 @@ static bool documented(int kind, int e)
 	case K_UQUEUE:
 		return e == ENOTCONN || e == EEXIST || e == EBUSY ||
 		       e == EOPNOTSUPP || e == EIO;
+	case K_LINKS:
+		return e == ENOMEM;
 	}
 	return false;
 }
@@ -672,6 +676,9 @@ static const struct kmeta kmeta[K_MAX] = {
 	[K_UQUEUE] = { IPU_IOCTL_UQUEUE, sizeof(struct ipu_uqueue),
 		       sizeof(struct ipu_uqueue), 0, 0, 1,
 		       { RES(struct ipu_uqueue, reserved) } },
+	[K_LINKS] = { IPU_IOCTL_LINKS, sizeof(struct ipu_links),
+		      sizeof(struct ipu_links), 0, 0, 1,
+		      { RES(struct ipu_links, reserved) } },
 };
 
 enum { MODE_VALID, MODE_SHORT, MODE_BIG, MODE_TAIL, MODE_FLAG, MODE_RES,
@@ -1581,6 +1588,52 @@ static void op_null(struct thr *t)
 	end(t, err);
 }
 
+/*
+ * LINKS (API 1.5) with a random count, stride and records pointer: valid
+ * arguments return the card's ports, port by port; a bad stride is EINVAL,
+ * records that cannot be written EFAULT.
+ */
+static void op_links(struct thr *t)
+{
+	static const uint32_t strides[] = { sizeof(struct ipu_link), 96, 136,
+					    8, sizeof(struct ipu_link) + 4 };
+	uint8_t recs[IPU_LINK_PORTS_MAX * 136];
+	struct ipu_links s = { .argsz = sizeof(s) };
+	int fd = pick_fd(t), err, bad_ptr_used = 0;
+	struct expect ex = EXPECT1(0);
+	uint32_t stride, want;
+	struct call k;
+
+	s.count = rn(t, IPU_LINK_PORTS_MAX + 2);
+	s.record_size = strides[rn(t, 8) < 6 ? rn(t, 3) : 3 + rn(t, 2)];
+	s.links_ptr = (uintptr_t)recs;
+	if (chance(t, 20)) {
+		s.links_ptr = bad_ptr(t);
+		bad_ptr_used = 1;
+	}
+	if (s.record_size % 8 || s.record_size < sizeof(struct ipu_link))
+		ex = EXPECT1(EINVAL);
+	else if (bad_ptr_used && s.count)
+		ex = EXPECT2(0, EFAULT);	/* 0: a card without links */
+	stride = s.record_size;
+	want = s.count;
+	begin(t, "LINKS count %u stride %u ptr %#llx", s.count, s.record_size,
+	      (unsigned long long)s.links_ptr);
+	err = do_ioctl(t, OP_LINKS, K_LINKS, fd, &s, sizeof(s), &k, &ex);
+	if (err || k.mode != MODE_VALID || bad_ptr_used)
+		return;
+	if (s.record_size != sizeof(struct ipu_link) || s.count > IPU_LINK_PORTS_MAX)
+		fail(t, "LINKS: record_size %u count %u", s.record_size, s.count);
+	for (uint32_t i = 0; i < want && i < s.count; i++) {
+		struct ipu_link l;
+
+		memcpy(&l, recs + (size_t)i * stride, sizeof(l));
+		if (l.port != i || l.state > IPU_LINK_STATE_FAILED || l.reserved[0])
+			fail(t, "LINKS: record %u: port %u state %u", i, l.port,
+			     l.state);
+	}
+}
+
 static void op_badnr(struct thr *t)
 {
 	struct expect ex = EXPECT1(ENOTTY);
@@ -1588,9 +1641,9 @@ static void op_badnr(struct thr *t)
 	int err;
 
 	if (chance(t, 50))
-		nr = _IO(IPU_IOCTL_MAGIC, 0x0c + rn(t, 0xf4));
+		nr = _IO(IPU_IOCTL_MAGIC, 0x0d + rn(t, 0xf3));
 	else	/* a known number with a size and direction: another ioctl */
-		nr = _IOC(1 + rn(t, 3), IPU_IOCTL_MAGIC, rn(t, 0x0c),
+		nr = _IOC(1 + rn(t, 3), IPU_IOCTL_MAGIC, rn(t, 0x0d),
 			  8 + rn(t, 200));
 	begin(t, "ioctl %#lx", nr);
 	err = xioctl(pick_fd(t), nr, t->args);
@@ -2143,6 +2196,7 @@ static void run_op(struct thr *t, int op)
 	case OP_CYCLE: op_cycle(t); break;
 	case OP_MREMAP: op_mremap(t); break;
 	case OP_MADVISE: op_madvise(t); break;
+	case OP_LINKS: op_links(t); break;
 	}
 }
 

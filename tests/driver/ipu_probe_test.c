@@ -19,7 +19,7 @@
 
 static const char * const ipu_attrs[] = {
 	"serial", "model", "tiles", "tile_memory", "firmware_version",
-	"state", "card_index", "reset_count",
+	"state", "card_index", "reset_count", "fabric_index",
 };
 
 TEST(every_function_is_bound)

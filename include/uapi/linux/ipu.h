@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	4
+#define IPU_API_VERSION_MINOR	5
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -401,5 +401,85 @@ struct ipu_uqueue {
 };
 
 #define IPU_IOCTL_UQUEUE	_IO(IPU_IOCTL_MAGIC, 0x0b)
+
+/* ---- API 1.5: IPU-Links (docs/uapi.md "Links") ---- */
+
+/*
+ * Link states (struct ipu_link.state; sysfs links/portP/state): the card's
+ * STATE codes (ipu/ipu_hw.h defines the same names and values).
+ */
+#define IPU_LINK_STATE_DOWN		0	/* "down" */
+#define IPU_LINK_STATE_TRAINING		1	/* "training" */
+#define IPU_LINK_STATE_UP		2	/* "up" */
+#define IPU_LINK_STATE_FAILED		3	/* "failed": an uncorrectable error */
+
+/* struct ipu_link.flags: the port is cabled to a peer. */
+#define IPU_LINK_FLAG_WIRED		(1u << 0)
+
+/**
+ * struct ipu_link - one IPU-Link port of the card (IPU_IOCTL_LINKS record)
+ * @port:          the port, 0..link_ports-1
+ * @state:         IPU_LINK_STATE_*
+ * @flags:         IPU_LINK_FLAG_*
+ * @peer_index:    the peer's fabric index, -1 when not wired
+ * @peer_port:     the peer's port, -1 when not wired
+ * @generation:    link generation while up, else 0
+ * @lanes:         lanes while up, else 0
+ * @fom:           figure of merit (0..255) of the last training, 0 if never
+ * @errors_corr:   correctable errors since power-on (saturating)
+ * @errors_uncorr: uncorrectable errors since power-on (saturating)
+ * @peer_serial:   the peer's board serial, NUL terminated ("" when not
+ *                 wired or the peer's card is not present)
+ * @reserved:      0
+ *
+ * Every field is an output; a record is read from the card's registers
+ * port by port, each port's fields at one moment.
+ */
+struct ipu_link {
+	__u32 port;
+	__u32 state;
+	__u32 flags;
+	__s32 peer_index;
+	__s32 peer_port;
+	__u32 generation;
+	__u32 lanes;
+	__u32 fom;
+	__u32 errors_corr;
+	__u32 errors_uncorr;
+	char peer_serial[IPU_SERIAL_MAX];
+	__u64 reserved[2];
+};
+
+/**
+ * struct ipu_links - IPU_IOCTL_LINKS: the card's IPU-Links
+ * @argsz:        in: sizeof(struct ipu_links); out: bytes written
+ * @flags:        in: must be 0
+ * @count:        in: records there is room for at @links_ptr (0: none, a
+ *                query); out: the card's ports (0 when the card has no
+ *                IPU-Link registers). min(in, out) records are written.
+ * @record_size:  in: the stride of the array at @links_ptr, a multiple of
+ *                8 from sizeof(struct ipu_link) of API 1.5 (88) to 4096;
+ *                out: bytes of each record the kernel filled (the bytes
+ *                after them, up to the stride, are zeroed)
+ * @links_ptr:    in: user pointer to the array of records (may be 0 when
+ *                @count is 0)
+ * @fabric_index: out: the card's index in its fabric, -1 when on none
+ * @fabric_size:  out: members of the card's fabric, 0 when on none
+ * @reserved:     in: must be 0
+ *
+ * Any open file may ask. -EFAULT when a record cannot be written.
+ */
+struct ipu_links {
+	__u32 argsz;
+	__u32 flags;
+	__u32 count;
+	__u32 record_size;
+	__u64 links_ptr;
+	__s32 fabric_index;
+	__u32 fabric_size;
+	__u64 reserved[2];
+};
+
+#define IPU_IOCTL_LINKS		_IO(IPU_IOCTL_MAGIC, 0x0c)
 
 #endif /* _UAPI_LINUX_IPU_H */
