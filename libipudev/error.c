@@ -162,19 +162,26 @@ IPU_API const char *ipu_state_name(int state)
 	return "unknown";
 }
 
-IPU_API int ipu_state_from_name(const char *name)
+int ipu__word_index(const char *const *words, size_t count, const char *name)
 {
 	size_t n;
 
 	if (!name)
-		return IPU_STATE_UNKNOWN;
+		return -1;
 	n = strlen(name);
 	while (n && (name[n - 1] == '\n' || name[n - 1] == ' ' ||
 		     name[n - 1] == '\t'))
 		n--;
-	for (size_t i = 0; i < IPU__ARRAY_SIZE(state_names); i++)
-		if (strlen(state_names[i]) == n &&
-		    !strncmp(state_names[i], name, n))
+	for (size_t i = 0; i < count; i++)
+		if (words[i] && strlen(words[i]) == n &&
+		    !strncmp(words[i], name, n))
 			return (int)i;
-	return IPU_STATE_UNKNOWN;
+	return -1;
+}
+
+IPU_API int ipu_state_from_name(const char *name)
+{
+	int i = ipu__word_index(state_names, IPU__ARRAY_SIZE(state_names), name);
+
+	return i < 0 ? IPU_STATE_UNKNOWN : i;
 }

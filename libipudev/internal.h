@@ -62,6 +62,13 @@ int ipu__engine_errno(int status);
  */
 int ipu__unwritten_err(struct ipu_error *err, const char *what, const char *tensor);
 
+/*
+ * ipu__word_index() - index of @name among @words[0..@count) (trailing
+ * white space of @name ignored: sysfs values end in a newline); -1 for
+ * NULL or no match.
+ */
+int ipu__word_index(const char *const *words, size_t count, const char *name);
+
 /* Copy at most @size - 1 bytes of @src into @dst, always NUL-terminate. */
 void ipu__strlcpy(char *dst, const char *src, size_t size);
 

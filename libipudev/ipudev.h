@@ -304,6 +304,237 @@ IPU_API int ipu_device_reset(struct ipu_device *dev, unsigned timeout_ms,
 			     unsigned flags, struct ipu_reset_result *out,
 			     struct ipu_error *err);
 
+/* --- IPU-Links and multi-IPU devices (links.c, grouping.c, topology.c,
+ *     group.c); docs/libipudev.md "IPU-Links and multi-IPU devices" --- */
+
+/*
+ * Objects, in the manner of libgpiod v2 (all opaque, read with getters):
+ *  - struct ipu_links: one card's IPU-Link ports as the driver reports them
+ *    in sysfs (/sys/class/ipu/ipuN/links/portP/, fabric_index). A snapshot:
+ *    nothing is re-read after it was made. Owned by the caller
+ *    (ipu_links_free()) or, when a topology hands it out, by the topology.
+ *  - struct ipu_link_info: one port of a card; borrowed from its struct
+ *    ipu_links and valid as long as that is.
+ *  - struct ipu_topology: a snapshot of every card, its links and the
+ *    multi-IPU devices (groups) they form; owned by the caller
+ *    (ipu_topology_free()).
+ *  - struct ipu_group_info: one device id of a topology (a single IPU or a
+ *    multi-IPU group) and its members; borrowed from the topology.
+ *  - struct ipu_group: an open device id: its member cards opened as
+ *    struct ipu_device; owned by the caller (ipu_group_close()).
+ */
+struct ipu_links;
+struct ipu_link_info;
+struct ipu_topology;
+struct ipu_group_info;
+struct ipu_group;
+
+/* Port states: the sysfs `state` words "down", "training", "up", "failed". */
+enum ipu_link_state {
+	IPU_LINK_UNKNOWN = -1,
+	IPU_LINK_DOWN = 0,
+	IPU_LINK_TRAINING = 1,
+	IPU_LINK_UP = 2,
+	IPU_LINK_FAILED = 3,
+};
+
+/* The largest multi-IPU device (members of one group). */
+#define IPU_GROUP_MAX_SIZE	16
+
+/**
+ * ipu_link_state_name() - "down", "training", "up", "failed" or "unknown".
+ * Static string.
+ */
+IPU_API const char *ipu_link_state_name(int state);
+
+/**
+ * ipu_link_state_from_name() - enum ipu_link_state of a sysfs `state` word
+ * (trailing white space ignored); IPU_LINK_UNKNOWN for NULL or anything
+ * else.
+ */
+IPU_API int ipu_link_state_from_name(const char *name);
+
+/**
+ * ipu_links_read() - read card ipu@card's IPU-Links from sysfs
+ * @card: N of ipuN
+ * @out:  out: the links, freed with ipu_links_free(); NULL on failure
+ *
+ * Reads /sys/class/ipu/ipu@card/serial, fabric_index and every
+ * links/portP/ directory (P = 0, 1, ... while they exist). Returns 0;
+ * -EINVAL for NULL @out; -ENODEV when there is no such card (or no driver);
+ * -EOPNOTSUPP when the driver reports no IPU-Links for the card (no links/
+ * directory: "ipuN: no IPU-Link information ..."); -EPROTO when a file
+ * holds something the format of docs/uapi.md does not allow (the message
+ * names the file); -ENOMEM; the errno of a failed read.
+ */
+IPU_API int ipu_links_read(unsigned card, struct ipu_links **out,
+			   struct ipu_error *err);
+
+/** ipu_links_free() - free @links from ipu_links_read(). NULL allowed. */
+IPU_API void ipu_links_free(struct ipu_links *links);
+
+/** ipu_links_card() - the N of ipuN the links belong to. */
+IPU_API unsigned ipu_links_card(const struct ipu_links *links);
+
+/**
+ * ipu_links_serial() - the card's board serial (what peers name it by).
+ * Lives as long as @links.
+ */
+IPU_API const char *ipu_links_serial(const struct ipu_links *links);
+
+/**
+ * ipu_links_fabric_index() - the card's fabric index, -1 when it is on no
+ * fabric (or the driver does not say).
+ */
+IPU_API int ipu_links_fabric_index(const struct ipu_links *links);
+
+/**
+ * ipu_links_num_ports() - ports the driver reports for the card; 0 when it
+ * reports no IPU-Link information.
+ */
+IPU_API unsigned ipu_links_num_ports(const struct ipu_links *links);
+
+/**
+ * ipu_links_port() - port @port of @links (borrowed: valid while @links
+ * is), or NULL when @port >= ipu_links_num_ports().
+ */
+IPU_API const struct ipu_link_info *ipu_links_port(const struct ipu_links *links, unsigned port);
+
+/** ipu_link_info_port() - the port's number P (of links/portP). */
+IPU_API unsigned ipu_link_info_port(const struct ipu_link_info *li);
+/** ipu_link_info_state() - enum ipu_link_state. */
+IPU_API int ipu_link_info_state(const struct ipu_link_info *li);
+/**
+ * ipu_link_info_peer_serial() - the serial of the board at the other end,
+ * "" when the port is not wired. Lives as long as the port.
+ */
+IPU_API const char *ipu_link_info_peer_serial(const struct ipu_link_info *li);
+/** ipu_link_info_peer_port() - the peer's port, -1 when not wired. */
+IPU_API int ipu_link_info_peer_port(const struct ipu_link_info *li);
+/** ipu_link_info_generation() - link generation (e.g. 4); 0 while not up. */
+IPU_API unsigned ipu_link_info_generation(const struct ipu_link_info *li);
+/** ipu_link_info_lanes() - lanes; 0 while not up. */
+IPU_API unsigned ipu_link_info_lanes(const struct ipu_link_info *li);
+/** ipu_link_info_fom() - figure of merit 0..255 of the last training. */
+IPU_API unsigned ipu_link_info_fom(const struct ipu_link_info *li);
+/** ipu_link_info_errors_corr() - correctable errors since power-on. */
+IPU_API uint64_t ipu_link_info_errors_corr(const struct ipu_link_info *li);
+/** ipu_link_info_errors_uncorr() - uncorrectable errors since power-on. */
+IPU_API uint64_t ipu_link_info_errors_uncorr(const struct ipu_link_info *li);
+
+/* ipu_topology_read() flags: none yet. The model device of N IPUs will add
+ * one to list its IPUs in the same numbering (docs/libipudev.md). */
+#define IPU_TOPOLOGY_VALID_FLAGS	0u
+
+/**
+ * ipu_topology_read() - every card of /sys/class/ipu, its links, and the
+ * device ids they give (docs/libipudev.md "Multi-IPU device ids")
+ * @flags: 0 (IPU_TOPOLOGY_VALID_FLAGS)
+ * @out:   out: the snapshot, freed with ipu_topology_free(); NULL on failure
+ *
+ * A card whose driver reports no IPU-Links is listed with 0 ports and is
+ * linked to nothing (it is a single IPU only). Returns 0; -EINVAL for
+ * unknown @flags or NULL @out; -ENODEV when there is no card (or no
+ * driver), with the reason; -EPROTO for a malformed sysfs file (named);
+ * -ENOMEM; the errno of a failed read.
+ */
+IPU_API int ipu_topology_read(unsigned flags, struct ipu_topology **out,
+			      struct ipu_error *err);
+
+/** ipu_topology_free() - free @topo and all it handed out. NULL allowed. */
+IPU_API void ipu_topology_free(struct ipu_topology *topo);
+
+/** ipu_topology_num_cards() - cards in @topo (the N of the numbering). */
+IPU_API unsigned ipu_topology_num_cards(const struct ipu_topology *topo);
+
+/**
+ * ipu_topology_card_links() - the links of the @index-th card (device
+ * order, 0 .. num_cards - 1); borrowed from @topo. NULL when @index is out
+ * of range.
+ */
+IPU_API const struct ipu_links *ipu_topology_card_links(const struct ipu_topology *topo, unsigned index);
+
+/**
+ * ipu_topology_card_by_serial() - the device index of the card with board
+ * serial @serial; -ENOENT when no card of @topo has it, -EINVAL for NULL.
+ */
+IPU_API int ipu_topology_card_by_serial(const struct ipu_topology *topo,
+					const char *serial);
+
+/**
+ * ipu_topology_num_groups() - device ids that exist in @topo: every single
+ * IPU and every linked multi-IPU group (blocks that are not linked are
+ * left out; their ids stay free).
+ */
+IPU_API unsigned ipu_topology_num_groups(const struct ipu_topology *topo);
+
+/**
+ * ipu_topology_group() - the @index-th existing device id (in id order,
+ * 0 .. num_groups - 1), borrowed from @topo; NULL when out of range.
+ */
+IPU_API const struct ipu_group_info *ipu_topology_group(const struct ipu_topology *topo, unsigned index);
+
+/**
+ * ipu_topology_find_group() - device id @id, borrowed from @topo; NULL
+ * when @topo has no such device (never numbered, or a block that is not
+ * linked).
+ */
+IPU_API const struct ipu_group_info *ipu_topology_find_group(const struct ipu_topology *topo, unsigned id);
+
+/**
+ * ipu_topology_check_group() - whether @id is a device of @topo: 0, or
+ * -ENODEV with the reason in @err: "device 5 (ipu2, ipu3) is not linked:
+ * ..." for a block that is not linked, "no device 31 (this machine
+ * numbers 0-30)" for an id never numbered; -EINVAL for a NULL @topo.
+ */
+IPU_API int ipu_topology_check_group(const struct ipu_topology *topo, unsigned id,
+				     struct ipu_error *err);
+
+/** ipu_group_info_id() - the device id (0 .. N-1 single IPUs, then groups). */
+IPU_API unsigned ipu_group_info_id(const struct ipu_group_info *gi);
+/** ipu_group_info_size() - members: 1 (a single IPU), 2, 4, 8 or 16. */
+IPU_API unsigned ipu_group_info_size(const struct ipu_group_info *gi);
+/**
+ * ipu_group_info_member() - member @k's device index (its single-IPU id),
+ * in block order (member k is device index first + k); -EINVAL when @k >=
+ * size.
+ */
+IPU_API int ipu_group_info_member(const struct ipu_group_info *gi, unsigned k);
+/** ipu_group_info_card() - member @k's card (N of ipuN); -EINVAL when @k >= size. */
+IPU_API int ipu_group_info_card(const struct ipu_group_info *gi, unsigned k);
+
+/**
+ * ipu_group_open() - open device id @id: a single IPU or a multi-IPU group
+ * @id:    the device id, as ipu_topology_group() lists it
+ * @flags: IPU_OPEN_* for every member
+ * @out:   out: the group, closed with ipu_group_close(); NULL on failure
+ *
+ * Reads the topology now, then opens the members with ipu_device_open()
+ * in member order (so that two processes attaching overlapping groups
+ * wait in the same order). All or none: when one member fails, the
+ * members already opened are closed. The driver's atomic group attach is
+ * a later step; until then IPU_OPEN_ATTACH attaches the members one after
+ * the other. Returns 0; -EINVAL for unknown flags or NULL @out; -ENODEV
+ * when @id is no device (the message says whether it was never numbered
+ * or its block is not linked); the errors of ipu_topology_read() and
+ * ipu_device_open() (-EBUSY with IPU_OPEN_NONBLOCK, naming the member).
+ */
+IPU_API int ipu_group_open(unsigned id, unsigned flags, struct ipu_group **out,
+			   struct ipu_error *err);
+
+/** ipu_group_close() - close every member and free @group. NULL allowed. */
+IPU_API void ipu_group_close(struct ipu_group *group);
+/** ipu_group_id() - the device id @group was opened with. */
+IPU_API unsigned ipu_group_id(const struct ipu_group *group);
+/** ipu_group_size() - members of @group: 1, 2, 4, 8 or 16. */
+IPU_API unsigned ipu_group_size(const struct ipu_group *group);
+/**
+ * ipu_group_member() - member @k's open device, borrowed: closed by
+ * ipu_group_close(), never by the caller. NULL when @k >= size.
+ */
+IPU_API struct ipu_device *ipu_group_member(const struct ipu_group *group,
+					    unsigned k);
+
 /* --- Graph builder (builder.c) --- */
 
 /*

@@ -82,7 +82,7 @@ IPUDEV_TEST_SRCS := $(sort $(wildcard $(IPUDEV_TEST_DIR)/*.c))
 IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset
 
 $(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(TOOLS_COMMON_OBJ) \
-		libipudev/ipudev.h libipudev/internal.h tools/common.h \
+		libipudev/ipudev.h libipudev/internal.h libipudev/topology.h tools/common.h tools/topo_view.h \
 		$(ENG_LIB) $(wildcard $(IPUDEV_TEST_DIR)/*.h) $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "libipudev: $@"

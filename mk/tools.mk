@@ -22,7 +22,7 @@ ALL_TARGETS += $(TOOLS_BINS)
 VM_BINS += $(TOOLS_BINS)
 VM_TESTS += tests/tools/ipu_run_cli.sh tests/tools/ipudev_tools_vm.sh
 
-$(TOOLS_OUT)/%.o: tools/%.c tools/common.h $(IPUDEV_HDR)
+$(TOOLS_OUT)/%.o: tools/%.c tools/common.h tools/topo_view.h $(IPUDEV_HDR)
 	@mkdir -p $(dir $@)
 	@echo "tools: $@"
 	@$(CC) $(TOOLS_CFLAGS) -MMD -MP -c -o $@ $<

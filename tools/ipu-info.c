@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * ipu-info: list IPU cards, or show one in detail.
+ * ipu-info: list IPU cards and the device ids they form (single IPUs and
+ * multi-IPU groups, as gc-info -l), show one in detail, or their links.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "common.h"
+#include "topo_view.h"
 
 static const char *prog = "ipu-info";
 
@@ -14,11 +15,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTION]...\n"
-"Show the IPU cards of this machine.\n"
+"Show the IPU cards of this machine. Without options: a table of the cards.\n"
 "\n"
-"  -l, --list         list all cards as a table (the default)\n"
-"  -d, --device N     show card N (ipuN) in detail, as `key: value` lines\n"
+"  -l, --list         list the devices as gc-info -l does: single IPUs, then\n"
+"                     multi-IPU groups of linked IPUs with their members\n"
+"  -d, --device N     show card N (ipuN), or multi-IPU device N, in detail\n"
+"  -i, --info         the detail view, as `key: value` lines (with -d N: that\n"
+"                     device; alone: every card)\n"
 "  -a, --all          show every card in detail\n"
+"      --links        the IPU-Link channels (as ipu-links)\n"
 "  -j, --json         write JSON instead of text\n"
 "  -h, --help         show this help and exit\n"
 "  -V, --version      show the version and exit\n"
@@ -27,8 +32,20 @@ static void usage(FILE *f)
 		prog);
 }
 
-/* Detail of one card: GET_INFO through a read-only open when possible. */
-static int show_detail(const struct ipu_card *c, struct jw *w)
+/* The links of card @c in @topo (NULL when unknown). */
+static const struct ipu_links *links_of(const struct ipu_topology *topo,
+					const struct ipu_card *c)
+{
+	for (unsigned i = 0; i < ipu_topology_num_cards(topo); i++)
+		if (ipu_links_card(ipu_topology_card_links(topo, i)) == c->id)
+			return ipu_topology_card_links(topo, i);
+	return NULL;
+}
+
+/* Detail of one card: GET_INFO through a read-only open when possible;
+ * then its IPU-Links when @topo could be read. */
+static int show_detail(const struct ipu_card *c,
+		       const struct ipu_topology *topo, struct jw *w)
 {
 	struct ipu_device *dev;
 	struct ipu_device_info info;
@@ -47,6 +64,8 @@ static int show_detail(const struct ipu_card *c, struct jw *w)
 	if (w)
 		jw_obj_begin(w, NULL);
 	print_card_detail(stdout, w, c, have_info ? &info : NULL);
+	if (links_of(topo, c))
+		print_card_links_summary(stdout, w, links_of(topo, c));
 	if (w)
 		jw_obj_end(w);
 	return EXIT_OK;
@@ -54,10 +73,13 @@ static int show_detail(const struct ipu_card *c, struct jw *w)
 
 /* What the command line asks for. */
 struct info_config {
-	enum { INFO_LIST, INFO_ONE, INFO_ALL } mode;
-	unsigned id;		/* INFO_ONE: the card */
+	enum { INFO_TABLE, INFO_LIST, INFO_ONE, INFO_ALL, INFO_LINKS } mode;
+	unsigned id;		/* INFO_ONE: the card or device id */
 	bool json;
+	bool info;		/* -i */
 };
+
+#define OPT_LINKS	256
 
 /*
  * Fill @cfg from the command line. Returns TOOL_CONTINUE, or the exit code
@@ -69,15 +91,17 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 		{ "list", no_argument, NULL, 'l' },
 		TOOL_OPT_DEVICE,
 		{ "all", no_argument, NULL, 'a' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "links", no_argument, NULL, OPT_LINKS },
 		TOOL_OPT_JSON,
 		TOOL_OPT_HELP,
 		TOOL_OPTS_VERSION_END,
 	};
 	int opt;
 
-	*cfg = (struct info_config){ .mode = INFO_LIST };
+	*cfg = (struct info_config){ .mode = INFO_TABLE };
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":ld:ajhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ld:aijhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			cfg->mode = INFO_LIST;
@@ -91,12 +115,23 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 		case 'a':
 			cfg->mode = INFO_ALL;
 			break;
+		case 'i':
+			cfg->info = true;
+			break;
+		case OPT_LINKS:
+			cfg->mode = INFO_LINKS;
+			break;
 		case 'j':
 			cfg->json = true;
 			break;
 		default:	/* -h, -V, or refused */
 			return tool_other_option(prog, opt, argv, usage);
 		}
+	}
+	if (cfg->info && cfg->mode != INFO_ONE) {
+		if (cfg->mode != INFO_TABLE && cfg->mode != INFO_ALL)
+			return tool_usage_error(prog, "-i shows details: it goes with -d N or alone");
+		cfg->mode = INFO_ALL;
 	}
 	return tool_no_operands(prog, argc, argv);
 }
@@ -117,13 +152,21 @@ static void ipus_end(struct jw *w)
 	jw_end(w);
 }
 
-/* The list of @cards (@n): a table, or {"ipus": [...]} with @json. */
-static int show_list(const struct ipu_card *cards, size_t n, bool json)
+/*
+ * The list of @cards (@n): a table, or {"ipus": [...]} with @json; with
+ * @topo (-l) the device ids as gc-info -l lists them, in JSON also
+ * "devices".
+ */
+static int show_list(const struct ipu_card *cards, size_t n,
+		     const struct ipu_topology *topo, bool json)
 {
 	struct jw w;
 
 	if (!json) {
-		print_cards_table(stdout, cards, n);
+		if (topo)
+			print_devices_list(stdout, topo, cards, n);
+		else
+			print_cards_table(stdout, cards, n);
 		return EXIT_OK;
 	}
 	ipus_begin(&w);
@@ -132,30 +175,86 @@ static int show_list(const struct ipu_card *cards, size_t n, bool json)
 		print_card_json_members(&w, &cards[i]);
 		jw_obj_end(&w);
 	}
-	ipus_end(&w);
+	jw_arr_end(&w);
+	if (topo)
+		print_devices_json(&w, topo);
+	jw_obj_end(&w);
+	jw_end(&w);
 	return EXIT_OK;
 }
 
-/* Card @id of @cards in detail; EXIT_NODEV (reported) when it is absent. */
-static int show_one(const struct ipu_card *cards, size_t n, unsigned id,
-		    bool json)
+/* Multi-IPU device @id in detail; EXIT_NODEV (reported) when there is none. */
+static int show_group(const struct ipu_topology *topo, unsigned id, bool json)
+{
+	const struct ipu_group_info *gi = ipu_topology_find_group(topo, id);
+	struct ipu_error e;
+	struct jw w;
+
+	if (ipu_topology_check_group(topo, id, &e)) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return EXIT_NODEV;
+	}
+	if (!json) {
+		print_group_detail(stdout, NULL, topo, gi);
+		return EXIT_OK;
+	}
+	jw_init(&w, stdout);
+	jw_obj_begin(&w, NULL);
+	print_group_detail(stdout, &w, topo, gi);
+	jw_obj_end(&w);
+	jw_end(&w);
+	return EXIT_OK;
+}
+
+/* --links: the channels, as ipu-links shows them. */
+static int show_links(const struct ipu_topology *topo, bool json)
+{
+	size_t n = topo_channels(topo, -1, false, NULL, 0);
+	struct channel *ch = calloc(n + 1, sizeof(*ch));
+	struct jw w;
+
+	if (!ch) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUNTIME;
+	}
+	topo_channels(topo, -1, false, ch, n);
+	if (json) {
+		jw_init(&w, stdout);
+		print_links_json(&w, topo, ch, n);
+		jw_end(&w);
+	} else if (!topo_link_ports(topo)) {
+		printf("%s\n", TOPO_NO_LINKS);
+	} else {
+		print_links_table(stdout, topo, ch, n);
+	}
+	free(ch);
+	return EXIT_OK;
+}
+
+/* Card @id of @cards in detail, else multi-IPU device @id; EXIT_NODEV
+ * (reported) when it is neither. */
+static int show_one(const struct ipu_card *cards, size_t n,
+		    const struct ipu_topology *topo, unsigned id, bool json)
 {
 	const struct ipu_card *c = tool_find_card(cards, n, id);
 	struct jw w;
 	int ret;
 
+	if (!c && topo && id >= n)
+		return show_group(topo, id, json);
 	if (!c)
 		return tool_no_such_card(prog, id, cards, n);
 	if (!json)
-		return show_detail(c, NULL);
+		return show_detail(c, topo, NULL);
 	jw_init(&w, stdout);
-	ret = show_detail(c, &w);
+	ret = show_detail(c, topo, &w);
 	jw_end(&w);
 	return ret;
 }
 
 /* Every card in detail: blank-line separated, or {"ipus": [...]}. */
-static int show_all(const struct ipu_card *cards, size_t n, bool json)
+static int show_all(const struct ipu_card *cards, size_t n,
+		    const struct ipu_topology *topo, bool json)
 {
 	struct jw w;
 	int ret = EXIT_OK;
@@ -165,16 +264,34 @@ static int show_all(const struct ipu_card *cards, size_t n, bool json)
 	for (size_t i = 0; i < n && ret == EXIT_OK; i++) {
 		if (!json && i)
 			putchar('\n');
-		ret = show_detail(&cards[i], json ? &w : NULL);
+		ret = show_detail(&cards[i], topo, json ? &w : NULL);
 	}
 	if (json)
 		ipus_end(&w);
 	return ret;
 }
 
+/*
+ * The topology for every view but the plain table: NULL (and a warning,
+ * unless @quiet) when it cannot be read; the views then go without it.
+ */
+static struct ipu_topology *read_topology(bool quiet)
+{
+	struct ipu_topology *topo;
+	struct ipu_error e;
+
+	if (ipu_topology_read(0, &topo, &e) == 0)
+		return topo;
+	if (!quiet)
+		fprintf(stderr, "%s: warning: %s; no multi-IPU devices or links shown\n",
+			prog, e.msg);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct info_config cfg;
+	struct ipu_topology *topo = NULL;
 	struct ipu_card *cards;
 	size_t n;
 	struct ipu_error e;
@@ -184,17 +301,26 @@ int main(int argc, char **argv)
 		return ret;
 	if (ipu_enumerate(&cards, &n, &e))
 		return tool_no_cards(prog, &e);
+	if (cfg.mode != INFO_TABLE)
+		topo = read_topology(cfg.mode == INFO_ONE || cfg.mode == INFO_ALL);
 	switch (cfg.mode) {
+	case INFO_TABLE:
+		ret = show_list(cards, n, NULL, cfg.json);
+		break;
 	case INFO_LIST:
-		ret = show_list(cards, n, cfg.json);
+		ret = show_list(cards, n, topo, cfg.json);
 		break;
 	case INFO_ONE:
-		ret = show_one(cards, n, cfg.id, cfg.json);
+		ret = show_one(cards, n, topo, cfg.id, cfg.json);
+		break;
+	case INFO_LINKS:
+		ret = topo ? show_links(topo, cfg.json) : EXIT_RUNTIME;
 		break;
 	default:
-		ret = show_all(cards, n, cfg.json);
+		ret = show_all(cards, n, topo, cfg.json);
 		break;
 	}
+	ipu_topology_free(topo);
 	ipu_cards_free(cards);
 	return tool_finish_stdout(prog, ret);
 }

@@ -11,6 +11,7 @@
  *   unit --dump-detail   JSON of ipu-info -d for a synthetic card
  *   unit --dump-table    ipu-info's table for synthetic cards
  *   unit --dump-text     ipu-info -d text for a synthetic card
+ *   unit --topo NAME VIEW the tools' views of a topology given as data
  *   unit --pci ADDR [DIR] link and NUMA of a PCI device (libpci; with DIR
  *                        the sysfs fallback too)
  */
@@ -23,6 +24,7 @@
 
 #include "internal.h"
 #include "common.h"
+#include "topo_view.h"
 #include "kselftest_harness.h"
 
 /* ---------------------------------------------------------------------- */
@@ -482,10 +484,86 @@ static int pci_probe(const char *addr, const char *dir)
  * translation unit: the harness keeps its test list per unit. */
 #include "models_tests.h"
 #include "uqueue_tests.h"
+#include "groups_tests.h"
+
+/* The topologies unit --topo NAME VIEW shows (topo_data.h). */
+static bool make_topo(const char *name, struct td *t)
+{
+	if (!strcmp(name, "m2000") || !strcmp(name, "m2000-rung-down")) {
+		td_init(t, 4);
+		td_ladder(t, false);
+		if (!strcmp(name, "m2000-rung-down")) {
+			td_set(t, 2, 0, IPU_LINK_DOWN);
+			td_set(t, 2, 1, IPU_LINK_FAILED);
+		}
+	} else if (!strcmp(name, "pod16")) {
+		td_init(t, 16);
+		td_ladder(t, true);
+		td_set(t, 5, 2, IPU_LINK_DOWN);
+	} else if (!strcmp(name, "ring3")) {
+		td_init(t, 3);
+		td_ring(t);
+		t->c[2]->ports[5].peer_port = 4;	/* to a card elsewhere */
+		strcpy(t->c[2]->ports[5].peer_serial, "FAR-AWAY");
+	} else if (!strcmp(name, "nolinks")) {
+		memset(t, 0, sizeof(*t));
+		t->n = 2;
+		t->c[0] = ipu__links_new(0, "IPU-SN-0000", 0);
+		t->c[1] = ipu__links_new(1, "IPU-SN-0001", 0);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
+ * unit --topo NAME VIEW: the tools' views (tools/topo_view.c) of topology
+ * NAME (m2000, m2000-rung-down, pod16 with rail 5-7 down, ring3, nolinks):
+ * VIEW is devices, devices-json, detail (device 6), links, links-all,
+ * links-json or ladder.
+ */
+static int dump_topo(const char *name, const char *view)
+{
+	struct td t;
+	struct ipu_topology *topo;
+	struct channel ch[256];
+	bool all = !strcmp(view, "links-all");
+	size_t n;
+	struct jw w;
+
+	if (!make_topo(name, &t))
+		return 2;
+	topo = td_topology(&t);
+	n = topo_channels(topo, -1, all, ch, 256);
+	jw_init(&w, stdout);
+	if (!strcmp(view, "devices")) {
+		print_devices_list(stdout, topo, NULL, 0);
+	} else if (!strcmp(view, "devices-json")) {
+		jw_obj_begin(&w, NULL);
+		print_devices_json(&w, topo);
+		jw_obj_end(&w);
+		jw_end(&w);
+	} else if (!strcmp(view, "detail")) {
+		print_group_detail(stdout, NULL, topo, ipu_topology_find_group(topo, 6));
+		print_card_links_summary(stdout, NULL, ipu_topology_card_links(topo, 1));
+	} else if (!strcmp(view, "links") || all) {
+		print_links_table(stdout, topo, ch, n);
+	} else if (!strcmp(view, "links-json")) {
+		print_links_json(&w, topo, ch, n);
+		jw_end(&w);
+	} else if (!strcmp(view, "ladder")) {
+		print_ladder(stdout, topo);
+	}
+	ipu_topology_free(topo);
+	td_free(&t);
+	return 0;
+}
 
 /* No options run the tests; the others serve run.sh and a card's host. */
 int main(int argc, char **argv)
 {
+	if (argc > 3 && !strcmp(argv[1], "--topo"))
+		return dump_topo(argv[2], argv[3]);
 	if (argc > 2 && !strcmp(argv[1], "--pci"))
 		return pci_probe(argv[2], argc > 3 ? argv[3] : NULL);
 	if (argc > 1)

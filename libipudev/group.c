@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libipudev: struct ipu_group, an open device id: the member cards of a
+ * single IPU or a multi-IPU group, opened all or none.
+ *
+ * Today each member is its own ipu_device_open(); the driver's atomic
+ * group attach (issue 11, "Group attach") will replace the member-by-member
+ * attach here without changing the calls.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+
+struct ipu_group {
+	unsigned id;
+	unsigned size;
+	struct ipu_device *members[IPU_GROUP_MAX_SIZE];
+};
+
+IPU_API void ipu_group_close(struct ipu_group *group)
+{
+	if (!group)
+		return;
+	for (unsigned k = 0; k < group->size; k++)
+		ipu_device_close(group->members[k]);
+	free(group);
+}
+
+int ipu__group_open_in(const struct ipu_topology *topo, unsigned id,
+		       unsigned flags, struct ipu_group **out,
+		       struct ipu_error *err)
+{
+	const struct ipu_group_info *gi = ipu_topology_find_group(topo, id);
+	struct ipu_group *g;
+	int ret;
+
+	*out = NULL;
+	if (!gi)
+		return ipu_topology_check_group(topo, id, err);
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return ipu__err(err, -ENOMEM, "open device %u: out of memory", id);
+	g->id = id;
+	for (unsigned k = 0; k < gi->size; k++) {
+		ret = ipu_device_open(gi->cards[k], flags, &g->members[k], err);
+		if (ret) {
+			ipu_group_close(g);
+			return ret;
+		}
+		g->size = k + 1;
+	}
+	*out = g;
+	return 0;
+}
+
+IPU_API int ipu_group_open(unsigned id, unsigned flags, struct ipu_group **out,
+			   struct ipu_error *err)
+{
+	struct ipu_topology *topo;
+	int ret;
+
+	if (!out)
+		return ipu__err(err, -EINVAL, "ipu_group_open: out must not be NULL");
+	*out = NULL;
+	if (flags & ~IPU_OPEN_VALID_FLAGS)
+		return ipu__err(err, -EINVAL, "ipu_group_open: unknown flags 0x%x",
+				flags & ~IPU_OPEN_VALID_FLAGS);
+	ret = ipu_topology_read(0, &topo, err);
+	if (ret)
+		return ret;
+	ret = ipu__group_open_in(topo, id, flags, out, err);
+	ipu_topology_free(topo);
+	return ret;
+}
+
+IPU_API unsigned ipu_group_id(const struct ipu_group *group)
+{
+	return group ? group->id : 0;
+}
+
+IPU_API unsigned ipu_group_size(const struct ipu_group *group)
+{
+	return group ? group->size : 0;
+}
+
+IPU_API struct ipu_device *ipu_group_member(const struct ipu_group *group,
+					    unsigned k)
+{
+	return group && k < group->size ? group->members[k] : NULL;
+}
