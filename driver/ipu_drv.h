@@ -307,6 +307,7 @@ struct ipu_features {
 	bool run_records;	/* 1.2: REC_BASE, a record per RUN */
 	bool unload;		/* 1.2: UNLOAD drops the graph at DETACH */
 	bool load_flags;	/* 1.3: LOAD flags (IPU_SQE_LOAD_COMMIT) */
+	bool load_mask;		/* 1.5: LOAD's group member mask */
 	bool links;		/* CAPS.LINKS: IPU-Link registers */
 };
 

@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	5
+#define IPU_API_VERSION_MINOR	6
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -218,6 +218,9 @@ struct ipu_buf {
 #define IPU_STATUS_TOO_LARGE		13
 #define IPU_STATUS_INTERNAL		14
 #define IPU_STATUS_UNWRITTEN_INPUT	15	/* 1.4: detail = the tensor handle */
+#define IPU_STATUS_LINK_DOWN		16	/* 1.6: detail = index << 8 | port */
+#define IPU_STATUS_GROUP_BUSY		17	/* 1.6: detail = fabric index */
+#define IPU_STATUS_SYNC_TIMEOUT		18	/* 1.6: a member missed a sync */
 #define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
 
 #define IPU_LOAD_MSG_MAX	256
@@ -251,7 +254,8 @@ struct ipu_run_counters {
  * @flags:      in: IPU_CMD_FLAG_*
  * @opcode:     in: IPU_CMD_*
  * @handle:     in: tensor handle (WRITE, READ) or program index (RUN)
- * @offset:     in: byte offset in the tensor (WRITE, READ)
+ * @offset:     in: byte offset in the tensor (WRITE, READ); LOAD (1.6):
+ *              the group's member mask by fabric index, 0 = single IPU
  * @length:     in: bytes of data (LOAD, WRITE, READ), at most 4 GiB - 1
  * @user_ptr:   in: the data in user memory (pinned for the command), or 0
  *              when @buf names a buffer
