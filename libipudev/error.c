@@ -101,6 +101,8 @@ static const struct {
 	{ IPUE_EUNWRITTEN, -ENODATA },
 	{ IPUE_EMEMPLAN, -EINVAL },
 	{ IPUE_EMEMACCESS, -EFAULT },
+	{ IPUE_ELINK, -ENOLINK },
+	{ IPUE_ESYNC, -ETIMEDOUT },
 };
 
 int ipu__engine_errno(int status)
