@@ -486,4 +486,36 @@ struct ipu_links {
 
 #define IPU_IOCTL_LINKS		_IO(IPU_IOCTL_MAGIC, 0x0c)
 
+#define IPU_GROUP_MAX_OTHERS	15	/* members besides the leader */
+
+/**
+ * struct ipu_group_attach - IPU_IOCTL_GROUP_ATTACH (1.6): attach this file
+ * and the other members' files at once, all or none (docs/uapi.md
+ * "Multi-IPU groups")
+ * @argsz:      in: sizeof(struct ipu_group_attach)
+ * @flags:      in: must be 0
+ * @count:      in: members besides this one (the leader), 1..15
+ * @busy_index: out, on -EBUSY: the busy member, 0 = the leader, k = fds[k-1]
+ * @busy_pid:   out, on -EBUSY: the tgid of the process holding it
+ * @reserved0:  in: must be 0
+ * @fds_ptr:    in: user pointer to __s32 fds[@count], open /dev/ipuN files
+ * @reserved:   in: must be 0
+ *
+ * DETACH (or close) of the leader detaches every member still attached by
+ * the group. Errors: -EBUSY, -EPERM, -EBADF, -EINVAL, -EALREADY, -ENODEV,
+ * -EFAULT.
+ */
+struct ipu_group_attach {
+	__u32 argsz;
+	__u32 flags;
+	__u32 count;
+	__u32 busy_index;
+	__s32 busy_pid;
+	__u32 reserved0;
+	__u64 fds_ptr;
+	__u64 reserved[2];
+};
+
+#define IPU_IOCTL_GROUP_ATTACH	_IO(IPU_IOCTL_MAGIC, 0x0d)
+
 #endif /* _UAPI_LINUX_IPU_H */
