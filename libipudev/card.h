@@ -329,6 +329,8 @@ int ipu__card_ioctl_err(struct ipu_device *dev, const char *ioc,
  */
 int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,
 		     struct ipu_error *err);
+/* The card is attached (by ATTACH, or a GROUP_ATTACH of its group). */
+void ipu__card_attached(struct ipu_device *dev, uint32_t queue);
 /* @cmd zeroed, with argsz and @opcode set. */
 void ipu__card_cmd_init(struct ipu_cmd *cmd, unsigned opcode);
 /*

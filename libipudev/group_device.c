@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "card.h"
 #include "group_internal.h"
@@ -210,6 +211,40 @@ static const struct ipu_backend_ops gdev_ops = {
 	.run_stats = gdev_run_stats,
 };
 
+/*
+ * GROUP_ATTACH (uAPI 1.6) of the members, all or none, on member 0's file;
+ * a driver without it (-ENOTTY): member after member, in member order.
+ */
+static int group_attach(struct ipu_group *grp, unsigned id, unsigned flags,
+			struct ipu_error *err)
+{
+	unsigned n = ipu_group_size(grp);
+	struct ipu_group_attach ga = { .argsz = sizeof(ga), .count = n - 1 };
+	int32_t fds[IPU_GROUP_MAX_SIZE];
+	int r = 0;
+
+	for (unsigned k = 1; k < n; k++)
+		fds[k - 1] = ipu__card_of(ipu_group_member(grp, k))->fd;
+	ga.fds_ptr = (uintptr_t)fds;
+	if (ioctl(ipu__card_of(ipu_group_member(grp, 0))->fd,
+		  IPU_IOCTL_GROUP_ATTACH, &ga) == 0) {
+		for (unsigned k = 0; k < n; k++)
+			ipu__card_attached(ipu_group_member(grp, k), 0);
+		return 0;
+	}
+	if (errno == EBUSY && ga.busy_index < n)
+		return ipu__err(err, -EBUSY,
+				"attach device %u: %s is in use by process %d",
+				id, ipu_group_member(grp, ga.busy_index)->name,
+				(int)ga.busy_pid);
+	if (errno != ENOTTY)
+		return ipu__err_sys(err, -errno, "attach device %u: GROUP_ATTACH", id);
+	for (unsigned k = 0; k < n && !r; k++)
+		r = ipu__card_attach(ipu_group_member(grp, k),
+				     flags & IPU_OPEN_NONBLOCK, err);
+	return r;
+}
+
 IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
 				  struct ipu_device **out,
 				  struct ipu_error *err)
@@ -222,9 +257,17 @@ IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
 	if (!out)
 		return ipu__err(err, -EINVAL, "ipu_group_device_open: out must not be NULL");
 	*out = NULL;
-	r = ipu_group_open(id, flags, &grp, err);
+	r = ipu_group_open(id, flags & ~IPU_OPEN_ATTACH, &grp, err);
 	if (r)
 		return r;
+	if (flags & IPU_OPEN_ATTACH) {
+		r = ipu_group_size(grp) > 1 ? group_attach(grp, id, flags, err)
+			: ipu__card_attach(ipu_group_member(grp, 0), flags & IPU_OPEN_NONBLOCK, err);
+		if (r) {
+			ipu_group_close(grp);
+			return r;
+		}
+	}
 	if (ipu_group_size(grp) == 1) {	/* a single IPU: its own device */
 		r = ipu__group_take_member(grp, 0, out);
 		ipu_group_close(grp);

@@ -15,15 +15,18 @@ cat >"$share/guest.sh" <<'GUEST'
 IPU_QMP_DIR=/mnt/host/qmp /tests/ipu_exec_group >/mnt/host/group.ktap 2>&1
 GUEST
 
-"$REPO/tools/ipu-vm" -q -n 4 --topology m2000 "$@" --share "$share" --timeout 900 \
+"$REPO/tools/ipu-vm" -q -n 4 --topology m2000 --models test "$@" --share "$share" --timeout 900 \
 	--dmesg "$share/dmesg" \
 	--qemu-arg -qmp --qemu-arg "unix:$share/qmp.sock,server=on,wait=off" \
 	-- sh ./guest.sh >"$share/guest.log" 2>&1 &
 vm=$!
 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" "$share/qmp" \
-	>"$share/qmp-serve.log" 2>&1
+	>"$share/qmp-serve.log" 2>&1 &
+qmp=$!
 wait $vm
 vm_rc=$?
+kill $qmp 2>/dev/null	# it ends with QEMU; never wait on it
+wait $qmp 2>/dev/null
 
 echo "KTAP version 1"
 if [ -f "$share/group.ktap" ] && grep -qE '^(not )?ok ' "$share/group.ktap"; then
