@@ -85,31 +85,32 @@ static int gdev_load(struct ipu_device *dev, const void *image, size_t size,
 	return 0;
 }
 
+/*
+ * WRITE or READ of the same range on every member, one after the other:
+ * each card moves the bytes on its own tiles, so the members' READs into
+ * @p write disjoint bytes.
+ */
+static int gdev_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
+		     uint64_t offset, void *p, size_t len, struct ipu_error *err)
+{
+	int r = 0;
+
+	for (unsigned k = 0; k < gdev_of(dev)->size && !r; k++)
+		r = wr ? ipu__card_tensor_write(member(dev, k), tensor, offset, p, len, err)
+		       : ipu__card_tensor_read(member(dev, k), tensor, offset, p, len, err);
+	return r;
+}
+
 static int gdev_write(struct ipu_device *dev, uint32_t tensor, uint64_t offset,
 		      const void *src, size_t len, struct ipu_error *err)
 {
-	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
-		int r = ipu__card_tensor_write(member(dev, k), tensor, offset,
-					       src, len, err);
-
-		if (r)
-			return r;
-	}
-	return 0;
+	return gdev_xfer(dev, 1, tensor, offset, (void *)src, len, err);
 }
 
-/* One member after the other: their READs into @dst write disjoint bytes. */
 static int gdev_read(struct ipu_device *dev, uint32_t tensor, uint64_t offset,
 		     void *dst, size_t len, struct ipu_error *err)
 {
-	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
-		int r = ipu__card_tensor_read(member(dev, k), tensor, offset,
-					      dst, len, err);
-
-		if (r)
-			return r;
-	}
-	return 0;
+	return gdev_xfer(dev, 0, tensor, offset, dst, len, err);
 }
 
 /*
