@@ -139,6 +139,43 @@ out:
 	return rc;
 }
 
+/*
+ * A member that never runs: with a sync timeout the others' runs end with
+ * IPUE_ESYNC at their first external sync instead of waiting for ever.
+ */
+static int model_missing_member(const uint8_t *bin, size_t len, const int32_t *in)
+{
+	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
+	struct ipue_fabric_local *f;
+	struct member_run m[IPUS] = { 0 };
+	pthread_t th[IPUS - 1];
+	int ok = 0;
+
+	if (ipue_fabric_local_create("m2000", IPUS, 4, &f))
+		return 0;
+	ipue_fabric_local_set_sync_timeout(f, 200);
+	for (int k = 0; k < IPUS; k++)
+		if (ipue_engine_create(&cfg, &m[k].e) ||
+		    ipue_fabric_local_join(f, (1u << IPUS) - 1, k, m[k].e) ||
+		    ipue_load(m[k].e, bin, len, NULL) ||
+		    ipue_tensor_write(m[k].e, 0, 0, in, IPUS * N * 4))
+			goto out;
+	for (int k = 0; k < IPUS - 1; k++)	/* member 3 never runs */
+		pthread_create(&th[k], NULL, member_thread, &m[k]);
+	for (int k = 0; k < IPUS - 1; k++)
+		pthread_join(th[k], NULL);
+	ok = 1;
+	for (int k = 0; k < IPUS - 1; k++)
+		ok &= m[k].rc == IPUE_ESYNC;
+out:
+	for (int k = 0; k < IPUS; k++) {
+		ipue_fabric_local_leave(f, k);
+		ipue_engine_destroy(m[k].e);
+	}
+	ipue_fabric_local_destroy(f);
+	return ok;
+}
+
 /* ---- on the cards ---- */
 
 static int qmp_link(int index, int port, const char *state)
@@ -195,7 +232,7 @@ int main(void)
 	uint8_t *bin = group_graph(&len);
 	int r, ok;
 
-	printf("KTAP version 1\n1..7\n");
+	printf("KTAP version 1\n1..9\n");
 	for (int i = 0; i < IPUS * N; i++)
 		in[i] = (int32_t)(i * 2654435761u);
 	r = model_run(bin, len, in, mx, my, &mcyc);
@@ -203,9 +240,11 @@ int main(void)
 	ok = !r && !memcmp(mx, in + N, (IPUS - 1) * N * 4) && !memcmp(mx + 3 * N, in, N * 4) &&
 	     !memcmp(my, mx, sizeof(my));
 	kt(ok, "group.model_reference", r ? "the model's run failed" : "x is not rotated");
+	kt(model_missing_member(bin, len, in), "group.model_missing_member_sync_timeout",
+	   "the members' runs did not end with IPUE_ESYNC");
 	r = ipu_group_device_open(GROUP_ID, IPU_OPEN_ATTACH, &dev, &e);
 	if (r) {
-		for (int i = kt_n; i < 7; i++)
+		for (int i = kt_n; i < 9; i++)
 			printf("ok %d group # SKIP no M2000 (device %d: %s)\n", i + 1, GROUP_ID, e.msg);
 		free(bin);
 		return 0;
@@ -236,6 +275,22 @@ int main(void)
 		r = ipu_wait(dev, 60000, NULL, &e);
 	kt(names_link(r, &e, "IPU-Link 0.", "IPU-Link 2."), "group.link_down_mid_run", e.msg);
 	qmp_link(0, 2, "up");
+
+	/* one member reset mid-run (another process's RESET): every member ends */
+	r = ipu_run_start(dev, 1, 1, &e);
+	if (!r) {
+		struct ipu_device *one;
+
+		usleep(300000);
+		r = ipu_device_open(1, 0, &one, &e);
+		if (!r) {
+			r = ipu_device_reset(one, 0, IPU_RESET_FORCE, NULL, &e);
+			ipu_device_close(one);
+		}
+		if (!r)
+			r = ipu_wait(dev, 60000, NULL, &e);
+	}
+	kt(r == -ENOLINK || r == -EIO, "group.member_reset_mid_run_ends_all", e.msg);
 
 	/* a reset of the group: every card loads and runs again */
 	r = ipu_device_reset(dev, 0, 0, NULL, &e);
