@@ -102,40 +102,65 @@ static void *member_thread(void *arg)
 	return NULL;
 }
 
-/* x, y and the cycles after "main" on the model; 0 or -1 */
-static int model_run(const uint8_t *bin, size_t len, const int32_t *in,
-		     int32_t *x, int32_t *y, uint64_t *cycles)
+/*
+ * The model's 4 engines joined as device 6 on an m2000 in-process fabric
+ * (sync timeout @tmo_ms, 0: none), the binary loaded and x written.
+ * 0, or -1 with what was made in *f and m[] (model_free() frees it).
+ */
+static int model_new(const uint8_t *bin, size_t len, const int32_t *in, uint32_t tmo_ms,
+		     struct ipue_fabric_local **f, struct member_run *m)
 {
 	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
-	struct ipue_fabric_local *f;
-	struct member_run m[IPUS] = { 0 };
-	pthread_t th[IPUS];
-	int rc = -1;
 
-	if (ipue_fabric_local_create("m2000", IPUS, 4, &f))
+	if (ipue_fabric_local_create("m2000", IPUS, 4, f))
 		return -1;
+	ipue_fabric_local_set_sync_timeout(*f, tmo_ms);
 	for (int k = 0; k < IPUS; k++)
 		if (ipue_engine_create(&cfg, &m[k].e) ||
-		    ipue_fabric_local_join(f, (1u << IPUS) - 1, k, m[k].e) ||
+		    ipue_fabric_local_join(*f, (1u << IPUS) - 1, k, m[k].e) ||
 		    ipue_load(m[k].e, bin, len, NULL) ||
 		    ipue_tensor_write(m[k].e, 0, 0, in, IPUS * N * 4))
-			goto out;
-	for (int k = 0; k < IPUS; k++)
-		pthread_create(&th[k], NULL, member_thread, &m[k]);
-	for (int k = 0; k < IPUS; k++)
-		pthread_join(th[k], NULL);
-	for (int k = 0; k < IPUS; k++)
-		if (m[k].rc || ipue_tensor_read(m[k].e, 0, 0, x, IPUS * N * 4) ||
-		    ipue_tensor_read(m[k].e, 1, 0, y, IPUS * N * 4))
-			goto out;
-	*cycles = m[0].cycles;
-	rc = 0;
-out:
+			return -1;
+	return 0;
+}
+
+static void model_free(struct ipue_fabric_local *f, struct member_run *m)
+{
 	for (int k = 0; k < IPUS; k++) {
 		ipue_fabric_local_leave(f, k);
 		ipue_engine_destroy(m[k].e);
 	}
 	ipue_fabric_local_destroy(f);
+}
+
+/* Members 0 .. @n - 1 run "main", one thread each. */
+static void model_run_members(struct member_run *m, int n)
+{
+	pthread_t th[IPUS];
+
+	for (int k = 0; k < n; k++)
+		pthread_create(&th[k], NULL, member_thread, &m[k]);
+	for (int k = 0; k < n; k++)
+		pthread_join(th[k], NULL);
+}
+
+/* x, y and the cycles after "main" on the model; 0 or -1 */
+static int model_run(const uint8_t *bin, size_t len, const int32_t *in,
+		     int32_t *x, int32_t *y, uint64_t *cycles)
+{
+	struct ipue_fabric_local *f = NULL;
+	struct member_run m[IPUS] = { 0 };
+	int rc = model_new(bin, len, in, 0, &f, m);
+
+	if (!rc) {
+		model_run_members(m, IPUS);
+		for (int k = 0; k < IPUS && !rc; k++)
+			rc = m[k].rc || ipue_tensor_read(m[k].e, 0, 0, x, IPUS * N * 4) ||
+			     ipue_tensor_read(m[k].e, 1, 0, y, IPUS * N * 4) ? -1 : 0;
+		*cycles = m[0].cycles;
+	}
+	if (f)
+		model_free(f, m);
 	return rc;
 }
 
@@ -145,34 +170,17 @@ out:
  */
 static int model_missing_member(const uint8_t *bin, size_t len, const int32_t *in)
 {
-	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
-	struct ipue_fabric_local *f;
+	struct ipue_fabric_local *f = NULL;
 	struct member_run m[IPUS] = { 0 };
-	pthread_t th[IPUS - 1];
-	int ok = 0;
+	int ok = !model_new(bin, len, in, 200, &f, m);
 
-	if (ipue_fabric_local_create("m2000", IPUS, 4, &f))
-		return 0;
-	ipue_fabric_local_set_sync_timeout(f, 200);
-	for (int k = 0; k < IPUS; k++)
-		if (ipue_engine_create(&cfg, &m[k].e) ||
-		    ipue_fabric_local_join(f, (1u << IPUS) - 1, k, m[k].e) ||
-		    ipue_load(m[k].e, bin, len, NULL) ||
-		    ipue_tensor_write(m[k].e, 0, 0, in, IPUS * N * 4))
-			goto out;
-	for (int k = 0; k < IPUS - 1; k++)	/* member 3 never runs */
-		pthread_create(&th[k], NULL, member_thread, &m[k]);
-	for (int k = 0; k < IPUS - 1; k++)
-		pthread_join(th[k], NULL);
-	ok = 1;
-	for (int k = 0; k < IPUS - 1; k++)
-		ok &= m[k].rc == IPUE_ESYNC;
-out:
-	for (int k = 0; k < IPUS; k++) {
-		ipue_fabric_local_leave(f, k);
-		ipue_engine_destroy(m[k].e);
+	if (ok) {
+		model_run_members(m, IPUS - 1);		/* member 3 never runs */
+		for (int k = 0; k < IPUS - 1; k++)
+			ok &= m[k].rc == IPUE_ESYNC;
 	}
-	ipue_fabric_local_destroy(f);
+	if (f)
+		model_free(f, m);
 	return ok;
 }
 
