@@ -88,6 +88,7 @@ IPU_API int ipu_device_info(struct ipu_device *dev, struct ipu_device_info *out,
 	memset(out, 0, sizeof(*out));
 	out->id = dev->id;
 	out->state = IPU_STATE_UNKNOWN;
+	out->ipus = 1;		/* a backend of several IPUs says so */
 	ipu__strlcpy(out->backend, dev->ops->name, sizeof(out->backend));
 	if (!dev->ops->info)
 		return ipu__no_slot(dev, "info", err);

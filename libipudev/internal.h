@@ -212,6 +212,19 @@ int ipu__device_new(const struct ipu_backend_ops *ops, void *priv,
 #define IPU__MODEL_MEMCHECK	1u
 int ipu__model_open(const char *model, unsigned host_threads, unsigned flags,
 		    struct ipu_device **out, struct ipu_error *err);
+/* ipu_model_open_multi() with @flags as ipu__model_open()'s */
+int ipu__model_open_multi(const char *model, unsigned ipus, const char *topology,
+			  unsigned host_threads, unsigned flags, struct ipu_device **out,
+			  struct ipu_error *err);
+/*
+ * ipu__model_set_link() - take the IPU-Link at IPU @ipu (0-based in the
+ * model device) port @port down (@up 0) or up (1), both ends, as QMP does
+ * to a card's: a run in progress ends with -ENOLINK, later runs that need
+ * it fail before they start. For tests; not public ABI. Errors: -EINVAL
+ * (not a model device of several IPUs, or the port is not wired), -ERANGE.
+ */
+int ipu__model_set_link(struct ipu_device *dev, unsigned ipu, unsigned port, int up,
+			struct ipu_error *err);
 
 /* The card backend (card.c; its ops in card_*.c). */
 extern const struct ipu_backend_ops ipu__card_ops;

@@ -244,7 +244,7 @@ struct ipu_device_info {
 	uint32_t tile_memory;		/* bytes per tile */
 	uint64_t total_memory;		/* tiles * tile_memory */
 	uint32_t threads_per_tile;	/* worker threads */
-	uint32_t link_ports;		/* IPU-Link ports */
+	uint32_t link_ports;		/* IPU-Link ports (of each IPU) */
 	uint32_t fw_version;		/* major << 16 | minor << 8 | patch */
 	char firmware_version[16];	/* "1.4.0" */
 	uint32_t clock_khz;
@@ -253,7 +253,10 @@ struct ipu_device_info {
 	uint64_t capabilities;		/* card CAPS register */
 	char serial[32];
 	char driver_version[32];
-	uint32_t reserved[16];
+	uint32_t ipus;			/* IPUs of the device: 1, or a model device's
+					 * ipu_model_open_multi() count (tiles and
+					 * memory above are each IPU's) */
+	uint32_t reserved[15];
 };
 
 /**
@@ -1589,6 +1592,33 @@ IPU_API int ipu_npy_write(const char *path, int dtype, unsigned ndim,
  */
 IPU_API int ipu_model_open(const char *model, unsigned host_threads,
 			   struct ipu_device **out, struct ipu_error *err);
+
+/**
+ * ipu_model_open_multi() - an in-process model of @ipus IPUs joined by
+ * IPU-Links, like Poplar's IPUModel with several IPUs: it runs multi-IPU
+ * graph binaries (docs/graph-format.md "Multi-IPU binaries") on one engine
+ * per IPU, one thread each during a run, with the cross-IPU exchanges and
+ * external syncs over an in-process fabric; a single-IPU binary runs on
+ * IPU 0. Tensor reads and writes by handle reach whichever IPUs hold the
+ * bytes; a run completes when every IPU's has, and its stats are the
+ * group's (every IPU models the same cycles). A binary for another number
+ * of IPUs is refused at load (-EINVAL, naming the counts).
+ * @model:        as ipu_model_open()
+ * @ipus:         1, 2, 4, 8 or 16 (1: as ipu_model_open())
+ * @topology:     the links: "m2000" (4 IPUs: a ladder of two pairs),
+ *                "pod16" (16: four M2000s), "ring" (2 or more), or NULL
+ *                for m2000 with 4, pod16 with 16, a ring otherwise
+ * @host_threads: host threads each IPU's runs use; 0 = the online cores
+ *                shared out among the IPUs (at least 1 each)
+ * @out:          the device, the caller's until ipu_device_close() (which
+ *                frees the engines and the fabric)
+ * A run that loses a link fails with -ENOLINK naming it ("IPU 0 port 1").
+ * Returns 0; -EINVAL for an unknown model, an IPU count other than 1, 2,
+ * 4, 8, 16, or a topology that does not take it; -ENOMEM.
+ */
+IPU_API int ipu_model_open_multi(const char *model, unsigned ipus, const char *topology,
+				 unsigned host_threads, struct ipu_device **out,
+				 struct ipu_error *err);
 
 /** Load a graph binary (copied); replaces the loaded graph. */
 IPU_API int ipu_load(struct ipu_device *dev, const void *buf, size_t len,

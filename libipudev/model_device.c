@@ -2,15 +2,24 @@
 /*
  * The model device: a backend that runs graph binaries in-process on the
  * tile engine (qemu-device/engine), behind the same calls a card answers:
- * its constructor ipu_model_open() and its ops. The public calls that
- * dispatch to them are in the front end (device.c).
+ * its constructors ipu_model_open() and ipu_model_open_multi() and its
+ * ops. The public calls that dispatch to them are in the front end
+ * (device.c).
+ *
+ * A model of N IPUs is N engines, one per IPU, joined by the engine's
+ * in-process fabric (fabric_local.h), like Poplar's IPUModel with several
+ * IPUs: a multi-IPU binary loads on every engine (each runs its own IPU's
+ * part, one thread each during a run); a single-IPU binary on the first.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "fabric_local.h"
 #include "internal.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_models.h"
@@ -26,7 +35,11 @@ struct model_stream {
 };
 
 struct model_dev {
-	struct ipue_engine *e;
+	struct ipue_engine *e;		/* IPU 0's: the graph's tables, single-IPU runs */
+	struct ipue_engine *m[IPU_GRAPH_MAX_IPUS]; /* one engine per IPU, m[0] == e */
+	unsigned nipus;
+	unsigned active;		/* engines holding the loaded graph (1 or nipus) */
+	struct ipue_fabric_local *fab;	/* NULL for one IPU */
 	struct ipue_model_info mi;
 	int started;			/* a run was started and not yet waited for */
 	int status;			/* its result (negative errno) */
@@ -41,15 +54,24 @@ static struct model_dev *md_of(struct ipu_device *dev)
 	return dev->priv;
 }
 
-static void model_close(struct ipu_device *dev)
+/* free md and everything it holds; NULL and half-built ones too */
+static void model_close_md(struct model_dev *md)
 {
-	struct model_dev *md = md_of(dev);
-
 	if (!md)
 		return;
-	ipue_engine_destroy(md->e);
+	for (unsigned k = 0; k < md->nipus; k++) {
+		if (md->fab)
+			ipue_fabric_local_leave(md->fab, k);
+		ipue_engine_destroy(md->m[k]);
+	}
+	ipue_fabric_local_destroy(md->fab);
 	free(md->st);
 	free(md);
+}
+
+static void model_close(struct ipu_device *dev)
+{
+	model_close_md(md_of(dev));
 }
 
 static int model_info(struct ipu_device *dev, struct ipu_device_info *out, struct ipu_error *err)
@@ -64,6 +86,7 @@ static int model_info(struct ipu_device *dev, struct ipu_device_info *out, struc
 	out->threads_per_tile = md->mi.workers;
 	out->clock_khz = md->mi.clock_khz;
 	out->link_ports = ipu_model_by_id(md->mi.model)->link_ports;
+	out->ipus = md->nipus;
 	out->state = IPU_STATE_READY;
 	snprintf(out->serial, sizeof(out->serial), "MODEL-%s", ipu_model_name(md->mi.model));
 	snprintf(out->firmware_version, sizeof(out->firmware_version), "model");
@@ -79,7 +102,9 @@ static int model_reset(struct ipu_device *dev, unsigned timeout_ms, unsigned fla
 	(void)timeout_ms;
 	(void)flags;
 	(void)err;
-	ipue_engine_reset(md->e);
+	for (unsigned k = 0; k < md->nipus; k++)
+		ipue_engine_reset(md->m[k]);
+	md->active = 1;
 	free(md->st);
 	md->st = NULL;
 	md->nst = 0;
@@ -88,13 +113,37 @@ static int model_reset(struct ipu_device *dev, unsigned timeout_ms, unsigned fla
 	return 0;
 }
 
-/* tile memory in RAM now, as the card reports it after a LOAD */
-static uint64_t committed_bytes(struct ipue_engine *e)
+/* tile memory in RAM now (every IPU's), as the card reports it after a LOAD */
+static uint64_t committed_bytes(struct model_dev *md)
 {
 	struct ipue_mem_stats ms;
+	uint64_t sum = 0;
 
-	ipue_mem_stats(e, &ms);
-	return ms.tile_bytes_resident;
+	for (unsigned k = 0; k < md->active; k++) {
+		ipue_mem_stats(md->m[k], &ms);
+		sum += ms.tile_bytes_resident;
+	}
+	return sum;
+}
+
+/*
+ * A multi-IPU binary: the other IPUs' engines load it too (IPU 0's checked
+ * it, so they refuse only for host memory); a single-IPU one leaves them
+ * empty. Returns an engine status.
+ */
+static int load_members(struct model_dev *md, const void *image, size_t size, unsigned eflags)
+{
+	int s = 0, ipus = ipue_graph_ipus(md->e, NULL);
+
+	md->active = ipus > 1 ? (unsigned)ipus : 1;
+	for (unsigned k = 1; k < md->active && !s; k++)
+		s = ipue_load_ex(md->m[k], image, size, eflags, NULL);
+	if (s) {
+		for (unsigned k = 0; k < md->nipus; k++)
+			ipue_engine_reset(md->m[k]);
+		md->active = 1;
+	}
+	return s;
 }
 
 static int model_load(struct ipu_device *dev, const void *image, size_t size, unsigned flags,
@@ -109,8 +158,13 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, un
 	md->st = NULL;
 	md->nst = 0;
 	md->started = 0;
+	for (unsigned k = 1; k < md->nipus; k++)	/* the old graph goes, even if the new fails */
+		ipue_engine_reset(md->m[k]);
+	md->active = 1;
 	s = ipue_load_ex(md->e, image, size,
 			 (flags & IPU_LOAD_COMMIT_MEMORY) ? IPUE_LOAD_COMMIT : 0, &le);
+	if (!s)
+		s = load_members(md, image, size, (flags & IPU_LOAD_COMMIT_MEMORY) ? IPUE_LOAD_COMMIT : 0);
 	if (s == IPUE_EFORMAT || s == IPUE_EMEMPLAN) {
 		if (le.record != IPU_GRAPH_NONE)
 			return ipu__err(err, ipu__engine_errno(s),
@@ -133,7 +187,9 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, un
 	if (n > 0) {
 		md->st = calloc((size_t)n, sizeof(*md->st));
 		if (!md->st) {
-			ipue_engine_reset(md->e);
+			for (unsigned k = 0; k < md->active; k++)
+				ipue_engine_reset(md->m[k]);
+			md->active = 1;
 			return ipu__err(err, -ENOMEM, "load on %s: out of memory", dev->name);
 		}
 		md->nst = (unsigned)n;
@@ -142,7 +198,7 @@ static int model_load(struct ipu_device *dev, const void *image, size_t size, un
 			md->st[i].index = i;
 		}
 	}
-	info->committed_bytes = committed_bytes(md->e);
+	info->committed_bytes = committed_bytes(md);
 	return 0;
 }
 
@@ -184,10 +240,15 @@ static int model_tensor_info(struct ipu_device *dev, unsigned index, struct ipu_
 	return 0;
 }
 
+/* every IPU holding the graph moves the bytes on its own tiles (multi-IPU: its part) */
 static int model_tensor_write(struct ipu_device *dev, uint32_t tensor, uint64_t offset,
 			      const void *src, size_t len, struct ipu_error *err)
 {
-	int s = ipue_tensor_write(md_of(dev)->e, tensor, offset, src, len);
+	struct model_dev *md = md_of(dev);
+	int s = 0;
+
+	for (unsigned k = 0; k < md->active && !s; k++)
+		s = ipue_tensor_write(md->m[k], tensor, offset, src, len);
 
 	if (s)
 		return ipu__err(err, ipu__engine_errno(s), "write of tensor %u on %s: %s", tensor,
@@ -198,7 +259,11 @@ static int model_tensor_write(struct ipu_device *dev, uint32_t tensor, uint64_t 
 static int model_tensor_read(struct ipu_device *dev, uint32_t tensor, uint64_t offset, void *dst,
 			     size_t len, struct ipu_error *err)
 {
-	int s = ipue_tensor_read(md_of(dev)->e, tensor, offset, dst, len);
+	struct model_dev *md = md_of(dev);
+	int s = 0;
+
+	for (unsigned k = 0; k < md->active && !s; k++)
+		s = ipue_tensor_read(md->m[k], tensor, offset, dst, len);
 
 	if (s)
 		return ipu__err(err, ipu__engine_errno(s), "read of tensor %u on %s: %s", tensor,
@@ -282,7 +347,10 @@ static int model_stream_connect(struct ipu_device *dev, const char *name,
 		md->st[s].cb = *cb;
 	else
 		memset(&md->st[s].cb, 0, sizeof(md->st[s].cb));
-	r = ipue_stream_connect(md->e, (unsigned)s, cb ? &ecb : NULL);
+	/* on every IPU: the one holding a StreamCopy's tensor calls the callbacks */
+	r = 0;
+	for (unsigned k = 0; k < md->active && !r; k++)
+		r = ipue_stream_connect(md->m[k], (unsigned)s, cb ? &ecb : NULL);
 	if (r)
 		return ipu__err(err, ipu__engine_errno(r), "stream '%s' on %s: %s", name, dev->name,
 				ipue_strerror(r));
@@ -354,6 +422,137 @@ static int model_stream_bind(struct ipu_device *dev, const char *name, struct ip
 	return 0;
 }
 
+/* one IPU's run of a multi-IPU graph, on its own thread, once every thread exists */
+struct member_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	int go;				/* 0 wait, 1 run, -1 do not */
+};
+
+struct member_run {
+	struct member_gate *gate;
+	struct ipue_engine *e;
+	const struct ipue_run_opts *o;
+	struct ipue_run_stats st;
+	int status;
+};
+
+static void *member_main(void *arg)
+{
+	struct member_run *m = arg;
+	int go;
+
+	pthread_mutex_lock(&m->gate->lock);
+	while (!m->gate->go)
+		pthread_cond_wait(&m->gate->cv, &m->gate->lock);
+	go = m->gate->go;
+	pthread_mutex_unlock(&m->gate->lock);
+	if (go > 0)
+		m->status = ipue_run(m->e, m->o, &m->st);
+	return NULL;
+}
+
+static void gate_open(struct member_gate *g, int go)
+{
+	pthread_mutex_lock(&g->lock);
+	g->go = go;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * Run on every engine holding the graph: IPU 0 here, the others on threads
+ * of their own, started together once all threads exist (a member that
+ * never runs would hold the others at their first barrier); done when all
+ * are (a failing IPU ends the others' runs). IPU 0's status and stats stand
+ * for the run: every IPU reports the same cycles. Returns an engine status.
+ */
+static int run_members(struct model_dev *md, const struct ipue_run_opts *o,
+		       struct ipue_run_stats *es)
+{
+	struct member_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	struct member_run m[IPU_GRAPH_MAX_IPUS];
+	pthread_t th[IPU_GRAPH_MAX_IPUS];
+	unsigned started = 1;
+	int s = IPUE_ENOMEM;
+
+	for (; started < md->active; started++) {
+		m[started] = (struct member_run){ .gate = &gate, .e = md->m[started], .o = o };
+		if (pthread_create(&th[started], NULL, member_main, &m[started]))
+			break;
+	}
+	gate_open(&gate, started == md->active ? 1 : -1);
+	memset(es, 0, sizeof(*es));
+	if (started == md->active)
+		s = ipue_run(md->e, o, es);
+	for (unsigned k = 1; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_cond_destroy(&gate.cv);
+	pthread_mutex_destroy(&gate.lock);
+	return s;
+}
+
+static void copy_stats(struct model_dev *md, const struct ipue_run_stats *es)
+{
+	memset(&md->stats, 0, sizeof(md->stats));
+	md->stats.host_ns = es->host_ns;
+	md->stats.cycles = es->cycles;
+	md->stats.cycles_compute = es->cycles_compute;
+	md->stats.cycles_sync = es->cycles_sync;
+	md->stats.cycles_exchange = es->cycles_exchange;
+	md->stats.cycles_stream = es->cycles_stream;
+	md->stats.steps = es->steps;
+	md->stats.compute_sets = es->compute_sets;
+	md->stats.exchanges = es->exchanges;
+	md->stats.syncs = es->syncs;
+	md->stats.exchange_bytes = es->exchange_bytes;
+	md->stats.stream_bytes_h2d = es->stream_bytes_h2d;
+	md->stats.stream_bytes_d2h = es->stream_bytes_d2h;
+	md->stats.clock_khz = md->mi.clock_khz;
+}
+
+/* the memory checker's message: the IPU that failed has it */
+static const char *memcheck_message(struct model_dev *md)
+{
+	for (unsigned k = 0; k < md->active; k++)
+		if (ipue_memcheck_message(md->m[k]))
+			return ipue_memcheck_message(md->m[k]);
+	return "";
+}
+
+/* md->msg for a failed run with engine status @s of program @program (@what names it) */
+static void run_message(struct model_dev *md, int s, const char *what)
+{
+	if (s == IPUE_EABORT) {
+		uint32_t code = 0, node = 0;
+
+		ipue_abort_status(md->e, &code, &node);
+		snprintf(md->msg, sizeof(md->msg),
+			 "%s: aborted by AbortOnCondition with code %u (program node %u)", what, code, node);
+	} else if (s == IPUE_EUNWRITTEN) {
+		uint32_t h = 0;
+		struct ipue_tensor_info ti;
+		struct ipu_error ue;
+
+		ipue_unwritten_status(md->e, &h);
+		ti.name = "";
+		ipue_handle_info(md->e, h, &ti);
+		ipu__unwritten_err(&ue, what, ti.name);
+		snprintf(md->msg, sizeof(md->msg), "%s", ue.msg);
+	} else if (s == IPUE_EMEMACCESS) {
+		snprintf(md->msg, sizeof(md->msg), "%s: memory check: %s", what, memcheck_message(md));
+	} else if (s == IPUE_ELINK) {
+		uint32_t link = IPUE_LINK_NONE;
+
+		ipue_link_status(md->e, &link);
+		snprintf(md->msg, sizeof(md->msg), "%s: run failed: %s: IPU %u port %u", what,
+			 ipue_strerror(s), IPUE_LINK_IPU(link), IPUE_LINK_PORT(link));
+	} else if (s) {
+		/* as the card backend words RUN_FAILED */
+		snprintf(md->msg, sizeof(md->msg), "%s: run failed: %s", what, ipue_strerror(s));
+	}
+}
+
 /* Runs to completion here whether or not @finish asks for it. */
 static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, int finish,
 		     struct ipu_error *err)
@@ -362,6 +561,7 @@ static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, i
 	struct ipue_run_opts o = { program, 0, count, 0 };
 	struct ipue_run_stats es;
 	const char *pname;
+	char what[160];
 	int s, r = need_graph(dev, "run", err);
 
 	(void)finish;
@@ -375,53 +575,14 @@ static int model_run(struct ipu_device *dev, uint32_t program, uint32_t count, i
 				dev->name, program, ipue_program_count(md->e));
 	pname = ipue_program_name(md->e, program);
 	memset(&es, 0, sizeof(es));
-	s = ipue_run(md->e, &o, &es);
-	memset(&md->stats, 0, sizeof(md->stats));
-	md->stats.host_ns = es.host_ns;
-	md->stats.cycles = es.cycles;
-	md->stats.cycles_compute = es.cycles_compute;
-	md->stats.cycles_sync = es.cycles_sync;
-	md->stats.cycles_exchange = es.cycles_exchange;
-	md->stats.cycles_stream = es.cycles_stream;
-	md->stats.steps = es.steps;
-	md->stats.compute_sets = es.compute_sets;
-	md->stats.exchanges = es.exchanges;
-	md->stats.syncs = es.syncs;
-	md->stats.exchange_bytes = es.exchange_bytes;
-	md->stats.stream_bytes_h2d = es.stream_bytes_h2d;
-	md->stats.stream_bytes_d2h = es.stream_bytes_d2h;
-	md->stats.clock_khz = md->mi.clock_khz;
+	s = md->active > 1 ? run_members(md, &o, &es) : ipue_run(md->e, &o, &es);
+	copy_stats(md, &es);
 	md->started = 1;
 	md->status = ipu__engine_errno(s);
 	md->msg[0] = 0;
-	if (s == IPUE_EABORT) {
-		uint32_t code = 0, node = 0;
-
-		ipue_abort_status(md->e, &code, &node);
-		snprintf(md->msg, sizeof(md->msg),
-			 "program %u ('%s') on %s: aborted by AbortOnCondition with code %u (program node %u)",
-			 program, pname ? pname : "", dev->name, code, node);
-	} else if (s == IPUE_EUNWRITTEN) {
-		uint32_t h = 0;
-		struct ipue_tensor_info ti;
-		struct ipu_error ue;
-		char what[160];
-
-		ipue_unwritten_status(md->e, &h);
-		ti.name = "";
-		ipue_handle_info(md->e, h, &ti);
-		snprintf(what, sizeof(what), "program %u ('%s') on %s", program, pname ? pname : "",
-			 dev->name);
-		ipu__unwritten_err(&ue, what, ti.name);
-		snprintf(md->msg, sizeof(md->msg), "%s", ue.msg);
-	} else if (s == IPUE_EMEMACCESS) {
-		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: memory check: %s", program,
-			 pname ? pname : "", dev->name, ipue_memcheck_message(md->e));
-	} else if (s) {
-		/* as the card backend words RUN_FAILED */
-		snprintf(md->msg, sizeof(md->msg), "program %u ('%s') on %s: run failed: %s", program,
-			 pname ? pname : "", dev->name, ipue_strerror(s));
-	}
+	snprintf(what, sizeof(what), "program %u ('%s') on %s", program, pname ? pname : "",
+		 dev->name);
+	run_message(md, s, what);
 	return 0;
 }
 
@@ -462,13 +623,46 @@ static const struct ipu_backend_ops model_ops = {
 	.run_stats = model_run_stats,
 };
 
-int ipu__model_open(const char *model, unsigned host_threads, unsigned flags,
-		    struct ipu_device **out, struct ipu_error *err)
+/* md's engines (and fabric, for several IPUs); an engine status */
+static int make_engines(struct model_dev *md, const struct ipue_config *cfg, const char *topology)
+{
+	int s = 0;
+
+	if (md->nipus > 1)
+		s = ipue_fabric_local_create(topology, md->nipus, ipu_model_by_id(cfg->model)->link_ports,
+					     &md->fab);
+	for (unsigned k = 0; k < md->nipus && !s; k++) {
+		s = ipue_engine_create(cfg, &md->m[k]);
+		if (!s && md->fab)
+			s = ipue_fabric_local_join(md->fab, (1ull << md->nipus) - 1, k, md->m[k]);
+	}
+	md->e = md->m[0];
+	md->active = 1;
+	return s;
+}
+
+/* the online cores shared by @ipus IPUs' engines, at least 1 each */
+static unsigned cores_per(unsigned ipus)
+{
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return c > (long)ipus ? (unsigned)(c / (long)ipus) : 1;
+}
+
+/* the default topology of @ipus IPUs: an M2000, a POD16, else a ring */
+static const char *default_topology(unsigned ipus)
+{
+	return ipus == 4 ? "m2000" : ipus == 16 ? "pod16" : "ring";
+}
+
+int ipu__model_open_multi(const char *model, unsigned ipus, const char *topology,
+			  unsigned host_threads, unsigned flags, struct ipu_device **out,
+			  struct ipu_error *err)
 {
 	struct ipue_config cfg;
 	struct model_dev *md;
 	uint32_t id;
-	char name[32], names[64];
+	char name[48], names[64];
 	int s, r;
 
 	if (!out)
@@ -482,30 +676,70 @@ int ipu__model_open(const char *model, unsigned host_threads, unsigned flags,
 	if (host_threads > IPUE_MAX_HOST_THREADS)
 		return ipu__err(err, -EINVAL, "ipu_model_open: %u host threads, at most %d", host_threads,
 				IPUE_MAX_HOST_THREADS);
+	if (!ipu_graph_ipus_ok(ipus))
+		return ipu__err(err, -EINVAL, "ipu_model_open_multi: %u IPUs, a model has 1, 2, 4, 8 or 16",
+				ipus);
+	if (!topology)
+		topology = default_topology(ipus);
 	md = calloc(1, sizeof(*md));
 	if (!md)
 		return ipu__err(err, -ENOMEM, "ipu_model_open: out of memory");
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.model = id;
-	cfg.host_threads = host_threads;
+	/* 0: the online cores shared by the IPUs (the engine's default for one) */
+	cfg.host_threads = host_threads || ipus == 1 ? host_threads : cores_per(ipus);
 	cfg.flags = (flags & IPU__MODEL_MEMCHECK) ? IPUE_CONFIG_MEMCHECK : 0;
-	s = ipue_engine_create(&cfg, &md->e);
+	md->nipus = ipus;
+	s = make_engines(md, &cfg, topology);
 	if (s) {
-		free(md);
+		model_close_md(md);
+		if (s == IPUE_EINVAL)
+			return ipu__err(err, -EINVAL, "ipu_model_open_multi: topology '%s' does not take %u IPUs "
+					"of model %s (m2000: 4, pod16: 16, ring: 2 or more)",
+					topology, ipus, model);
 		return ipu__err(err, ipu__engine_errno(s), "ipu_model_open %s: %s", model, ipue_strerror(s));
 	}
 	ipue_model_info(md->e, &md->mi);
-	snprintf(name, sizeof(name), "model-%s", ipu_model_name(id));
+	if (ipus > 1)
+		snprintf(name, sizeof(name), "model-%s-x%u", ipu_model_name(id), ipus);
+	else
+		snprintf(name, sizeof(name), "model-%s", ipu_model_name(id));
 	r = ipu__device_new(&model_ops, md, 0, 0, name, out, err);
-	if (r) {
-		ipue_engine_destroy(md->e);
-		free(md);
-	}
+	if (r)
+		model_close_md(md);
 	return r;
+}
+
+int ipu__model_open(const char *model, unsigned host_threads, unsigned flags,
+		    struct ipu_device **out, struct ipu_error *err)
+{
+	return ipu__model_open_multi(model, 1, NULL, host_threads, flags, out, err);
 }
 
 IPU_API int ipu_model_open(const char *model, unsigned host_threads, struct ipu_device **out,
 			   struct ipu_error *err)
 {
 	return ipu__model_open(model, host_threads, 0, out, err);
+}
+
+IPU_API int ipu_model_open_multi(const char *model, unsigned ipus, const char *topology,
+				 unsigned host_threads, struct ipu_device **out,
+				 struct ipu_error *err)
+{
+	return ipu__model_open_multi(model, ipus, topology, host_threads, 0, out, err);
+}
+
+int ipu__model_set_link(struct ipu_device *dev, unsigned ipu, unsigned port, int up,
+			struct ipu_error *err)
+{
+	struct model_dev *md = dev && dev->ops == &model_ops ? md_of(dev) : NULL;
+	int s;
+
+	if (!md || !md->fab)
+		return ipu__err(err, -EINVAL, "set link: not a model device of several IPUs");
+	s = ipue_fabric_local_set_link(md->fab, ipu, port, up);
+	if (s)
+		return ipu__err(err, ipu__engine_errno(s), "set link IPU %u port %u on %s: %s", ipu, port,
+				dev->name, s == IPUE_ERANGE ? "no such IPU or port" : "not wired");
+	return 0;
 }

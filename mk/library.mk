@@ -82,12 +82,13 @@ $(IPUDEV_PC): libipudev/libipudev.pc.in mk/library.mk
 # --- unit tests (host) --------------------------------------------------------
 IPUDEV_TEST_DIR := tests/library/unit
 IPUDEV_TEST_BIN := $(B)/tests/libipudev/unit
-IPUDEV_TEST_SRCS := $(sort $(wildcard $(IPUDEV_TEST_DIR)/*.c))
+# multi_model_tests.h builds multi-IPU binaries with the engine tests' graph writer
+IPUDEV_TEST_SRCS := $(sort $(wildcard $(IPUDEV_TEST_DIR)/*.c)) tests/engine/gw.c
 IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset
 
 $(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(TOOLS_COMMON_OBJ) \
 		libipudev/ipudev.h libipudev/internal.h libipudev/topology.h tools/common.h tools/topo_view.h \
-		$(ENG_LIB) $(wildcard $(IPUDEV_TEST_DIR)/*.h) $(HARNESS_HDR)
+		$(ENG_LIB) $(wildcard $(IPUDEV_TEST_DIR)/*.h) tests/engine/gw.h $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "libipudev: $@"
 	@$(CC) $(IPUDEV_CFLAGS) $(HARNESS_CFLAGS) -I$(CURDIR)/tools -o $@ $(IPUDEV_TEST_SRCS) \

@@ -11,6 +11,7 @@
 #endif
 #include "engine_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,6 +73,8 @@ int ipue_engine_create(const struct ipue_config *cfg, struct ipue_engine **out)
 		return IPUE_ENOMEM;
 	}
 	atomic_init(&e->cancel, 0);
+	atomic_init(&e->accepting, 0);
+	atomic_init(&e->delivering, 0);
 	*out = e;
 	return 0;
 }
@@ -80,7 +83,7 @@ void ipue_engine_destroy(struct ipue_engine *e)
 {
 	if (!e)
 		return;
-	ipue_graph_free(e->g);
+	ipue_engine_reset(e);	/* waits for peers still writing into it */
 	ipue_pool_destroy(e->pool);
 	pthread_mutex_destroy(&e->run_lock);
 	free(e);
@@ -90,6 +93,10 @@ void ipue_engine_reset(struct ipue_engine *e)
 {
 	if (!e)
 		return;
+	/* a peer whose run outlived ours may still write into the tiles: let it finish */
+	atomic_store(&e->accepting, 0);
+	while (atomic_load(&e->delivering))
+		sched_yield();
 	ipue_graph_free(e->g);
 	e->g = NULL;
 	e->aborted = 0;
@@ -150,6 +157,7 @@ int ipue_load_ex(struct ipue_engine *e, const void *buf, size_t len,
 	if (flags & IPUE_LOAD_COMMIT)
 		ipue_arena_commit(&g->arena);
 	e->g = g;
+	atomic_store(&e->accepting, 1);
 	return 0;
 }
 
@@ -492,15 +500,22 @@ int ipue_set_fabric(struct ipue_engine *e, const struct ipue_fabric *f)
 int ipue_fabric_deliver(struct ipue_engine *e, uint32_t tile, uint32_t offset,
 			const void *src, uint64_t bytes)
 {
-	const struct ipue_graph *g = e ? e->g : NULL;
+	const struct ipue_graph *g;
+	int rc = 0;
 
+	if (!e)
+		return IPUE_EINVAL;
+	atomic_fetch_add(&e->delivering, 1);	/* then a reset waits for us */
+	g = atomic_load(&e->accepting) ? e->g : NULL;
 	if (!g)
-		return IPUE_ENOGRAPH;
-	if (tile >= g->tiles || !g->tile_mem[tile] || offset > g->tile_bytes[tile] ||
-	    bytes > g->tile_bytes[tile] - offset)
-		return IPUE_ERANGE;
-	memcpy(g->tile_mem[tile] + offset, src, (size_t)bytes);
-	return 0;
+		rc = IPUE_ENOGRAPH;
+	else if (tile >= g->tiles || !g->tile_mem[tile] || offset > g->tile_bytes[tile] ||
+		 bytes > g->tile_bytes[tile] - offset)
+		rc = IPUE_ERANGE;
+	else
+		memcpy(g->tile_mem[tile] + offset, src, (size_t)bytes);
+	atomic_fetch_sub(&e->delivering, 1);
+	return rc;
 }
 
 int ipue_link_status(const struct ipue_engine *e, uint32_t *link)

@@ -247,6 +247,9 @@ struct ipue_engine {
 	char memcheck_msg[480];
 
 	struct ipue_fabric fab;		/* ops NULL: in no group */
+	/* peers' writes (ipue_fabric_deliver) against a reset freeing the graph */
+	atomic_int accepting;		/* 1 while a graph takes them */
+	atomic_int delivering;		/* writes under way */
 	int linked;			/* the last run: IPUE_ELINK */
 	uint32_t link;
 };

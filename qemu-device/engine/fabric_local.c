@@ -381,8 +381,12 @@ static int op_barrier(void *ctx, uint64_t *val, uint32_t *link)
 				end_run_locked(g, atomic_load(&ep->epoch), IPUE_ESYNC, IPUE_LINK_NONE);
 			}
 		}
-		if (g->gen != gen)
+		if (g->gen != gen) {
+			/* it completed (an end after that shows at the next poll or barrier) */
 			*val = g->result;	/* the next one needs this member: stable */
+			pthread_mutex_unlock(&f->lock);
+			return 0;
+		}
 	}
 	if (run_ended(ep)) {
 		rc = g->status;
@@ -396,7 +400,6 @@ static int op_write(void *ctx, uint32_t to, uint32_t tile, uint32_t offset,
 		    const void *src, uint64_t bytes)
 {
 	struct endpoint *ep = ctx;
-
 	struct ipue_fabric_local *f = ep->f;
 	int rc = IPUE_EINVAL;
 

@@ -35,6 +35,10 @@ struct loader {
 	uint8_t *unpacked[IPU_GRAPH_SEC_COUNT_]; /* records rebuilt from packed tables */
 	const struct ipue_section *s;	/* c.s, by section type */
 	uint64_t *vcycles;		/* modeled cycles per vertex */
+	uint32_t *foff;			/* [vertex * IPUE_MAX_FIELDS + k] field's tile offset
+					 * (its data is NULL on another member's tile) */
+	uint8_t *stand_in;		/* zeroed tile memory for another member's vertices'
+					 * check() and cycles(): same verdict on every member */
 };
 
 #if defined(__GNUC__)
@@ -312,7 +316,11 @@ static int load_vertices(struct loader *L)
 	g->fields = gcalloc(g, (uint64_t)nv * IPUE_MAX_FIELDS, sizeof(*g->fields));
 	g->params = gcalloc(g, (uint64_t)nv * IPUE_MAX_PARAMS, sizeof(*g->params));
 	L->vcycles = calloc(nv ? nv : 1, sizeof(*L->vcycles));
-	if (!g->vertices || !g->fields || !g->params || !L->vcycles)
+	L->foff = calloc((size_t)(nv ? nv : 1) * IPUE_MAX_FIELDS, sizeof(*L->foff));
+	if (g->multi)
+		L->stand_in = calloc(L->e->m.tile_mem, 1);
+	if (!g->vertices || !g->fields || !g->params || !L->vcycles || !L->foff ||
+	    (g->multi && !L->stand_in))
 		return IPUE_ENOMEM;
 	for (uint32_t i = 0; i < nv; i++) {
 		struct ipu_graph_vertex v;
@@ -362,6 +370,9 @@ static int load_vertices(struct loader *L)
 					    c->name, k, d->name, v.tile, gf.tile_offset,
 					    (unsigned long long)gf.count * dsize, g->tile_bytes[v.tile]);
 			f[k].data = g->tile_mem[v.tile] ? g->tile_mem[v.tile] + gf.tile_offset : NULL;
+			if (!ipue_tile_own(g, v.tile))
+				f[k].data = L->stand_in + gf.tile_offset;
+			L->foff[(size_t)i * IPUE_MAX_FIELDS + k] = gf.tile_offset;
 			f[k].count = gf.count;
 			f[k].dtype = gf.dtype;
 		}
@@ -374,6 +385,8 @@ static int load_vertices(struct loader *L)
 		g->vertices[i].p = p;
 		g->vertices[i].nfields = v.nfields;
 		L->vcycles[i] = c->cycles ? c->cycles(f, p) : 0;
+		for (unsigned k = 0; k < v.nfields && !ipue_tile_own(g, v.tile); k++)
+			f[k].data = NULL;	/* not this member's to run */
 		/* a bogus cost must not overflow the sums built from it */
 		if (L->vcycles[i] > MAX_VERTEX_CYCLES)
 			L->vcycles[i] = MAX_VERTEX_CYCLES;
@@ -453,7 +466,7 @@ static int check_cs_conflicts(struct loader *L, uint32_t cs, const uint32_t *vid
 
 			if (!bytes)
 				continue;
-			start = (uint32_t)((uint8_t *)f->data - g->tile_mem[v.tile]);
+			start = L->foff[(size_t)vid[i] * IPUE_MAX_FIELDS + k];
 			a[na].tile = v.tile;
 			a[na].start = start;
 			a[na].end = start + bytes;
@@ -525,6 +538,46 @@ static int cs_writes(struct loader *L, struct ipue_rt_cs *cs, const uint32_t *vi
 	return 0;
 }
 
+/*
+ * A compute set's modelled cycles: its vertices' cycles grouped by tile in
+ * graph order, each tile scheduled on its workers, the busiest tile (of all
+ * IPUs of a multi-IPU graph). tile_n[] is zero on entry and on return.
+ */
+static uint64_t cs_cost(struct loader *L, const uint32_t *vid, uint32_t n, uint32_t *tile_n,
+			uint32_t *tile_first, uint64_t *tile_cyc)
+{
+	uint32_t tiles = L->g->tiles, acc = 0;
+	uint64_t max = 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		struct ipu_graph_vertex v;
+
+		rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
+		tile_n[v.tile]++;
+	}
+	for (uint32_t t = 0; t < tiles; t++) {
+		tile_first[t] = acc;
+		acc += tile_n[t];
+		tile_n[t] = 0;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		struct ipu_graph_vertex v;
+
+		rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
+		tile_cyc[tile_first[v.tile] + tile_n[v.tile]++] = L->vcycles[vid[k]];
+	}
+	for (uint32_t t = 0; t < tiles; t++) {
+		if (tile_n[t]) {
+			uint64_t tc = ipue_cost_tile(tile_cyc + tile_first[t], tile_n[t]);
+
+			if (tc > max)
+				max = tc;
+		}
+		tile_n[t] = 0;
+	}
+	return max;
+}
+
 static int load_compute_sets(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
@@ -553,7 +606,6 @@ static int load_compute_sets(struct loader *L)
 		struct ipu_graph_compute_set c;
 		struct ipue_rt_cs *cs = &g->cs[i];
 		uint32_t nown = 0;
-		uint64_t max = 0;
 
 		rec(L, IPU_GRAPH_SEC_COMPUTE_SETS, i, &c);
 		cs->name = str(L, c.name);
@@ -598,28 +650,7 @@ static int load_compute_sets(struct loader *L)
 			rc = IPUE_ENOMEM;
 			break;
 		}
-		/* cost: group the vertices' cycles by tile, keeping graph order */
-		for (uint32_t k = 0; k < c.count; k++) {
-			struct ipu_graph_vertex v;
-
-			rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
-			tile_n[v.tile]++;
-		}
-		{
-			uint32_t acc = 0;
-
-			for (uint32_t t = 0; t < tiles; t++) {
-				tile_first[t] = acc;
-				acc += tile_n[t];
-				tile_n[t] = 0;
-			}
-		}
-		for (uint32_t k = 0; k < c.count; k++) {
-			struct ipu_graph_vertex v;
-
-			rec(L, IPU_GRAPH_SEC_VERTICES, vid[k], &v);
-			tile_cyc[tile_first[v.tile] + tile_n[v.tile]++] = L->vcycles[vid[k]];
-		}
+		cs->cycles = cs_cost(L, vid, c.count, tile_n, tile_first, tile_cyc);
 		/* the cost is the whole group's (all tiles), the work this member's */
 		for (uint32_t k = 0; k < nown; k++) {
 			struct ipu_graph_vertex v;
@@ -629,16 +660,6 @@ static int load_compute_sets(struct loader *L)
 			cs->vtile[k] = v.tile;
 			weight[k] = L->vcycles[own[k]] + POOL_VERTEX_WEIGHT;
 		}
-		for (uint32_t t = 0; t < tiles; t++) {
-			if (tile_n[t]) {
-				uint64_t tc = ipue_cost_tile(tile_cyc + tile_first[t], tile_n[t]);
-
-				if (tc > max)
-					max = tc;
-			}
-			tile_n[t] = 0;
-		}
-		cs->cycles = max;
 		rc = ipue_work_split(weight, nown, parts, POOL_MIN_CYCLES, &cs->split, &cs->nsplit);
 		if (cs->split)
 			g->host_bytes += (parts + 1) * sizeof(uint32_t);
@@ -766,6 +787,32 @@ static int exchange_part(struct loader *L, struct ipue_link_acc *acc, uint32_t x
 	return 0;
 }
 
+/*
+ * This member's copies of an exchange, rx->c[0..n): coalesced where they
+ * continue each other on both sides, then split over the host threads.
+ * weight has room for n.
+ */
+static int exchange_copies(struct loader *L, struct ipue_rt_exchange *rx, uint32_t n,
+			   uint64_t *weight)
+{
+	uint32_t nc = 0;
+
+	sort_unless_sorted(rx->c, n, sizeof(*rx->c), copy_cmp);
+	for (uint32_t k = 0; k < n; k++) {
+		if (nc && rx->c[nc - 1].dst + rx->c[nc - 1].bytes == rx->c[k].dst &&
+		    rx->c[nc - 1].src + rx->c[nc - 1].bytes == rx->c[k].src)
+			rx->c[nc - 1].bytes += rx->c[k].bytes;
+		else
+			rx->c[nc++] = rx->c[k];
+	}
+	rx->nc = nc;
+	for (uint32_t k = 0; k < nc; k++)
+		weight[k] = rx->c[k].bytes + 64;	/* + per-copy overhead */
+	return ipue_work_split(weight, nc,
+			       L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1,
+			       POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
+}
+
 static int load_exchanges(struct loader *L)
 {
 	struct ipue_graph *g = L->g;
@@ -793,7 +840,7 @@ static int load_exchanges(struct loader *L)
 	for (uint32_t i = 0; i < s->count && !rc; i++) {
 		struct ipu_graph_exchange x;
 		struct ipue_rt_exchange *rx = &g->ex[i];
-		uint32_t n = 0, nl = 0, nc = 0;
+		uint32_t n = 0, nl = 0;
 		uint64_t max = 0;
 
 		rec(L, IPU_GRAPH_SEC_EXCHANGES, i, &x);
@@ -863,21 +910,7 @@ static int load_exchanges(struct loader *L)
 		rc = check_copy_overlaps(L, i, d, sr, n, x.first_copy);
 		if (rc)
 			break;
-		/* coalesce copies that continue each other on both sides */
-		sort_unless_sorted(rx->c, nl, sizeof(*rx->c), copy_cmp);
-		for (uint32_t k = 0; k < nl; k++) {
-			if (nc && rx->c[nc - 1].dst + rx->c[nc - 1].bytes == rx->c[k].dst &&
-			    rx->c[nc - 1].src + rx->c[nc - 1].bytes == rx->c[k].src)
-				rx->c[nc - 1].bytes += rx->c[k].bytes;
-			else
-				rx->c[nc++] = rx->c[k];
-		}
-		rx->nc = nc;
-		for (uint32_t k = 0; k < nc; k++)
-			weight[k] = rx->c[k].bytes + 64;	/* + per-copy overhead */
-		rc = ipue_work_split(weight, nc,
-				     L->e->host_threads > 1 ? L->e->host_threads * IPUE_POOL_PIECES : 1,
-				     POOL_MIN_COPY_BYTES, &rx->split, &rx->nsplit);
+		rc = exchange_copies(L, rx, nl, weight);
 	}
 out:
 	free(acc);
@@ -1357,6 +1390,8 @@ int ipue_graph_load(struct ipue_engine *e, const void *buf, size_t len,
 	if (!rc) rc = ipue_guards_load(L.g, &L.c, err);
 	if (!rc) rc = load_memory_regions(&L);
 	free(L.vcycles);
+	free(L.foff);
+	free(L.stand_in);
 	for (unsigned t = 0; t < IPU_GRAPH_SEC_COUNT_; t++)
 		free(L.unpacked[t]);
 	if (rc) {

@@ -64,8 +64,8 @@ int ipue_multi_load(struct ipue_engine *e, struct ipue_graph *g, const struct ip
 	if (!e->fab.ops)
 		return ipue_load_errorf(err, S, 0, "graph for %u IPUs, engine is in no group", r.ipus);
 	if (e->fab.members != r.ipus)
-		return ipue_load_errorf(err, S, 0, "graph for %u IPUs, engine is member %u of a group of %u",
-					r.ipus, e->fab.member, e->fab.members);
+		return ipue_load_errorf(err, S, 0, "graph for %u IPUs, engine is in a group of %u",
+					r.ipus, e->fab.members);
 	g->multi = calloc(1, sizeof(*g->multi));
 	if (!g->multi)
 		return IPUE_ENOMEM;

@@ -3,8 +3,9 @@
  * Writes the fuzzer's seed corpus (tests/engine/fuzz/corpus/graph_loader): small
  * valid graphs covering every section and program node kind, each also in
  * the compact form (packed_*.bin: packed tables), a regular layout whose
- * packed tables have long groups and lags above 1, and a Map vertex whose
- * params program the fuzzer mutates.
+ * packed tables have long groups and lags above 1, a Map vertex whose
+ * params program the fuzzer mutates, and multi-IPU graphs (format 1.2) for
+ * 2 and 4 IPUs, which the fuzzer runs on a group of engines.
  * Usage: gen_corpus DIR
  */
 #include <stdio.h>
@@ -109,6 +110,42 @@ static void seed_guards(const char *dir)
 	save(dir, "guards.bin", w, 3);
 }
 
+/*
+ * 9: a multi-IPU graph (1.2) of n IPUs: on each, x (4 i32) += 1; a cross-IPU
+ * exchange x_k -> y_(k+1); an external sync; a loop on a counter held by
+ * the last IPU; a host stream into the first IPU's x.
+ */
+static void multi_seed(const char *dir, uint32_t n, const char *name)
+{
+	struct gw *w = gw_new(IPU_MODEL_TEST);
+	const uint32_t T = ipu_model_by_id(IPU_MODEL_TEST)->tiles;
+	struct ipu_graph_copy c[4];
+	uint32_t v[5], k[4], cnt;
+	char nm[16];
+
+	gw_ipus(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		gw_plan(w, i * T + i, 64);
+		snprintf(nm, sizeof(nm), "x%u", i);
+		gw_handle(w, nm, gw_tensor1(w, nm, I32, 4, i * T + i, 0),
+			  IPU_HANDLE_READ | IPU_HANDLE_WRITE);
+		v[i] = add(w, i * T + i, 0, 4, i + 1);
+		c[i] = (struct ipu_graph_copy){ i * T + i, 0, (i + 1) % n * T + (i + 1) % n, 32, 16, 0 };
+	}
+	cnt = gw_tensor1(w, "c", I32, 1, (n - 1) * T + n - 1, 48);
+	gw_init(w, (n - 1) * T + n - 1, 48, 4, &(int32_t){ 2 });
+	v[n] = add(w, (n - 1) * T + n - 1, 48, 1, (uint32_t)-1);
+	k[0] = gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "inc", n + 1, v), 0, 0);
+	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "ring", n, c), 0, 0);
+	k[2] = gw_node(w, IPU_PROG_SYNC, IPU_SYNC_EXTERNAL, 0, 0);
+	k[3] = gw_node(w, IPU_PROG_REPEAT_WHILE_TRUE, cnt, gw_seq(w, 3, k), IPU_GRAPH_NONE);
+	gw_entry(w, "main", k[3]);
+	gw_stream(w, "in", IPU_STREAM_HOST_TO_DEVICE, I32, 1, 4);
+	gw_entry(w, "feed", gw_node(w, IPU_PROG_STREAM_COPY, 0, 0 /* x0 */,
+					  IPU_STREAM_HOST_TO_DEVICE));
+	save(dir, name, w, 3);
+}
+
 /* two temporaries at one offset, written at steps 1 and 2; the second's region live over [first, last] */
 static void memory_regions_seed(const char *dir, uint32_t first, uint32_t last, const char *name)
 {
@@ -147,6 +184,22 @@ static void map_seed(const char *dir)
 	v = gw_vertex(w, IPUE_CODELET_MAP(2), 3, 3, mf, 8, prog);
 	gw_entry(w, "map", gw_node(w, IPU_PROG_EXECUTE, gw_cs(w, "map", 1, &v), 0, 0));
 	save(dir, "map.bin", w, 3);
+}
+
+/* the seeds of the later minor versions' sections */
+static void format_1_1_and_1_2_seeds(const char *dir)
+{
+	map_seed(dir);
+
+	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
+	memory_regions_seed(dir, 2, 2, "memory_regions.bin");
+	/* the memory checker (the fuzzer runs with it): live regions that overlap, an access outside */
+	memory_regions_seed(dir, 1, 2, "memory_regions_overlap.bin");
+	memory_regions_seed(dir, 3, 3, "memory_regions_outside.bin");
+
+	seed_guards(dir);
+	multi_seed(dir, 2, "multi_2ipu.bin");
+	multi_seed(dir, 4, "multi_4ipu.bin");
 }
 
 int main(int argc, char **argv)
@@ -261,14 +314,6 @@ int main(int argc, char **argv)
 	save(dir, "library.bin", w, 3);
 	regular(dir);
 
-	map_seed(dir);
-
-	/* 8: the builder's memory plan (memory_regions): overlapping temporaries */
-	memory_regions_seed(dir, 2, 2, "memory_regions.bin");
-	/* the memory checker (the fuzzer runs with it): live regions that overlap, an access outside */
-	memory_regions_seed(dir, 1, 2, "memory_regions_overlap.bin");
-	memory_regions_seed(dir, 3, 3, "memory_regions_outside.bin");
-
-	seed_guards(dir);
+	format_1_1_and_1_2_seeds(dir);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../libipudev/graph_pack.h"
+#include "ipu/ipu_models.h"
 
 struct buf {
 	uint8_t *p;
@@ -88,6 +89,14 @@ uint32_t gw_str(struct gw *w, const char *s)
 		return IPU_GRAPH_NONE;
 	put(&w->s[IPU_GRAPH_SEC_STRINGS], s, strlen(s) + 1);
 	return off;
+}
+
+void gw_ipus(struct gw *w, uint32_t ipus)
+{
+	const struct ipu_model *m = ipu_model_by_id(w->model);
+	struct ipu_graph_ipus r = { .ipus = ipus, .tiles_per_ipu = m ? m->tiles : 0 };
+
+	add(w, IPU_GRAPH_SEC_IPUS, &r);
 }
 
 void gw_plan(struct gw *w, uint32_t tile, uint32_t bytes)
@@ -276,6 +285,8 @@ uint8_t *gw_finish(struct gw *w, size_t *len)
 		if (!w->s[t].len)
 			continue;
 		sec[ns].type = t;
+		/* a 1.1 reader must refuse a multi-IPU binary, not run a part */
+		sec[ns].flags = t == IPU_GRAPH_SEC_IPUS ? IPU_GRAPH_SECF_REQUIRED : 0;
 		sec[ns].size = w->s[t].len;
 		sec[ns].entsize = ipu_graph_record_size(t);
 		sec[ns].count = (uint32_t)(w->s[t].len / sec[ns].entsize);

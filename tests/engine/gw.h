@@ -18,6 +18,8 @@ struct gw *gw_new(uint32_t model);
 void gw_free(struct gw *w);
 
 uint32_t gw_str(struct gw *w, const char *s);
+/* the IPUS section (multi-IPU binary): ipus IPUs of the model's tiles; tiles are global */
+void gw_ipus(struct gw *w, uint32_t ipus);
 void gw_plan(struct gw *w, uint32_t tile, uint32_t bytes);
 /* tensor laid out as n intervals of 'per' elements, interval i on tiles[i] at offs[i] */
 uint32_t gw_tensor(struct gw *w, const char *name, uint8_t dtype, uint8_t rank,

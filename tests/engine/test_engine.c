@@ -1392,5 +1392,6 @@ TEST(packed_roundtrip)
 }
 #include "guards_tests.h"
 #include "memcheck_tests.h"
+#include "multi_tests.h"
 
 TEST_HARNESS_MAIN

@@ -15,14 +15,24 @@
  * table it hands out lies inside the PACKED section, within the expansion
  * limit, and the loader rebuilds and checks its records.
  *
+ * A multi-IPU binary (an ipus section, format 1.2) also loads on a group of
+ * that many engines joined by the in-process fabric (m2000 for 4, pod16
+ * for 16, a ring otherwise): every member must refuse it alike, or load it
+ * and run each program together, one thread each, the first member with a
+ * step limit, which ends every member's run (no member may hang).
+ *
  * The input's header checksum and total_size are fixed up before loading:
  * otherwise nearly every mutation dies at the checksum and the fuzzer never
  * reaches the sections (checksum rejection has its own unit test).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
+#include "fabric_local.h"
 #include "graph_container.h"
 #include "ipu_engine.h"
 #include "ipu/ipu_models.h"
@@ -95,6 +105,81 @@ static void check_container(const uint8_t *bin, size_t size, const struct ipue_c
 	}
 }
 
+struct member {
+	struct ipue_engine *e;
+	uint32_t program;
+	uint64_t step_limit;
+};
+
+static void *member_run(void *arg)
+{
+	struct member *m = arg;
+	struct ipue_run_opts o = { .program = m->program, .step_limit = m->step_limit };
+
+	ipue_run(m->e, &o, NULL);
+	return NULL;
+}
+
+/* the binary's IPU count from its ipus section, 1 without one */
+static uint32_t binary_ipus(const struct ipue_container *c)
+{
+	struct ipu_graph_ipus r;
+
+	if (c->s[IPU_GRAPH_SEC_IPUS].count != 1)
+		return 1;
+	ipue_container_rec(c, IPU_GRAPH_SEC_IPUS, 0, &r);
+	return ipu_graph_ipus_ok(r.ipus) ? r.ipus : 1;
+}
+
+/* load and run a multi-IPU binary on a group of n engines */
+static void fuzz_group(const uint8_t *bin, size_t size, uint32_t n,
+		       const struct ipue_config *cfg, const struct ipue_stream_callbacks *cb)
+{
+	const char *topo = n == 4 ? "m2000" : n == 16 ? "pod16" : "ring";
+	struct ipue_fabric_local *f;
+	struct member m[IPU_GRAPH_MAX_IPUS];
+	pthread_t th[IPU_GRAPH_MAX_IPUS];
+	struct ipue_load_error err0, err;
+	int rc0 = 0, programs;
+
+	if (ipue_fabric_local_create(topo, n, 4, &f))
+		abort();
+	for (uint32_t k = 0; k < n; k++) {
+		int rc;
+
+		if (ipue_engine_create(cfg, &m[k].e) || ipue_fabric_local_join(f, (1ull << n) - 1, k, m[k].e))
+			abort();
+		ipue_set_codelet_lookup(m[k].e, lookup);
+		rc = ipue_load(m[k].e, bin, size, k ? &err : &err0);
+		if (!k)
+			rc0 = rc;
+		else if (rc != rc0 || (rc && (err.section != err0.section || err.record != err0.record))) {
+			fprintf(stderr, "member %u: %d %s; member 0: %d %s\n", k, rc,
+				rc ? err.message : "", rc0, rc0 ? err0.message : "");
+			abort();	/* every member refuses alike */
+		}
+	}
+	programs = rc0 ? 0 : ipue_program_count(m[0].e);
+	for (uint32_t k = 0; k < n && !rc0; k++)
+		for (int s = 0; s < ipue_stream_count(m[k].e); s++)
+			ipue_stream_connect(m[k].e, (unsigned)s, cb);
+	for (int p = 0; p < programs && p < 4; p++) {
+		for (uint32_t k = 0; k < n; k++) {
+			m[k].program = (uint32_t)p;
+			m[k].step_limit = k ? 0 : 2000;	/* member 0 ends everyone's run */
+			if (pthread_create(&th[k], NULL, member_run, &m[k]))
+				abort();
+		}
+		for (uint32_t k = 0; k < n; k++)
+			pthread_join(th[k], NULL);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		ipue_fabric_local_leave(f, k);
+		ipue_engine_destroy(m[k].e);
+	}
+	ipue_fabric_local_destroy(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ipue_container c;
@@ -153,6 +238,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      err.record != cerr.record)) {
 		abort();	/* a container refusal reads the same on both paths */
 	}
+	if (!cont_rc && binary_ipus(&c) > 1)
+		fuzz_group(bin, size, binary_ipus(&c), &cfg, &cb);
 	ipue_engine_destroy(e);
 	free(bin);
 	return 0;

@@ -108,6 +108,7 @@ static const struct {
 	{ IPUE_ESTEPLIMIT, -ELOOP },	{ IPUE_EMODEL, -EINVAL },
 	{ IPUE_EBUSY, -EBUSY },		{ IPUE_EUNWRITTEN, -ENODATA },
 	{ IPUE_EMEMPLAN, -EINVAL },	{ IPUE_EMEMACCESS, -EFAULT },
+	{ IPUE_ELINK, -ENOLINK },
 	{ -99, -EIO },	/* newer than the library */
 };
 

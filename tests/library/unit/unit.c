@@ -484,6 +484,7 @@ static int pci_probe(const char *addr, const char *dir)
  * translation unit: the harness keeps its test list per unit. */
 #include "models_tests.h"
 #include "uqueue_tests.h"
+#include "multi_model_tests.h"
 #include "groups_tests.h"
 
 /* The topologies unit --topo NAME VIEW shows (topo_data.h). */
