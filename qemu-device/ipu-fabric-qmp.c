@@ -186,33 +186,22 @@ static void ipu_fabric_inject_error(Object *obj, const char *val,
     }
 }
 
-/* One entry of `links`: member @index's end @e of link @l. */
-static bool ipu_fabric_visit_end(Visitor *v, IpuFabricLink *l, int e,
-                                 Error **errp)
+/*
+ * One struct of a list: @fields visits its members (false with @err set
+ * on failure). False with @errp set when the visitor failed.
+ */
+static bool ipu_visit_struct(Visitor *v,
+                             bool (*fields)(Visitor *v, void *opaque,
+                                            Error **err),
+                             void *opaque, Error **errp)
 {
-    IpuFabricEnd *end = &l->end[e], *peer = &l->end[!e];
-    char *state = (char *)ipu_link_state_name(l->state);
-    bool up = l->state == IPU_LINK_STATE_UP;
-    uint32_t gen = up ? IPU_LINK_UP_GEN : 0;
-    uint32_t lanes = up ? IPU_LINK_UP_LANES : 0;
-
     Error *err = NULL;
 
     if (!visit_start_struct(v, NULL, NULL, 0, &err)) {
         error_propagate(errp, err);
         return false;
     }
-    if (visit_type_uint32(v, "index", &end->index, &err) &&
-        visit_type_uint32(v, "port", &end->port, &err) &&
-        visit_type_uint32(v, "peer-index", &peer->index, &err) &&
-        visit_type_uint32(v, "peer-port", &peer->port, &err) &&
-        visit_type_str(v, "state", &state, &err) &&
-        visit_type_bool(v, "held-down", &l->held_down, &err) &&
-        visit_type_uint32(v, "gen", &gen, &err) &&
-        visit_type_uint32(v, "lanes", &lanes, &err) &&
-        visit_type_uint32(v, "fom", &end->fom, &err) &&
-        visit_type_uint32(v, "err-corr", &end->err_corr, &err) &&
-        visit_type_uint32(v, "err-uncorr", &end->err_uncorr, &err)) {
+    if (fields(v, opaque, &err)) {
         visit_check_struct(v, &err);
     }
     visit_end_struct(v, NULL);
@@ -221,6 +210,35 @@ static bool ipu_fabric_visit_end(Visitor *v, IpuFabricLink *l, int e,
         return false;
     }
     return true;
+}
+
+/* An end of a link, for `links`. */
+typedef struct IpuEndView {
+    IpuFabricLink *l;
+    int e;
+} IpuEndView;
+
+static bool ipu_fabric_end_fields(Visitor *v, void *opaque, Error **err)
+{
+    IpuEndView *ev = opaque;
+    IpuFabricLink *l = ev->l;
+    IpuFabricEnd *end = &l->end[ev->e], *peer = &l->end[!ev->e];
+    char *state = (char *)ipu_link_state_name(l->state);
+    bool up = l->state == IPU_LINK_STATE_UP;
+    uint32_t gen = up ? IPU_LINK_UP_GEN : 0;
+    uint32_t lanes = up ? IPU_LINK_UP_LANES : 0;
+
+    return visit_type_uint32(v, "index", &end->index, err) &&
+           visit_type_uint32(v, "port", &end->port, err) &&
+           visit_type_uint32(v, "peer-index", &peer->index, err) &&
+           visit_type_uint32(v, "peer-port", &peer->port, err) &&
+           visit_type_str(v, "state", &state, err) &&
+           visit_type_bool(v, "held-down", &l->held_down, err) &&
+           visit_type_uint32(v, "gen", &gen, err) &&
+           visit_type_uint32(v, "lanes", &lanes, err) &&
+           visit_type_uint32(v, "fom", &end->fom, err) &&
+           visit_type_uint32(v, "err-corr", &end->err_corr, err) &&
+           visit_type_uint32(v, "err-uncorr", &end->err_uncorr, err);
 }
 
 static void ipu_fabric_get_links(Object *obj, Visitor *v, const char *name,
@@ -238,7 +256,74 @@ static void ipu_fabric_get_links(Object *obj, Visitor *v, const char *name,
             IpuFabricLink *l = ipu_fabric_link_at(f, i, p, &end);
 
             if (l) {
-                ok = ipu_fabric_visit_end(v, l, end != &l->end[0], errp);
+                IpuEndView ev = { .l = l, .e = end != &l->end[0] };
+
+                ok = ipu_visit_struct(v, ipu_fabric_end_fields, &ev, errp);
+            }
+        }
+    }
+    visit_end_list(v, NULL);
+}
+
+/* A route, for `routes`. */
+typedef struct IpuRouteView {
+    IpuFabric *f;
+    uint32_t from;
+    uint32_t to;
+} IpuRouteView;
+
+/*
+ * ipu_fabric_route() from @rv->from to @rv->to, as it answers (hops "I.P"
+ * when it found a route, the link that is down otherwise).
+ */
+static bool ipu_fabric_route_fields(Visitor *v, void *opaque, Error **err)
+{
+    IpuRouteView *rv = opaque;
+    IpuFabricHop hops[IPU_FABRIC_MAX_SIZE];
+    uint32_t down = IPU_FABRIC_NONE;
+    int n = ipu_fabric_route(rv->f, rv->from, rv->to, hops, ARRAY_SIZE(hops),
+                             &down);
+    char *result = n >= 0 ? (char *)"ok" :
+                   n == -ENOLINK ? (char *)"link-down" : (char *)"no-route";
+    bool ok;
+
+    if (!visit_type_uint32(v, "from", &rv->from, err) ||
+        !visit_type_uint32(v, "to", &rv->to, err) ||
+        !visit_type_str(v, "result", &result, err) ||
+        !visit_type_uint32(v, "down", &down, err) ||
+        !visit_start_list(v, "hops", NULL, 0, err)) {
+        return false;
+    }
+    ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        char *hop = g_strdup_printf("%u.%u", hops[i].index, hops[i].port);
+
+        ok = visit_type_str(v, NULL, &hop, err);
+        g_free(hop);
+    }
+    visit_end_list(v, NULL);
+    return ok;
+}
+
+/*
+ * `routes`: what ipu_fabric_route() answers for every ordered pair of
+ * members (the link transport's query), for tests.
+ */
+static void ipu_fabric_get_routes(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    IpuFabric *f = IPU_FABRIC(obj);
+    bool ok = true;
+
+    if (!visit_start_list(v, name, NULL, 0, errp)) {
+        return;
+    }
+    for (uint32_t a = 0; ok && f->complete && a < f->size; a++) {
+        for (uint32_t b = 0; ok && b < f->size; b++) {
+            IpuRouteView rv = { .f = f, .from = a, .to = b };
+
+            if (a != b) {
+                ok = ipu_visit_struct(v, ipu_fabric_route_fields, &rv, errp);
             }
         }
     }
@@ -252,4 +337,6 @@ void ipu_fabric_qmp_class_init(ObjectClass *oc)
                                   ipu_fabric_inject_error);
     object_class_property_add(oc, "links", "IpuFabricLinks",
                               ipu_fabric_get_links, NULL, NULL, NULL);
+    object_class_property_add(oc, "routes", "IpuFabricRoutes",
+                              ipu_fabric_get_routes, NULL, NULL, NULL);
 }

@@ -257,7 +257,7 @@ void ipu_fabric_leave(IpuFabric *f, uint32_t index)
 {
     IpuFabricMember *m = &f->members[index];
 
-    ipu_fabric_member_reset(f, index, false);
+    /* Gone first: the card being unplugged is not notified. */
     qemu_mutex_lock(&f->lock);
     m->present = false;
     m->notify = NULL;
@@ -265,6 +265,7 @@ void ipu_fabric_leave(IpuFabric *f, uint32_t index)
     memset(m->serial, 0, sizeof(m->serial));
     qemu_mutex_unlock(&f->lock);
     trace_ipu_fabric_member(index, "leave");
+    ipu_fabric_member_reset(f, index, false);
 }
 
 uint32_t ipu_fabric_size(IpuFabric *f)

@@ -145,7 +145,7 @@ void ipu_log_write_ignored(const char *kind, hwaddr addr, uint32_t val,
 /* ipu-link.c: the IPU-Link registers and the card's place in its fabric */
 bool ipu_link_realize(IpuState *s, Error **errp);
 void ipu_link_unrealize(IpuState *s);
-/* The card resets (@power_on: power-on or PCI function reset): links go down. */
+/* The card resets (@power_on: power-on, PCI function reset): links drop. */
 void ipu_link_reset(IpuState *s, bool power_on);
 /* The card is READY: its links may train. */
 void ipu_link_ready(IpuState *s);

@@ -88,8 +88,7 @@
 
 #define IPU_IRQ_READY			(1u << 0)	/* became READY */
 #define IPU_IRQ_ERROR			(1u << 1)	/* entered FAILED */
-#define IPU_IRQ_LINK			(1u << 2)	/* 1.4: a port's link
-							 * state changed */
+#define IPU_IRQ_LINK			(1u << 2)	/* 1.4: a link changed */
 #define IPU_IRQ_TEST			(1u << 31)	/* software test */
 
 

@@ -10,8 +10,6 @@
 
 #include "ipu_host_qmp.h"
 
-/* The next request's number: the host serves them in order. */
-static unsigned int qmp_seq;
 
 const char *ipu_host_qmp_dir(void)
 {
@@ -47,7 +45,7 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len)
 	const char *dir = ipu_host_qmp_dir();
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	char path[PATH_MAX];
-	unsigned int n = qmp_seq;
+	unsigned int n = 0;
 	FILE *f = NULL;
 	int ret;
 
@@ -55,10 +53,17 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len)
 		rsp[0] = 0;
 	if (!dir)
 		return -ENOENT;
+	/*
+	 * The host serves req-0, req-1, ... in order: the next number is the
+	 * first not taken (the share is the one record, as the harness runs
+	 * each test in a child process).
+	 */
+	do {
+		snprintf(path, sizeof(path), "%s/req-%u", dir, n);
+	} while (!access(path, F_OK) && ++n);
 	ret = put_request(dir, n, json);
 	if (ret)
 		return ret;
-	qmp_seq++;
 	snprintf(path, sizeof(path), "%s/rsp-%u", dir, n);
 	for (int i = 0; i < 3000 && !(f = fopen(path, "r")); i++)
 		nanosleep(&tick, NULL);

@@ -21,7 +21,8 @@ const char *ipu_host_qmp_dir(void);
  * its answer (60 s at most), copied into @rsp (@len bytes, NUL
  * terminated). Returns 0 when QEMU returned, 1 when it returned an error,
  * -ENOENT without a host (ipu_host_qmp_dir() NULL), -ETIMEDOUT, or another
- * -errno of the share. Not thread-safe: requests are numbered in order.
+ * -errno of the share. One request at a time (they are numbered in the
+ * share): not for concurrent callers.
  */
 int ipu_host_qmp(const char *json, char *rsp, size_t len);
 

@@ -43,6 +43,22 @@ def answer(f):
             return line.strip()
 
 
+def idle(s, f):
+    """Reads the events QEMU sent meanwhile; False once QEMU is gone."""
+    while True:
+        s.setblocking(False)
+        try:
+            data = s.recv(1, socket.MSG_PEEK)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        finally:
+            s.setblocking(True)
+        if data == b"" or not f.readline():
+            return False
+
+
 def put(path, text):
     with open(path + ".tmp", "w") as out:
         out.write(text + "\n")
@@ -70,16 +86,8 @@ def main():
     while True:
         req = os.path.join(d, "req-%d" % n)
         while not os.path.exists(req):
-            # QEMU gone: the socket reads EOF (a non-blocking peek).
-            s.setblocking(False)
-            try:
-                if s.recv(1, socket.MSG_PEEK) == b"":
-                    return 0
-            except BlockingIOError:
-                pass
-            except OSError:
+            if not idle(s, f):
                 return 0
-            s.setblocking(True)
             time.sleep(0.02)
         with open(req) as r:
             cmd = r.read().strip()

@@ -186,51 +186,51 @@ TEST_F(m2000, identity)
 	}
 }
 
+/* Checks port @p of card @c against the M2000 wiring; 1 if it is wired. */
+static int check_port(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(m2000) *self, int c, uint32_t p)
+{
+	uint32_t peer = 0, pp = 0, st = link_rd(self, c, p, IPU_LINK_STATE);
+	bool w = m2000_peer(c, p, &peer, &pp);
+	char serial[IPU_SERIAL_LEN + 1] = { 0 };
+	const struct ipu_vm_card *vm = ipu_vm_card(peer);
+
+	for (int i = 0; i < IPU_SERIAL_LEN; i += 4) {
+		uint32_t v = link_rd(self, c, p, IPU_LINK_PEER_SERIAL + i);
+
+		memcpy(serial + i, &v, 4);
+	}
+	if (!w) {
+		EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, st)
+			TH_LOG("card %d port %u", c, p);
+		EXPECT_EQ(IPU_FABRIC_NONE, link_rd(self, c, p, IPU_LINK_PEER_INDEX));
+		EXPECT_EQ(IPU_FABRIC_NONE, link_rd(self, c, p, IPU_LINK_PEER_PORT));
+		EXPECT_STREQ("", serial);
+		return 0;
+	}
+	EXPECT_EQ(IPU_LINK_WIRED | IPU_LINK_STATE_UP, st)
+		TH_LOG("card %d port %u", c, p);
+	EXPECT_EQ(peer, link_rd(self, c, p, IPU_LINK_PEER_INDEX))
+		TH_LOG("card %d port %u", c, p);
+	EXPECT_EQ(pp, link_rd(self, c, p, IPU_LINK_PEER_PORT))
+		TH_LOG("card %d port %u", c, p);
+	EXPECT_STREQ(vm ? vm->serial : "(not in IPU_VM_CARDS)", serial);
+	EXPECT_EQ((uint32_t)IPU_LINK_UP_GEN, link_rd(self, c, p, IPU_LINK_GEN));
+	EXPECT_EQ((uint32_t)IPU_LINK_UP_LANES,
+		  link_rd(self, c, p, IPU_LINK_LANES));
+	EXPECT_EQ((uint32_t)IPU_LINK_UP_FOM, link_rd(self, c, p, IPU_LINK_FOM));
+	return 1;
+}
+
 /* Every port's peer, by index, port and serial, as the M2000 is wired. */
 TEST_F(m2000, wiring)
 {
 	IPU_RETURN_IF_SKIPPED();
 	int wired = 0;
 
-	for (int c = 0; c < CARDS; c++) {
-		for (uint32_t p = 0; p < self->ports; p++) {
-			uint32_t peer, pp, st = link_rd(self, c, p, IPU_LINK_STATE);
-			bool w = m2000_peer(c, p, &peer, &pp);
-			char serial[IPU_SERIAL_LEN + 1] = { 0 };
-
-			for (int i = 0; i < IPU_SERIAL_LEN; i += 4) {
-				uint32_t v = link_rd(self, c, p,
-						     IPU_LINK_PEER_SERIAL + i);
-
-				memcpy(serial + i, &v, 4);
-			}
-			if (!w) {
-				EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, st)
-					TH_LOG("card %d port %u", c, p);
-				EXPECT_EQ(IPU_FABRIC_NONE,
-					  link_rd(self, c, p, IPU_LINK_PEER_INDEX));
-				EXPECT_EQ(IPU_FABRIC_NONE,
-					  link_rd(self, c, p, IPU_LINK_PEER_PORT));
-				EXPECT_STREQ("", serial);
-				continue;
-			}
-			wired++;
-			EXPECT_EQ(IPU_LINK_WIRED | IPU_LINK_STATE_UP, st)
-				TH_LOG("card %d port %u", c, p);
-			EXPECT_EQ(peer, link_rd(self, c, p, IPU_LINK_PEER_INDEX))
-				TH_LOG("card %d port %u", c, p);
-			EXPECT_EQ(pp, link_rd(self, c, p, IPU_LINK_PEER_PORT))
-				TH_LOG("card %d port %u", c, p);
-			ASSERT_NE(NULL, ipu_vm_card(peer));
-			EXPECT_STREQ(ipu_vm_card(peer)->serial, serial);
-			EXPECT_EQ((uint32_t)IPU_LINK_UP_GEN,
-				  link_rd(self, c, p, IPU_LINK_GEN));
-			EXPECT_EQ((uint32_t)IPU_LINK_UP_LANES,
-				  link_rd(self, c, p, IPU_LINK_LANES));
-			EXPECT_EQ((uint32_t)IPU_LINK_UP_FOM,
-				  link_rd(self, c, p, IPU_LINK_FOM));
-		}
-	}
+	for (int c = 0; c < CARDS; c++)
+		for (uint32_t p = 0; p < self->ports; p++)
+			wired += check_port(_metadata, self, c, p);
 	/* 2 rungs x 2 links + 2 rail links, each seen from both ends */
 	EXPECT_EQ(12, wired);
 }
@@ -306,6 +306,7 @@ TEST_F(m2000, power_on_clears_counters)
 TEST_F(m2000, qmp_down_up)
 {
 	IPU_RETURN_IF_SKIPPED();
+	int traced = ipu_guest_log_count("QMP: member 0 port 2 state=down");
 
 	ASSERT_EQ(0, qom(self, "link", "index=0,port=2,state=down"))
 		TH_LOG("%s", self->rsp);
@@ -340,6 +341,11 @@ TEST_F(m2000, qmp_down_up)
 	clear_changes(self);
 	ASSERT_EQ(0, qom(self, "link", "index=0,port=2,state=up"));
 	EXPECT_EQ(0u, rd(self, 0, IPU_REG_LINK_CHANGED));
+	/* the QMP action is traced */
+	if (traced < 0)
+		SKIP(return, "QEMU's log is not in the share");
+	EXPECT_EQ(traced + 1,
+		  ipu_guest_log_count("QMP: member 0 port 2 state=down"));
 }
 
 /*
@@ -416,12 +422,14 @@ TEST_F(m2000, qmp_refused)
 			state[c][p] = link_rd(self, c, p, IPU_LINK_STATE);
 			errs[c][p] = link_rd(self, c, p, IPU_LINK_ERR_CORR);
 		}
-	for (size_t i = 0; i < sizeof(bad_link) / sizeof(bad_link[0]); i++)
+	for (size_t i = 0; i < sizeof(bad_link) / sizeof(bad_link[0]); i++) {
 		EXPECT_EQ(1, qom(self, "link", bad_link[i]))
 			TH_LOG("link=%s: %s", bad_link[i], self->rsp);
-	for (size_t i = 0; i < sizeof(bad_inject) / sizeof(bad_inject[0]); i++)
+	}
+	for (size_t i = 0; i < sizeof(bad_inject) / sizeof(bad_inject[0]); i++) {
 		EXPECT_EQ(1, qom(self, "inject-error", bad_inject[i]))
 			TH_LOG("inject-error=%s: %s", bad_inject[i], self->rsp);
+	}
 	/* the configuration is fixed once created */
 	EXPECT_EQ(1, qom(self, "topology", "ring"));
 	for (int c = 0; c < CARDS; c++) {
@@ -493,6 +501,65 @@ TEST_F(m2000, bad_accesses)
 		SKIP(return, "QEMU's guest-error log is not in the share");
 	/* 16 + 2 writes, LINK_CHANGED, past x2, 0x7fc, 2 narrow reads */
 	EXPECT_LE(before + 24, ipu_guest_log_count("ipu: "));
+}
+
+/* Waits (20 s at most: a PCIe hot-plug takes seconds) for @card's @port. */
+static uint32_t wait_hotplug(FIXTURE_DATA(m2000) *self, int card,
+			     uint32_t port, uint32_t state)
+{
+	uint32_t st = 0;
+
+	for (int i = 0; i < 4 && st != state; i++)
+		st = wait_link(self, card, port, state);
+	return st;
+}
+
+/*
+ * A card that leaves (hot-unplug) takes its links down at its peers' ends,
+ * which read no peer serial; its index can be taken by no other card; a
+ * card plugged in as that member again trains with its peers. Last: it
+ * unplugs card 3, which the driver gets back first.
+ */
+TEST_F(m2000, unplug_and_replug)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const char *add = "{\"execute\": \"device_add\", \"arguments\": "
+		"{\"driver\": \"ipu\", \"id\": \"ipu3\", \"bus\": \"rp3\", "
+		"\"model\": \"test\", \"card\": 3, \"serial\": \"IPU-SN-0003\", "
+		"\"fabric\": \"f0\", \"fabric-index\": %d}}";
+	char cmd[512];
+
+	ASSERT_EQ(0, ipu_bar0_release(&self->bar[3]));
+	ASSERT_EQ(0, ipu_host_qmp("{\"execute\": \"device_del\", \"arguments\": "
+				  "{\"id\": \"ipu3\"}}", self->rsp, sizeof(self->rsp)))
+		TH_LOG("%s", self->rsp);
+	ASSERT_EQ((uint32_t)IPU_LINK_STATE_DOWN,
+		  wait_hotplug(self, 2, 0, IPU_LINK_STATE_DOWN));
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, link_state(self, 2, 1));
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, link_state(self, 1, 2));
+	EXPECT_EQ(IPU_LINK_WIRED, link_rd(self, 1, 2, IPU_LINK_STATE));
+	EXPECT_EQ(3u, link_rd(self, 1, 2, IPU_LINK_PEER_INDEX));
+	EXPECT_EQ(0u, link_rd(self, 1, 2, IPU_LINK_PEER_SERIAL));
+	EXPECT_EQ(1u << 2, rd(self, 1, IPU_REG_LINK_CHANGED));
+	EXPECT_EQ(0x3u, rd(self, 2, IPU_REG_LINK_CHANGED));
+	EXPECT_EQ(0u, rd(self, 0, IPU_REG_LINK_CHANGED));
+
+	/* member 1 is taken: refused, nothing changes */
+	snprintf(cmd, sizeof(cmd), add, 1);
+	EXPECT_EQ(1, ipu_host_qmp(cmd, self->rsp, sizeof(self->rsp)));
+	EXPECT_NE(NULL, strstr(self->rsp, "fabric-index 1 is taken"))
+		TH_LOG("%s", self->rsp);
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_UP, link_state(self, 0, 0));
+
+	/* member 3 again: its links train once it is READY */
+	snprintf(cmd, sizeof(cmd), add, 3);
+	ASSERT_EQ(0, ipu_host_qmp(cmd, self->rsp, sizeof(self->rsp)))
+		TH_LOG("%s", self->rsp);
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_UP,
+		  wait_hotplug(self, 1, 2, IPU_LINK_STATE_UP));
+	EXPECT_EQ((uint32_t)IPU_LINK_STATE_UP,
+		  wait_hotplug(self, 2, 1, IPU_LINK_STATE_UP));
+	EXPECT_NE(0u, link_rd(self, 1, 2, IPU_LINK_PEER_SERIAL));
 }
 
 TEST_HARNESS_MAIN
