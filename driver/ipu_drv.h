@@ -303,7 +303,7 @@ struct ipu_ctx {
 
 /*
  * Debug messages (dev_dbg) name their category first: "submit:",
- * "complete:", "reset:" or "remove:", which dynamic debug selects by
+ * "complete:", "reset:", "remove:" or "link:", which dynamic debug selects by
  * (docs/driver.md "Debugging"); the tracepoints (ipu_trace.h) carry the
  * same events to tracefs.
  */
@@ -440,6 +440,7 @@ const char *ipu_state_name(u32 state);
 int ipu_pci_register(void);
 void ipu_pci_unregister(void);
 u32 ipu_hw_state(struct ipu_device *idev);
+void ipu_read_serial(struct ipu_device *idev, u32 reg, char *dst);
 bool ipu_card_reset_done(struct ipu_device *idev, void *arg);
 void ipu_card_halt(struct ipu_device *idev);
 int ipu_wait_event(struct ipu_device *idev,

@@ -3,8 +3,8 @@
  * IPU PCIe card driver: interrupts. One events vector (MSI-X vector 0, the
  * MSI vector or INTx pin A, in that order of preference) carries the READY,
  * ERROR, LINK (once ipu_links_start() unmasked it) and TEST causes of
- * IRQ_STATUS; with MSI-X each queue has its own
- * vector (1..8), otherwise its completions are the QUEUE(n) causes.
+ * IRQ_STATUS; with MSI-X each queue has its own vector (1..8), otherwise
+ * its completions are the QUEUE(n) causes.
  */
 #include <linux/interrupt.h>
 #include <linux/pci.h>

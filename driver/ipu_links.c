@@ -10,7 +10,6 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
-#include <asm/unaligned.h>
 
 #include "ipu_drv.h"
 
@@ -66,8 +65,6 @@ static void ipu_link_read(struct ipu_device *idev, unsigned int p,
 			  struct ipu_link *l)
 {
 	u32 st = ipu_read(idev, IPU_REG_LINK(p, IPU_LINK_STATE));
-	u32 serial = IPU_REG_LINK(p, IPU_LINK_PEER_SERIAL);
-	unsigned int i;
 
 	memset(l, 0, sizeof(*l));
 	l->port = p;
@@ -78,14 +75,9 @@ static void ipu_link_read(struct ipu_device *idev, unsigned int p,
 		l->flags |= IPU_LINK_FLAG_WIRED;
 		l->peer_index = ipu_read(idev, IPU_REG_LINK(p, IPU_LINK_PEER_INDEX));
 		l->peer_port = ipu_read(idev, IPU_REG_LINK(p, IPU_LINK_PEER_PORT));
-		/* BAR0 takes 32-bit accesses only. */
-		for (i = 0; i < IPU_SERIAL_MAX; i += 4)
-			put_unaligned_le32(ipu_read(idev, serial + i),
-					   &l->peer_serial[i]);
-		l->peer_serial[IPU_SERIAL_MAX - 1] = '\0';
-		for (i = 0; l->peer_serial[i]; i++)
-			if (l->peer_serial[i] < 0x20 || l->peer_serial[i] > 0x7e)
-				l->peer_serial[i] = '?';
+		BUILD_BUG_ON(sizeof(l->peer_serial) != IPU_SERIAL_LEN);
+		ipu_read_serial(idev, IPU_REG_LINK(p, IPU_LINK_PEER_SERIAL),
+				l->peer_serial);
 	}
 	l->generation = ipu_read(idev, IPU_REG_LINK(p, IPU_LINK_GEN));
 	l->lanes = ipu_read(idev, IPU_REG_LINK(p, IPU_LINK_LANES));
@@ -143,32 +135,21 @@ static ssize_t peer_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%s:%u\n", l.peer_serial, (u32)l.peer_port);
 }
 
-static ssize_t generation_show(struct kobject *kobj,
-			       struct kobj_attribute *attr, char *buf)
-{
-	struct ipu_link l;
-	int ret = ipu_link_port_read(kobj, &l);
+/* A port attribute that is one number of the port's record. */
+#define IPU_LINK_ATTR_U32(_name, _field)				\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	struct ipu_link l;						\
+	int ret = ipu_link_port_read(kobj, &l);				\
+									\
+	return ret ?: sysfs_emit(buf, "%u\n", l._field);		\
+}									\
+static struct kobj_attribute ipu_link_attr_##_name = __ATTR_RO(_name)
 
-	return ret ?: sysfs_emit(buf, "%u\n", l.generation);
-}
-
-static ssize_t lanes_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	struct ipu_link l;
-	int ret = ipu_link_port_read(kobj, &l);
-
-	return ret ?: sysfs_emit(buf, "%u\n", l.lanes);
-}
-
-static ssize_t fom_show(struct kobject *kobj, struct kobj_attribute *attr,
-			char *buf)
-{
-	struct ipu_link l;
-	int ret = ipu_link_port_read(kobj, &l);
-
-	return ret ?: sysfs_emit(buf, "%u\n", l.fom);
-}
+IPU_LINK_ATTR_U32(generation, generation);
+IPU_LINK_ATTR_U32(lanes, lanes);
+IPU_LINK_ATTR_U32(fom, fom);
 
 static ssize_t errors_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
@@ -182,9 +163,6 @@ static ssize_t errors_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute ipu_link_attr_state = __ATTR_RO(state);
 static struct kobj_attribute ipu_link_attr_peer = __ATTR_RO(peer);
-static struct kobj_attribute ipu_link_attr_generation = __ATTR_RO(generation);
-static struct kobj_attribute ipu_link_attr_lanes = __ATTR_RO(lanes);
-static struct kobj_attribute ipu_link_attr_fom = __ATTR_RO(fom);
 static struct kobj_attribute ipu_link_attr_errors = __ATTR_RO(errors);
 
 static struct attribute *ipu_link_port_attrs[] = {

@@ -163,10 +163,25 @@ static bool ipu_probe_settled(struct ipu_device *idev, void *arg)
 	return state == IPU_CARD_STATE_READY || state == IPU_CARD_STATE_FAILED;
 }
 
-static void ipu_read_identity(struct ipu_device *idev)
+/*
+ * A board serial of IPU_SERIAL_LEN bytes at @reg (the card's own, or a link
+ * peer's) into @dst: NUL terminated, anything unprintable as '?'.
+ */
+void ipu_read_serial(struct ipu_device *idev, u32 reg, char *dst)
 {
 	unsigned int i;
 
+	/* BAR0 takes 32-bit accesses only: no memcpy_fromio(). */
+	for (i = 0; i < IPU_SERIAL_LEN; i += 4)
+		put_unaligned_le32(ipu_read(idev, reg + i), &dst[i]);
+	dst[IPU_SERIAL_LEN - 1] = '\0';
+	for (i = 0; dst[i]; i++)
+		if (dst[i] < 0x20 || dst[i] > 0x7e)
+			dst[i] = '?';
+}
+
+static void ipu_read_identity(struct ipu_device *idev)
+{
 	idev->model = ipu_read(idev, IPU_REG_MODEL);
 	idev->card_index = ipu_read(idev, IPU_REG_CARD_INDEX);
 	idev->tiles = ipu_read(idev, IPU_REG_TILES);
@@ -177,14 +192,7 @@ static void ipu_read_identity(struct ipu_device *idev)
 	idev->clock_khz = ipu_read(idev, IPU_REG_CLOCK_KHZ);
 	idev->caps = ipu_read(idev, IPU_REG_CAPS);
 
-	/* BAR0 takes 32-bit accesses only: no memcpy_fromio(). */
-	for (i = 0; i < IPU_SERIAL_LEN; i += 4)
-		put_unaligned_le32(ipu_read(idev, IPU_REG_SERIAL + i),
-				   &idev->serial[i]);
-	idev->serial[IPU_SERIAL_LEN - 1] = '\0';
-	for (i = 0; idev->serial[i]; i++)
-		if (idev->serial[i] < 0x20 || idev->serial[i] > 0x7e)
-			idev->serial[i] = '?';
+	ipu_read_serial(idev, IPU_REG_SERIAL, idev->serial);
 }
 
 /*

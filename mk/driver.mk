@@ -12,12 +12,15 @@
 #                                tests/driver/hotplug/run.sh unplugs busy cards
 #                                from the host (QMP device_del); the guest side,
 #                                ipu-hotplug-holder, goes to the VM's /usr/bin
-#   VM   vm-links-check, vm-debug-links-check: tests/driver/links/run.sh boots
-#                                4 cards on an m2000 fabric and runs
-#                                ipu_links_test there, answering its QMP
-#                                requests (links down/up, errors) from the
-#                                host; in every other VM ipu_links_test runs
-#                                without a fabric
+#   VM   vm-driver-links-check, vm-driver-links-msi-check,
+#        vm-driver-links-intx-check, vm-debug-driver-links-check:
+#                                tests/driver/links/run.sh boots 4 cards on an
+#                                m2000 fabric and runs ipu_links_test there,
+#                                answering its QMP requests (links down/up,
+#                                errors) from the host; with the LINK cause
+#                                on MSI-X vector 0, on MSI, on INTx, and
+#                                under the debug kernel; in every other VM
+#                                ipu_links_test runs without a fabric
 
 DRIVER_SRCS := $(sort $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h)))
 DRIVER_DEPS := Kbuild driver/Kbuild $(DRIVER_SRCS) include/ipu/ipu_hw.h \
@@ -106,6 +109,15 @@ $(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
 	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
 		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
 
+# ipu_links_test asks the host for QMP commands (tests/common/ipu_host_qmp.c).
+$(KSELFTEST_OUT)/ipu_links_test: $(DRIVER_TDIR)/ipu_links_test.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
+		$(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_host_qmp.c
+
 # ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
 # killed process on one card) loads the shared test graphs, built with
 # libipudev, and runs threads.
@@ -184,14 +196,22 @@ vm-debug-hotplug-check: $(DK_INITRAMFS)
 # ipu_links_test is in /tests already (VM_TESTS); this boot gives it a fabric
 # and the host's QMP proxy.
 LINKS_DIR := $(DRIVER_TDIR)/links
-VM_CHECKS += vm-links-check
-VM_DEBUG_CHECKS += vm-debug-links-check
+VM_CHECKS += vm-driver-links-check vm-driver-links-msi-check vm-driver-links-intx-check
+VM_DEBUG_CHECKS += vm-debug-driver-links-check
 
-.PHONY: vm-links-check vm-debug-links-check
-vm-links-check:
+.PHONY: vm-driver-links-check vm-driver-links-msi-check vm-driver-links-intx-check vm-debug-driver-links-check
+vm-driver-links-check:
 	@mkdir -p $(B)/results
-	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-links.ktap
-vm-debug-links-check: $(DK_INITRAMFS)
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-driver-links.ktap
+vm-driver-links-msi-check:
 	@mkdir -p $(B)/results
-	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-debug-links --debug-kernel \
-		>$(B)/results/vm-debug-links.ktap
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-driver-links-msi --qemu-arg -global \
+		--qemu-arg ipu.msix=off >$(B)/results/vm-driver-links-msi.ktap
+vm-driver-links-intx-check:
+	@mkdir -p $(B)/results
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-driver-links-intx --append pci=nomsi \
+		>$(B)/results/vm-driver-links-intx.ktap
+vm-debug-driver-links-check: $(DK_INITRAMFS)
+	@mkdir -p $(B)/results
+	@$(LINKS_DIR)/run.sh $(CURDIR) $(B) vm-debug-driver-links --debug-kernel \
+		>$(B)/results/vm-debug-driver-links.ktap

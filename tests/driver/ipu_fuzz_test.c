@@ -690,6 +690,16 @@ struct call {
 	struct expect ex;	/* set by the corruption, else EXPECT_ANY */
 };
 
+/* LINKS arguments at @a whose record_size the kernel takes (API 1.5). */
+static bool links_stride_ok(const uint8_t *a)
+{
+	struct ipu_links l;
+
+	memcpy(&l, a, sizeof(l));
+	return l.record_size >= sizeof(struct ipu_link) &&
+	       l.record_size <= IPU_ARGSZ_MAX && !(l.record_size % 8);
+}
+
 static uint64_t bad_ptr(struct thr *t)
 {
 	switch (rn(t, 5)) {
@@ -783,8 +793,8 @@ static void prep(struct thr *t, int kind, const void *s, size_t size,
 		k->p = t->args + 3 * PAGE - ((size + 7) & ~7ul);
 		memcpy(k->p, a, size);
 		mprotect(t->args + 2 * PAGE, PAGE, PROT_READ);
-		if (kind == K_INFO)
-			k->ex = EXPECT1(EFAULT);
+		if (kind == K_INFO || (kind == K_LINKS && links_stride_ok(a)))
+			k->ex = EXPECT1(EFAULT);	/* written back */
 		break;
 	case MODE_GARBAGE:
 garbage:

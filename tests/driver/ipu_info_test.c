@@ -100,7 +100,7 @@ TEST_F(info, state_caps_and_padding)
 	EXPECT_NE(0ull, self->info.capabilities & IPU_CAP_SOFT_RESET);
 	/* The card's CAPS: every card offers user queues (interface 1.2). */
 	EXPECT_NE(0ull, self->info.capabilities & IPU_CAP_USER_QUEUES);
-	/* ... and IPU-Link registers (1.4) */
+	/* ... and IPU-Link registers (interface 1.4), on a fabric or not. */
 	EXPECT_NE(0ull, self->info.capabilities & IPU_CAP_LINKS);
 	EXPECT_EQ(0ull, self->info.capabilities &
 		  ~(uint64_t)(IPU_CAP_SOFT_RESET | IPU_CAP_MSIX | IPU_CAP_QUEUES |

@@ -9,9 +9,9 @@
  * wired, fabric_index -1, the ioctl's argument checks), and in the VM of
  * tests/driver/links/run.sh, whose cards form an M2000 (IPU_VM_TOPOLOGY,
  * tools/ipu-vm --topology): peers as wired, links trained, retrained after
- * a RESET. With IPU_QMP_DIR set (run.sh's QMP proxy: a request file in,
- * a reply file out) the links are also taken down, brought up and given
- * errors from QMP, and the uevents and sysfs must follow.
+ * a RESET. With the host serving QMP (IPU_QMP_DIR, tests/common/
+ * qmp-serve.py) the links are also taken down, brought up and given errors
+ * from QMP, and the uevents, sysfs and the ioctl must follow.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +29,7 @@
 #include <linux/netlink.h>
 
 #include "kselftest_harness.h"
+#include "ipu_host_qmp.h"
 #include "ipu_test.h"
 
 #define PAGE 4096
@@ -717,52 +718,26 @@ TEST_F(links, retrain_after_reset)
 	}
 }
 
-/* --- QMP (tests/driver/links/run.sh's proxy) ------------------------------ */
+/* --- QMP (the host's qmp-serve.py, tests/common/ipu_host_qmp.h) ----------- */
 
-/*
- * Runs qom-set of @prop to @value on the fabric object through the host's
- * proxy: IPU_QMP_DIR/req-N holds the request, the host answers in
- * IPU_QMP_DIR/resp-N ("ok" or the QMP error). 0, or -1 with the reply
- * logged (none within SETTLE_MS: -1 too).
- */
+#define FABRIC_PATH "/machine/peripheral/f0"	/* tools/ipu-vm --topology */
+
+/* qom-set of the fabric's @prop to @value: 0, or -1 with QEMU's answer logged. */
 static int qmp_set(struct __test_metadata *_metadata, const char *prop,
 		   const char *value)
 {
-	static int seq;
-	const char *dir = getenv("IPU_QMP_DIR");
-	char path[256], tmp[256], reply[256] = "";
-	long long end = ipu_now_ms() + SETTLE_MS;
-	FILE *f;
+	char rsp[512];
+	int ret = ipu_host_qom_set(FABRIC_PATH, prop, value, rsp, sizeof(rsp));
 
-	seq++;
-	snprintf(tmp, sizeof(tmp), "%s/.req-%d", dir, seq);
-	snprintf(path, sizeof(path), "%s/req-%d", dir, seq);
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%s %s\n", prop, value);
-	fclose(f);
-	if (rename(tmp, path))
-		return -1;
-	snprintf(path, sizeof(path), "%s/resp-%d", dir, seq);
-	while (ipu_read_file(path, reply, sizeof(reply))) {
-		if (ipu_now_ms() > end) {
-			TH_LOG("no QMP reply to %s %s", prop, value);
-			return -1;
-		}
-		usleep(20000);
-	}
-	if (strcmp(reply, "ok")) {
-		TH_LOG("qom-set %s %s: %s", prop, value, reply);
-		return -1;
-	}
-	return 0;
+	if (ret)
+		TH_LOG("qom-set %s %s: %d %s", prop, value, ret, rsp);
+	return ret ? -1 : 0;
 }
 
 #define NEED_QMP() do { \
 	NEED_FABRIC(); \
-	if (!getenv("IPU_QMP_DIR")) \
-		SKIP(return, "no QMP proxy (IPU_QMP_DIR unset)"); \
+	if (!ipu_host_qmp_dir()) \
+		SKIP(return, "no QMP from the host (IPU_QMP_DIR)"); \
 } while (0)
 
 /* A rail link (member 1 port 2 to member 3 port 3) down, then up. */

@@ -1,20 +1,19 @@
 #!/bin/bash
 # IPU-Links through the driver on an M2000 (host side of `make check`'s
-# vm-links-check): boot the VM with 4 cards on an m2000 fabric and a QMP
-# socket, and run ipu_links_test there (guest.sh) with IPU_QMP_DIR set. The
-# test asks for link changes by writing IPU_QMP_DIR/req-N ("PROPERTY VALUE",
-# a qom-set on the fabric object f0, docs/hw-interface.md "QMP and HMP
-# control"); this script runs each through QMP and answers in resp-N ("ok"
-# or the QMP error), so the test alone decides what happens when, and
-# checks the uevents, sysfs and the ioctl against it.
-# KTAP to stdout: the test's own results, then the guest kernel log's
-# verdict. Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
+# vm-driver-links-check): boot the VM with 4 cards on an m2000 fabric and a QMP
+# socket served to the guest by tests/common/qmp-serve.py, and run
+# ipu_links_test there (guest.sh) with IPU_QMP_DIR set: the test itself
+# takes links down, brings them up and injects errors (qom-set on the
+# fabric, docs/hw-interface.md "QMP and HMP control") and checks the
+# uevents, sysfs and the ioctl against it.
+# KTAP to stdout: the test's results, then the guest kernel log's verdict.
+# Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
 set -u
 REPO=$1 B=$2
-name=${3:-vm-links}
+name=${3:-vm-driver-links}
 shift $(($# < 3 ? $# : 3))
 share=$B/$name-share
-rm -rf "$share" && mkdir -p "$share/qmp"
+rm -rf "$share" && mkdir -p "$share"
 cp "$REPO/tests/driver/links/guest.sh" "$share/"
 
 "$REPO/tools/ipu-vm" -q -n 4 --topology m2000 "$@" --share "$share" --timeout 900 \
@@ -22,58 +21,9 @@ cp "$REPO/tests/driver/links/guest.sh" "$share/"
 	--qemu-arg -qmp --qemu-arg "unix:$share/qmp.sock,server=on,wait=off" \
 	-- sh ./guest.sh >"$share/guest.log" 2>&1 &
 vm=$!
-
-# The proxy: one QMP connection, requests in the order of their numbers.
-python3 - "$share/qmp.sock" "$share/qmp" $vm <<'PY' >"$share/proxy.log" 2>&1
-import json, os, socket, sys, time
-sock, qdir, vm = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def alive():
-    try:
-        os.kill(vm, 0)
-        return True
-    except OSError:
-        return False
-
-s = None
-while s is None and alive():
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(sock)
-    except OSError:
-        s = None
-        time.sleep(0.2)
-if s is None:
-    sys.exit(0)
-f = s.makefile("rw")
-
-def call(cmd):
-    f.write(json.dumps(cmd) + "\n")
-    f.flush()
-    while True:
-        r = json.loads(f.readline())
-        if "return" in r or "error" in r:
-            return r
-
-f.readline()                                   # greeting
-call({"execute": "qmp_capabilities"})
-seq = 1
-while alive():
-    req = os.path.join(qdir, "req-%d" % seq)
-    if not os.path.exists(req):
-        time.sleep(0.05)
-        continue
-    prop, _, value = open(req).read().strip().partition(" ")
-    r = call({"execute": "qom-set", "arguments":
-              {"path": "/objects/f0", "property": prop, "value": value}})
-    reply = "ok" if "return" in r else r["error"].get("desc", "error")
-    print(prop, value, "->", reply, flush=True)
-    tmp = os.path.join(qdir, ".resp-%d" % seq)
-    with open(tmp, "w") as o:
-        o.write(reply + "\n")
-    os.rename(tmp, os.path.join(qdir, "resp-%d" % seq))
-    seq += 1
-PY
+# qmp-serve ends when QEMU closes the socket; bounded by the VM's timeout.
+timeout 960 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" \
+	"$share/qmp" >"$share/qmp-serve.log" 2>&1
 wait $vm
 vm_rc=$?
 
