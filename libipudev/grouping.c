@@ -61,6 +61,15 @@ static void fill(struct ipu_group_info *g, struct ipu_links *const *cards,
 		g->cards[k] = cards[first + k]->card;
 }
 
+unsigned ipu__num_ids(unsigned n)
+{
+	unsigned ids = n;
+
+	for (unsigned s = 2; s <= IPU_GROUP_MAX_SIZE; s *= 2)
+		ids += n / s;
+	return ids;
+}
+
 bool ipu__block_of(unsigned n, unsigned id, unsigned *first, unsigned *size)
 {
 	unsigned next = n;
@@ -81,13 +90,11 @@ int ipu__groups_compute(struct ipu_links *const *cards, unsigned n,
 			struct ipu_error *err)
 {
 	struct ipu_group_info *g;
-	unsigned blocks = 0, k = 0, id;
+	unsigned k = 0, id;
 
 	*out = NULL;
 	*count = 0;
-	for (unsigned s = 2; s <= IPU_GROUP_MAX_SIZE; s *= 2)
-		blocks += n / s;
-	g = calloc((size_t)n + blocks + 1, sizeof(*g));	/* + 1: never 0 */
+	g = calloc((size_t)ipu__num_ids(n) + 1, sizeof(*g));	/* + 1: never 0 */
 	if (!g)
 		return ipu__err(err, -ENOMEM, "multi-IPU devices: out of memory");
 	for (unsigned i = 0; i < n; i++)

@@ -465,6 +465,12 @@ IPU_API int ipu_topology_card_by_serial(const struct ipu_topology *topo,
 					const char *serial);
 
 /**
+ * ipu_topology_num_ids() - how many ids the numbering gives @topo's cards,
+ * linked or not: ids run from 0 to this - 1 (4 cards: 7, 16 cards: 31).
+ */
+IPU_API unsigned ipu_topology_num_ids(const struct ipu_topology *topo);
+
+/**
  * ipu_topology_num_groups() - device ids that exist in @topo: every single
  * IPU and every linked multi-IPU group (blocks that are not linked are
  * left out; their ids stay free).

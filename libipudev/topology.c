@@ -192,6 +192,11 @@ IPU_API int ipu_topology_card_by_serial(const struct ipu_topology *topo,
 	return i < 0 ? -ENOENT : i;
 }
 
+IPU_API unsigned ipu_topology_num_ids(const struct ipu_topology *topo)
+{
+	return topo ? ipu__num_ids(topo->ncards) : 0;
+}
+
 IPU_API unsigned ipu_topology_num_groups(const struct ipu_topology *topo)
 {
 	return topo ? topo->ngroups : 0;
@@ -218,19 +223,15 @@ IPU_API int ipu_topology_check_group(const struct ipu_topology *topo, unsigned i
 	unsigned n = ipu_topology_num_cards(topo), first, size;
 	char names[IPU_GROUP_MAX_SIZE * 12] = "";
 	size_t len = 0;
-	unsigned last = n;
 
 	if (!topo)
 		return ipu__err(err, -EINVAL, "ipu_topology_check_group: topo must not be NULL");
 	if (ipu_topology_find_group(topo, id))
 		return 0;
-	if (!ipu__block_of(n, id, &first, &size)) {
-		for (unsigned s = 2; s <= IPU_GROUP_MAX_SIZE; s *= 2)
-			last += n / s;
+	if (!ipu__block_of(n, id, &first, &size))
 		return ipu__err(err, -ENODEV,
 				"no device %u (this machine numbers 0-%u)",
-				id, last - 1);
-	}
+				id, ipu__num_ids(n) - 1);
 	for (unsigned k = 0; k < size && len < sizeof(names); k++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len,
 					"%sipu%u", k ? ", " : "",

@@ -68,6 +68,9 @@ int ipu__links_index_of(struct ipu_links *const *cards, unsigned n,
 bool ipu__link_joins(struct ipu_links *const *cards, unsigned n, unsigned a,
 		     unsigned p, unsigned b);
 
+/* ipu__num_ids() - ids the numbering gives @n cards (singles and blocks). */
+unsigned ipu__num_ids(unsigned n);
+
 /*
  * ipu__block_of() - the block that multi-IPU id @id names among @n cards:
  * its first device index and size; false when @id is a single IPU's

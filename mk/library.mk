@@ -84,7 +84,7 @@ IPUDEV_TEST_DIR := tests/library/unit
 IPUDEV_TEST_BIN := $(B)/tests/libipudev/unit
 # multi_model_tests.h builds multi-IPU binaries with the engine tests' graph writer
 IPUDEV_TEST_SRCS := $(sort $(wildcard $(IPUDEV_TEST_DIR)/*.c)) tests/engine/gw.c
-IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset
+IPUDEV_TOOLS := $(TOOLS_OUT)/ipu-info $(TOOLS_OUT)/ipu-reset $(TOOLS_OUT)/ipu-links
 
 $(IPUDEV_TEST_BIN): $(IPUDEV_TEST_SRCS) $(IPUDEV_A) $(TOOLS_COMMON_OBJ) \
 		libipudev/ipudev.h libipudev/internal.h libipudev/topology.h tools/common.h tools/topo_view.h \
@@ -230,10 +230,11 @@ card-exec-check: $(CARD_EXEC_TEST)
 # --- graphs run on the cards (VM) --------------------------------------------
 # tests/library/exec/ipu_exec_*.c: round trips, card-vs-model graphs, 8
 # processes sharing the cards, negative paths, runs through the user queue
-# and through SUBMIT. Linked with the shared libipudev (the VM's /usr/lib).
+# and through SUBMIT, device ids and group open (ipu_exec_groups). Linked
+# with the shared libipudev (the VM's /usr/lib).
 VM_EXEC_DIR := tests/library/exec
 VM_EXEC_NAMES := ipu_exec_roundtrip ipu_exec_graphs ipu_exec_share ipu_exec_errors ipu_exec_runq \
-		 ipu_exec_guards
+		 ipu_exec_guards ipu_exec_groups
 VM_EXEC_BINS := $(addprefix $(B)/vm-tests/,$(VM_EXEC_NAMES))
 VM_EXEC_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/$(VM_EXEC_DIR)
 

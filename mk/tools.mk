@@ -4,7 +4,11 @@
 # built here. Other fragments may append to TOOLS_LDLIBS.
 # Tests (tests/tools/), both in the VM (busybox sh, KTAP):
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
-#   VM ipudev_tools_vm.sh   ipu-info and ipu-reset on the cards
+#   VM ipudev_tools_vm.sh   ipu-info, ipu-links and ipu-reset on the cards
+#                           (the links and device ids of IPU_VM_TOPOLOGY
+#                           when the VM has one)
+# tools/topo_view.c and topo_ladder.c are linked into every tool with
+# tools/common.c ($(TOOLS_COMMON_OBJ), the top Makefile).
 #   VM ipu_train_vm.sh      ipu-train's MLP and CNN on card 0 and on the model
 #                           device: the same weights, byte for byte
 # ipu-train also links its own files (tools/digits.c, tools/train_*.c) and

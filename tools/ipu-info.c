@@ -209,25 +209,10 @@ static int show_group(const struct ipu_topology *topo, unsigned id, bool json)
 /* --links: the channels, as ipu-links shows them. */
 static int show_links(const struct ipu_topology *topo, bool json)
 {
-	size_t n = topo_channels(topo, -1, false, NULL, 0);
-	struct channel *ch = calloc(n + 1, sizeof(*ch));
-	struct jw w;
-
-	if (!ch) {
+	if (print_links_view(stdout, topo, -1, false, json, false)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUNTIME;
 	}
-	topo_channels(topo, -1, false, ch, n);
-	if (json) {
-		jw_init(&w, stdout);
-		print_links_json(&w, topo, ch, n);
-		jw_end(&w);
-	} else if (!topo_link_ports(topo)) {
-		printf("%s\n", TOPO_NO_LINKS);
-	} else {
-		print_links_table(stdout, topo, ch, n);
-	}
-	free(ch);
 	return EXIT_OK;
 }
 
@@ -240,7 +225,7 @@ static int show_one(const struct ipu_card *cards, size_t n,
 	struct jw w;
 	int ret;
 
-	if (!c && topo && id >= n)
+	if (!c && topo && id >= n && id < ipu_topology_num_ids(topo))
 		return show_group(topo, id, json);
 	if (!c)
 		return tool_no_such_card(prog, id, cards, n);

@@ -90,9 +90,6 @@ static int index_of(const struct ipu_topology *topo, unsigned card)
 static int show(const struct ipu_topology *topo, const struct links_config *cfg)
 {
 	int only = -1;
-	size_t n;
-	struct channel *ch;
-	struct jw w;
 
 	if (cfg->card >= 0) {
 		only = index_of(topo, (unsigned)cfg->card);
@@ -101,27 +98,11 @@ static int show(const struct ipu_topology *topo, const struct links_config *cfg)
 			return EXIT_NODEV;
 		}
 	}
-	n = topo_channels(topo, only, cfg->all, NULL, 0);
-	ch = calloc(n + 1, sizeof(*ch));
-	if (!ch) {
+	if (print_links_view(stdout, topo, only, cfg->all, cfg->json,
+			     cfg->topology)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUNTIME;
 	}
-	topo_channels(topo, only, cfg->all, ch, n);
-	if (cfg->json) {
-		jw_init(&w, stdout);
-		print_links_json(&w, topo, ch, n);
-		jw_end(&w);
-	} else if (!topo_link_ports(topo)) {
-		printf("%s\n", TOPO_NO_LINKS);
-	} else if (cfg->topology) {
-		print_ladder(stdout, topo);
-	} else if (!n) {
-		printf("no IPU-Link channels: no port is wired\n");
-	} else {
-		print_links_table(stdout, topo, ch, n);
-	}
-	free(ch);
 	return EXIT_OK;
 }
 

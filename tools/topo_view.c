@@ -5,7 +5,9 @@
  * and the ladder drawn in the terminal. Everything is printed from a
  * struct ipu_topology (libipudev), so the host tests feed it data.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topo_view.h"
@@ -356,4 +358,31 @@ void print_links_json(struct jw *w, const struct ipu_topology *topo,
 		channel_json(w, topo, &ch[i]);
 	jw_arr_end(w);
 	jw_obj_end(w);
+}
+
+int print_links_view(FILE *f, const struct ipu_topology *topo, int only,
+		     bool unwired, bool json, bool ladder)
+{
+	size_t n = topo_channels(topo, only, unwired, NULL, 0);
+	struct channel *ch = calloc(n + 1, sizeof(*ch));
+	struct jw w;
+
+	if (!ch)
+		return -ENOMEM;
+	topo_channels(topo, only, unwired, ch, n);
+	if (json) {
+		jw_init(&w, f);
+		print_links_json(&w, topo, ch, n);
+		jw_end(&w);
+	} else if (!topo_link_ports(topo)) {
+		fprintf(f, "%s\n", TOPO_NO_LINKS);
+	} else if (ladder) {
+		print_ladder(f, topo);
+	} else if (!n) {
+		fprintf(f, "no IPU-Link channels: no port is wired\n");
+	} else {
+		print_links_table(f, topo, ch, n);
+	}
+	free(ch);
+	return 0;
 }

@@ -78,6 +78,16 @@ void print_links_json(struct jw *w, const struct ipu_topology *topo,
  */
 void print_ladder(FILE *f, const struct ipu_topology *topo);
 
+/*
+ * print_links_view() - the links view of ipu-links and ipu-info --links on
+ * @f: the channels of @topo touching device index @only (-1: all; with
+ * @unwired also unwired ports) as JSON, or the table, or with @ladder the
+ * ladder; the "no IPU-Link information" line when the driver reports no
+ * ports. Returns 0, or -ENOMEM (nothing printed).
+ */
+int print_links_view(FILE *f, const struct ipu_topology *topo, int only,
+		     bool unwired, bool json, bool ladder);
+
 /* The message of a topology whose driver reports no links. */
 #define TOPO_NO_LINKS "no IPU-Link information: the driver reports no IPU-Link ports (/sys/class/ipu/ipuN/links is missing)"
 

@@ -2,7 +2,11 @@
 # In-VM test of ipu-info and ipu-reset against the emulated cards (busybox
 # sh; installed into the VM's /tests through VM_TESTS by mk/tools.mk).
 # Prints KTAP.
-# The cards are described by IPU_VM_CARDS (index:model:serial,...) when set.
+# The cards are described by IPU_VM_CARDS (index:model:serial,...) when set;
+# IPU_VM_TOPOLOGY names the fabric they form (m2000, pod16) when the VM was
+# booted with one (tools/ipu-vm --topology). Without the driver's IPU-Link
+# sysfs the links tests check that the tools say so; with it they check
+# every channel against sysfs, and the device ids of the named topology.
 n=0 failed=0
 T=$(mktemp -d)
 out() { n=$((n + 1)); echo "$1 $n $2"; }
@@ -11,10 +15,10 @@ nok() { out "not ok" "$1 # $2"; failed=$((failed + 1)); }
 skip() { out ok "$1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..14"
+echo "1..22"
 
 if [ ! -d /sys/class/ipu ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
 		skip "ipu-tools $i" "no ipu driver"
 	done
 	exit 0
@@ -106,6 +110,141 @@ ipu-reset -d 0 -t 60001 >/dev/null 2>&1; rc=$?
 # 14: no udev database or daemon is needed (this VM has neither)
 if [ ! -d /run/udev/data ]; then ok "enumeration without a udev database"
 else skip "enumeration without a udev database" "/run/udev/data exists here"; fi
+
+# --- device ids, groups and IPU-Links (15-22) --------------------------------
+links=0
+[ -d /sys/class/ipu/ipu0/links ] && links=1
+# Links train in emulated time after the resets above: wait until no port
+# is training (at most 5 s), so that sysfs and the tools see one state.
+i=0
+while [ "$links" = 1 ] && [ $i -lt 50 ] &&
+	cat /sys/class/ipu/ipu*/links/port*/state 2>/dev/null | grep -q training; do
+	sleep 0.1; i=$((i + 1))
+done
+
+# 15: -l lists every card as a single IPU, in order, as gc-info -l
+ipu-info -l >"$T/l" 2>"$T/err"; rc=$?
+bad=""; k=0
+for d in $(ls /sys/class/ipu | sed 's/^ipu//' | sort -n); do
+	s=$(cat /sys/class/ipu/ipu$d/serial)
+	grep -qF -- "-+- Id: [$k], target: [PCIe], IPU: [ipu$d], " "$T/l" &&
+		grep -F -- "-+- Id: [$k], target: [PCIe]" "$T/l" | grep -qF "serial: [$s]" ||
+		bad="$bad ipu$d"
+	k=$((k + 1))
+done
+multi=$(grep -c 'target: \[Multi IPU\]' "$T/l")
+if [ "$rc" = 0 ] && [ -z "$bad" ] && { [ "$links" = 1 ] || [ "$multi" = 0 ]; }; then
+	ok "ipu-info -l lists $ncards single IPUs ($multi multi-IPU)"
+else nok "ipu-info -l" "rc=$rc missing:$bad multi=$multi links=$links: $(head -c 200 "$T/err")"; fi
+
+# 16: -d N -i is the detail, as gc-info users type it
+ipu-info -d 0 >"$T/d0a" 2>/dev/null; rc1=$?
+ipu-info -d 0 -i >"$T/d0b" 2>/dev/null; rc2=$?
+if [ "$rc1" = 0 ] && [ "$rc2" = 0 ] && cmp -s "$T/d0a" "$T/d0b" &&
+	grep -q "^board serial number: " "$T/d0b"; then ok "ipu-info -d 0 -i"
+else nok "ipu-info -d 0 -i" "rc=$rc1/$rc2 $(diff "$T/d0a" "$T/d0b" | head -c 200)"; fi
+
+# 17: the card's IPU-Link lines in the detail agree with sysfs
+if [ "$links" = 1 ]; then
+	ports=$(ls -d /sys/class/ipu/ipu0/links/port* | wc -l)
+	up=$(cat /sys/class/ipu/ipu0/links/port*/state | grep -cx up)
+	fi0=$(cat /sys/class/ipu/ipu0/fabric_index 2>/dev/null || echo -1)
+	[ "$fi0" = -1 ] && fi0=n/a
+	grep -qx "ipu-link ports: $ports" "$T/d0b" && grep -qx "ipu-links up: $up" "$T/d0b" &&
+		grep -qx "fabric index: $fi0" "$T/d0b" && ok "ipu-info -d 0: $up of $ports links up" ||
+		nok "ipu-info -d 0 links" "want $ports ports, $up up, index $fi0: $(grep -E '^(fabric|ipu-link)' "$T/d0b" | tr '\n' ';')"
+else
+	grep -qx "ipu-links: no IPU-Link information" "$T/d0b" &&
+		ok "ipu-info -d 0: no IPU-Link information" ||
+		nok "ipu-info -d 0: no IPU-Link information" "$(grep -E '^(fabric|ipu-link)' "$T/d0b" | tr '\n' ';')"
+fi
+
+# 18-19: ipu-links, text and JSON
+ipu-links >"$T/k" 2>"$T/err"; rc=$?
+ipu-links --json >"$T/kj" 2>>"$T/err"; rcj=$?
+rows=$(grep -c '^ipu[0-9]*:' "$T/k")
+# ipu-info --links is the same view
+ipu-info --links >"$T/k2" 2>>"$T/err" && cmp -s "$T/k" "$T/k2" || rc="$rc, ipu-info --links differs"
+if [ "$links" = 0 ]; then
+	[ "$rc" = 0 ] && grep -q "^no IPU-Link information" "$T/k" &&
+		ok "ipu-links: no IPU-Link information, exit 0" ||
+		nok "ipu-links without link sysfs" "rc=$rc $(head -c 200 "$T/k") $(cat "$T/err")"
+	[ "$rcj" = 0 ] && grep -q '"link_information": false' "$T/kj" &&
+		grep -q '"channels": \[\]' "$T/kj" && ok "ipu-links --json: link_information false" ||
+		nok "ipu-links --json without link sysfs" "rc=$rcj $(head -c 200 "$T/kj")"
+else
+	# a VM without a fabric: ports, none wired
+	{ head -1 "$T/k" | grep -q '^FROM  *TO  *STATE' ||
+		{ [ "$rows" = 0 ] && grep -qx "no IPU-Link channels: no port is wired" "$T/k"; }; } &&
+		[ "$rc" = 0 ] && ok "ipu-links: $rows channels" ||
+		nok "ipu-links" "rc=$rc $(head -c 200 "$T/k") $(cat "$T/err")"
+	recs=$(grep -c '^      "from": ' "$T/kj")
+	[ "$rcj" = 0 ] && grep -q "^  \"num_ipus\": $ncards,$" "$T/kj" && [ "$recs" = "$rows" ] &&
+		ok "ipu-links --json: $recs records" ||
+		nok "ipu-links --json" "rc=$rcj records=$recs rows=$rows"
+fi
+
+# 20: every channel as sysfs has it: each end names the other, same state
+if [ "$links" = 1 ]; then
+	bad=""; n2=0
+	while read -r from to st rest; do
+		a=${from%%:*}; p=${from#*:}; b=${to%%:*}; q=${to#*:}
+		case "$b" in ipu[0-9]*) ;; *) continue ;; esac
+		n2=$((n2 + 2))
+		pa=/sys/class/ipu/$a/links/port$p; pb=/sys/class/ipu/$b/links/port$q
+		want="$(cat "$pa/state")"; [ "$(cat "$pb/state")" = "$want" ] || want="$want/$(cat "$pb/state")"
+		[ "$(cat "$pa/peer")" = "$(cat /sys/class/ipu/$b/serial):$q" ] &&
+			[ "$(cat "$pb/peer")" = "$(cat /sys/class/ipu/$a/serial):$p" ] &&
+			[ "$st" = "$want" ] || bad="$bad $from-$to"
+	done <<EOF
+$(grep '^ipu[0-9]*:' "$T/k")
+EOF
+	serials=$(cat /sys/class/ipu/ipu*/serial | tr '\n' ' ')
+	wired=0
+	for f in /sys/class/ipu/ipu*/links/port*/peer; do
+		pe=$(cat "$f"); [ "$pe" = none ] && continue
+		case " $serials" in *" ${pe%:*} "*) wired=$((wired + 1)) ;; esac
+	done
+	[ -z "$bad" ] && [ "$n2" = "$wired" ] && ok "ipu-links rows match sysfs ($wired port ends)" ||
+		nok "ipu-links rows match sysfs" "bad:$bad ends $n2 want $wired"
+else skip "ipu-links rows match sysfs" "no IPU-Link sysfs (driver branch linksdrv)"; fi
+
+# 21: the ladder
+ipu-links --topology >"$T/t" 2>"$T/err"; rc=$?
+if [ "$links" = 0 ]; then
+	[ "$rc" = 0 ] && grep -q "^no IPU-Link information" "$T/t" &&
+		ok "ipu-links --topology: no IPU-Link information" || nok "ipu-links --topology" "rc=$rc"
+else
+	pairs=$(grep -cE '^ipu[0-9]+( |$)' "$T/t")
+	[ "$rc" = 0 ] && [ "$pairs" = $(((ncards + 1) / 2)) ] && ok "ipu-links --topology: $pairs rows" ||
+		nok "ipu-links --topology" "rc=$rc rows=$pairs $(head -c 300 "$T/t")"
+fi
+
+# 22: the device ids of a known topology, every link up
+case "${IPU_VM_TOPOLOGY:-}" in
+m2000|pod16)
+	[ "$IPU_VM_TOPOLOGY" = m2000 ] && want="4:0,1 5:2,3 6:0,1,2,3" nids=7 ||
+		want="16:0,1 23:14,15 24:0,1,2,3 28:0,1,2,3,4,5,6,7 30:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15" nids=31
+	i=0
+	until ipu-links --json | grep -q '"overall_result": "passed"' || [ $i -ge 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	ipu-info -l >"$T/l" 2>/dev/null
+	bad=""
+	for g in $want; do
+		id=${g%%:*}
+		got=$(awk -v id="$id" '/^-\+- Id: /{on = ($0 ~ "Id: \\[" id "\\], target: \\[Multi IPU\\]")}
+			on && /^ \|--- Id: /{sub(/^ \|--- Id: \[/, ""); sub(/\].*/, ""); printf "%s%s", s, $0; s=","}' "$T/l")
+		[ "$got" = "${g#*:}" ] || bad="$bad $id=[$got]"
+	done
+	ids=$(grep -c '^-+- Id: ' "$T/l")
+	ipu-info -d 6 >"$T/g6" 2>&1
+	[ -z "$bad" ] && [ "$ids" = "$nids" ] && grep -qx "type: Multi IPU" "$T/g6" &&
+		ok "$IPU_VM_TOPOLOGY: device ids and members, links up" ||
+		nok "$IPU_VM_TOPOLOGY: device ids" "ids=$ids want $nids wrong:$bad $(head -c 200 "$T/g6")"
+	;;
+*) skip "device ids of a topology" "IPU_VM_TOPOLOGY not set (tools/ipu-vm --topology, branch fabric)" ;;
+esac
 
 rm -rf "$T"
 [ "$failed" = 0 ]

@@ -79,6 +79,9 @@ TEST(groups_m2000)
 	groups_str(topo, s, sizeof(s));
 	EXPECT_STREQ("0={0} 1={1} 2={2} 3={3} 4={0,1} 5={2,3} 6={0,1,2,3}", s);
 	EXPECT_EQ(4u, ipu_topology_num_cards(topo));
+	EXPECT_EQ(7u, ipu_topology_num_ids(topo));
+	EXPECT_EQ(0, ipu_topology_check_group(topo, 6, NULL));
+	EXPECT_EQ(-ENODEV, ipu_topology_check_group(topo, 7, NULL));
 	EXPECT_TRUE(ipu_topology_find_group(topo, 7) == NULL);
 	ipu_topology_free(topo);
 	td_free(&t);
@@ -93,6 +96,7 @@ TEST(groups_pod16)
 	td_ladder(&t, true);
 	topo = td_topology(&t);
 	EXPECT_EQ(31u, ipu_topology_num_groups(topo));
+	EXPECT_EQ(31u, ipu_topology_num_ids(topo));
 	EXPECT_TRUE(pod16_complete_but(topo, ~0u));
 	EXPECT_TRUE(has_group(topo, 16, 0, 2) && has_group(topo, 23, 14, 2) &&
 		    has_group(topo, 24, 0, 4) && has_group(topo, 27, 12, 4) &&
@@ -188,6 +192,7 @@ TEST(groups_pod16_rung_down)
 	EXPECT_EQ(30u, ipu_topology_num_groups(topo));
 	EXPECT_TRUE(ipu_topology_find_group(topo, 18) == NULL);
 	EXPECT_TRUE(pod16_complete_but(topo, 18));
+	EXPECT_EQ(31u, ipu_topology_num_ids(topo));	/* ids keep their place */
 	ipu_topology_free(topo);
 	td_free(&t);
 }
@@ -555,6 +560,8 @@ TEST(links_names_and_null_getters)
 	EXPECT_TRUE(ipu_links_port(NULL, 0) == NULL);
 	EXPECT_EQ(IPU_LINK_UNKNOWN, ipu_link_info_state(NULL));
 	EXPECT_EQ(0u, ipu_topology_num_groups(NULL));
+	EXPECT_EQ(0u, ipu_topology_num_ids(NULL));
+	EXPECT_EQ(-EINVAL, ipu_topology_check_group(NULL, 0, NULL));
 	EXPECT_TRUE(ipu_topology_group(NULL, 0) == NULL);
 	EXPECT_TRUE(ipu_topology_find_group(NULL, 0) == NULL);
 	EXPECT_EQ(-EINVAL, ipu_group_info_member(NULL, 0));

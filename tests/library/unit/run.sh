@@ -9,6 +9,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 INFO=$B/tools/ipu-info
 RESET=$B/tools/ipu-reset
+LINKS=$B/tools/ipu-links
 SO=$B/lib/libipudev.so.1.0.0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -104,7 +105,7 @@ check "header: compiles as C++" sh -c "command -v g++ >/dev/null || exit 0; \
 	g++ -x c++ -Wall -Wextra -Werror -fsyntax-only -I'$B/include' '$TMP/consumer.c'"
 
 # --- tools: command line ----------------------------------------------------
-for t in ipu-info ipu-reset; do
+for t in ipu-info ipu-reset ipu-links; do
 	T=$B/tools/$t
 	expect_rc "$t --help: exit 0, usage on stdout" 0 "^Usage: $t" out "$T" --help
 	expect_rc "$t -h" 0 "^Usage: $t" out "$T" -h
@@ -120,6 +121,10 @@ expect_rc "ipu-reset without -d/--all: exit 2" 2 "either -d N or --all" err "$RE
 expect_rc "ipu-reset -d 0 --all: exit 2" 2 "either -d N or --all" err "$RESET" -d 0 --all
 expect_rc "ipu-reset --timeout 60001: exit 2" 2 "invalid timeout '60001'" err "$RESET" --all --timeout 60001
 expect_rc "ipu-reset --timeout x: exit 2" 2 "invalid timeout" err "$RESET" --all -t x
+expect_rc "ipu-info -i -l: exit 2" 2 "-i shows details" err "$INFO" -i -l
+expect_rc "ipu-info --links -i: exit 2" 2 "-i shows details" err "$INFO" --links -i
+expect_rc "ipu-links --topology --json: exit 2" 2 "does not go with --json" err "$LINKS" -t -j
+expect_rc "ipu-info --help names -l, -i, --links" 0 "--links" out "$INFO" --help
 
 # --- tools without a driver -------------------------------------------------
 if [ -d /sys/class/ipu ]; then
@@ -138,6 +143,10 @@ else
 	expect_rc "no driver: ipu-info -d 0 exits 3" 3 "$hint" err "$INFO" -d 0
 	expect_rc "no driver: ipu-reset -d 0 exits 3" 3 "$hint" err "$RESET" -d 0
 	expect_rc "no driver: ipu-reset --all --json exits 3" 3 "$hint" err "$RESET" --all --json
+	expect_rc "no driver: ipu-info -l exits 3" 3 "$hint" err "$INFO" -l
+	expect_rc "no driver: ipu-info --links exits 3" 3 "$hint" err "$INFO" --links
+	expect_rc "no driver: ipu-links exits 3" 3 "$hint" err "$LINKS"
+	expect_rc "no driver: ipu-links --json exits 3" 3 "$hint" err "$LINKS" --json
 fi
 
 # --- output formats with synthetic cards (tools/common.c printers) ----------
@@ -195,6 +204,121 @@ check "text: table header and rows" sh -c "
 	[ \$(wc -l <'$TMP/table') = 4 ] &&
 	grep -q '^0  *0000:00:04.0  *gc200  *IPU-0-gc200  *1472  *897 MiB  *1.4.0  *1.0.0  *ready  *16.0 GT/s x16  *-$' '$TMP/table' &&
 	grep -q ' test  .* 2 MiB ' '$TMP/table'"
+
+# --- device ids, groups and links on topologies given as data -------------
+# (tools/topo_view.c, topo_ladder.c; the topologies: unit.c make_topo())
+topo() { "$UNIT" --topo "$@" >"$TMP/topo" 2>&1; }
+topo m2000 devices
+check "ipu-info -l: M2000 singles and groups 4, 5, 6 as gc-info -l" sh -c "
+	[ \$(grep -c '^-+- Id: ' '$TMP/topo') = 7 ] &&
+	grep -qx -- '-+- Id: \[0\], target: \[PCIe\], IPU: \[ipu0\], model: \[\], serial: \[IPU-SN-0000\], PCI: \[\]' '$TMP/topo' &&
+	grep -A2 -x -- '-+- Id: \[4\], target: \[Multi IPU\], IPUs: \[2\]' '$TMP/topo' | grep -qx -- ' |--- Id: \[1\], DNC Id: \[1\], IPU: \[ipu1\], serial: \[IPU-SN-0001\]' &&
+	grep -A2 -x -- '-+- Id: \[5\], target: \[Multi IPU\], IPUs: \[2\]' '$TMP/topo' | grep -qx -- ' |--- Id: \[2\], DNC Id: \[0\], IPU: \[ipu2\], serial: \[IPU-SN-0002\]' &&
+	[ \$(grep -A4 -x -- '-+- Id: \[6\], target: \[Multi IPU\], IPUs: \[4\]' '$TMP/topo' | grep -c '^ |--- ') = 4 ]"
+topo m2000-rung-down devices
+check "ipu-info -l: a rung down drops its pair only" sh -c "
+	grep -q 'Id: \[4\], target: \[Multi' '$TMP/topo' && grep -q 'Id: \[6\], target: \[Multi' '$TMP/topo' &&
+	! grep -q 'Id: \[5\]' '$TMP/topo'"
+topo pod16 devices
+check "ipu-info -l: POD16 ids 0-30" sh -c "
+	[ \$(grep -c '^-+- Id: ' '$TMP/topo') = 31 ] &&
+	[ \$(grep -c 'target: \[Multi IPU\], IPUs: \[2\]' '$TMP/topo') = 8 ] &&
+	[ \$(grep -c 'target: \[Multi IPU\], IPUs: \[4\]' '$TMP/topo') = 4 ] &&
+	grep -q '^-+- Id: \[29\], target: \[Multi IPU\], IPUs: \[8\]' '$TMP/topo' &&
+	grep -q '^-+- Id: \[30\], target: \[Multi IPU\], IPUs: \[16\]' '$TMP/topo'"
+topo m2000 devices-json
+check "json: devices of the M2000" python3 - "$TMP/topo" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"]
+assert [x["id"] for x in d] == list(range(7)), d
+assert [x["members"] for x in d[4:]] == [[0, 1], [2, 3], [0, 1, 2, 3]]
+assert d[6]["type"] == "multi" and d[6]["size"] == 4 and d[6]["ipus"][3] == "ipu3"
+assert d[0]["type"] == "single" and d[0]["members"] == [0]
+PY
+topo m2000 detail
+check "ipu-info -d 6: the group and a card's link lines" sh -c "
+	grep -qx 'id: 6' '$TMP/topo' && grep -qx 'type: Multi IPU' '$TMP/topo' &&
+	grep -qx 'num ipus: 4' '$TMP/topo' && grep -qx 'members: 0 1 2 3' '$TMP/topo' &&
+	grep -qx 'member 2: ipu2 (IPU-SN-0002)' '$TMP/topo' &&
+	grep -qx 'fabric index: 1' '$TMP/topo' && grep -qx 'ipu-link ports: 10' '$TMP/topo' &&
+	grep -qx 'ipu-links up: 3' '$TMP/topo' &&
+	grep -qx 'ipu-link correctable error count: 303' '$TMP/topo' &&
+	grep -qx 'ipu-link uncorrectable error count: 0' '$TMP/topo'"
+topo m2000-rung-down links
+check "ipu-links: one row per channel (M2000: 2 rungs x 2, 2 rails)" sh -c "
+	head -1 '$TMP/topo' | grep -q '^FROM  *TO  *STATE  *GEN  *LANES  *FOM  *CORR  *UNCORR$' &&
+	[ \$(wc -l <'$TMP/topo') = 7 ] &&
+	grep -qE '^ipu0:2 +ipu2:3 +up +4 +8 +200 +205 +0$' '$TMP/topo' &&
+	grep -qE '^ipu2:0 +ipu3:0 +down +0 +0 ' '$TMP/topo' &&
+	grep -qE '^ipu2:1 +ipu3:1 +failed ' '$TMP/topo' &&
+	! grep -qE '^ipu(1:[01]|3):' '$TMP/topo'"
+topo ring3 links-all
+check "ipu-links --all: unwired ports and a peer elsewhere" sh -c "
+	[ \$(wc -l <'$TMP/topo') = 28 ] &&
+	grep -qE '^ipu2:5 +FAR-AWAY:4 +down ' '$TMP/topo' &&
+	grep -qE '^ipu0:9 +- +down ' '$TMP/topo' &&
+	grep -qE '^ipu0:0 +ipu1:1 +up ' '$TMP/topo' && grep -qE '^ipu1:0 +ipu2:1 +up ' '$TMP/topo'"
+topo pod16 links-json
+check "json: ipu-links of the POD16, one record per channel" python3 - "$TMP/topo" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["channels"]
+assert d["num_ipus"] == 16 and d["link_information"] is True
+assert len(c) == 16 + 14 + 2, len(c)
+assert d["overall_result"] == "failed" and d["channels_up"] == 31
+down = [x for x in c if x["state"] != "up"]
+assert [(x["from"], x["to"]) for x in down] == [("ipu5:2", "ipu7:3")], down
+want = {"from", "to", "from_ipu", "from_port", "from_serial", "to_ipu", "to_port",
+        "to_serial", "state", "from_state", "to_state", "gen", "lanes", "fom",
+        "errors_corr", "errors_uncorr"}
+assert set(c[0]) == want, set(c[0]) ^ want
+assert c[0]["from"] == "ipu0:0" and c[0]["to"] == "ipu1:0" and c[0]["gen"] == 4
+assert ("ipu0:3", "ipu14:2") in [(x["from"], x["to"]) for x in c]
+PY
+topo nolinks links-json
+check "json: no IPU-Link information" python3 -c "
+import json
+d = json.load(open('$TMP/topo'))
+assert d['link_information'] is False and d['channels'] == [] and d['overall_result'] == 'none'"
+topo m2000-rung-down ladder
+cat >"$TMP/want" <<'TXT'
+IPU-Link topology of 4 IPUs (pairs across, rails down; (up/links)):
+
+ipu0  ==(2/2)== ipu1
+ |               |
+ipu2  xx(0/2)xx ipu3
+
+rungs: == all up, =- some up, xx none up; rails: | up, : some up, x down
+TXT
+check "ipu-links --topology: the M2000 ladder" diff -u "$TMP/want" "$TMP/topo"
+topo pod16 ladder
+check "ipu-links --topology: the POD16 ladder, a rail down, the closing links" sh -c "
+	[ \$(grep -c '==(2/2)==' '$TMP/topo') = 8 ] &&
+	sed -n '8p' '$TMP/topo' | grep -qx ' |               x' &&
+	grep -qx '  ipu0 - ipu14 (1/1)' '$TMP/topo' && grep -qx '  ipu1 - ipu15 (1/1)' '$TMP/topo'"
+
+# --- ipu-links on a fake sysfs (root only: a mount namespace of its own) ----
+fake() { unshare -m "$HERE/fake_sysfs.sh" "$UNIT" "$@"; }
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	fake m2000 "$LINKS" >"$TMP/fk" 2>&1
+	check "fake sysfs: ipu-links lists the M2000's 6 channels" sh -c "
+		[ \$(grep -c '^ipu' '$TMP/fk') = 6 ] && grep -qE '^ipu1:2 +ipu3:3 +up +4 +8 ' '$TMP/fk'"
+	fake m2000-rung-down "$LINKS" --json >"$TMP/fk" 2>&1
+	check "fake sysfs: ipu-links --json, a rung down" sh -c "
+		grep -q '\"overall_result\": \"failed\"' '$TMP/fk' && grep -q '\"channels_up\": 4,' '$TMP/fk'"
+	fake m2000 nolinks "$LINKS" >"$TMP/fk" 2>&1; rc=$?
+	check "fake sysfs: no IPU-Link information, exit 0" sh -c "
+		[ $rc = 0 ] && grep -q '^no IPU-Link information' '$TMP/fk'"
+	fake m2000 sh -c "echo bad >/sys/class/ipu/ipu1/links/port0/state; '$LINKS'" >"$TMP/fk" 2>&1; rc=$?
+	check "fake sysfs: a malformed file: exit 1, named" sh -c "
+		[ $rc = 1 ] && grep -q 'ipu1/links/port0/state: .bad. is not down, training, up or failed' '$TMP/fk'"
+	fake m2000 "$LINKS" -d 9 >"$TMP/fk" 2>&1; rc=$?
+	check "fake sysfs: ipu-links -d 9 exits 3" sh -c "[ $rc = 3 ] && grep -q 'no IPU with id 9' '$TMP/fk'"
+else
+	for x in "M2000 channels" "--json, a rung down" "no IPU-Link information" "a malformed file" "-d 9"; do
+		add skip "fake sysfs: ipu-links $x" "needs root for a mount namespace"
+	done
+fi
 
 # --- report -----------------------------------------------------------------
 ktap_print

@@ -122,8 +122,9 @@ static inline struct ipu_topology *td_topology(const struct td *t)
 		if (!cards[i])
 			abort();
 		cards[i]->fabric_index = s->fabric_index;
-		memcpy(cards[i]->ports, s->ports,
-		       s->nports * sizeof(*s->ports));
+		if (s->nports)
+			memcpy(cards[i]->ports, s->ports,
+			       s->nports * sizeof(*s->ports));
 	}
 	if (!cards || ipu__topology_from_links(cards, t->n, &topo, NULL))
 		abort();

@@ -506,6 +506,8 @@ static bool make_topo(const char *name, struct td *t)
 		td_ring(t);
 		t->c[2]->ports[5].peer_port = 4;	/* to a card elsewhere */
 		strcpy(t->c[2]->ports[5].peer_serial, "FAR-AWAY");
+	} else if (!strcmp(name, "unwired")) {
+		td_init(t, 4);		/* ports, no fabric */
 	} else if (!strcmp(name, "nolinks")) {
 		memset(t, 0, sizeof(*t));
 		t->n = 2;
@@ -519,11 +521,13 @@ static bool make_topo(const char *name, struct td *t)
 
 /*
  * unit --topo NAME VIEW: the tools' views (tools/topo_view.c) of topology
- * NAME (m2000, m2000-rung-down, pod16 with rail 5-7 down, ring3, nolinks):
+ * NAME (m2000, m2000-rung-down, pod16 with rail 5-7 down, ring3, unwired,
+ * nolinks):
  * VIEW is devices, devices-json, detail (device 6), links, links-all,
- * links-json or ladder.
+ * links-json or ladder; "tree DIR" writes it as the driver's sysfs under
+ * DIR (to try the tools and the VM test on a host, in a mount namespace).
  */
-static int dump_topo(const char *name, const char *view)
+static int dump_topo(const char *name, const char *view, const char *dir)
 {
 	struct td t;
 	struct ipu_topology *topo;
@@ -554,6 +558,9 @@ static int dump_topo(const char *name, const char *view)
 		jw_end(&w);
 	} else if (!strcmp(view, "ladder")) {
 		print_ladder(stdout, topo);
+	} else if (!strcmp(view, "tree") && dir) {
+		if (td_write_tree(&t, dir, true))
+			fprintf(stderr, "unit: cannot write the tree under %s\n", dir);
 	}
 	ipu_topology_free(topo);
 	td_free(&t);
@@ -564,7 +571,7 @@ static int dump_topo(const char *name, const char *view)
 int main(int argc, char **argv)
 {
 	if (argc > 3 && !strcmp(argv[1], "--topo"))
-		return dump_topo(argv[2], argv[3]);
+		return dump_topo(argv[2], argv[3], argc > 4 ? argv[4] : NULL);
 	if (argc > 2 && !strcmp(argv[1], "--pci"))
 		return pci_probe(argv[2], argc > 3 ? argv[3] : NULL);
 	if (argc > 1)
