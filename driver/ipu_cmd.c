@@ -59,6 +59,9 @@ static_assert(IPU_STATUS_RUN_FAILED == IPU_CS_RUN_FAILED);
 static_assert(IPU_STATUS_TOO_LARGE == IPU_CS_TOO_LARGE);
 static_assert(IPU_STATUS_INTERNAL == IPU_CS_INTERNAL);
 static_assert(IPU_STATUS_UNWRITTEN_INPUT == IPU_CS_UNWRITTEN_INPUT);
+static_assert(IPU_STATUS_LINK_DOWN == IPU_CS_LINK_DOWN);
+static_assert(IPU_STATUS_GROUP_BUSY == IPU_CS_GROUP_BUSY);
+static_assert(IPU_STATUS_SYNC_TIMEOUT == IPU_CS_SYNC_TIMEOUT);
 static_assert(IPU_STATUS_RESET > IPU_CS_INTERNAL);
 
 /* Upper bound of poll_us: spinning longer than this is never worth it. */
@@ -560,6 +563,9 @@ static int ipu_cmd_build_sqe(struct ipu_ctx *ctx, const struct ipu_cmd *c,
 			return -EOPNOTSUPP;
 		sqe->flags = IPU_SQE_LOAD_COMMIT;
 	}
+	/* 1.6: LOAD's offset is the group's member mask (card 1.5) */
+	if (c->opcode == IPU_CMD_LOAD && c->offset && !idev->feat.load_mask)
+		return -EOPNOTSUPP;
 	sqe->handle = c->handle;
 	sqe->offset = c->offset;
 	sqe->count = c->count;

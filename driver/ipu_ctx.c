@@ -43,7 +43,7 @@ int ipu_ctx_open(struct ipu_device *idev, struct file *filp)
  * The user queue's pages stay until release: the process may still map
  * them (remove ends their DMA mapping).
  */
-static void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
+void ipu_ctx_detach_locked(struct ipu_ctx *ctx)
 {
 	struct ipu_device *idev = ctx->idev;
 	struct ipu_queue *q = ctx->q;
@@ -106,7 +106,7 @@ int ipu_ctx_enter(struct ipu_ctx *ctx)
 }
 
 /* Detaches @ctx if it still is attached. Caller holds idev->attach_lock. */
-static void ipu_ctx_detach_if_attached(struct ipu_ctx *ctx)
+void ipu_ctx_detach_if_attached(struct ipu_ctx *ctx)
 {
 	mutex_lock(&ctx->mutex);
 	if (ctx->attached)
@@ -121,6 +121,7 @@ void ipu_ctx_release(struct ipu_ctx *ctx)
 	mutex_lock(&idev->attach_lock);
 	ipu_ctx_detach_if_attached(ctx);
 	mutex_unlock(&idev->attach_lock);
+	ipu_group_end(ctx);	/* a leader's members, after its own lock */
 	/*
 	 * Under ctxs_lock: remove either unmapped the user queue's rings
 	 * already or waits until they are unmapped here, with the device
@@ -161,6 +162,37 @@ void ipu_ctx_remove(struct ipu_device *idev)
 	mutex_unlock(&idev->ctxs_lock);
 }
 
+/*
+ * Attaches @ctx: a queue of its own on the card. Caller holds attach_lock,
+ * and the card has no attached context. 0, -ENODEV, or the queue's error.
+ */
+int ipu_ctx_attach_locked(struct ipu_ctx *ctx)
+{
+	struct ipu_device *idev = ctx->idev;
+	struct ipu_queue *q;
+	int ret;
+
+	mutex_lock(&ctx->mutex);
+	q = &idev->queues[idev->next_queue];
+	down_read(&idev->hw_rwsem);
+	if (READ_ONCE(idev->gone))
+		ret = -ENODEV;
+	else
+		ret = ipu_queue_start(q, ctx);
+	up_read(&idev->hw_rwsem);
+	if (!ret) {
+		idev->next_queue = (idev->next_queue + 1) % IPU_NUM_QUEUES;
+		/* Named to whoever tries to reset the card meanwhile. */
+		ctx->holder_pid = task_tgid_nr(current);
+		get_task_comm(ctx->holder_comm, current);
+		ctx->q = q;
+		ctx->attached = true;
+		idev->attached = ctx;
+	}
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
 static bool ipu_attach_possible(struct ipu_device *idev)
 {
 	return !READ_ONCE(idev->attached) || READ_ONCE(idev->gone);
@@ -171,7 +203,6 @@ long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 {
 	struct ipu_device *idev = ctx->idev;
 	struct ipu_attach at;
-	struct ipu_queue *q;
 	u32 usize;
 	int ret;
 
@@ -206,28 +237,13 @@ long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 	}
 
 	/* attach_lock held, the card free. */
-	mutex_lock(&ctx->mutex);
-	q = &idev->queues[idev->next_queue];
-	down_read(&idev->hw_rwsem);
-	if (READ_ONCE(idev->gone))
-		ret = -ENODEV;
-	else
-		ret = ipu_queue_start(q, ctx);
-	up_read(&idev->hw_rwsem);
+	ret = ipu_ctx_attach_locked(ctx);
 	if (!ret) {
-		idev->next_queue = (idev->next_queue + 1) % IPU_NUM_QUEUES;
-		/* Named to whoever tries to reset the card meanwhile. */
-		ctx->holder_pid = task_tgid_nr(current);
-		get_task_comm(ctx->holder_comm, current);
-		ctx->q = q;
-		ctx->attached = true;
-		idev->attached = ctx;
-		at.queue = q->index;
+		at.queue = ctx->q->index;
 		ret = ipu_args_out(uarg, &at, sizeof(at), usize);
 		if (ret)
-			ipu_ctx_detach_locked(ctx);
+			ipu_ctx_detach_if_attached(ctx);
 	}
-	mutex_unlock(&ctx->mutex);
 out_attach:
 	mutex_unlock(&idev->attach_lock);
 	return ret;
@@ -253,5 +269,7 @@ long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg)
 		mutex_unlock(&ctx->mutex);
 	}
 	mutex_unlock(&idev->attach_lock);
+	if (!ret)
+		ipu_group_end(ctx);
 	return ret;
 }

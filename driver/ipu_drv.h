@@ -48,6 +48,10 @@
  *     attach_lock -> ctx->mutex (with no hw_rwsem) to detach, and
  *     ctxs_lock -> ctx->mutex to unmap the user queues' rings.
  *   release: attach_lock -> ctx->mutex (detach), then ctxs_lock alone.
+ *   groups (ipu_group.c): ipu_group_mutex (global) -> one card's
+ *     attach_lock at a time, in ascending minor order -> ctx->mutex; never
+ *     two attach_locks at once. A leader's release or DETACH drops its own
+ *     attach_lock before it takes ipu_group_mutex to detach its members.
  *   ctx->mutex -> mmap_lock (pin_user_pages); mmap() runs under mmap_lock
  *     and so never takes ctx->mutex: it finds the buffer under the xarray's
  *     own lock and holds a buffer reference (kref) while it maps pages.
@@ -106,10 +110,10 @@
  * header's major, and the minor of the newest ioctls implemented here (1.0:
  * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
  * queue; 1.3: RESET's holder check, one device-writable mapping per
- * line; 1.4: LOAD's commit flag; 1.5: IPU-Links). Raise it with the
- * ioctls, not with the header.
+ * line; 1.4: LOAD's commit flag; 1.5: IPU-Links; 1.6: GROUP_ATTACH and
+ * LOAD's member mask). Raise it with the ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	5
+#define IPU_DRIVER_API_MINOR	6
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
@@ -287,6 +291,14 @@ struct ipu_ctx {
 	struct list_head node;		/* idev->ctxs, under ctxs_lock */
 	pid_t holder_pid;		/* the attaching process (RESET) */
 	char holder_comm[TASK_COMM_LEN];
+	/*
+	 * A group leader (ipu_group.c): the other members' files (a
+	 * reference each) and the attach_gen their contexts had when the
+	 * group attached them; under ipu_group_mutex.
+	 */
+	unsigned int group_count;
+	struct file *group_files[IPU_GROUP_MAX_OTHERS];
+	unsigned int group_gens[IPU_GROUP_MAX_OTHERS];
 };
 
 /*
@@ -307,6 +319,7 @@ struct ipu_features {
 	bool run_records;	/* 1.2: REC_BASE, a record per RUN */
 	bool unload;		/* 1.2: UNLOAD drops the graph at DETACH */
 	bool load_flags;	/* 1.3: LOAD flags (IPU_SQE_LOAD_COMMIT) */
+	bool load_mask;		/* 1.5: LOAD's group member mask */
 	bool links;		/* CAPS.LINKS: IPU-Link registers */
 };
 
@@ -454,6 +467,15 @@ long ipu_ioctl_attach(struct ipu_ctx *ctx, struct file *filp,
 		      void __user *uarg);
 long ipu_ioctl_detach(struct ipu_ctx *ctx, void __user *uarg);
 void ipu_ctx_remove(struct ipu_device *idev);
+int ipu_ctx_attach_locked(struct ipu_ctx *ctx);
+void ipu_ctx_detach_if_attached(struct ipu_ctx *ctx);
+/* attach_lock and ctx->mutex held, @ctx attached */
+void ipu_ctx_detach_locked(struct ipu_ctx *ctx);
+
+/* ipu_group.c: GROUP_ATTACH, and the end of a leader's group */
+long ipu_ioctl_group_attach(struct ipu_ctx *ctx, struct file *filp,
+			    void __user *uarg);
+void ipu_group_end(struct ipu_ctx *ctx);
 
 /* ipu_queue.c */
 void ipu_queues_init(struct ipu_device *idev);

@@ -284,6 +284,8 @@ static long ipu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return ipu_ioctl_uqueue(ctx, filp, uarg);
 	case IPU_IOCTL_LINKS:
 		return ipu_ioctl_links(idev, uarg);
+	case IPU_IOCTL_GROUP_ATTACH:
+		return ipu_ioctl_group_attach(ctx, filp, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -208,6 +208,7 @@ static void ipu_read_features(struct ipu_device *idev)
 	idev->feat.run_records = minor >= 2;
 	idev->feat.unload = minor >= 2;
 	idev->feat.load_flags = minor >= 3;
+	idev->feat.load_mask = minor >= 5;
 	idev->feat.links = idev->caps & IPU_CAP_LINKS;
 }
 

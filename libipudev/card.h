@@ -293,6 +293,9 @@ struct ipu__card {
 	struct ipu__uqueue uq;
 	unsigned async_inflight;	/* kernel-queue requests started by
 					 * tensor_*_async, not yet collected */
+	uint64_t group_mask;		/* LOAD's member mask (group_device.c);
+					 * non-zero: READs merge into the caller's
+					 * bytes (the card writes its tiles' only) */
 };
 
 /* run_result.status of a user-queue completion whose command id is not the
@@ -326,6 +329,8 @@ int ipu__card_ioctl_err(struct ipu_device *dev, const char *ioc,
  */
 int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,
 		     struct ipu_error *err);
+/* The card is attached (by ATTACH, or a GROUP_ATTACH of its group). */
+void ipu__card_attached(struct ipu_device *dev, uint32_t queue);
 /* @cmd zeroed, with argsz and @opcode set. */
 void ipu__card_cmd_init(struct ipu_cmd *cmd, unsigned opcode);
 /*
@@ -359,6 +364,10 @@ int ipu__card_need_loaded(struct ipu_device *dev, const char *what,
 void ipu__card_forget_graph(struct ipu__card *c);
 int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 		   unsigned flags, struct ipu_load_info *info, struct ipu_error *err);
+/* The same, as member of the group of member mask @mask (0: alone). */
+int ipu__card_load_mask(struct ipu_device *dev, const void *image, size_t size,
+			unsigned flags, uint64_t mask, struct ipu_load_info *info,
+			struct ipu_error *err);
 int ipu__card_tensor_count(struct ipu_device *dev, struct ipu_error *err);
 int ipu__card_tensor_info(struct ipu_device *dev, unsigned index,
 			  struct ipu_tensor_info *out, struct ipu_error *err);

@@ -53,7 +53,6 @@ int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,
 {
 	struct ipu__card *c = ipu__card_of(dev);
 	struct ipu_attach a;
-	struct ipu_info info;
 	int e;
 
 	if (!c)
@@ -82,15 +81,23 @@ int ipu__card_attach(struct ipu_device *dev, unsigned nonblock,
 					dev->name, c->devnode);
 		return ipu__card_ioctl_err(dev, "ATTACH", "attach", e, err);
 	}
+	ipu__card_attached(dev, a.queue);
+	return 0;
+}
+
+void ipu__card_attached(struct ipu_device *dev, uint32_t queue)
+{
+	struct ipu__card *c = ipu__card_of(dev);
+	struct ipu_info info;
+
 	c->attached = 1;
-	c->queue = a.queue;
+	c->queue = queue;
 	memset(&info, 0, sizeof(info));
 	info.argsz = sizeof(info);
 	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, &info) == 0) {
 		c->model = info.model;
 		c->clock_khz = info.clock_khz;
 	}
-	return 0;
 }
 
 void ipu__card_cmd_init(struct ipu_cmd *cmd, unsigned opcode)

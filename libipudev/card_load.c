@@ -22,11 +22,19 @@ void ipu__card_forget_graph(struct ipu__card *c)
 	c->run_started = 0;
 	c->run_done = 0;
 	c->run_uq = 0;
+	c->group_mask = 0;
 	ipu__graph_table_free(&c->g);
 }
 
 int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 		   unsigned flags, struct ipu_load_info *info, struct ipu_error *err)
+{
+	return ipu__card_load_mask(dev, image, size, flags, 0, info, err);
+}
+
+int ipu__card_load_mask(struct ipu_device *dev, const void *image, size_t size,
+			unsigned flags, uint64_t mask, struct ipu_load_info *info,
+			struct ipu_error *err)
 {
 	struct ipu__card *c = ipu__card_of(dev);
 	struct ipu__graph_table t;
@@ -67,12 +75,16 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 	ipu__card_forget_graph(c);
 	memset(msg, 0, sizeof(msg));
 	ipu__card_cmd_init(&cmd, IPU_CMD_LOAD);
+	cmd.offset = mask;		/* uAPI 1.6: the group's member mask */
 	cmd.user_ptr = (uintptr_t)image;
 	cmd.length = size;
 	cmd.msg_ptr = (uintptr_t)msg;
 	if (flags & IPU_LOAD_COMMIT_MEMORY)
 		cmd.flags |= IPU_CMD_FLAG_LOAD_COMMIT;
 	r = ipu__card_submit(dev, &cmd, "load", err);
+	if (r == -EOPNOTSUPP && mask)
+		return ipu__err(err, r, "load on %s: the card or driver is too old for "
+				"multi-IPU groups (LOAD's member mask)", dev->name);
 	if (r == -EOPNOTSUPP)
 		return ipu__err(err, r, "load on %s: the card or driver is too old to commit "
 				"tile memory at load (IPU_LOAD_COMMIT_MEMORY)", dev->name);
@@ -92,6 +104,7 @@ int ipu__card_load(struct ipu_device *dev, const void *image, size_t size,
 				dev->name, why);
 	c->g = t;
 	c->loaded = 1;
+	c->group_mask = mask;
 	info->committed_bytes = cmd.detail | (uint64_t)cmd.detail2 << 32;
 	return 0;
 }

@@ -32,6 +32,9 @@ static const char *const status_names[] = {
 	[IPU_STATUS_TOO_LARGE] = "TOO_LARGE",
 	[IPU_STATUS_INTERNAL] = "INTERNAL",
 	[IPU_STATUS_UNWRITTEN_INPUT] = "UNWRITTEN_INPUT",
+	[IPU_STATUS_LINK_DOWN] = "LINK_DOWN",
+	[IPU_STATUS_GROUP_BUSY] = "GROUP_BUSY",
+	[IPU_STATUS_SYNC_TIMEOUT] = "SYNC_TIMEOUT",
 };
 
 const char *ipu__card_status_name(uint32_t status)
@@ -144,6 +147,18 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 			return ipu__unwritten_err(err, w, x->tensor);
 		return ipu__err(err, ipu__engine_errno(IPUE_EUNWRITTEN),
 				"%s: reads tensor handle %u, which was never written", w, detail);
+	case IPU_STATUS_LINK_DOWN:
+		return ipu__err(err, ipu__engine_errno(IPUE_ELINK),
+				"%s: IPU-Link %u.%u (fabric index %u, port %u) is down",
+				w, detail >> 8, detail & 0xffu, detail >> 8, detail & 0xffu);
+	case IPU_STATUS_SYNC_TIMEOUT:
+		return ipu__err(err, ipu__engine_errno(IPUE_ESYNC),
+				"%s: a member of the group did not reach an external sync in time "
+				"(not running, reset or reloaded)", w);
+	case IPU_STATUS_GROUP_BUSY:
+		return ipu__err(err, -EBUSY,
+				"%s: the card with fabric index %u is in another group (load it "
+				"with this group's mask, or unload it)", w, detail);
 	case IPU_STATUS_TOO_LARGE:
 		return ipu__err(err, -EFBIG,
 				"%s: the graph binary is %llu bytes; the card takes 1 byte to 256 MiB",

@@ -149,7 +149,7 @@ static int bounce_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
 		cmd.offset = offset;
 		cmd.length = len;
 		cmd.buf = c->bounce->handle;
-		if (wr)
+		if (wr || c->group_mask)	/* group: keep the others' bytes */
 			memcpy(c->bounce->ptr, p, len);
 		r = ipu__card_submit(dev, &cmd, wr ? "tensor write" : "tensor read", err);
 		if (r)
@@ -179,7 +179,7 @@ static int bounce_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
 
 			n[i] = len - next < half ? len - next : half;
 			pos[i] = next;
-			if (wr)
+			if (wr || c->group_mask)
 				memcpy(slot, p + next, n[i]);
 			ipu__card_cmd_init(&cmd, wr ? IPU_CMD_WRITE : IPU_CMD_READ);
 			cmd.flags = IPU_CMD_FLAG_ASYNC;

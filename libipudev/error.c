@@ -102,6 +102,7 @@ static const struct {
 	{ IPUE_EMEMPLAN, -EINVAL },
 	{ IPUE_EMEMACCESS, -EFAULT },
 	{ IPUE_ELINK, -ENOLINK },
+	{ IPUE_ESYNC, -ETIMEDOUT },
 };
 
 int ipu__engine_errno(int status)

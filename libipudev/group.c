@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "group_internal.h"
 #include "topology.h"
 
 struct ipu_group {
 	unsigned id;
 	unsigned size;
 	struct ipu_device *members[IPU_GROUP_MAX_SIZE];
+	unsigned cards[IPU_GROUP_MAX_SIZE];	/* N of member k's ipuN */
 };
 
 IPU_API void ipu_group_close(struct ipu_group *group)
@@ -24,7 +26,7 @@ IPU_API void ipu_group_close(struct ipu_group *group)
 	if (!group)
 		return;
 	for (unsigned k = 0; k < group->size; k++)
-		ipu_device_close(group->members[k]);
+		ipu_device_close(group->members[k]);	/* NULL: taken */
 	free(group);
 }
 
@@ -44,6 +46,7 @@ int ipu__group_open_in(const struct ipu_topology *topo, unsigned id,
 		return ipu__err(err, -ENOMEM, "open device %u: out of memory", id);
 	g->id = id;
 	for (unsigned k = 0; k < gi->size; k++) {
+		g->cards[k] = gi->cards[k];
 		ret = ipu_device_open(gi->cards[k], flags, &g->members[k], err);
 		if (ret) {
 			ipu_group_close(g);
@@ -89,4 +92,36 @@ IPU_API struct ipu_device *ipu_group_member(const struct ipu_group *group,
 					    unsigned k)
 {
 	return group && k < group->size ? group->members[k] : NULL;
+}
+
+int ipu__group_take_member(struct ipu_group *group, unsigned k,
+			   struct ipu_device **out)
+{
+	if (k >= group->size || !group->members[k])
+		return -EINVAL;
+	*out = group->members[k];
+	group->members[k] = NULL;
+	return 0;
+}
+
+/* The members' fabric indices as LOAD's mask; 0 or -EPROTO (named). */
+int ipu__group_mask(const struct ipu_group *grp, unsigned id, uint64_t *mask,
+		    struct ipu_error *err)
+{
+	*mask = 0;
+	for (unsigned k = 0; k < ipu_group_size(grp); k++) {
+		unsigned card = grp->cards[k];
+		struct ipu_links *l;
+		int r = ipu_links_read(card, &l, err);
+		int fi = r ? -1 : ipu_links_fabric_index(l);
+
+		ipu_links_free(l);
+		if (r)
+			return r;
+		if (fi < 0 || fi >= 64)
+			return ipu__err(err, -EPROTO,
+					"open device %u: ipu%u reports no fabric index", id, card);
+		*mask |= 1ull << fi;
+	}
+	return 0;
 }

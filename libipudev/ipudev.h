@@ -544,6 +544,23 @@ IPU_API unsigned ipu_group_size(const struct ipu_group *group);
 IPU_API struct ipu_device *ipu_group_member(const struct ipu_group *group,
 					    unsigned k);
 
+/**
+ * ipu_group_device_open() - open device id @id as one struct ipu_device
+ * @id:    the device id (a single IPU, or a multi-IPU group)
+ * @flags: IPU_OPEN_* for every member
+ * @out:   out: the device, closed with ipu_device_close(); NULL on failure
+ *
+ * A single IPU's id gives that card's device (as ipu_device_open()). A
+ * group's device runs multi-IPU graph binaries on its member cards
+ * (docs/libipudev.md "Running a multi-IPU graph on a group of cards"):
+ * load, tensor write/read and run go to every member. Errors: those of
+ * ipu_group_open(); -EPROTO when a member card reports no fabric index;
+ * -ENOMEM.
+ */
+IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
+				  struct ipu_device **out,
+				  struct ipu_error *err);
+
 /* --- Graph builder (builder.c) --- */
 
 /*

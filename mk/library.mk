@@ -8,6 +8,10 @@
 #                         simulated card, with ASan/UBSan
 #                         -> $(B)/results/card-exec.ktap
 #   VM   ipu_exec_*       tests/library/exec/: graphs run on the cards
+#   VM   vm-group-check   tests/library/group/run.sh: an M2000 (4 cards, m2000
+#                         fabric) runs ipu_exec_group: a 4-IPU graph on
+#                         device 6 against the model, links down from QMP
+#                         before and during a run, reset -> $(B)/results/vm-group.ktap
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
 # (bench_map.c: a fused elementwise chain), bench-conv
 # (tests/library/builder/bench_conv.c: conv2d forward/backward against
@@ -257,3 +261,27 @@ $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common
 	@mkdir -p $(dir $@)
 	@echo "vm-exec-tests: $@"
 	@$(CC) $(VM_EXEC_CFLAGS) -o $@ $< -L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm
+
+# --- multi-IPU groups on the cards (VM) ---------------------------------------
+# ipu_exec_group (tests/library/group/): the group device of libipudev (the
+# shared library) against the model: the engine and its in-process fabric
+# linked in, the test graph written with the engine tests' writer (gw.c).
+# In /tests of every VM (it skips without an M2000); vm-group-check boots one.
+GROUP_TDIR := tests/library/group
+GROUP_TEST := $(B)/vm-tests/ipu_exec_group
+ALL_TARGETS += $(GROUP_TEST)
+VM_TESTS += $(GROUP_TEST)
+VM_CHECKS += vm-group-check
+
+$(GROUP_TEST): $(GROUP_TDIR)/ipu_exec_group.c tests/engine/gw.c libipudev/graph_pack.c \
+		$(TEST_COMMON)/ipu_host_qmp.c $(ENG_LIB) $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
+	@mkdir -p $(dir $@)
+	@echo "vm-group-tests: $@"
+	@$(CC) $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -Iinclude -Iqemu-device/engine \
+		-Itests/engine -I$(TEST_COMMON) -o $@ $(filter %.c,$^) $(ENG_LIB) \
+		-L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm -lpthread
+
+.PHONY: vm-group-check
+vm-group-check:
+	@mkdir -p $(B)/results
+	@$(GROUP_TDIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-group.ktap

@@ -12,6 +12,7 @@
 #include "qemu/log.h"
 #include "qemu/atomic.h"
 #include "ipu.h"
+#include "trace.h"
 
 /* ---- command execution (worker thread, lock not held) ---- */
 
@@ -139,6 +140,14 @@ static int ipu_cmd_load(IpuCmd *c)
         return ipu_dma_result(c, cs, &fault);
     }
     ipu_streams_unbind_all(s);
+    ipu_link_group_leave(s);        /* 1.5: any LOAD leaves the old group */
+    if (c->sqe.offset) {
+        cs = ipu_link_group_join(s, c->sqe.offset, &c->cqe.detail);
+        if (cs) {
+            ipue_engine_reset(s->engine);
+            return cs;
+        }
+    }
     ret = ipue_load_ex(s->engine, c->buf, c->sqe.length,
                        (c->sqe.flags & IPU_SQE_LOAD_COMMIT) ?
                        IPUE_LOAD_COMMIT : 0, &lerr);
@@ -153,6 +162,7 @@ static int ipu_cmd_load(IpuCmd *c)
         c->cqe.detail2 = (uint32_t)(ms.tile_bytes_resident >> 32);
         return IPU_CS_SUCCESS;
     }
+    ipu_link_group_leave(s);        /* no graph: no member of a group */
     if (ret == IPUE_ENOMEM) {
         return IPU_CS_INTERNAL;
     }
@@ -349,6 +359,14 @@ static int ipu_cmd_run(IpuCmd *c)
         ipue_unwritten_status(s->engine, &handle);
         c->cqe.detail = handle;
         return IPU_CS_UNWRITTEN_INPUT;
+    case IPUE_ELINK:                /* 1.5: the link, as fabric.h names it */
+        ipue_link_status(s->engine, &c->cqe.detail);
+        trace_ipu_group_run_end(s->fabric_index, IPU_CS_LINK_DOWN,
+                                c->cqe.detail);
+        return IPU_CS_LINK_DOWN;
+    case IPUE_ESYNC:
+        trace_ipu_group_run_end(s->fabric_index, IPU_CS_SYNC_TIMEOUT, 0);
+        return IPU_CS_SYNC_TIMEOUT;
     default:
         c->cqe.detail = -ret;
         return IPU_CS_RUN_FAILED;
@@ -366,6 +384,7 @@ static int ipu_cmd_unload(IpuCmd *c)
 {
     IpuState *s = c->s;
 
+    ipu_link_group_leave(s);
     if (s->engine) {
         ipue_engine_reset(s->engine);
     }

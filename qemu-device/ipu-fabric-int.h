@@ -12,6 +12,7 @@
 #include "qemu/timer.h"
 #include "hw/qdev-core.h"
 #include "ipu-fabric.h"
+#include "fabric_local.h"
 
 #define IPU_FABRIC_NO_LINK  (-1)
 
@@ -49,12 +50,15 @@ struct IpuFabric {
     char *topology;
     uint32_t size;              /* 0: the topology's default */
     char *wiring;
+    uint32_t sync_timeout_ms;   /* groups: longest wait at a sync (1.5) */
 
     bool complete;              /* realized: the wiring is built */
     QemuMutex lock;             /* link states, presence (see ipu-fabric.h) */
     IpuFabricMember *members;   /* size of them */
     IpuFabricLink *links;
     unsigned nlinks;
+    /* the engines' link transport, wired as links[] (ipu-fabric-group.c) */
+    struct ipue_fabric_local *transport;
 };
 
 /* ipu-fabric-link.c (BQL) */
@@ -70,6 +74,13 @@ IpuFabricLink *ipu_fabric_link_at(IpuFabric *f, uint32_t index,
                                   uint32_t port, IpuFabricEnd **end);
 /* "down", "training", "up", "failed". */
 const char *ipu_link_state_name(uint32_t state);
+
+/* ipu-fabric-group.c */
+/* Creates the transport, wired as f->links (all DOWN); at realize. */
+bool ipu_fabric_transport_init(IpuFabric *f, Error **errp);
+void ipu_fabric_transport_free(IpuFabric *f);
+/* @l went UP (@up) or left UP: the transport carries it or ends runs. */
+void ipu_fabric_transport_link(IpuFabricLink *l, bool up);
 
 /* ipu-fabric-qmp.c: the run-time control and query properties. */
 void ipu_fabric_qmp_class_init(ObjectClass *oc);

@@ -62,6 +62,9 @@ void ipu_fabric_link_set_state(IpuFabricLink *l, uint32_t state)
         l->end[0].fom = l->end[1].fom = IPU_LINK_UP_FOM;
     }
     qemu_mutex_unlock(&f->lock);
+    if (old == IPU_LINK_STATE_UP || state == IPU_LINK_STATE_UP) {
+        ipu_fabric_transport_link(l, state == IPU_LINK_STATE_UP);
+    }
     trace_ipu_link_state(l->end[0].index, l->end[0].port, l->end[1].index,
                          l->end[1].port, ipu_link_state_name(old),
                          ipu_link_state_name(state));

@@ -189,6 +189,11 @@ static void ipu_fabric_realize(DeviceState *dev, Error **errp)
     if (!ipu_fabric_check_size(f, t, errp)) {
         return;
     }
+    if (f->sync_timeout_ms < 100 || f->sync_timeout_ms > 600000) {
+        error_setg(errp, "ipu-fabric: sync-timeout-ms=%u: 100 to 600000",
+                   f->sync_timeout_ms);
+        return;
+    }
     f->members = g_new0(IpuFabricMember, f->size);
     for (uint32_t i = 0; i < f->size; i++) {
         for (unsigned p = 0; p < IPU_LINK_PORTS_MAX; p++) {
@@ -204,6 +209,10 @@ static void ipu_fabric_realize(DeviceState *dev, Error **errp)
         return;
     }
     ipu_fabric_links_init(f);
+    if (!ipu_fabric_transport_init(f, errp)) {
+        ipu_fabric_transport_free(f);
+        return;
+    }
     f->complete = true;
     trace_ipu_fabric_complete(t->name, f->size, f->nlinks);
 }
@@ -273,6 +282,7 @@ static void ipu_fabric_finalize(Object *obj)
 {
     IpuFabric *f = IPU_FABRIC(obj);
 
+    ipu_fabric_transport_free(f);
     ipu_fabric_links_free(f);
     g_free(f->links);
     g_free(f->members);
@@ -283,6 +293,8 @@ static Property ipu_fabric_properties[] = {
     DEFINE_PROP_STRING("topology", IpuFabric, topology),
     DEFINE_PROP_UINT32("size", IpuFabric, size, 0),
     DEFINE_PROP_STRING("wiring", IpuFabric, wiring),
+    DEFINE_PROP_UINT32("sync-timeout-ms", IpuFabric, sync_timeout_ms,
+                       IPU_SYNC_TIMEOUT_MS_DEFAULT),
     DEFINE_PROP_END_OF_LIST(),
 };
 

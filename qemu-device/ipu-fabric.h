@@ -28,6 +28,8 @@
 #include "qom/object.h"
 #include "ipu/ipu_hw.h"
 
+struct ipue_engine;
+
 #define TYPE_IPU_FABRIC "ipu-fabric"
 OBJECT_DECLARE_SIMPLE_TYPE(IpuFabric, IPU_FABRIC)
 
@@ -96,5 +98,22 @@ bool ipu_fabric_link_up(IpuFabric *f, uint32_t index, uint32_t port);
  */
 int ipu_fabric_route(IpuFabric *f, uint32_t from, uint32_t to,
                      IpuFabricHop *hops, unsigned max, uint32_t *down);
+
+/*
+ * Multi-IPU groups (docs/hw-interface.md "Multi-IPU groups"; the card's
+ * worker thread, no lock held). Member @index's engine @e joins the group
+ * of member mask @mask for a LOAD; returns IPU_CS_SUCCESS, or the LOAD's
+ * completion status with *@detail: INVALID_FIELD (a bad mask, logged as a
+ * guest error), GROUP_BUSY (a member is in another group), INTERNAL. The
+ * engine's graph is dropped either way.
+ */
+int ipu_fabric_group_join(IpuFabric *f, uint32_t index, uint64_t mask,
+                          struct ipue_engine *e, uint32_t *detail);
+/*
+ * Member @index's engine leaves its group (LOAD, UNLOAD, reset, unplug),
+ * ending the group's run if one is in progress; no run of it may be. No-op
+ * when in none.
+ */
+void ipu_fabric_group_leave(IpuFabric *f, uint32_t index);
 
 #endif /* HW_IPU_FABRIC_H */

@@ -152,3 +152,25 @@ void ipu_link_reg_write(IpuState *s, hwaddr addr, uint32_t val)
     }
     s->link_changed &= ~(val & valid);
 }
+
+/* ---- multi-IPU groups (worker thread; docs/hw-interface.md) ---- */
+
+int ipu_link_group_join(IpuState *s, uint64_t mask, uint32_t *detail)
+{
+    if (!s->fabric) {
+        qemu_log_mask(LOG_GUEST_ERROR, "ipu: LOAD with member mask 0x%"
+                      PRIx64 " on a card on no fabric\n", mask);
+        trace_ipu_group_refused(IPU_FABRIC_NONE, mask, "no fabric");
+        *detail = offsetof(struct ipu_sqe, offset);
+        return IPU_CS_INVALID_FIELD;
+    }
+    return ipu_fabric_group_join(s->fabric, s->fabric_index, mask,
+                                 s->engine, detail);
+}
+
+void ipu_link_group_leave(IpuState *s)
+{
+    if (s->fabric) {
+        ipu_fabric_group_leave(s->fabric, s->fabric_index);
+    }
+}

@@ -334,6 +334,9 @@ static void *ipu_worker(void *opaque)
         int cs;
 
         if (s->engine_reset) {
+            qemu_mutex_unlock(&s->lock);
+            ipu_link_group_leave(s);    /* before its graph goes */
+            qemu_mutex_lock(&s->lock);
             if (s->engine) {
                 ipue_engine_reset(s->engine);
             }
@@ -430,6 +433,7 @@ void ipu_worker_stop(IpuState *s)
     qemu_mutex_unlock_iothread();
     qemu_thread_join(&s->worker);
     qemu_mutex_lock_iothread();
+    ipu_link_group_leave(s);
     ipue_engine_destroy(s->engine);
     s->engine = NULL;
     ipu_streams_unbind_all(s);

@@ -153,6 +153,13 @@ void ipu_link_ready(IpuState *s);
 bool ipu_link_reg(IpuState *s, hwaddr addr);
 uint32_t ipu_link_reg_read(IpuState *s, hwaddr addr);
 void ipu_link_reg_write(IpuState *s, hwaddr addr, uint32_t val);
+/*
+ * Worker thread, no lock: the engine joins the group of member mask @mask
+ * (LOAD's offset): IPU_CS_*, *@detail set on failure; or leaves its group
+ * (LOAD, UNLOAD, reset, unplug: before the engine's graph goes).
+ */
+int ipu_link_group_join(IpuState *s, uint64_t mask, uint32_t *detail);
+void ipu_link_group_leave(IpuState *s);
 
 /* ipu-queue.c: queue registers and doorbells */
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);

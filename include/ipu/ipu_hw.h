@@ -30,7 +30,7 @@
 
 /* Interface version reported in IPU_REG_VERSION: major << 16 | minor. */
 #define IPU_HW_VERSION_MAJOR		1
-#define IPU_HW_VERSION_MINOR		4	/* 1.4: IPU-Links */
+#define IPU_HW_VERSION_MINOR		5	/* 1.4: IPU-Links; 1.5: groups */
 #define IPU_HW_VERSION \
 	((IPU_HW_VERSION_MAJOR << 16) | IPU_HW_VERSION_MINOR)
 
@@ -290,9 +290,9 @@ struct ipu_run_record {
 static inline uint32_t ipu_sqe_uses(uint8_t opcode)
 {
 	switch (opcode) {
-	case IPU_SQE_LOAD:
-		return IPU_SQE_USES_LENGTH | IPU_SQE_USES_DATA |
-		       IPU_SQE_USES_ARG | IPU_SQE_USES_FLAGS;
+	case IPU_SQE_LOAD:	/* 1.5: offset = the group's member mask */
+		return IPU_SQE_USES_OFFSET | IPU_SQE_USES_LENGTH |
+		       IPU_SQE_USES_DATA | IPU_SQE_USES_ARG | IPU_SQE_USES_FLAGS;
 	case IPU_SQE_WRITE:
 	case IPU_SQE_READ:
 		return IPU_SQE_USES_HANDLE | IPU_SQE_USES_OFFSET |
@@ -332,6 +332,18 @@ static inline uint8_t ipu_sqe_flags_valid(uint8_t opcode)
 #define IPU_CS_INTERNAL			14	/* the card ran out of resources */
 #define IPU_CS_UNWRITTEN_INPUT		15	/* 1.3: detail: the host handle a
 						 * program reads, never written */
+#define IPU_CS_LINK_DOWN		16	/* 1.5: detail: IPU_LINK_DETAIL() */
+#define IPU_CS_GROUP_BUSY		17	/* 1.5: detail: fabric index in
+						 * another group */
+#define IPU_CS_SYNC_TIMEOUT		18	/* 1.5: a member missed a sync */
+
+/* 1.5: LINK_DOWN's detail: the link as fabric index and port */
+#define IPU_LINK_DETAIL(index, port)	(((uint32_t)(index) << 8) | ((port) & 0xffu))
+#define IPU_LINK_DETAIL_INDEX(d)	((d) >> 8)
+#define IPU_LINK_DETAIL_PORT(d)		((d) & 0xffu)
+/* 1.5: LOAD's offset: bit i = fabric index i is a member; 0 = single IPU */
+#define IPU_GROUP_MASK_MAX_BITS		64
+#define IPU_SYNC_TIMEOUT_MS_DEFAULT	10000
 
 #define IPU_MAX_GRAPH_BYTES		(256u << 20)
 #define IPU_MAX_TRANSFER_BYTES		(1ull << 32)

@@ -36,6 +36,7 @@ const char *ipue_strerror(int status)
 	case IPUE_EMEMPLAN: return "memory plan lets two live regions overlap";
 	case IPUE_EMEMACCESS: return "access outside the memory regions live at its step";
 	case IPUE_ELINK: return "IPU-Link down";
+	case IPUE_ESYNC: return "a member of the group missed a sync";
 	default: return "unknown error";
 	}
 }

@@ -11,12 +11,17 @@
  * poll, and no member waits for one that has left. One mutex guards
  * everything but the epochs and the ended mark, which poll reads lock-free.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L	/* rwlocks, clock_gettime */
+#endif
 #include "fabric_local.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ipu/graph_format.h"
 
@@ -56,6 +61,9 @@ struct group {
 
 struct ipue_fabric_local {
 	pthread_mutex_t lock;
+	/* writes into members (read side) against leaving (write side) */
+	pthread_rwlock_t xfer;
+	uint32_t sync_timeout_ms;	/* 0: none */
 	enum topo topo;
 	uint32_t ipus, ports;
 	struct port *port;		/* [ipus * ports] */
@@ -142,6 +150,12 @@ int ipue_fabric_local_create(const char *topology, uint32_t ipus, uint32_t ports
 		free(f);
 		return IPUE_ENOMEM;
 	}
+	if (pthread_rwlock_init(&f->xfer, NULL)) {
+		pthread_mutex_destroy(&f->lock);
+		free(f->port);
+		free(f);
+		return IPUE_ENOMEM;
+	}
 	f->topo = known[k].t;
 	f->ipus = ipus;
 	f->ports = ports;
@@ -159,9 +173,46 @@ void ipue_fabric_local_destroy(struct ipue_fabric_local *f)
 		return;
 	for (uint32_t i = 0; i < f->ipus; i++)
 		ipue_fabric_local_leave(f, i);
+	pthread_rwlock_destroy(&f->xfer);
 	pthread_mutex_destroy(&f->lock);
 	free(f->port);
 	free(f);
+}
+
+int ipue_fabric_local_group_of(struct ipue_fabric_local *f, uint32_t ipu, uint64_t *mask)
+{
+	int in;
+
+	if (ipu >= f->ipus)
+		return IPUE_ERANGE;
+	pthread_mutex_lock(&f->lock);
+	in = f->ep[ipu] != NULL;
+	if (in && mask)
+		*mask = f->ep[ipu]->g->mask;
+	pthread_mutex_unlock(&f->lock);
+	return in;
+}
+
+void ipue_fabric_local_set_sync_timeout(struct ipue_fabric_local *f, uint32_t ms)
+{
+	pthread_mutex_lock(&f->lock);
+	f->sync_timeout_ms = ms;
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* the barrier's deadline, @ms from now (CLOCK_MONOTONIC: the cv's clock) */
+static struct timespec deadline_in(uint32_t ms)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
 }
 
 uint32_t ipue_fabric_local_ipus(const struct ipue_fabric_local *f)
@@ -305,6 +356,9 @@ static int op_barrier(void *ctx, uint64_t *val, uint32_t *link)
 	int rc = 0;
 
 	pthread_mutex_lock(&f->lock);
+	const uint32_t tmo = f->sync_timeout_ms;
+	const struct timespec until = deadline_in(tmo);
+
 	if (!run_ended(ep)) {
 		if (!g->arrived)
 			g->bar_epoch = atomic_load(&ep->epoch);
@@ -318,8 +372,15 @@ static int op_barrier(void *ctx, uint64_t *val, uint32_t *link)
 			g->gen++;
 			pthread_cond_broadcast(&g->cv);
 		}
-		while (g->gen == gen && !run_ended(ep))
-			pthread_cond_wait(&g->cv, &f->lock);
+		while (g->gen == gen && !run_ended(ep)) {
+			if (!tmo) {
+				pthread_cond_wait(&g->cv, &f->lock);
+			} else if (pthread_cond_timedwait(&g->cv, &f->lock, &until) == ETIMEDOUT &&
+				   g->gen == gen) {
+				/* a member never came: nobody waits for it any longer */
+				end_run_locked(g, atomic_load(&ep->epoch), IPUE_ESYNC, IPUE_LINK_NONE);
+			}
+		}
 		if (g->gen != gen) {
 			/* it completed (an end after that shows at the next poll or barrier) */
 			*val = g->result;	/* the next one needs this member: stable */
@@ -339,11 +400,17 @@ static int op_write(void *ctx, uint32_t to, uint32_t tile, uint32_t offset,
 		    const void *src, uint64_t bytes)
 {
 	struct endpoint *ep = ctx;
+	struct ipue_fabric_local *f = ep->f;
+	int rc = IPUE_EINVAL;
 
-	/* members joined before the run and stay until it ends: no lock */
-	if (to >= ep->g->n || !ep->g->ep[to])
-		return IPUE_EINVAL;
-	return ipue_fabric_deliver(ep->g->ep[to]->e, tile, offset, src, bytes);
+	/* a member may leave (its card reset) meanwhile: leave() waits for us */
+	pthread_rwlock_rdlock(&f->xfer);
+	if (run_ended(ep))	/* a member left or reloads: its graph is not ours */
+		rc = IPUE_ECANCELED;
+	else if (to < ep->g->n && ep->g->ep[to])
+		rc = ipue_fabric_deliver(ep->g->ep[to]->e, tile, offset, src, bytes);
+	pthread_rwlock_unlock(&f->xfer);
+	return rc;
 }
 
 /* wired links between IPUs a and b; the first (by a's port) not up into *down */
@@ -442,6 +509,27 @@ static const struct ipue_fabric_ops local_ops = {
 
 /* ------------------------------------------------------------- groups */
 
+/* an empty group whose cv waits on CLOCK_MONOTONIC (barrier deadlines), or NULL */
+static struct group *group_new(void)
+{
+	struct group *g = calloc(1, sizeof(*g));
+	pthread_condattr_t ca;
+	int bad;
+
+	if (!g || pthread_condattr_init(&ca)) {
+		free(g);
+		return NULL;
+	}
+	bad = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	      pthread_cond_init(&g->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	if (bad) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
 /* the group of mask, found through a joined member, or a new one; f->lock held */
 static int group_for(struct ipue_fabric_local *f, uint64_t mask, struct group **out)
 {
@@ -460,11 +548,9 @@ static int group_for(struct ipue_fabric_local *f, uint64_t mask, struct group **
 	if (!ipu_graph_ipus_ok(n))
 		return IPUE_EINVAL;
 	if (!g) {
-		g = calloc(1, sizeof(*g));
-		if (!g || pthread_cond_init(&g->cv, NULL)) {
-			free(g);
+		g = group_new();
+		if (!g)
 			return IPUE_ENOMEM;
-		}
 		g->mask = mask;
 		for (uint32_t i = 0; i < f->ipus; i++)
 			if (mask >> i & 1)
@@ -546,10 +632,14 @@ void ipue_fabric_local_leave(struct ipue_fabric_local *f, uint32_t ipu)
 
 	if (!f || ipu >= f->ipus)
 		return;
+	pthread_rwlock_wrlock(&f->xfer);	/* no write into it is in progress */
 	pthread_mutex_lock(&f->lock);
 	ep = f->ep[ipu];
+	if (ep)		/* the others, were they running, wait for it no longer */
+		end_run_locked(ep->g, group_epoch(ep->g), IPUE_ESYNC, IPUE_LINK_NONE);
 	g = ep ? unregister_locked(f, ep) : NULL;
 	pthread_mutex_unlock(&f->lock);
+	pthread_rwlock_unlock(&f->xfer);
 	if (!ep)
 		return;
 	(void)ipue_set_fabric(ep->e, NULL);

@@ -94,8 +94,24 @@ int ipue_fabric_local_join(struct ipue_fabric_local *f, uint64_t mask, uint32_t 
 			   struct ipue_engine *e);
 /*
  * The engine at @ipu leaves its group (ipue_set_fabric(e, NULL)); no run of
- * it may be in progress. No-op if @ipu is in no group.
+ * it may be in progress. The group's latest run ends with IPUE_ESYNC (its
+ * other members, were they running, stop at once instead of waiting for
+ * it), and no member's write reaches the engine any more once this
+ * returns (a write in progress is waited for). No-op if @ipu is in no
+ * group.
  */
 void ipue_fabric_local_leave(struct ipue_fabric_local *f, uint32_t ipu);
+
+/*
+ * Is the engine at @ipu in a group? 1 (and its mask in *@mask, when not
+ * NULL), 0 if not, IPUE_ERANGE for no such IPU.
+ */
+int ipue_fabric_local_group_of(struct ipue_fabric_local *f, uint32_t ipu, uint64_t *mask);
+/*
+ * Members wait at most @ms milliseconds (CLOCK_MONOTONIC) at a barrier for
+ * the last member; then the run ends on every member with IPUE_ESYNC. 0
+ * (the default): they wait until the run ends otherwise (cancel, a link).
+ */
+void ipue_fabric_local_set_sync_timeout(struct ipue_fabric_local *f, uint32_t ms);
 
 #endif /* IPUE_FABRIC_LOCAL_H */

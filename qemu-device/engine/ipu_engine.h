@@ -50,6 +50,8 @@ enum ipue_status {
 				 * live at its step: ipue_memcheck_message() */
 	IPUE_ELINK = -16,	/* multi-IPU run: a link it needs is down, or a link
 				 * of the group went down: ipue_link_status() */
+	IPUE_ESYNC = -17,	/* multi-IPU run: a member did not reach a sync in
+				 * time, or left the group (fabric_local.h) */
 };
 
 const char *ipue_strerror(int status);	/* static string, never NULL */

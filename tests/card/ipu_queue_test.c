@@ -573,6 +573,59 @@ TEST_F(queue, load_commit_flag)
 	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
 }
 
+/*
+ * LOAD's member mask (1.5, docs/hw-interface.md "Multi-IPU groups"): a bad
+ * mask is INVALID_FIELD at byte 8 and leaves no graph; a good one loads (a
+ * single-IPU graph runs alone whatever the group). On a card on no fabric
+ * every non-zero mask is bad.
+ */
+TEST_F(queue, load_member_mask)
+{
+	IPU_RETURN_IF_SKIPPED();
+	uint32_t idx = rd32(self, IPU_REG_FABRIC_INDEX);
+	uint32_t size = rd32(self, IPU_REG_FABRIC_SIZE);
+	uint64_t own = idx < 64 ? 1ull << idx : 1;
+	uint64_t bad[4];
+	unsigned nbad = 0;
+	struct ipu_sqe e;
+	struct ipu_cqe c;
+
+	load_sqe(self, self->graph, self->graph_len, &e);
+	if (idx == IPU_FABRIC_NONE) {
+		bad[nbad++] = 1;
+		bad[nbad++] = ~0ull;
+	} else {
+		if (size > 1)
+			bad[nbad++] = 1ull << ((idx + 1) % size);	/* own bit clear */
+		if (size < 64)
+			bad[nbad++] = own | 1ull << size;		/* beyond the fabric */
+		if (size >= 3)						/* 3 members */
+			bad[nbad++] = own | 1ull << ((idx + 1) % size) |
+				      1ull << ((idx + 2) % size);
+	}
+	for (unsigned i = 0; i < nbad; i++) {
+		ASSERT_EQ(IPU_CS_SUCCESS, load_graph(self));
+		e.offset = bad[i];
+		EXPECT_EQ(IPU_CS_INVALID_FIELD, run_cmd(self, &e, &c));
+		EXPECT_EQ(8, c.detail);
+		EXPECT_EQ(IPU_CS_NO_GRAPH, cmd0(self, IPU_SQE_RUN, NULL));
+	}
+	if (idx == IPU_FABRIC_NONE)
+		return;
+	/* a group of one, then of all four (an M2000): the graph runs alone */
+	e.offset = own;
+	ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+	EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	if (size == 4) {
+		e.offset = 0xf;
+		ASSERT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+		EXPECT_EQ(IPU_CS_SUCCESS, cmd0(self, IPU_SQE_RUN, NULL));
+	}
+	/* mask 0: alone again */
+	e.offset = 0;
+	EXPECT_EQ(IPU_CS_SUCCESS, run_cmd(self, &e, &c));
+}
+
 TEST_F(queue, corrupt_graph_message)
 {
 	IPU_RETURN_IF_SKIPPED();

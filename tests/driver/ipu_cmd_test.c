@@ -316,7 +316,7 @@ static void negative_argsz(struct __test_metadata *_metadata, int fd)
 		EXPECT_EQ(-1, ioctl(fd, nrs[i], (void *)8));
 		EXPECT_EQ(EFAULT, errno);
 	}
-	EXPECT_EQ(-1, ioctl(fd, _IO(IPU_IOCTL_MAGIC, 0x0d), NULL));
+	EXPECT_EQ(-1, ioctl(fd, _IO(IPU_IOCTL_MAGIC, 0x0e), NULL));
 	EXPECT_EQ(ENOTTY, errno);
 }
 

@@ -1651,7 +1651,7 @@ static void op_badnr(struct thr *t)
 	int err;
 
 	if (chance(t, 50))
-		nr = _IO(IPU_IOCTL_MAGIC, 0x0d + rn(t, 0xf3));
+		nr = _IO(IPU_IOCTL_MAGIC, 0x0e + rn(t, 0xf2));
 	else	/* a known number with a size and direction: another ioctl */
 		nr = _IOC(1 + rn(t, 3), IPU_IOCTL_MAGIC, rn(t, 0x0d),
 			  8 + rn(t, 200));

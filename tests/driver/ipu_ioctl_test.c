@@ -262,7 +262,7 @@ FIXTURE_TEARDOWN(dev)
 TEST_F(dev, unknown_ioctl_enotty)
 {
 	static const unsigned long cmds[] = {
-		_IO(IPU_IOCTL_MAGIC, 0x0d),	/* 0x02..0x0a: API 1.1, 0x0b: 1.2, 0x0c: 1.5 */
+		_IO(IPU_IOCTL_MAGIC, 0x0e),	/* 0x02..0x0a: API 1.1, 0x0b: 1.2, 0x0c: 1.5, 0x0d: 1.6 */
 		_IO(IPU_IOCTL_MAGIC, 0x7f),
 		_IO(IPU_IOCTL_MAGIC, 0xff),
 		_IOWR(IPU_IOCTL_MAGIC, 0x00, struct ipu_info),	/* size encoded */

@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	5
+#define IPU_API_VERSION_MINOR	6
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -218,6 +218,9 @@ struct ipu_buf {
 #define IPU_STATUS_TOO_LARGE		13
 #define IPU_STATUS_INTERNAL		14
 #define IPU_STATUS_UNWRITTEN_INPUT	15	/* 1.4: detail = the tensor handle */
+#define IPU_STATUS_LINK_DOWN		16	/* 1.6: detail = index << 8 | port */
+#define IPU_STATUS_GROUP_BUSY		17	/* 1.6: detail = fabric index */
+#define IPU_STATUS_SYNC_TIMEOUT		18	/* 1.6: a member missed a sync */
 #define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
 
 #define IPU_LOAD_MSG_MAX	256
@@ -251,7 +254,8 @@ struct ipu_run_counters {
  * @flags:      in: IPU_CMD_FLAG_*
  * @opcode:     in: IPU_CMD_*
  * @handle:     in: tensor handle (WRITE, READ) or program index (RUN)
- * @offset:     in: byte offset in the tensor (WRITE, READ)
+ * @offset:     in: byte offset in the tensor (WRITE, READ); LOAD (1.6):
+ *              the group's member mask by fabric index, 0 = single IPU
  * @length:     in: bytes of data (LOAD, WRITE, READ), at most 4 GiB - 1
  * @user_ptr:   in: the data in user memory (pinned for the command), or 0
  *              when @buf names a buffer
@@ -481,5 +485,37 @@ struct ipu_links {
 };
 
 #define IPU_IOCTL_LINKS		_IO(IPU_IOCTL_MAGIC, 0x0c)
+
+#define IPU_GROUP_MAX_OTHERS	15	/* members besides the leader */
+
+/**
+ * struct ipu_group_attach - IPU_IOCTL_GROUP_ATTACH (1.6): attach this file
+ * and the other members' files at once, all or none (docs/uapi.md
+ * "Multi-IPU groups")
+ * @argsz:      in: sizeof(struct ipu_group_attach)
+ * @flags:      in: must be 0
+ * @count:      in: members besides this one (the leader), 1..15
+ * @busy_index: out, on -EBUSY: the busy member, 0 = the leader, k = fds[k-1]
+ * @busy_pid:   out, on -EBUSY: the tgid of the process holding it
+ * @reserved0:  in: must be 0
+ * @fds_ptr:    in: user pointer to __s32 fds[@count], open /dev/ipuN files
+ * @reserved:   in: must be 0
+ *
+ * DETACH (or close) of the leader detaches every member still attached by
+ * the group. Errors: -EBUSY, -EPERM, -EBADF, -EINVAL, -EALREADY, -ENODEV,
+ * -EFAULT.
+ */
+struct ipu_group_attach {
+	__u32 argsz;
+	__u32 flags;
+	__u32 count;
+	__u32 busy_index;
+	__s32 busy_pid;
+	__u32 reserved0;
+	__u64 fds_ptr;
+	__u64 reserved[2];
+};
+
+#define IPU_IOCTL_GROUP_ATTACH	_IO(IPU_IOCTL_MAGIC, 0x0d)
 
 #endif /* _UAPI_LINUX_IPU_H */

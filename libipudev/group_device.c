@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libipudev: the "group" backend, a multi-IPU device made of member cards
+ * (docs/libipudev.md "Running a multi-IPU graph on a group of cards"). It
+ * holds an open struct ipu_group and sends every call to its members' card
+ * backends: LOAD with the group's member mask, WRITE and READ to every
+ * member (each card moves the bytes on its own tiles), RUN on every member
+ * and then every completion collected. Tensors and programs are member
+ * 0's: every member loaded the same binary.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "card.h"
+#include "group_internal.h"
+
+struct ipu__gdev {
+	struct ipu_group *group;	/* owned: closes the members */
+	unsigned size;
+	uint64_t mask;			/* fabric index bits of the members */
+};
+
+static struct ipu__gdev *gdev_of(struct ipu_device *dev)
+{
+	return dev->priv;
+}
+
+static struct ipu_device *member(struct ipu_device *dev, unsigned k)
+{
+	return ipu_group_member(gdev_of(dev)->group, k);
+}
+
+static void gdev_close(struct ipu_device *dev)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+
+	ipu_group_close(g->group);
+	free(g);
+}
+
+static int gdev_info(struct ipu_device *dev, struct ipu_device_info *out,
+		     struct ipu_error *err)
+{
+	struct ipu_device *m = member(dev, 0);
+	int r = m->ops->info(m, out, err);
+
+	out->id = dev->id;
+	ipu__strlcpy(out->backend, "group", sizeof(out->backend));
+	return r;
+}
+
+/* Every member; the first failure is the one reported, the rest go on. */
+static int gdev_reset(struct ipu_device *dev, unsigned timeout_ms,
+		      unsigned flags, struct ipu_reset_result *out,
+		      struct ipu_error *err)
+{
+	int ret = 0;
+
+	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
+		struct ipu_device *m = member(dev, k);
+		int r = m->ops->reset(m, timeout_ms, flags, out, ret ? NULL : err);
+
+		if (r && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
+static int gdev_load(struct ipu_device *dev, const void *image, size_t size,
+		     unsigned flags, struct ipu_load_info *info,
+		     struct ipu_error *err)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+
+	for (unsigned k = 0; k < g->size; k++) {
+		int r = ipu__card_load_mask(member(dev, k), image, size, flags,
+					    g->mask, info, err);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * WRITE or READ of the same range on every member, one after the other:
+ * each card moves the bytes on its own tiles, so the members' READs into
+ * @p write disjoint bytes.
+ */
+static int gdev_xfer(struct ipu_device *dev, int wr, uint32_t tensor,
+		     uint64_t offset, void *p, size_t len, struct ipu_error *err)
+{
+	int r = 0;
+
+	for (unsigned k = 0; k < gdev_of(dev)->size && !r; k++)
+		r = wr ? ipu__card_tensor_write(member(dev, k), tensor, offset, p, len, err)
+		       : ipu__card_tensor_read(member(dev, k), tensor, offset, p, len, err);
+	return r;
+}
+
+static int gdev_write(struct ipu_device *dev, uint32_t tensor, uint64_t offset,
+		      const void *src, size_t len, struct ipu_error *err)
+{
+	return gdev_xfer(dev, 1, tensor, offset, (void *)src, len, err);
+}
+
+static int gdev_read(struct ipu_device *dev, uint32_t tensor, uint64_t offset,
+		     void *dst, size_t len, struct ipu_error *err)
+{
+	return gdev_xfer(dev, 0, tensor, offset, dst, len, err);
+}
+
+/*
+ * RUN on every member. A member that cannot start makes the others' runs
+ * end at their first external sync (SYNC_TIMEOUT); they are collected
+ * here, so that the device is ready for the next run.
+ */
+static int gdev_run(struct ipu_device *dev, uint32_t program, uint32_t count,
+		    int finish, struct ipu_error *err)
+{
+	unsigned k, n = gdev_of(dev)->size;
+	int r = 0;
+
+	(void)finish;	/* the members finish together: start them all first */
+	for (k = 0; k < n && !r; k++)
+		r = ipu__card_run(member(dev, k), program, count, 0, err);
+	if (!r)
+		return 0;
+	while (k-- > 1)
+		(void)ipu__card_wait(member(dev, k - 1), 0, NULL);
+	return r;
+}
+
+/*
+ * Collect every member's run. The error reported is the cause, not its
+ * echoes: the first member's whose status is not ABORTED or SYNC_TIMEOUT
+ * (the others' ending because of it), else the first member's.
+ */
+static int gdev_wait(struct ipu_device *dev, unsigned timeout_ms,
+		     struct ipu_error *err)
+{
+	struct ipu_error first = { 0 }, cause = { 0 };
+	int r_first = 0, r_cause = 0;
+
+	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
+		struct ipu_error e = { 0 };
+		int r = ipu__card_wait(member(dev, k), timeout_ms, &e);
+
+		if (r && !r_first) {
+			r_first = r;
+			first = e;
+		}
+		if (r && !r_cause && r != -ECANCELED && r != -ETIMEDOUT) {
+			r_cause = r;
+			cause = e;
+		}
+	}
+	if (r_cause) {
+		if (err)
+			*err = cause;
+		return r_cause;
+	}
+	if (r_first && err)
+		*err = first;
+	return r_first;
+}
+
+static void gdev_run_stats(struct ipu_device *dev, struct ipu_run_stats *out)
+{
+	ipu__card_run_stats(member(dev, 0), out);
+}
+
+static int gdev_tensor_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	return ipu__card_tensor_count(member(dev, 0), err);
+}
+
+static int gdev_tensor_info(struct ipu_device *dev, unsigned index,
+			    struct ipu_tensor_info *out, struct ipu_error *err)
+{
+	return ipu__card_tensor_info(member(dev, 0), index, out, err);
+}
+
+static int gdev_program_count(struct ipu_device *dev, struct ipu_error *err)
+{
+	return ipu__card_program_count(member(dev, 0), err);
+}
+
+static int gdev_program_name(struct ipu_device *dev, unsigned k, char *buf,
+			     size_t size, struct ipu_error *err)
+{
+	return ipu__card_program_name(member(dev, 0), k, buf, size, err);
+}
+
+static const struct ipu_backend_ops gdev_ops = {
+	.name = "group",
+	.close = gdev_close,
+	.info = gdev_info,
+	.reset = gdev_reset,
+	.load = gdev_load,
+	.tensor_write = gdev_write,
+	.tensor_read = gdev_read,
+	.run = gdev_run,
+	.wait = gdev_wait,
+	.tensor_count = gdev_tensor_count,
+	.tensor_info = gdev_tensor_info,
+	.program_count = gdev_program_count,
+	.program_name = gdev_program_name,
+	.run_stats = gdev_run_stats,
+};
+
+/*
+ * GROUP_ATTACH (uAPI 1.6) of the members, all or none, on member 0's file;
+ * a driver without it (-ENOTTY): member after member, in member order.
+ */
+static int group_attach(struct ipu_group *grp, unsigned id, unsigned flags,
+			struct ipu_error *err)
+{
+	unsigned n = ipu_group_size(grp);
+	struct ipu_group_attach ga = { .argsz = sizeof(ga), .count = n - 1 };
+	int32_t fds[IPU_GROUP_MAX_SIZE];
+	int r = 0;
+
+	for (unsigned k = 1; k < n; k++)
+		fds[k - 1] = ipu__card_of(ipu_group_member(grp, k))->fd;
+	ga.fds_ptr = (uintptr_t)fds;
+	if (ioctl(ipu__card_of(ipu_group_member(grp, 0))->fd,
+		  IPU_IOCTL_GROUP_ATTACH, &ga) == 0) {
+		for (unsigned k = 0; k < n; k++)
+			ipu__card_attached(ipu_group_member(grp, k), 0);
+		return 0;
+	}
+	if (errno == EBUSY && ga.busy_index < n)
+		return ipu__err(err, -EBUSY,
+				"attach device %u: %s is in use by process %d",
+				id, ipu_group_member(grp, ga.busy_index)->name,
+				(int)ga.busy_pid);
+	if (errno != ENOTTY)
+		return ipu__err_sys(err, -errno, "attach device %u: GROUP_ATTACH", id);
+	for (unsigned k = 0; k < n && !r; k++)
+		r = ipu__card_attach(ipu_group_member(grp, k),
+				     flags & IPU_OPEN_NONBLOCK, err);
+	return r;
+}
+
+IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
+				  struct ipu_device **out,
+				  struct ipu_error *err)
+{
+	struct ipu_group *grp;
+	struct ipu__gdev *g;
+	char name[32];
+	int r;
+
+	if (!out)
+		return ipu__err(err, -EINVAL, "ipu_group_device_open: out must not be NULL");
+	*out = NULL;
+	r = ipu_group_open(id, flags & ~IPU_OPEN_ATTACH, &grp, err);
+	if (r)
+		return r;
+	if (flags & IPU_OPEN_ATTACH) {
+		r = ipu_group_size(grp) > 1 ? group_attach(grp, id, flags, err)
+			: ipu__card_attach(ipu_group_member(grp, 0), flags & IPU_OPEN_NONBLOCK, err);
+		if (r) {
+			ipu_group_close(grp);
+			return r;
+		}
+	}
+	if (ipu_group_size(grp) == 1) {	/* a single IPU: its own device */
+		r = ipu__group_take_member(grp, 0, out);
+		ipu_group_close(grp);
+		return r;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g) {
+		ipu_group_close(grp);
+		return ipu__err(err, -ENOMEM, "open device %u: out of memory", id);
+	}
+	g->group = grp;
+	g->size = ipu_group_size(grp);
+	r = ipu__group_mask(grp, id, &g->mask, err);
+	snprintf(name, sizeof(name), "device %u", id);
+	if (!r)
+		r = ipu__device_new(&gdev_ops, g, id, flags, name, out, err);
+	if (r) {
+		ipu_group_close(grp);
+		free(g);
+	}
+	return r;
+}
