@@ -14,7 +14,7 @@
 #include "ipu_drv.h"
 
 /* The first published sizes (API 1.5). */
-#define IPU_LINKS_SIZE_V1	offsetofend(struct ipu_links, reserved)
+#define IPU_LINKS_SIZE_V1	offsetofend(struct ipu_link_list, reserved)
 #define IPU_LINK_SIZE_V1	offsetofend(struct ipu_link, reserved)
 
 /* One port's directory, links/portP: its own kobject, freed on release. */
@@ -361,7 +361,7 @@ static int ipu_links_copy_out(u64 uptr, u32 stride, const struct ipu_link *l,
 long ipu_ioctl_links(struct ipu_device *idev, void __user *uarg)
 {
 	struct ipu_link *recs = NULL;
-	struct ipu_links arg;
+	struct ipu_link_list arg;
 	u32 usize, n, p;
 	int ret;
 

@@ -676,9 +676,9 @@ static const struct kmeta kmeta[K_MAX] = {
 	[K_UQUEUE] = { IPU_IOCTL_UQUEUE, sizeof(struct ipu_uqueue),
 		       sizeof(struct ipu_uqueue), 0, 0, 1,
 		       { RES(struct ipu_uqueue, reserved) } },
-	[K_LINKS] = { IPU_IOCTL_LINKS, sizeof(struct ipu_links),
-		      sizeof(struct ipu_links), 0, 0, 1,
-		      { RES(struct ipu_links, reserved) } },
+	[K_LINKS] = { IPU_IOCTL_LINKS, sizeof(struct ipu_link_list),
+		      sizeof(struct ipu_link_list), 0, 0, 1,
+		      { RES(struct ipu_link_list, reserved) } },
 };
 
 enum { MODE_VALID, MODE_SHORT, MODE_BIG, MODE_TAIL, MODE_FLAG, MODE_RES,
@@ -693,7 +693,7 @@ struct call {
 /* LINKS arguments at @a whose record_size the kernel takes (API 1.5). */
 static bool links_stride_ok(const uint8_t *a)
 {
-	struct ipu_links l;
+	struct ipu_link_list l;
 
 	memcpy(&l, a, sizeof(l));
 	return l.record_size >= sizeof(struct ipu_link) &&
@@ -1608,7 +1608,7 @@ static void op_links(struct thr *t)
 	static const uint32_t strides[] = { sizeof(struct ipu_link), 96, 136,
 					    8, sizeof(struct ipu_link) + 4 };
 	uint8_t recs[IPU_LINK_PORTS_MAX * 136];
-	struct ipu_links s = { .argsz = sizeof(s) };
+	struct ipu_link_list s = { .argsz = sizeof(s) };
 	int fd = pick_fd(t), err, bad_ptr_used = 0;
 	struct expect ex = EXPECT1(0);
 	uint32_t stride, want;

@@ -34,7 +34,7 @@
 
 #define PAGE 4096
 #define LINK_SIZE_V1 88		/* struct ipu_link of API 1.5 */
-#define LINKS_SIZE_V1 48	/* struct ipu_links of API 1.5 */
+#define LINKS_SIZE_V1 48	/* struct ipu_link_list of API 1.5 */
 #define SETTLE_MS 20000		/* bound of a wait for links to settle */
 
 static const char *const state_names[] = { "down", "training", "up", "failed" };
@@ -50,7 +50,7 @@ struct card {
 };
 
 /* LINKS into @a (argsz and record_size set here); 0 or errno. */
-static int links_call(int fd, struct ipu_links *a, uint32_t count,
+static int links_call(int fd, struct ipu_link_list *a, uint32_t count,
 		      void *recs, uint32_t record_size)
 {
 	a->argsz = sizeof(*a);
@@ -365,7 +365,7 @@ TEST_F(links, ioctl_matches_sysfs)
 	for (int i = 0; i < self->n; i++) {
 		struct card *c = &self->cards[i];
 		struct ipu_link recs[IPU_LINK_PORTS_MAX];
-		struct ipu_links a = { 0 };
+		struct ipu_link_list a = { 0 };
 
 		ASSERT_EQ(0, links_call(c->fd, &a, IPU_LINK_PORTS_MAX, recs, sizeof(recs[0])));
 		EXPECT_EQ(sizeof(a), a.argsz);
@@ -392,7 +392,7 @@ TEST_F(links, ioctl_count)
 {
 	struct card *c = &self->cards[0];
 	struct ipu_link *recs = (struct ipu_link *)self->map;
-	struct ipu_links a = { 0 };
+	struct ipu_link_list a = { 0 };
 
 	ASSERT_EQ(0, links_call(c->fd, &a, 0, NULL, sizeof(*recs)));
 	EXPECT_EQ(c->links ? c->ports : 0, a.count);
@@ -421,7 +421,7 @@ TEST_F(links, ioctl_stride)
 {
 	struct card *c = &self->cards[0];
 	const uint32_t stride = 136;
-	struct ipu_links a = { 0 };
+	struct ipu_link_list a = { 0 };
 	uint32_t n;
 
 	if (!c->links)
@@ -448,10 +448,10 @@ TEST_F(links, ioctl_bad_args)
 {
 	struct card *c = &self->cards[0];
 	struct ipu_link recs[IPU_LINK_PORTS_MAX];
-	struct ipu_links a = { 0 };
+	struct ipu_link_list a = { 0 };
 	unsigned char *raw = (unsigned char *)&a;
 
-	EXPECT_EQ((size_t)LINKS_SIZE_V1, sizeof(struct ipu_links));
+	EXPECT_EQ((size_t)LINKS_SIZE_V1, sizeof(struct ipu_link_list));
 	EXPECT_EQ((size_t)LINK_SIZE_V1, sizeof(struct ipu_link));
 	for (uint32_t bit = 0; bit < 32; bit++) {
 		memset(&a, 0, sizeof(a));
@@ -461,7 +461,7 @@ TEST_F(links, ioctl_bad_args)
 		EXPECT_EQ(-1, ioctl(c->fd, IPU_IOCTL_LINKS, &a)) TH_LOG("flag bit %u", bit);
 		EXPECT_EQ(EINVAL, errno);
 	}
-	for (size_t b = offsetof(struct ipu_links, reserved); b < sizeof(a); b++) {
+	for (size_t b = offsetof(struct ipu_link_list, reserved); b < sizeof(a); b++) {
 		memset(&a, 0, sizeof(a));
 		raw[b] = 1;
 		EXPECT_EQ(EINVAL, links_call(c->fd, &a, 1, recs, sizeof(recs[0])))
@@ -486,7 +486,7 @@ TEST_F(links, ioctl_bad_args)
 	}
 	{
 		uint32_t sz = IPU_ARGSZ_MAX + 1;
-		struct ipu_links *m = (struct ipu_links *)self->map;
+		struct ipu_link_list *m = (struct ipu_link_list *)self->map;
 
 		memset(self->map, 0, 2 * PAGE);
 		memcpy(self->map, &sz, sizeof(sz));
@@ -514,7 +514,7 @@ TEST_F(links, ioctl_bad_pointer)
 {
 	struct card *c = &self->cards[0];
 	unsigned char *guard = self->map + 2 * PAGE;
-	struct ipu_links a = { 0 };
+	struct ipu_link_list a = { 0 };
 	void *ro;
 
 	EXPECT_EQ(0, links_call(c->fd, &a, 0, (void *)16, LINK_SIZE_V1));
@@ -539,7 +539,7 @@ TEST_F(links, ioctl_bad_pointer)
 TEST_F(links, ioctl_read_only_file)
 {
 	struct ipu_link recs[IPU_LINK_PORTS_MAX];
-	struct ipu_links a = { 0 };
+	struct ipu_link_list a = { 0 };
 	int fd = ipu_open_name(self->cards[0].name, O_RDONLY);
 
 	ASSERT_LE(0, fd);
@@ -764,7 +764,7 @@ TEST_F(links, qmp_down_up_uevents)
 	/* Held down: it stays so, on both ends, in sysfs and the ioctl. */
 	for (int i = 0; i < 2; i++) {
 		struct ipu_link recs[IPU_LINK_PORTS_MAX];
-		struct ipu_links l = { 0 };
+		struct ipu_link_list l = { 0 };
 
 		ASSERT_EQ(0, port_attr(ends[i].c->name, ends[i].port, "state", buf, sizeof(buf)));
 		EXPECT_STREQ("down", buf);

@@ -455,8 +455,8 @@ struct ipu_link {
 };
 
 /**
- * struct ipu_links - IPU_IOCTL_LINKS: the card's IPU-Links
- * @argsz:        in: sizeof(struct ipu_links); out: bytes written
+ * struct ipu_link_list - IPU_IOCTL_LINKS: the card's IPU-Links
+ * @argsz:        in: sizeof(struct ipu_link_list); out: bytes written
  * @flags:        in: must be 0
  * @count:        in: records there is room for at @links_ptr (0: none, a
  *                query); out: the card's ports (0 when the card has no
@@ -473,7 +473,7 @@ struct ipu_link {
  *
  * Any open file may ask. -EFAULT when a record cannot be written.
  */
-struct ipu_links {
+struct ipu_link_list {
 	__u32 argsz;
 	__u32 flags;
 	__u32 count;
