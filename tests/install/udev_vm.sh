@@ -38,7 +38,7 @@ check "before udev: user ipuuser cannot open /dev/ipu0" \
 
 mkdir -p /run/udev
 ln -sf "$(command -v udevadm)" /tmp/systemd-udevd
-/tmp/systemd-udevd --daemon --resolve-names=early
+/tmp/systemd-udevd --daemon --resolve-names=early >/dev/null 2>&1
 udevadm trigger --subsystem-match=ipu --action=add
 udevadm settle --timeout=30
 for d in $nodes; do
