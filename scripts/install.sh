@@ -23,7 +23,7 @@ list=$destdir$manifest
 # mkdirs DIR: create DIR and its missing parents, recording each one made
 mkdirs() {
 	local d=$1 missing=()
-	while [ ! -d "$destdir$d" ]; do
+	while [ "$d" != / ] && [ ! -d "$destdir$d" ]; do
 		missing=("$d" "${missing[@]}")
 		d=$(dirname "$d")
 	done
@@ -35,6 +35,8 @@ mkdirs() {
 
 do_install() {
 	local e mode src dest
+	# DESTDIR itself is the caller's: made if missing, never listed
+	[ -z "$destdir" ] || mkdir -p "$destdir"
 	new=$(mktemp)
 	trap 'rm -f "$new"' EXIT
 	[ -f "$list" ] && cat "$list" >>"$new"

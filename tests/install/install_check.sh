@@ -95,9 +95,9 @@ check "uninstall: leaves only the files it did not install" sh -c "
 	[ -z \"\$(cd '$D' && find . -mindepth 1 -type d -empty)\" ]"
 rm -rf "$D"
 
-# --- PREFIX=/usr, installed twice (the manifest merges), then uninstalled --
+# --- PREFIX=/usr into a DESTDIR not made yet, installed twice (the
+# manifest merges), then uninstalled -----------------------------------------
 D=$TMP/root-usr
-mkdir -p "$D"
 check "install twice: PREFIX=/usr" sh -c "
 	make -C '$REPO' --no-print-directory install-files DESTDIR='$D' PREFIX=/usr >/dev/null &&
 	make -C '$REPO' --no-print-directory install-files DESTDIR='$D' PREFIX=/usr >/dev/null"
