@@ -4,11 +4,15 @@
 # debian/rules builds with the tree's own targets: deb-inputs (what the
 # packages hold) and install-files (mk/install.mk) with PREFIX=/usr.
 # Tests (tests/install/):
-#   DK deb-root-check  the packages in a throwaway Debian 12 root
-#                      (mmdebstrap), a program built there with pkg-config,
-#                      the man pages, `dkms build` for the guest kernel;
-#                      then the VM boots that DKMS-built ipu.ko and runs the
-#                      driver's tests -> $(B)/results/deb-root*.ktap
+#   HOST deb-root-check  the packages in a throwaway Debian 12 root
+#                      (mmdebstrap; tests/install/deb_root.sh): apt installs
+#                      them, a program built there with pkg-config (shared
+#                      and static) runs a graph, the man pages render, `dkms
+#                      build` and `dkms install` make ipu.ko for the guest
+#                      kernel ($(DEB_ROOT_KO)), purge removes it all
+#                      -> $(B)/results/deb-root.ktap
+#   VM   vm-dkms-check the VM boots with that DKMS-built ipu.ko and runs the
+#                      driver's kselftests -> $(B)/results/vm-dkms-*.ktap
 
 DEB_OUT := $(B)/deb
 DEB_PACKAGES := ipu-dkms libipudev1 libipudev-dev ipu-tools ipu-emulator
@@ -44,3 +48,18 @@ deb-root-check: deb-files | $(B)/kabi
 	@tests/install/deb_root.sh $(CURDIR) $(DEB_OUT) $(KABI) $(DEB_ROOT_KO) \
 		>$(B)/results/deb-root.ktap; \
 	rc=$$?; grep -E '^not ok' $(B)/results/deb-root.ktap; exit $$rc
+
+# The stock VM with the Debian root's DKMS-built module in place of the
+# tree's (deb-root-check makes it; run alone, this makes it first).
+VM_CHECKS += vm-dkms-check
+DEB_ROOT_INITRAMFS := $(B)/deb-root/initramfs.cpio.gz
+.PHONY: vm-dkms-check
+$(DEB_ROOT_KO):
+	@$(MAKE) --no-print-directory deb-root-check
+$(DEB_ROOT_INITRAMFS): $(DEB_ROOT_KO) scripts/mkinitramfs.sh scripts/vm-init.sh \
+		$$(VM_INITRAMFS_INPUTS) $(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
+	@echo "deb-root: $@"
+	@scripts/mkinitramfs.sh $@ $(KERNEL_ROOT) $(KABI) $(VM_INITRAMFS_ARGS) \
+		--module $(DEB_ROOT_KO)
+vm-dkms-check: $(DEB_ROOT_INITRAMFS)
+	$(call vm_run,vm-dkms,--initrd $(DEB_ROOT_INITRAMFS),$(KSELFTEST_NAMES))
