@@ -57,10 +57,14 @@ check "root: ipu.ko for $KABI in /lib/modules/$KABI/updates" sh -c "
 	[ -n '$ko' ] && modinfo -F vermagic '$ko' | grep -q '^$KABI ' &&
 	modinfo -k '$KABI' ipu | grep -q '^filename:.*updates'"
 mkdir -p "$OUT" && [ -n "$ko" ] && cp "$ko" "$OUT/ipu.ko"
-check "root: apt-get purge removes the packages and the module" sh -c "
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq ipu-dkms ipu-tools ipu-emulator \
-		libipudev-dev libipudev1 >/dev/null 2>&1 &&
-	! find /lib/modules/$KABI /usr/src -name 'ipu*' | grep -q . &&
-	! command -v ipu-info && [ ! -e /lib/udev/rules.d/60-ipu.rules ]"
+check "root: apt-get purge of the five packages" sh -c "
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q ipu-dkms ipu-tools ipu-emulator \
+		libipudev-dev libipudev1 2>&1 | tail -5"
+check "root: purge removed the module, its source and DKMS's record" sh -c "
+	! find /lib/modules/$KABI -name 'ipu.ko*' | grep . && [ ! -e /usr/src/ipu-$V ] &&
+	[ -z \"\$(dkms status ipu)\" ]"
+check "root: purge removed the tools, library and rule" sh -c "
+	! command -v ipu-info && ! pkg-config --exists libipudev &&
+	[ ! -e /lib/udev/rules.d/60-ipu.rules ]"
 echo "1..$n"
 [ "$failed" = 0 ]
