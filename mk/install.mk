@@ -13,7 +13,8 @@
 #                       tests/install/consumer.c with pkg-config there
 #                       (shared and static) and run its graph on the model
 #                       device, render the man pages, uninstall, DESTDIR
-#                       empty -> $(B)/results/install.ktap
+#                       empty; the installed bash completion completes
+#                       options, models and kinds -> $(B)/results/install.ktap
 #   HOST man-check      every man page renders with `man --warnings` quietly,
 #                       one per tool -> $(B)/results/man.ktap
 #   HOST udev-check     udevadm's rules parser takes the rule without a

@@ -85,6 +85,25 @@ check "man: installed pages render without warnings" sh -c "
 		[ -z \"\$out\" ] || { echo \"\$f: \$out\"; exit 1; }
 	done"
 
+# The installed completion, as bash-completion loads it by command name.
+C=$D$P/share/bash-completion/completions
+comp() {	# comp TOOL WORD...: the completions of the last word
+	bash -c '. /usr/share/bash-completion/bash_completion && . "$1/$2" && shift 1 &&
+		COMP_WORDS=("${@:2}"); COMP_CWORD=$(($# - 2)); COMP_LINE="${*:2}"
+		COMP_POINT=${#COMP_LINE}
+		_ipu_tools "$2" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; echo "${COMPREPLY[*]}"' \
+		_ "$C" "$@"
+}
+expect_comp() {	# expect_comp NAME WANT TOOL WORD...
+	local name=$1 want=$2 got; shift 2
+	got=$(comp "$@" 2>&1)
+	if [ "$got" = "$want" ]; then add ok "$name"; else add fail "$name" "got '$got'"; fi
+}
+expect_comp "completion: ipu-info --j -> --json" --json ipu-info ipu-info --j
+expect_comp "completion: ipu-run -m g -> the gc models" "gc200 gc2" ipu-run ipu-run -m g
+expect_comp "completion: ipu-mkgraph m -> its kinds" "matmul mlp" ipu-mkgraph ipu-mkgraph m
+expect_comp "completion: ipu-train --model c -> cnn" cnn ipu-train ipu-train digits --model c
+
 # A file the install did not make survives uninstall, with its directories.
 mkdir -p "$D/etc/udev/rules.d" && echo keep >"$D/etc/udev/rules.d/99-local.rules"
 echo keep >"$L/other.so"
