@@ -4,7 +4,8 @@
 # ipu and mode 0660 and tags it "ipu"; user ipuuser (in group ipu) can open
 # /dev/ipu0 for reading and writing and list the cards, user other cannot
 # open it. The users are the initramfs's (scripts/mkinitramfs.sh). udevd is
-# started here and stopped at the end, and the nodes get back root's 0600.
+# started here and stopped at the end, its database removed, and the nodes
+# get back root's 0600.
 n=0 failed=0
 res() {	# res ok|fail NAME [REASON]
 	n=$((n + 1))
@@ -70,4 +71,6 @@ i=0
 while pidof systemd-udevd >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 check "udevd stopped" sh -c '! pidof systemd-udevd'
 for d in $nodes; do chgrp root "$d"; chmod 0600 "$d"; done
+# no udev database either (ipudev_tools_vm.sh enumerates without one)
+rm -rf /run/udev /tmp/systemd-udevd
 [ "$failed" = 0 ]
