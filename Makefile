@@ -29,6 +29,7 @@ VM := $(CURDIR)/tools/ipu-vm
 #   DEBUG_VM_TESTS   programs only in the debug kernel's /tests (mk/debug-kernel.mk)
 #   VM_BINS, VM_LIBS programs for the VM's /usr/bin, libraries for its /usr/lib
 #   VM_FILES         data files (absolute paths) copied to the same paths in the VM
+#   VM_RULES         udev rules for the VM's /lib/udev/rules.d
 #   VM_CHECKS        make targets that boot the stock VM (`make check`)
 #   DK_CHECKS        make targets that boot the debug kernel in `make check`
 #   VM_DEBUG_CHECKS  make targets that boot the debug kernel (`make check-debug`)
@@ -41,6 +42,7 @@ VM_TESTS :=
 DEBUG_VM_TESTS :=
 VM_LIBS :=
 VM_FILES :=
+VM_RULES :=
 VM_CHECKS :=
 DK_CHECKS :=
 VM_DEBUG_CHECKS :=
@@ -61,6 +63,8 @@ IPUDEV_A       := $(B)/lib/libipudev.a
 IPUDEV_HDR     := $(B)/include/ipudev.h
 IPUDEV_SRCS    := $(sort $(wildcard libipudev/*.c))
 TOOLS_OUT      := $(B)/tools
+TOOLS_SRCS     := $(sort $(wildcard tools/ipu-*.c))
+TOOLS_BINS     := $(patsubst tools/%.c,$(TOOLS_OUT)/%,$(TOOLS_SRCS))
 TOOLS_COMMON_OBJ := $(TOOLS_OUT)/common.o $(TOOLS_OUT)/topo_view.o $(TOOLS_OUT)/topo_ladder.o
 DRIVER_KO      := $(B)/driver/ipu.ko
 VM_MODULE      := $(DRIVER_KO)

@@ -44,4 +44,4 @@ $(DK_INITRAMFS): $(DK_KO) $$(sort $$(DEBUG_VM_TESTS)) $(INITRAMFS) scripts/mkini
 	@scripts/mkinitramfs.sh $@ $(DK)/root $$(cat $(DK)/release) \
 		--bin $(sort $(VM_BINS)) --test $(VM_RUNNER) $(sort $(VM_TESTS) $(DEBUG_VM_TESTS)) \
 		--lib $(sort $(VM_LIBS)) $(if $(VM_FILES),--file $(sort $(VM_FILES))) \
-		--module $(DK_KO)
+		$(if $(VM_RULES),--rule $(sort $(VM_RULES))) --module $(DK_KO)

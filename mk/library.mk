@@ -23,7 +23,9 @@
 #   $(B)/lib/libipudev.a
 # plus $(B)/include/ipudev.h and $(B)/lib/pkgconfig/libipudev.pc.
 # The engine's archive ($(ENG_LIB), mk/engine.mk, PIC) is linked into the
-# shared library and into programs using the static one. Other fragments
+# shared library and folded into the static one (its members renamed
+# engine-*.o: both have a guards.o), so that libipudev.a links on its own
+# with the .pc file's Libs.private and Requires.private. Other fragments
 # may append to IPUDEV_CFLAGS and IPUDEV_LDLIBS (both are expanded at build
 # time).
 # Its outputs' paths (IPUDEV_SO, IPUDEV_A, IPUDEV_HDR, ...) and IPUDEV_SRCS
@@ -40,7 +42,7 @@ IPUDEV_CFLAGS += $(USER_CFLAGS) -D_GNU_SOURCE -fPIC -fvisibility=hidden \
 	-I$(CURDIR)/qemu-device/engine $(IPUDEV_PKG_CFLAGS)
 IPUDEV_LDLIBS += $(IPUDEV_PKG_LIBS) -lpthread -lm
 # Static link line for programs using libipudev.a (tests).
-IPUDEV_STATIC_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
+IPUDEV_STATIC_LIBS = $(IPUDEV_A) $(IPUDEV_LDLIBS)
 
 ALL_TARGETS += $(IPUDEV_SO) $(IPUDEV_SO_LINKS) $(IPUDEV_A) $(IPUDEV_HDR) \
 	$(IPUDEV_PC)
@@ -65,10 +67,12 @@ $(IPUDEV_SO): $(IPUDEV_OBJS) $(IPUDEV_MAP) $(ENG_LIB)
 $(B)/lib/$(IPUDEV_SONAME) $(B)/lib/libipudev.so: $(IPUDEV_SO)
 	@ln -sf $(notdir $<) $@
 
-$(IPUDEV_A): $(IPUDEV_OBJS)
+$(IPUDEV_A): $(IPUDEV_OBJS) $(ENG_LIB)
 	@mkdir -p $(dir $@)
 	@echo "libipudev: $@"
-	@rm -f $@ && ar rcs $@ $^
+	@rm -rf $@ $@.eng && mkdir $@.eng && cd $@.eng && ar x $(ENG_LIB) && \
+		for o in *.o; do mv "$$o" "engine-$$o"; done
+	@ar rcs $@ $(IPUDEV_OBJS) $@.eng/*.o && rm -rf $@.eng
 
 $(IPUDEV_HDR): libipudev/ipudev.h
 	@mkdir -p $(dir $@)
@@ -76,7 +80,8 @@ $(IPUDEV_HDR): libipudev/ipudev.h
 
 $(IPUDEV_PC): libipudev/libipudev.pc.in mk/library.mk
 	@mkdir -p $(dir $@)
-	@sed -e 's|@PREFIX@|$(abspath $(B))|' -e 's|@VERSION@|$(IPUDEV_VERSION)|' \
+	@sed -e 's|@PREFIX@|$(B)|' -e 's|@LIBDIR@|$(B)/lib|' \
+		-e 's|@INCLUDEDIR@|$(B)/include|' -e 's|@VERSION@|$(IPUDEV_VERSION)|' \
 		$< >$@
 
 # --- unit tests (host) --------------------------------------------------------
@@ -124,7 +129,7 @@ ALLREDUCE_BENCH := $(B)/bench-bin/bench_allreduce
 BINARY_BENCH := $(B)/bench-bin/bench_graph_binary
 BUILDER_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev \
 	-I$(CURDIR)/include -I$(CURDIR)/qemu-device/engine
-BUILDER_LIBS = $(IPUDEV_A) $(ENG_LIB) $(IPUDEV_LDLIBS)
+BUILDER_LIBS = $(IPUDEV_A) $(IPUDEV_LDLIBS)
 BENCH_MATMUL_THREADS ?= 0
 BENCH_MATMUL_REPS ?= 9
 

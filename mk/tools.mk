@@ -1,7 +1,8 @@
 # tools/: every tools/ipu-*.c becomes $(B)/tools/ipu-*, linked with
 # tools/common.c and the shared libipudev (rpath $ORIGIN/../lib: the build
 # tree's $(B)/lib, the VM's /usr/lib). Scripts such as tools/ipu-vm are not
-# built here. Other fragments may append to TOOLS_LDLIBS.
+# built here (TOOLS_SRCS, TOOLS_BINS: the top Makefile). Other fragments may
+# append to TOOLS_LDLIBS.
 # Tests (tests/tools/), both in the VM (busybox sh, KTAP):
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
 #   VM ipudev_tools_vm.sh   ipu-info, ipu-links and ipu-reset on the cards
@@ -16,8 +17,6 @@
 # $(B)/results/train.ktap) and its benchmark (`make bench-train` ->
 # $(B)/bench/mlp_train.json) are below.
 
-TOOLS_SRCS := $(sort $(wildcard tools/ipu-*.c))
-TOOLS_BINS := $(patsubst tools/%.c,$(TOOLS_OUT)/%,$(TOOLS_SRCS))
 TOOLS_CFLAGS = $(USER_CFLAGS) -D_GNU_SOURCE -I$(B)/include -I$(CURDIR)/include \
 	-I$(CURDIR)/tools
 TOOLS_LDLIBS += -lm

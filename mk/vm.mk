@@ -16,15 +16,20 @@
 VM_CHECKS += vm-plain-check vm-iommu-check vm-msi-check vm-intx-check
 VM_DEBUG_CHECKS += vm-debug-plain-all-check vm-debug-iommu-all-check
 
+# What the stock initramfs holds besides the module (other fragments build
+# variants of it with another ipu.ko: mk/install.mk's DKMS-built one).
+VM_INITRAMFS_INPUTS = $(VM_RUNNER) $(sort $(VM_BINS) $(VM_TESTS) $(VM_LIBS) $(VM_FILES) $(VM_RULES))
+VM_INITRAMFS_ARGS = --bin $(sort $(VM_BINS)) --test $(VM_RUNNER) $(sort $(VM_TESTS)) \
+	--lib $(sort $(VM_LIBS)) $(if $(VM_FILES),--file $(sort $(VM_FILES))) \
+	$(if $(VM_RULES),--rule $(sort $(VM_RULES)))
+
 initramfs: $(INITRAMFS)
-$(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh $(VM_RUNNER) \
-		$$(sort $$(VM_BINS) $$(VM_TESTS) $$(VM_LIBS) $$(VM_FILES)) $(wildcard $(VM_MODULE)) \
+$(INITRAMFS): scripts/mkinitramfs.sh scripts/vm-init.sh $$(VM_INITRAMFS_INPUTS) \
+		$(wildcard $(VM_MODULE)) \
 		$(KERNEL_ROOT)/boot/vmlinuz-$(KABI)
 	@mkdir -p $(dir $@)
 	@echo "initramfs: $@"
-	@scripts/mkinitramfs.sh $@ $(KERNEL_ROOT) $(KABI) \
-		--bin $(sort $(VM_BINS)) --test $(VM_RUNNER) $(sort $(VM_TESTS)) \
-		--lib $(sort $(VM_LIBS)) $(if $(VM_FILES),--file $(sort $(VM_FILES))) \
+	@scripts/mkinitramfs.sh $@ $(KERNEL_ROOT) $(KABI) $(VM_INITRAMFS_ARGS) \
 		$(if $(wildcard $(VM_MODULE)),--module $(VM_MODULE))
 
 # $(call vm_run,NAME,LAUNCHER ARGS[,TESTS]): boot the VM, run TESTS (default:

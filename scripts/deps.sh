@@ -22,6 +22,12 @@ PKGS=(
 	clang libclang-rt-14-dev libopenblas-dev
 	# ipu-train: the digits data set (sklearn's csv.gz), numpy for its tests
 	python3-sklearn python3-numpy
+	# installing it: man pages (scdoc, man-db), the installed tools without
+	# the build tree's rpath (chrpath), completion (bash-completion), the
+	# udev rule's check and the VM's udevd (udev), DKMS, the Debian packages
+	# (debhelper, dh-dkms, lintian) and the throwaway Debian 12 root they are tested
+	# in (mmdebstrap)
+	scdoc man-db udev dkms debhelper lintian fakeroot mmdebstrap chrpath bash-completion dh-dkms
 )
 
 SUDO=

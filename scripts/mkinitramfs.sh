@@ -5,7 +5,11 @@
 # they need. Usage: mkinitramfs.sh OUT.cpio.gz KERNEL_ROOT KABI
 #   then groups of: --bin FILE... | --lib FILE... | --test FILE... | --module FILE
 #   | --file FILE... (data, e.g. ipu-train's digits: an absolute path, copied
-#   to the same path in the VM)
+#   to the same path in the VM) | --rule FILE... (udev rules, to
+#   /lib/udev/rules.d; the VM runs no udevd unless a test starts one)
+# Users besides root, for the tests of the cards' permissions: ipuuser
+# (uid 1000, in group ipu, gid 990, the udev rule's group) and nobody-like
+# other (uid 1001, not in it).
 set -euo pipefail
 # depmod lives in /sbin, which a user's PATH may not have.
 export PATH=$PATH:/usr/sbin:/sbin
@@ -21,8 +25,10 @@ for a in $("$STAGE/bin/busybox" --list-full); do
 	[ -e "$STAGE/$a" ] || ln -s /bin/busybox "$STAGE/$a"
 done
 install -m 0755 "$REPO/scripts/vm-init.sh" "$STAGE/init"
-echo 'root:x:0:0:root:/root:/bin/sh' >"$STAGE/etc/passwd"
-echo 'root:x:0:' >"$STAGE/etc/group"
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'ipuuser:x:1000:1000::/tmp:/bin/sh' \
+	'other:x:1001:1001::/tmp:/bin/sh' >"$STAGE/etc/passwd"
+printf '%s\n' 'root:x:0:' 'ipu:x:990:ipuuser' 'ipuuser:x:1000:' 'other:x:1001:' \
+	>"$STAGE/etc/group"
 
 # Kernel modules the VM needs, with their dependencies. A module the kernel
 # has built in (modules.builtin) needs nothing; NVMe is only for the
@@ -62,7 +68,7 @@ copy_libs() {
 mode=""
 for a in "$@"; do
 	case "$a" in
-	--bin|--lib|--test|--module|--file) mode=$a; continue ;;
+	--bin|--lib|--test|--module|--file|--rule) mode=$a; continue ;;
 	esac
 	[ -e "$a" ] || { echo "mkinitramfs: missing $a" >&2; exit 1; }
 	case "$mode" in
@@ -73,7 +79,8 @@ for a in "$@"; do
 	--file)
 		case "$a" in /*) ;; *) echo "mkinitramfs: --file $a: not an absolute path" >&2; exit 1 ;; esac
 		mkdir -p "$STAGE$(dirname "$a")"; cp -L "$a" "$STAGE$a" ;;
-	*) echo "mkinitramfs: $a: say --bin, --lib, --test, --module or --file first" >&2; exit 1 ;;
+	--rule) mkdir -p "$STAGE/lib/udev/rules.d"; cp "$a" "$STAGE/lib/udev/rules.d/" ;;
+	*) echo "mkinitramfs: $a: say --bin, --lib, --test, --module, --file or --rule first" >&2; exit 1 ;;
 	esac
 done
 # The library's own dependencies (libudev, libpci, ...).
