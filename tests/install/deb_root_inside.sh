@@ -40,7 +40,7 @@ check "root: ipu-info runs (no driver here: exit 3)" sh -c '
 	{ ipu-info >/dev/null 2>&1; [ $? = 3 ]; }'
 check "root: ipu-emulator's QEMU has the ipu device" sh -c '
 	ipu-qemu-system-x86_64 -device help 2>&1 | grep -q "name \"ipu\""'
-for page in ipu-info.1 ipu-reset.1 ipu-run.1 ipu-bench.1 ipu-mkgraph.1 ipu-train.1 ipu-vm.1 \
+for page in ipu-info.1 ipu-links.1 ipu-reset.1 ipu-run.1 ipu-bench.1 ipu-mkgraph.1 ipu-train.1 ipu-vm.1 \
 	libipudev.3 ipu_run.3 ipu.4; do
 	check "root: man ${page##*.} ${page%.*} renders quietly" sh -c "
 		out=\$(MANWIDTH=80 man --warnings ${page##*.} ${page%.*} 2>&1 >/dev/null) &&
