@@ -178,7 +178,7 @@ TEST_F(m2000, identity)
 {
 	IPU_RETURN_IF_SKIPPED();
 	for (int c = 0; c < CARDS; c++) {
-		EXPECT_EQ(0x00010004u, rd(self, c, IPU_REG_VERSION));
+		EXPECT_EQ((uint32_t)IPU_HW_VERSION, rd(self, c, IPU_REG_VERSION));
 		EXPECT_EQ(IPU_CAP_LINKS, rd(self, c, IPU_REG_CAPS) & IPU_CAP_LINKS);
 		EXPECT_EQ((uint32_t)c, rd(self, c, IPU_REG_FABRIC_INDEX));
 		EXPECT_EQ(4u, rd(self, c, IPU_REG_FABRIC_SIZE));
