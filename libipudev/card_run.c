@@ -272,13 +272,14 @@ int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		   struct ipu_error *err)
 {
 	struct ipu__card *c = ipu__card_of(dev);
-	const struct ipu_wait *res = &c->run_result;
+	const struct ipu_wait *res;
 	struct ipu__cmd_ctx x;
 	char w[160];
 	int r = 0;
 
 	if (!c)
 		return ipu__card_not_open(dev, "wait", err);
+	res = &c->run_result;	/* not before the check: &NULL->m is undefined */
 	if (!c->run_started)
 		return ipu__err(err, -EINVAL, "wait on %s: no run was started",
 				dev->name);

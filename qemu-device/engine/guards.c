@@ -77,10 +77,15 @@ int ipue_guards_load(struct ipue_graph *g, const struct ipue_container *c,
 }
 
 /* tensor t was written (host write, stream copy, a program) */
+/*
+ * Host copies run on several threads at once (ipue_parallel()) and may mark
+ * the same tensor: a relaxed atomic store, since readers see the flags only
+ * after the threads have joined.
+ */
 void ipue_guards_mark(struct ipue_graph *g, uint32_t tensor)
 {
 	if (g->written)
-		g->written[tensor] = 1;
+		__atomic_store_n(&g->written[tensor], 1, __ATOMIC_RELAXED);
 }
 
 /*
