@@ -25,7 +25,7 @@ ALL_TARGETS += $(TOOLS_BINS)
 VM_BINS += $(TOOLS_BINS)
 VM_TESTS += tests/tools/ipu_run_cli.sh tests/tools/ipudev_tools_vm.sh
 
-$(TOOLS_OUT)/%.o: tools/%.c tools/common.h tools/topo_view.h $(IPUDEV_HDR)
+$(TOOLS_OUT)/%.o: tools/%.c tools/common.h tools/topo_view.h tools/bench.h $(IPUDEV_HDR)
 	@mkdir -p $(dir $@)
 	@echo "tools: $@"
 	@$(CC) $(TOOLS_CFLAGS) -MMD -MP -c -o $@ $<
@@ -36,6 +36,29 @@ $(TOOLS_OUT)/ipu-%: $(TOOLS_OUT)/ipu-%.o $(TOOLS_COMMON_OBJ) $(IPUDEV_SO_LINKS)
 	@echo "tools: $@"
 	@$(CC) -o $@ $< $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
 		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS)
+
+# --- ipu-bench ---------------------------------------------------------------
+# ipu-bench also links its modes' files (tools/bench_*.c: --links and
+# --host-sync). Its host tests (tests/tools/bench/run.sh, `make
+# bench-tool-check` -> $(B)/results/bench-tool.ktap): --links and
+# --host-sync on the model device.
+BENCH_TOOL_OBJS := $(patsubst tools/%.c,$(TOOLS_OUT)/%.o,$(wildcard tools/bench_*.c))
+HOST_CHECKS += bench-tool-check
+
+-include $(BENCH_TOOL_OBJS:.o=.d)
+
+$(TOOLS_OUT)/ipu-bench: $(TOOLS_OUT)/ipu-bench.o $(BENCH_TOOL_OBJS) $(TOOLS_COMMON_OBJ) \
+		$(IPUDEV_SO_LINKS)
+	@echo "tools: $@"
+	@$(CC) -o $@ $< $(BENCH_TOOL_OBJS) $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
+		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS)
+
+.PHONY: bench-tool-check
+bench-tool-check: $(TOOLS_OUT)/ipu-bench
+	@mkdir -p $(B)/results
+	@tests/tools/bench/run.sh $(B) >$(B)/results/bench-tool.ktap
+	@echo "bench-tool: $$(grep -c '^ok' $(B)/results/bench-tool.ktap) passed," \
+		"$$(grep -c '^not ok' $(B)/results/bench-tool.ktap) failed"
 
 # --- ipu-train ---------------------------------------------------------------
 TRAIN_OBJS := $(patsubst tools/%.c,$(TOOLS_OUT)/%.o,tools/digits.c $(wildcard tools/train_*.c))
