@@ -3,8 +3,10 @@
 # tree's $(B)/lib, the VM's /usr/lib). Scripts such as tools/ipu-vm are not
 # built here (TOOLS_SRCS, TOOLS_BINS: the top Makefile). Other fragments may
 # append to TOOLS_LDLIBS.
-# Tests (tests/tools/), both in the VM (busybox sh, KTAP):
+# Tests (tests/tools/; KTAP): in the VM (busybox sh) and on the host:
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
+#   HOST bench-tool-check   tests/tools/bench/run.sh: ipu-bench --links and
+#                           --host-sync on the model device (below)
 #   VM ipudev_tools_vm.sh   ipu-info, ipu-links and ipu-reset on the cards
 #                           (the links and device ids of IPU_VM_TOPOLOGY
 #                           when the VM has one)

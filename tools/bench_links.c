@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "common.h"
+#include "ipu/ipu_models.h"
 #include "ipudev.h"
 
 /* One linked pair and what was measured on it. */
@@ -30,6 +31,7 @@ struct link_pair {
 	unsigned runs;
 	struct ipu_run_stats st;	/* of the last run */
 	double host_s;		/* median wall time of a run */
+	double limit_gbps;	/* the links' modelled limit, both directions */
 };
 
 /* Whether port @p of device index @a is an UP link to @b that @b's end agrees with. */
@@ -201,6 +203,8 @@ static int measure_pair(struct ipu_device *d, unsigned ipus, struct link_pair *p
 	int prog, r;
 
 	r = ipu_device_info(d, &info, err);
+	if (!r && ipu_model_by_id(info.model))	/* docs/cost-model.md: per link and direction */
+		pr->limit_gbps = 2.0 * pr->links * ipu_model_by_id(info.model)->link_mb_s / 1e3;
 	if (!r)
 		r = build_pair_graph(info.model, ipus, pr, bytes, &bin, &len, err);
 	if (!r)
@@ -265,6 +269,7 @@ static void print_json(const char *device, uint64_t size, const struct link_pair
 		jw_u64(&w, "clock_khz", p->st.clock_khz);
 		jw_double(&w, "modelled_us", modelled_s(&p->st) * 1e6);
 		jw_double(&w, "modelled_gbps", gbps(p->bytes, modelled_s(&p->st)));
+		jw_double(&w, "link_limit_gbps", p->limit_gbps);
 		jw_double(&w, "host_us", p->host_s * 1e6);
 		jw_double(&w, "host_gbps", gbps(p->bytes, p->host_s));
 		jw_obj_end(&w);
@@ -280,17 +285,18 @@ static void print_table(const char *device, uint64_t size, const struct link_pai
 
 	tool_format_bytes(size, sz, sizeof(sz));
 	printf("%s: IPU-Link bandwidth, both directions summed (%s each way)\n", device, sz);
-	printf("%-7s %5s %6s %12s %10s %12s %10s %12s %10s\n", "PAIR", "LINKS", "DEVICE",
-	       "BYTES", "CYCLES", "MODELLED_US", "MOD_GB/s", "HOST_US", "HOST_GB/s");
+	printf("%-7s %5s %6s %12s %10s %12s %10s %10s %12s %10s\n", "PAIR", "LINKS", "DEVICE",
+	       "BYTES", "CYCLES", "MODELLED_US", "MOD_GB/s", "LIMIT_GB/s", "HOST_US", "HOST_GB/s");
 	for (unsigned i = 0; i < n; i++) {
 		const struct link_pair *p = &v[i];
 		char pair[16];
 
 		snprintf(pair, sizeof(pair), "%u-%u", p->a, p->b);
-		printf("%-7s %5u %6u %12llu %10llu %12.2f %10.2f %12.2f %10.3f\n", pair, p->links,
-		       p->id, (unsigned long long)p->bytes, (unsigned long long)p->st.cycles,
-		       modelled_s(&p->st) * 1e6, gbps(p->bytes, modelled_s(&p->st)),
-		       p->host_s * 1e6, gbps(p->bytes, p->host_s));
+		printf("%-7s %5u %6u %12llu %10llu %12.2f %10.2f %10.1f %12.2f %10.3f\n", pair,
+		       p->links, p->id, (unsigned long long)p->bytes,
+		       (unsigned long long)p->st.cycles, modelled_s(&p->st) * 1e6,
+		       gbps(p->bytes, modelled_s(&p->st)), p->limit_gbps, p->host_s * 1e6,
+		       gbps(p->bytes, p->host_s));
 	}
 }
 
