@@ -9,6 +9,7 @@
 #define IPU_TOOLS_BENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -52,6 +53,9 @@ static inline double bench_now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* bench_sort() - sort @n times (or any doubles) @v ascending. */
+void bench_sort(double *v, size_t n);
 
 /*
  * bench_links() - --links: the bandwidth of every pair of IPUs joined by

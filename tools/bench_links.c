@@ -182,13 +182,6 @@ static int check_copy(struct ipu_device *d, const char *dst, uint32_t *buf, size
 	return 0;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /*
  * Measure @pr on @d (loaded with nothing yet; @ipus IPUs): load its graph,
  * write both sources, one warm-up run, @runs timed runs, check both
@@ -226,7 +219,7 @@ static int measure_pair(struct ipu_device *d, unsigned ipus, struct link_pair *p
 	}
 	if (r)
 		return r;
-	qsort(t, runs, sizeof(*t), cmp_double);
+	bench_sort(t, runs);
 	pr->host_s = t[runs / 2];
 	pr->runs = runs;
 	pr->bytes = 2 * bytes;

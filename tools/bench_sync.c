@@ -49,13 +49,6 @@ static int build_sync_graph(uint32_t model, unsigned ipus, void **bin, size_t *l
 	return r < 0 ? r : 0;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Load the graph on @d, 20 syncs to warm up, then @res->syncs timed; @t holds them. */
 static int measure_syncs(struct ipu_device *d, struct sync_result *res, double *t,
 			 struct ipu_error *err)
@@ -86,7 +79,7 @@ static int measure_syncs(struct ipu_device *d, struct sync_result *res, double *
 	if (r)
 		return r;
 	res->mean_s = res->total_s / res->syncs;
-	qsort(t, res->syncs, sizeof(*t), cmp_double);
+	bench_sort(t, res->syncs);
 	res->median_s = t[res->syncs / 2];
 	res->min_s = t[0];
 	res->max_s = t[res->syncs - 1];

@@ -130,11 +130,16 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void bench_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 static void lat_of(double *v, unsigned n, struct lat *l)
 {
 	double s = 0;
 
-	qsort(v, n, sizeof(*v), cmp_double);
+	bench_sort(v, n);
 	for (unsigned i = 0; i < n; i++)
 		s += v[i];
 	l->iters = n;

@@ -11,30 +11,12 @@ Per linked pair a-b (names contain `links` and the pair):
 Host sync latency (4095 RUN round trips of one external sync):
   host_sync_4095_card0, host_sync_4095_m2000_group6: us a sync vs the
       median null ioctl of the same VM."""
-import json
-import pathlib
 import sys
 
-d = pathlib.Path(sys.argv[1])
-out = pathlib.Path(sys.argv[2])
-records = []
+from bench_records import Records
 
-
-def load(name):
-    try:
-        return json.loads((d / name).read_text())
-    except (OSError, ValueError) as e:
-        print(f"bench-links: {name}: {e}", file=sys.stderr)
-        return None
-
-
-def rec(name, value, unit, baseline, target, **extra):
-    ratio = value / baseline if value is not None and baseline else None
-    r = {"name": name, "value": value, "unit": unit, "baseline": baseline,
-         "ratio": ratio, "target": target}
-    r.update(extra)
-    records.append(r)
-
+records = Records(sys.argv[1], "bench-links")
+load, rec = records.load, records.rec
 
 memcpy = (load("host-memcpy.json") or {}).get("gbps")
 links = load("links.json") or {}
@@ -56,5 +38,4 @@ for f, name in (("host-sync-0.json", "host_sync_4095_card0"),
     rec(name, s.get("per_sync_us"), "us", null, None, time_to_sync_us=s.get("time_to_sync_us"),
         median_us=s.get("median_us"), syncs=s.get("syncs"), ipus=s.get("ipus"),
         modelled_us_per_sync=s.get("modelled_us_per_sync"))
-out.write_text(json.dumps(records, indent=2) + "\n")
-print(f"bench-links: {len(records)} records in {out}")
+records.write(sys.argv[2])
