@@ -7,6 +7,8 @@
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
 #   HOST bench-tool-check   tests/tools/bench/run.sh: ipu-bench --links and
 #                           --host-sync on the model device (below)
+#   VM vm-bench-links-check tests/tools/bench/links_vm.sh: the same on an
+#                           M2000 VM's cards (boots its own VM)
 #   VM ipudev_tools_vm.sh   ipu-info, ipu-links and ipu-reset on the cards
 #                           (the links and device ids of IPU_VM_TOPOLOGY
 #                           when the VM has one)
@@ -55,7 +57,15 @@ $(TOOLS_OUT)/ipu-bench: $(TOOLS_OUT)/ipu-bench.o $(BENCH_TOOL_OBJS) $(TOOLS_COMM
 	@$(CC) -o $@ $< $(BENCH_TOOL_OBJS) $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
 		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS)
 
-.PHONY: bench-tool-check
+# vm-bench-links-check (tests/tools/bench/links_vm.sh): the same on the cards
+# of an M2000 VM (4 test-model cards, m2000 fabric) -> $(B)/results/vm-bench-links.ktap
+VM_CHECKS += vm-bench-links-check
+
+.PHONY: bench-tool-check vm-bench-links-check
+vm-bench-links-check:
+	@mkdir -p $(B)/results
+	@tests/tools/bench/links_vm.sh $(CURDIR) $(B) >$(B)/results/vm-bench-links.ktap
+
 bench-tool-check: $(TOOLS_OUT)/ipu-bench
 	@mkdir -p $(B)/results
 	@tests/tools/bench/run.sh $(B) >$(B)/results/bench-tool.ktap
