@@ -58,7 +58,7 @@ static void usage(FILE *f)
 		"host syncs (RUN round trips of a program that is one external sync) on\n"
 		"device id ID, as gc-hostsynclatencytest. Both run on the model device\n"
 		"with -m.\n\n"
-		"  -d, --device N         the card (default 0)\n"
+		"  -d, --device N         the card (default 0); --host-sync: the device id\n"
 		"      --min SIZE         smallest transfer (default 4K)\n"
 		"      --max SIZE         largest transfer (default 256M, less when the\n"
 		"                         card's memory is smaller)\n"

@@ -10,8 +10,9 @@
 #     lists the same pairs; the JSON parses;
 #   - --host-sync: COUNT syncs (4095 by default), their total and the
 #     per-sync time agree, an external sync of 4 IPUs models 1300 cycles;
-#   - bad arguments and no cards: a clear message and the documented exit
-#     code (2 usage, 3 no card).
+#   - bad arguments, a --size beyond the tiles' memory and no cards: a
+#     clear message and the documented exit code (2 usage, 1 run time, 3
+#     no card).
 set -u
 B=$1
 BENCH=$B/tools/ipu-bench
@@ -77,6 +78,7 @@ expect bad_links_with_host_option 2 "do not go with --links" "$BENCH" --links -m
 expect bad_model_in_default_mode 2 "go with --links or --host-sync" "$BENCH" -m test
 expect bad_size_with_host_sync 2 "--size goes with --links" "$BENCH" --host-sync -m test --size 4K
 expect bad_missing_argument 2 "needs an argument" "$BENCH" --links -m
+expect links_size_beyond_tile_memory 1 "tile 0 out of memory" "$BENCH" --links -m test --size 16M
 expect bad_operand 2 "unexpected argument 'x'" "$BENCH" --links -m test x
 if [ -d /sys/class/ipu ]; then
 	add skip links_no_cards "this host has /sys/class/ipu"
