@@ -226,6 +226,16 @@ int ipu__model_open_multi(const char *model, unsigned ipus, const char *topology
 int ipu__model_set_link(struct ipu_device *dev, unsigned ipu, unsigned port, int up,
 			struct ipu_error *err);
 
+/*
+ * ipu__model_fabric() - what ipu_model_topology() reads of model device
+ * @dev: its fabric (*@fab; NULL for a model of one IPU, borrowed: valid
+ * while @dev is open), its IPUs and each IPU's link ports. -EINVAL when
+ * @dev is not a model device.
+ */
+struct ipue_fabric_local;
+int ipu__model_fabric(struct ipu_device *dev, const struct ipue_fabric_local **fab,
+		      unsigned *ipus, unsigned *ports, struct ipu_error *err);
+
 /* The card backend (card.c; its ops in card_*.c). */
 extern const struct ipu_backend_ops ipu__card_ops;
 

@@ -425,8 +425,8 @@ IPU_API uint64_t ipu_link_info_errors_corr(const struct ipu_link_info *li);
 /** ipu_link_info_errors_uncorr() - uncorrectable errors since power-on. */
 IPU_API uint64_t ipu_link_info_errors_uncorr(const struct ipu_link_info *li);
 
-/* ipu_topology_read() flags: none yet. The model device of N IPUs will add
- * one to list its IPUs in the same numbering (docs/libipudev.md). */
+/* ipu_topology_read() flags: none yet. The model device of N IPUs lists
+ * its IPUs in the same numbering with ipu_model_topology(). */
 #define IPU_TOPOLOGY_VALID_FLAGS	0u
 
 /**
@@ -443,6 +443,24 @@ IPU_API uint64_t ipu_link_info_errors_uncorr(const struct ipu_link_info *li);
  */
 IPU_API int ipu_topology_read(unsigned flags, struct ipu_topology **out,
 			      struct ipu_error *err);
+
+/**
+ * ipu_model_topology() - the IPUs of model device @dev and their links as a
+ * topology, numbered as ipu_topology_read() numbers cards (docs/libipudev.md
+ * "The model device of several IPUs")
+ * @dev: a device of ipu_model_open() or ipu_model_open_multi()
+ * @out: out: the snapshot, freed with ipu_topology_free(); NULL on failure
+ *
+ * IPU k of the model is listed as card k (fabric index k, serial
+ * "NAME.k", NAME the device's name), with the model's link ports: a wired
+ * port names its peer IPU's serial and port and is up or down as the
+ * model's fabric has it; generation, lanes and figure of merit are 0 (the
+ * model does not train links). A model of one IPU is one card without
+ * ports. Returns 0; -EINVAL for NULL arguments or a device that is not a
+ * model device; -ENOMEM.
+ */
+IPU_API int ipu_model_topology(struct ipu_device *dev, struct ipu_topology **out,
+			       struct ipu_error *err);
 
 /** ipu_topology_free() - free @topo and all it handed out. NULL allowed. */
 IPU_API void ipu_topology_free(struct ipu_topology *topo);

@@ -743,3 +743,16 @@ int ipu__model_set_link(struct ipu_device *dev, unsigned ipu, unsigned port, int
 				dev->name, s == IPUE_ERANGE ? "no such IPU or port" : "not wired");
 	return 0;
 }
+
+int ipu__model_fabric(struct ipu_device *dev, const struct ipue_fabric_local **fab,
+		      unsigned *ipus, unsigned *ports, struct ipu_error *err)
+{
+	struct model_dev *md = dev && dev->ops == &model_ops ? md_of(dev) : NULL;
+
+	if (!md)
+		return ipu__err(err, -EINVAL, "%s: not a model device", dev ? dev->name : "(null)");
+	*fab = md->fab;
+	*ipus = md->nipus;
+	*ports = ipu_model_by_id(md->mi.model)->link_ports;
+	return 0;
+}

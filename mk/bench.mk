@@ -41,3 +41,25 @@ bench-vm: $(BENCH_NVME_READ) $(BENCH_MEMCPY)
 	rc=$$?; \
 	tests/bench/vm_records.py $(BENCH_VM_SHARE) $(B)/bench/vm.json; \
 	exit $$rc
+
+# `make bench-links`: card-to-card IPU-Link bandwidth and host sync latency
+# in an M2000 VM (4 gc200 cards on an m2000 fabric, one boot;
+# tests/bench/links-bench.sh): ipu-bench --links (every linked pair, both
+# directions summed) against the host's memcpy measured in the same run
+# (tests/bench/memcpy_bw.c) and against the links' modelled limit, and
+# ipu-bench --host-sync on card 0 and on the group of four against the null
+# ioctl of the same VM. Records: $(B)/bench/links.json
+# (tests/bench/links_records.py; docs/benchmarks.md).
+BENCH_LINKS_SHARE := $(B)/bench-links-share
+BENCH_TARGETS += bench-links
+
+.PHONY: bench-links
+bench-links: $(BENCH_MEMCPY)
+	@rm -rf $(BENCH_LINKS_SHARE) && mkdir -p $(BENCH_LINKS_SHARE) $(B)/bench
+	@$(BENCH_MEMCPY) 64 1 >$(BENCH_LINKS_SHARE)/host-memcpy.json
+	@cp tests/bench/links-bench.sh $(BENCH_LINKS_SHARE)/
+	@$(VM) -q -n 4 -m gc200 --topology m2000 --share $(BENCH_LINKS_SHARE) --timeout 1200 \
+		-- sh ./links-bench.sh; \
+	rc=$$?; \
+	tests/bench/links_records.py $(BENCH_LINKS_SHARE) $(B)/bench/links.json; \
+	exit $$rc

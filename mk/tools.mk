@@ -3,8 +3,12 @@
 # tree's $(B)/lib, the VM's /usr/lib). Scripts such as tools/ipu-vm are not
 # built here (TOOLS_SRCS, TOOLS_BINS: the top Makefile). Other fragments may
 # append to TOOLS_LDLIBS.
-# Tests (tests/tools/), both in the VM (busybox sh, KTAP):
+# Tests (tests/tools/; KTAP): in the VM (busybox sh) and on the host:
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
+#   HOST bench-tool-check   tests/tools/bench/run.sh: ipu-bench --links and
+#                           --host-sync on the model device (below)
+#   VM vm-bench-links-check tests/tools/bench/links_vm.sh: the same on an
+#                           M2000 VM's cards (boots its own VM)
 #   VM ipudev_tools_vm.sh   ipu-info, ipu-links and ipu-reset on the cards
 #                           (the links and device ids of IPU_VM_TOPOLOGY
 #                           when the VM has one)
@@ -25,7 +29,7 @@ ALL_TARGETS += $(TOOLS_BINS)
 VM_BINS += $(TOOLS_BINS)
 VM_TESTS += tests/tools/ipu_run_cli.sh tests/tools/ipudev_tools_vm.sh
 
-$(TOOLS_OUT)/%.o: tools/%.c tools/common.h tools/topo_view.h $(IPUDEV_HDR)
+$(TOOLS_OUT)/%.o: tools/%.c tools/common.h tools/topo_view.h tools/bench.h $(IPUDEV_HDR)
 	@mkdir -p $(dir $@)
 	@echo "tools: $@"
 	@$(CC) $(TOOLS_CFLAGS) -MMD -MP -c -o $@ $<
@@ -36,6 +40,37 @@ $(TOOLS_OUT)/ipu-%: $(TOOLS_OUT)/ipu-%.o $(TOOLS_COMMON_OBJ) $(IPUDEV_SO_LINKS)
 	@echo "tools: $@"
 	@$(CC) -o $@ $< $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
 		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS)
+
+# --- ipu-bench ---------------------------------------------------------------
+# ipu-bench also links its modes' files (tools/bench_*.c: --links and
+# --host-sync). Its host tests (tests/tools/bench/run.sh, `make
+# bench-tool-check` -> $(B)/results/bench-tool.ktap): --links and
+# --host-sync on the model device.
+BENCH_TOOL_OBJS := $(patsubst tools/%.c,$(TOOLS_OUT)/%.o,$(wildcard tools/bench_*.c))
+HOST_CHECKS += bench-tool-check
+
+-include $(BENCH_TOOL_OBJS:.o=.d)
+
+$(TOOLS_OUT)/ipu-bench: $(TOOLS_OUT)/ipu-bench.o $(BENCH_TOOL_OBJS) $(TOOLS_COMMON_OBJ) \
+		$(IPUDEV_SO_LINKS)
+	@echo "tools: $@"
+	@$(CC) -o $@ $< $(BENCH_TOOL_OBJS) $(TOOLS_COMMON_OBJ) -L$(B)/lib -lipudev \
+		-Wl,-rpath,'$$ORIGIN/../lib' $(TOOLS_LDLIBS)
+
+# vm-bench-links-check (tests/tools/bench/links_vm.sh): the same on the cards
+# of an M2000 VM (4 test-model cards, m2000 fabric) -> $(B)/results/vm-bench-links.ktap
+VM_CHECKS += vm-bench-links-check
+
+.PHONY: bench-tool-check vm-bench-links-check
+vm-bench-links-check:
+	@mkdir -p $(B)/results
+	@tests/tools/bench/links_vm.sh $(CURDIR) $(B) >$(B)/results/vm-bench-links.ktap
+
+bench-tool-check: $(TOOLS_OUT)/ipu-bench
+	@mkdir -p $(B)/results
+	@tests/tools/bench/run.sh $(B) >$(B)/results/bench-tool.ktap
+	@echo "bench-tool: $$(grep -c '^ok' $(B)/results/bench-tool.ktap) passed," \
+		"$$(grep -c '^not ok' $(B)/results/bench-tool.ktap) failed"
 
 # --- ipu-train ---------------------------------------------------------------
 TRAIN_OBJS := $(patsubst tools/%.c,$(TOOLS_OUT)/%.o,tools/digits.c $(wildcard tools/train_*.c))

@@ -14,6 +14,10 @@
  * round trip with the library forced to SUBMIT (IPUDEV_RUNQ=kernel, on the
  * device opened again) and, as a reference, memcpy bandwidth in this
  * process.
+ *
+ * --links (bench_links.c) and --host-sync (bench_sync.c) are the other
+ * modes: IPU-Link bandwidth of every linked pair, host sync latency; both
+ * also on the model device (-m MODEL --ipus N).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,12 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "common.h"
 #include "ipudev.h"
 #include "uapi/linux/ipu.h"
 
-#define PROG "ipu-bench"
-#define KINDS 3
+#define PROG BENCH_PROG
+#define KINDS BENCH_KINDS
 static const char *const kind_names[KINDS] = { "mapped", "pinned", "user" };
 
 static void usage(FILE *f)
@@ -38,13 +43,22 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ipu-bench [-d N] [--min SIZE] [--max SIZE] [--kinds LIST]\n"
 		"                 [--time MS] [--latency-iters N] [--json]\n"
+		"       ipu-bench --links [-m MODEL [--ipus N]] [--size SIZE] [--count N] [--json]\n"
+		"       ipu-bench --host-sync [-d ID | -m MODEL [--ipus N]] [--count N] [--json]\n"
 		"Measure host-to-card and card-to-host bandwidth and command latency of\n"
 		"card ipuN (default 0). SIZE takes K, M, G suffixes (KiB, MiB, GiB).\n"
 		"The empty-program round trip is measured as ipu_run() does it (the user\n"
 		"queue when the driver has one), then again with the device opened anew\n"
 		"with IPUDEV_RUNQ=kernel (through SUBMIT). The first run after a load\n"
-		"is reported on its own (\"first\"); the figures are the runs after warm-up.\n\n"
-		"  -d, --device N         the card (default 0)\n"
+		"is reported on its own (\"first\"); the figures are the runs after warm-up.\n"
+		"--links measures, for every pair of IPUs joined by IPU-Links that are up,\n"
+		"a copy from each to the other in one exchange (both directions summed, as\n"
+		"gc-iputraffictest), on the smallest device id holding both: modelled time\n"
+		"from the run's cycles and host wall time per run. --host-sync times COUNT\n"
+		"host syncs (RUN round trips of a program that is one external sync) on\n"
+		"device id ID, as gc-hostsynclatencytest. Both run on the model device\n"
+		"with -m.\n\n"
+		"  -d, --device N         the card (default 0); --host-sync: the device id\n"
 		"      --min SIZE         smallest transfer (default 4K)\n"
 		"      --max SIZE         largest transfer (default 256M, less when the\n"
 		"                         card's memory is smaller)\n"
@@ -53,18 +67,20 @@ static void usage(FILE *f)
 		"                         memory); default all\n"
 		"  -t, --time MS          time per measurement (default 250)\n"
 		"  -n, --latency-iters N  round trips for the latency figures (default 2000)\n"
+		"      --links            card-to-card bandwidth of every linked pair\n"
+		"      --host-sync        host sync latency\n"
+		"  -m, --model NAME       --links, --host-sync: the in-process model device of\n"
+		"                         that chip (%s) instead of the cards\n"
+		"      --ipus N           IPUs of the model device: 1, 2, 4, 8, 16 (default 4\n"
+		"                         for --links, 1 for --host-sync)\n"
+		"  -s, --size SIZE        --links: bytes each way (default 64M)\n"
+		"  -c, --count N          --links: timed runs a pair (default 10); --host-sync:\n"
+		"                         syncs (default 4095)\n"
 		"  -j, --json             print JSON\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          library version\n\n"
-		"Exit status: 0 ok, 1 runtime error, 2 usage error, 3 no such card.\n");
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+		"Exit status: 0 ok, 1 runtime error, 2 usage error, 3 no such card (--links:\n"
+		"no linked pair), 4 the card is in use.\n", tool_model_names());
 }
 
 static int parse_size(const char *s, uint64_t *out)
@@ -114,11 +130,16 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void bench_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+}
+
 static void lat_of(double *v, unsigned n, struct lat *l)
 {
 	double s = 0;
 
-	qsort(v, n, sizeof(*v), cmp_double);
+	bench_sort(v, n);
 	for (unsigned i = 0; i < n; i++)
 		s += v[i];
 	l->iters = n;
@@ -137,20 +158,20 @@ static int build_graph(uint32_t model, uint64_t bytes, void **bin, size_t *len,
 static int run_latency(struct ipu_device *d, unsigned prog, unsigned n, double *v,
 		       struct lat *l, struct ipu_error *err)
 {
-	double first = now_s();
+	double first = bench_now_s();
 
 	for (unsigned i = 0; i < 20; i++) {
 		if (ipu_run(d, prog, 1, NULL, err))
 			return -1;
 		if (!i)
-			first = now_s() - first;
+			first = bench_now_s() - first;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 
 		if (ipu_run(d, prog, 1, NULL, err))
 			return -1;
-		v[i] = now_s() - t0;
+		v[i] = bench_now_s() - t0;
 	}
 	lat_of(v, n, l);
 	l->first_us = first * 1e6;
@@ -216,7 +237,7 @@ static int build_graph(uint32_t model, uint64_t bytes, void **bin, size_t *len,
 static int measure(struct ipu_device *d, uint8_t *p, uint64_t size, int write,
 		   double min_s, struct bw *out, struct ipu_error *err)
 {
-	double t0 = now_s(), t;
+	double t0 = bench_now_s(), t;
 	unsigned n = 0;
 	int r;
 
@@ -226,7 +247,7 @@ static int measure(struct ipu_device *d, uint8_t *p, uint64_t size, int write,
 		if (r)
 			return r;
 		n++;
-		t = now_s() - t0;
+		t = bench_now_s() - t0;
 	} while ((t < min_s || n < 2) && n < 100000);
 	out->bytes = size;
 	out->write = write;
@@ -249,27 +270,17 @@ static double memcpy_gbps(uint64_t size, double min_s)
 	}
 	memset(a, 1, size);
 	memset(b, 2, size);
-	t0 = now_s();
+	t0 = bench_now_s();
 	do {
 		memcpy(b, a, size);
 		a[n % size] ^= b[(n * 7) % size];	/* keep the copies */
 		n++;
-		t = now_s() - t0;
+		t = bench_now_s() - t0;
 	} while (t < min_s || n < 2);
 	free(a);
 	free(b);
 	return (double)size * n / t / 1e9;
 }
-
-/* What the command line asks for. */
-struct bench_config {
-	unsigned devid;
-	uint64_t minsz, maxsz;	/* as given; the card's memory may cap them */
-	bool kinds[KINDS];	/* the buffer kinds to measure */
-	unsigned time_ms;	/* per bandwidth measurement */
-	unsigned lat_iters;	/* round trips per latency figure */
-	bool json;
-};
 
 /*
  * --kinds LIST into @kinds. Returns TOOL_CONTINUE, or EXIT_USAGE for an
@@ -303,9 +314,95 @@ static int parse_kinds(const char *arg, bool *kinds)
 }
 
 /*
- * Fill @cfg from the command line (getopt_long reports unknown options
- * itself). Returns TOOL_CONTINUE, or the exit code after --help, --version
- * or a usage error (reported on stderr).
+ * An option of the default mode (@c as getopt_long() returned it) into
+ * @cfg. Returns TOOL_CONTINUE, or EXIT_USAGE after the error on stderr.
+ */
+static int parse_host_option(int c, const char *arg, struct bench_config *cfg)
+{
+	cfg->host_opts = true;
+	switch (c) {
+	case 1:
+	case 2:
+		if (parse_size(arg, c == 1 ? &cfg->minsz : &cfg->maxsz))
+			return tool_usage_error(PROG, "--%s: '%s' is not a size",
+						c == 1 ? "min" : "max", arg);
+		return TOOL_CONTINUE;
+	case 'k':
+		return parse_kinds(arg, cfg->kinds);
+	case 't':
+		if (tool_parse_uint(arg, 600000, &cfg->time_ms) || !cfg->time_ms)
+			return tool_usage_error(PROG, "--time: '%s' is not a time in ms", arg);
+		return TOOL_CONTINUE;
+	default:	/* 'n' */
+		if (tool_parse_uint(arg, 10000000, &cfg->lat_iters) || !cfg->lat_iters)
+			return tool_usage_error(PROG, "--latency-iters: '%s' is not a count", arg);
+		return TOOL_CONTINUE;
+	}
+}
+
+/*
+ * An option of --links and --host-sync (@c as getopt_long() returned it)
+ * into @cfg. Returns TOOL_CONTINUE, or EXIT_USAGE after the error.
+ */
+static int parse_mode_option(int c, const char *arg, struct bench_config *cfg)
+{
+	switch (c) {
+	case 3:
+	case 4:
+		if (cfg->mode != BENCH_HOST && cfg->mode != (c == 3 ? BENCH_LINKS : BENCH_HOST_SYNC))
+			return tool_usage_error(PROG, "--links and --host-sync exclude each other");
+		cfg->mode = c == 3 ? BENCH_LINKS : BENCH_HOST_SYNC;
+		return TOOL_CONTINUE;
+	case 'm':
+		cfg->model = arg;
+		return TOOL_CONTINUE;
+	case 5:
+		if (tool_parse_uint(arg, 16, &cfg->ipus) || !cfg->ipus || (cfg->ipus & (cfg->ipus - 1)))
+			return tool_usage_error(PROG, "--ipus: '%s' is not 1, 2, 4, 8 or 16", arg);
+		return TOOL_CONTINUE;
+	case 's':
+		if (parse_size(arg, &cfg->size) || (cfg->size & 3) || cfg->size > (1ull << 32))
+			return tool_usage_error(PROG, "--size: '%s' is not a size (a multiple of 4, at most 4G)",
+						arg);
+		return TOOL_CONTINUE;
+	default:	/* 'c' */
+		if (tool_parse_uint(arg, 10000000, &cfg->count) || !cfg->count)
+			return tool_usage_error(PROG, "--count: '%s' is not a count >= 1", arg);
+		return TOOL_CONTINUE;
+	}
+}
+
+/* Options that do not go together; TOOL_CONTINUE or EXIT_USAGE (reported). */
+static int check_config(const struct bench_config *cfg)
+{
+	const char *mode = cfg->mode == BENCH_LINKS ? "--links" : "--host-sync";
+
+	if (cfg->mode == BENCH_HOST) {
+		if (cfg->model || cfg->ipus || cfg->size || cfg->count)
+			return tool_usage_error(PROG, "--model, --ipus, --size and --count go with --links or --host-sync");
+		if (cfg->minsz > cfg->maxsz || (cfg->minsz & 3) || (cfg->maxsz & 3))
+			return tool_usage_error(PROG, "--min must not exceed --max; sizes are multiples of 4");
+		return TOOL_CONTINUE;
+	}
+	if (cfg->host_opts)
+		return tool_usage_error(PROG, "--min, --max, --kinds, --time and --latency-iters do not go with %s",
+					mode);
+	if (cfg->ipus && !cfg->model)
+		return tool_usage_error(PROG, "--ipus is the model device's: give --model too");
+	if (cfg->model && cfg->devid_given)
+		return tool_usage_error(PROG, "--model and --device exclude each other");
+	if (cfg->mode == BENCH_LINKS && cfg->devid_given)
+		return tool_usage_error(PROG, "--links measures every linked pair: --device does not go with it");
+	if (cfg->mode == BENCH_LINKS && cfg->ipus == 1)
+		return tool_usage_error(PROG, "--links needs 2 IPUs or more (--ipus)");
+	if (cfg->mode == BENCH_HOST_SYNC && cfg->size)
+		return tool_usage_error(PROG, "--size goes with --links");
+	return TOOL_CONTINUE;
+}
+
+/*
+ * Fill @cfg from the command line. Returns TOOL_CONTINUE, or the exit code
+ * after --help, --version or a usage error (reported on stderr).
  */
 static int parse_args(int argc, char **argv, struct bench_config *cfg)
 {
@@ -316,72 +413,44 @@ static int parse_args(int argc, char **argv, struct bench_config *cfg)
 		{ "kinds", required_argument, NULL, 'k' },
 		{ "time", required_argument, NULL, 't' },
 		{ "latency-iters", required_argument, NULL, 'n' },
+		{ "links", no_argument, NULL, 3 },
+		{ "host-sync", no_argument, NULL, 4 },
+		{ "model", required_argument, NULL, 'm' },
+		{ "ipus", required_argument, NULL, 5 },
+		{ "size", required_argument, NULL, 's' },
+		{ "count", required_argument, NULL, 'c' },
 		TOOL_OPT_JSON,
 		TOOL_OPT_HELP,
 		TOOL_OPTS_VERSION_END,
 	};
-	int c, r;
+	int c, r = TOOL_CONTINUE;
 
 	*cfg = (struct bench_config){ .minsz = 4096, .maxsz = 256ull << 20,
 				      .kinds = { true, true, true },
 				      .time_ms = 250, .lat_iters = 2000 };
-	while ((c = getopt_long(argc, argv, "d:k:t:n:jhV", opts, NULL)) != -1) {
+	while (r == TOOL_CONTINUE && (c = getopt_long(argc, argv, ":d:k:t:n:m:s:c:jhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (tool_parse_uint(optarg, 1u << 20, &cfg->devid)) {
-				fprintf(stderr, PROG ": --device: '%s' is not a card number\n", optarg);
-				return EXIT_USAGE;
-			}
+			if (tool_parse_uint(optarg, 1u << 20, &cfg->devid))
+				return tool_usage_error(PROG, "--device: '%s' is not a device number", optarg);
+			cfg->devid_given = true;
 			break;
-		case 1:
-		case 2:
-			if (parse_size(optarg, c == 1 ? &cfg->minsz : &cfg->maxsz)) {
-				fprintf(stderr, PROG ": --%s: '%s' is not a size\n",
-					c == 1 ? "min" : "max", optarg);
-				return EXIT_USAGE;
-			}
+		case 1: case 2: case 'k': case 't': case 'n':
+			r = parse_host_option(c, optarg, cfg);
 			break;
-		case 'k':
-			r = parse_kinds(optarg, cfg->kinds);
-			if (r != TOOL_CONTINUE)
-				return r;
-			break;
-		case 't':
-			if (tool_parse_uint(optarg, 600000, &cfg->time_ms) || !cfg->time_ms) {
-				fprintf(stderr, PROG ": --time: '%s' is not a time in ms\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'n':
-			if (tool_parse_uint(optarg, 10000000, &cfg->lat_iters) || !cfg->lat_iters) {
-				fprintf(stderr, PROG ": --latency-iters: '%s' is not a count\n", optarg);
-				return EXIT_USAGE;
-			}
+		case 3: case 4: case 'm': case 5: case 's': case 'c':
+			r = parse_mode_option(c, optarg, cfg);
 			break;
 		case 'j':
 			cfg->json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		case 'V':
-			printf("ipu-bench (libipudev %s)\n", ipu_version());
-			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return tool_other_option(PROG, c, argv, usage);
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (cfg->minsz > cfg->maxsz || (cfg->minsz & 3) || (cfg->maxsz & 3)) {
-		fprintf(stderr, PROG ": --min must not exceed --max; sizes are multiples of 4\n");
-		return EXIT_USAGE;
-	}
-	return TOOL_CONTINUE;
+	if (r == TOOL_CONTINUE)
+		r = tool_no_operands(PROG, argc, argv);
+	return r == TOOL_CONTINUE ? check_config(cfg) : r;
 }
 
 /*
@@ -426,6 +495,24 @@ static int fail(const struct ipu_error *e)
 	return EXIT_RUNTIME;
 }
 
+int bench_device_error(const struct ipu_error *e)
+{
+	fprintf(stderr, PROG ": %s\n", e->msg);
+	if (e->code == -ENODEV && !strstr(e->msg, "not open") && !strstr(e->msg, "device "))
+		fprintf(stderr, PROG ": " TOOL_HINT_NO_DRIVER "\n");
+	return e->code == -ENODEV ? EXIT_NODEV : e->code == -EBUSY ? EXIT_BUSY : EXIT_RUNTIME;
+}
+
+int bench_open_model(const struct bench_config *cfg, unsigned ipus, struct ipu_device **d)
+{
+	struct ipu_error e;
+
+	if (ipu_model_open_multi(cfg->model, ipus, NULL, 0, d, &e) == 0)
+		return TOOL_CONTINUE;
+	fprintf(stderr, PROG ": %s\n", e.msg);
+	return e.code == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 /*
  * Attach card @cfg->devid into @b->d. Returns TOOL_CONTINUE, or the exit
  * code after the failure was reported (EXIT_NODEV for an absent card or
@@ -437,10 +524,7 @@ static int open_card(const struct bench_config *cfg, struct bench *b)
 
 	if (ipu_device_open(cfg->devid, IPU_OPEN_ATTACH, &b->d, &e) == 0)
 		return TOOL_CONTINUE;
-	fprintf(stderr, PROG ": %s\n", e.msg);
-	if (e.code == -ENODEV && !strstr(e.msg, "not open"))
-		fprintf(stderr, PROG ": " TOOL_HINT_NO_DRIVER "\n");
-	return e.code == -ENODEV ? EXIT_NODEV : EXIT_RUNTIME;
+	return bench_device_error(&e);
 }
 
 /*
@@ -557,11 +641,11 @@ static void null_ioctl_latency(const struct bench_config *cfg, struct bench *b)
 	fd = open(b->devnode, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		for (unsigned i = 0; i < cfg->lat_iters; i++) {
-			double t0 = now_s();
+			double t0 = bench_now_s();
 
 			if (ioctl(fd, IPU_IOCTL_NULL, NULL) < 0)
 				break;
-			b->v[i] = now_s() - t0;
+			b->v[i] = bench_now_s() - t0;
 			b->nnull++;
 		}
 		close(fd);
@@ -715,6 +799,10 @@ int main(int argc, char **argv)
 	struct bench b = { 0 };
 	int rc = parse_args(argc, argv, &cfg);
 
+	if (rc == TOOL_CONTINUE && cfg.mode == BENCH_LINKS)
+		return bench_links(&cfg);
+	if (rc == TOOL_CONTINUE && cfg.mode == BENCH_HOST_SYNC)
+		return bench_host_sync(&cfg);
 	if (rc == TOOL_CONTINUE)
 		rc = open_card(&cfg, &b);
 	if (rc != TOOL_CONTINUE)

@@ -2,30 +2,12 @@
 """Turn the VM benchmark outputs (ipu-bench.json, nvme.json from
 tests/bench/vm-bench.sh) into `make bench` records (scripts/bench-report.py):
 {name, value, unit, baseline, ratio, target}. Usage: vm_records.py DIR OUT"""
-import json
-import pathlib
 import sys
 
-d = pathlib.Path(sys.argv[1])
-out = pathlib.Path(sys.argv[2])
-records = []
+from bench_records import Records
 
-
-def load(name):
-    try:
-        return json.loads((d / name).read_text())
-    except (OSError, ValueError) as e:
-        print(f"bench-vm: {name}: {e}", file=sys.stderr)
-        return None
-
-
-def rec(name, value, unit, baseline, target, **extra):
-    ratio = value / baseline if value is not None and baseline else None
-    r = {"name": name, "value": value, "unit": unit, "baseline": baseline,
-         "ratio": ratio, "target": target}
-    r.update(extra)
-    records.append(r)
-
+records = Records(sys.argv[1], "bench-vm")
+load, rec = records.load, records.rec
 
 bench = load("ipu-bench.json") or {}
 nvme = load("nvme.json") or {}
@@ -87,5 +69,4 @@ rec("empty-program round trip vs null ioctl", rt, "us", null, "<= 3", run_queue=
 # informational: the same round trip with the library forced to SUBMIT
 rec("empty-program round trip (SUBMIT) vs null ioctl", rt_submit, "us", null, None,
     first_run_us=first_submit)
-out.write_text(json.dumps(records, indent=2) + "\n")
-print(f"bench-vm: {len(records)} records in {out}")
+records.write(sys.argv[2])

@@ -103,6 +103,9 @@ expect_comp "completion: ipu-info --j -> --json" --json ipu-info ipu-info --j
 expect_comp "completion: ipu-run -m g -> the gc models" "gc200 gc2" ipu-run ipu-run -m g
 expect_comp "completion: ipu-mkgraph m -> its kinds" "matmul mlp" ipu-mkgraph ipu-mkgraph m
 expect_comp "completion: ipu-train --model c -> cnn" cnn ipu-train ipu-train digits --model c
+expect_comp "completion: ipu-bench --ho -> --host-sync" --host-sync ipu-bench ipu-bench --ho
+expect_comp "completion: ipu-bench --ipus -> the IPU counts" "1 2 4 8 16" ipu-bench ipu-bench --links -m gc200 --ipus ""
+expect_comp "completion: ipu-bench -s takes a size, not a folder" "" ipu-bench ipu-bench --links -s ""
 
 # A file the install did not make survives uninstall, with its directories.
 mkdir -p "$D/etc/udev/rules.d" && echo keep >"$D/etc/udev/rules.d/99-local.rules"

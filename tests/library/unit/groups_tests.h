@@ -577,3 +577,60 @@ TEST(links_names_and_null_getters)
 		EXPECT_TRUE(strstr(e.msg, "not loaded") != NULL) TH_LOG("%s", e.msg);
 	}
 }
+
+/*
+ * ipu_model_topology(): the model device of 4 IPUs on m2000 numbers its
+ * IPUs as 4 linked cards (pairs 4, 5, all four 6), its ports name their
+ * peers as the fabric wires them, and a rung taken down removes that pair
+ * only; a model of one IPU is one single; NULL arguments are refused.
+ */
+TEST(model_topology)
+{
+	struct ipu_topology *t = NULL;
+	struct ipu_device *dev = NULL;
+	const struct ipu_links *l;
+	const struct ipu_link_info *li;
+	struct ipu_error e;
+	char buf[256];
+
+	ASSERT_EQ(0, ipu_model_open_multi("test", 4, "m2000", 1, &dev, &e));
+	ASSERT_EQ(0, ipu_model_topology(dev, &t, &e));
+	EXPECT_STREQ("0={0} 1={1} 2={2} 3={3} 4={0,1} 5={2,3} 6={0,1,2,3}",
+		     groups_str(t, buf, sizeof(buf)));
+	l = ipu_topology_card_links(t, 2);
+	ASSERT_NE(NULL, l);
+	EXPECT_STREQ("model-test-x4.2", ipu_links_serial(l));
+	EXPECT_EQ(2, ipu_links_fabric_index(l));
+	li = ipu_links_port(l, 3);	/* rail up: member 0, its port 2 */
+	ASSERT_NE(NULL, li);
+	EXPECT_STREQ("model-test-x4.0", ipu_link_info_peer_serial(li));
+	EXPECT_EQ(2, ipu_link_info_peer_port(li));
+	EXPECT_EQ(IPU_LINK_UP, ipu_link_info_state(li));
+	li = ipu_links_port(l, 2);	/* rail down: the ladder's end, not wired */
+	ASSERT_NE(NULL, li);
+	EXPECT_EQ(-1, ipu_link_info_peer_port(li));
+	EXPECT_EQ(IPU_LINK_DOWN, ipu_link_info_state(li));
+	ipu_topology_free(t);
+	t = NULL;
+
+	ASSERT_EQ(0, ipu__model_set_link(dev, 0, 0, 0, &e));
+	ASSERT_EQ(0, ipu__model_set_link(dev, 0, 1, 0, &e));
+	ASSERT_EQ(0, ipu_model_topology(dev, &t, &e));
+	EXPECT_STREQ("0={0} 1={1} 2={2} 3={3} 5={2,3} 6={0,1,2,3}",
+		     groups_str(t, buf, sizeof(buf)));
+	ipu_topology_free(t);
+	t = NULL;
+	ipu_device_close(dev);
+
+	ASSERT_EQ(0, ipu_model_open("test", 1, &dev, &e));
+	ASSERT_EQ(0, ipu_model_topology(dev, &t, &e));
+	EXPECT_EQ(1u, ipu_topology_num_cards(t));
+	EXPECT_EQ(0u, ipu_links_num_ports(ipu_topology_card_links(t, 0)));
+	EXPECT_STREQ("0={0}", groups_str(t, buf, sizeof(buf)));
+	ipu_topology_free(t);
+	EXPECT_EQ(-EINVAL, ipu_model_topology(dev, NULL, &e));
+	ipu_device_close(dev);
+	EXPECT_EQ(-EINVAL, ipu_model_topology(NULL, &t, &e));
+	EXPECT_EQ(NULL, t);
+	EXPECT_TRUE(strstr(e.msg, "not a model device") != NULL) TH_LOG("%s", e.msg);
+}
