@@ -8,6 +8,11 @@
 #   host fabric-check   tests/card/fabric/check.py: the IPU-Link fabric's
 #                       topologies, wiring, reset behaviour and configuration
 #                       errors, through QMP of a QEMU without a guest
+#   host card-health-check tests/card/health/check.py: heartbeat, progress,
+#                       telemetry and every fault injection (QMP) of one
+#                       card under QEMU's qtest accelerator (no guest; the
+#                       test steps emulated time); an `ipu-mkgraph add`
+#                       graph is its long job
 #   VM vm-links-check   tests/card/links/run.sh: IPU-Links of 4 test cards
 #                       wired as an M2000 (ipu_link_test in the guest, QMP
 #                       from the host through tests/common/qmp-serve.py)
@@ -20,7 +25,7 @@ CARD_TEST_DEPS := $(CARD_TDIR)/ipu_bar0.c $(CARD_TDIR)/ipu_bar0.h \
 ALL_TARGETS += $(CARD_TESTS)
 VM_TESTS += $(CARD_TESTS)
 VM_CHECKS += vm-trace-check vm-links-check
-HOST_CHECKS += fabric-check
+HOST_CHECKS += fabric-check card-health-check
 # Not in VM_TESTS: it needs the VM that vm-links-check boots.
 LINK_TEST := $(B)/tests/ipu_link_test
 ALL_TARGETS += $(LINK_TEST)
@@ -60,3 +65,9 @@ fabric-check:
 	@mkdir -p $(B)/results
 	@$(CARD_TDIR)/fabric/check.py $(B)/qemu/qemu-system-x86_64 \
 		>$(B)/results/fabric.ktap
+
+.PHONY: card-health-check
+card-health-check: $(B)/tools/ipu-mkgraph
+	@mkdir -p $(B)/results
+	@$(CARD_TDIR)/health/check.py $(QEMU) $(B)/tools/ipu-mkgraph \
+		>$(B)/results/card-health.ktap

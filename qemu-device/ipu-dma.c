@@ -158,6 +158,7 @@ static int ipu_dma_map_range(IpuState *s, uint64_t addr, uint64_t len,
         if (ret != IPU_CS_SUCCESS) {
             return ret;
         }
+        ipu_progress(s);
         addr += plen;
         off += plen;
         len -= plen;
@@ -278,6 +279,11 @@ int ipu_dma_walk(IpuState *s, uint64_t data, uint32_t sgl_count,
     if (start > length || len > length - start) {
         fault->addr = 0;
         return IPU_CS_OUT_OF_RANGE;
+    }
+    if (ipu_fault_take(s, IPU_FAULT_DMA_ERROR, "transfer at 0x%" PRIx64
+                       " (%" PRIu64 " bytes)", data, length)) {
+        fault->addr = data;
+        return IPU_CS_DMA_ERROR;
     }
     if (!sgl_count) {
         return ipu_dma_piece(s, data, length, 0, start, len, to_guest, fn,

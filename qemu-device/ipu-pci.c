@@ -49,16 +49,26 @@ static void ipu_irq_update(IpuState *s, uint32_t new_bits)
     trace_ipu_irq(s->irq_status, s->irq_mask, new_bits);
 
     if (ipu_msix_on(s)) {
-        if (new_bits & pending) {
+        if ((new_bits & pending) &&
+            !ipu_fault_take(s, IPU_FAULT_DROP_IRQ, "MSI-X vector %u (events "
+                            "0x%x)", IPU_VECTOR_EVENTS, new_bits & pending)) {
             msix_notify(pdev, IPU_VECTOR_EVENTS);
         }
     } else if (msi_enabled(pdev)) {
-        if (new_bits & pending) {
+        if ((new_bits & pending) &&
+            !ipu_fault_take(s, IPU_FAULT_DROP_IRQ, "MSI (causes 0x%x)",
+                            new_bits & pending)) {
             msi_notify(pdev, 0);
         }
     } else {
         bool level = pending != 0;
 
+        /* A dropped assertion: the pin follows at the next change. */
+        if (level && !s->intx_level &&
+            ipu_fault_take(s, IPU_FAULT_DROP_IRQ, "INTx (causes 0x%x)",
+                           pending)) {
+            return;
+        }
         if (level != s->intx_level) {
             s->intx_level = level;
             pci_set_irq(pdev, level);
@@ -89,6 +99,7 @@ static void ipu_ready_timer_cb(void *opaque)
     }
     s->state = IPU_CARD_STATE_READY;
     trace_ipu_ready(s->reset_count);
+    ipu_health_ready(s);
     ipu_raise(s, IPU_IRQ_READY);
     ipu_link_ready(s);
 }
@@ -96,6 +107,9 @@ static void ipu_ready_timer_cb(void *opaque)
 /* Enter @state and schedule the transition to READY. */
 static void ipu_begin_bringup(IpuState *s, uint32_t state)
 {
+    int64_t delay = (int64_t)IPU_READY_DELAY_US * SCALE_US +
+                    (int64_t)ipu_fault_ready_delay(s) * SCALE_MS;
+
     trace_ipu_reset_begin(state);
     s->state = state;
     s->scratch = 0;
@@ -103,8 +117,9 @@ static void ipu_begin_bringup(IpuState *s, uint32_t state)
     ipu_irq_update(s, 0);
     ipu_queues_reset(s);
     ipu_link_reset(s, state == IPU_CARD_STATE_OFF);
-    timer_mod(s->ready_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-              (int64_t)IPU_READY_DELAY_US * SCALE_US);
+    ipu_health_reset(s, state == IPU_CARD_STATE_OFF);
+    ipu_faults_reset(s);
+    timer_mod(s->ready_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + delay);
 }
 
 static uint32_t ipu_serial_word(IpuState *s, hwaddr off)
@@ -130,7 +145,8 @@ static bool ipu_reg_read_only(hwaddr addr)
 {
     return addr <= IPU_REG_NUM_QUEUES ||
            (addr >= IPU_REG_SERIAL && addr < IPU_REG_SERIAL + IPU_SERIAL_LEN) ||
-           addr == IPU_REG_STATUS || addr == IPU_REG_RESET_COUNT;
+           addr == IPU_REG_STATUS || addr == IPU_REG_RESET_COUNT ||
+           ipu_health_reg(addr);
 }
 
 /*
@@ -185,6 +201,9 @@ static uint32_t ipu_reg_read(IpuState *s, hwaddr addr)
     if (ipu_link_reg(s, addr)) {
         return ipu_link_reg_read(s, addr);
     }
+    if (ipu_health_reg(addr)) {
+        return ipu_health_reg_read(s, addr);
+    }
 
     switch (addr) {
     case IPU_REG_MAGIC:
@@ -209,7 +228,8 @@ static uint32_t ipu_reg_read(IpuState *s, hwaddr addr)
         return m->clock_khz;
     case IPU_REG_CAPS:
         return IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES | IPU_CAP_USER_QUEUES |
-               IPU_CAP_LINKS | (s->msix ? IPU_CAP_MSIX : 0);
+               IPU_CAP_LINKS | IPU_CAP_HEALTH |
+               (s->msix ? IPU_CAP_MSIX : 0);
     case IPU_REG_NUM_VECTORS:
         return s->msix ? IPU_MSIX_VECTORS : 0;
     case IPU_REG_NUM_QUEUES:
@@ -513,6 +533,7 @@ static void ipu_realize(PCIDevice *pdev, Error **errp)
         goto fail_msix;
     }
     s->ready_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, ipu_ready_timer_cb, s);
+    ipu_health_realize(s);
     ipu_dma_init(s);
     ipu_worker_start(s);
     return;
@@ -536,6 +557,7 @@ static void ipu_pci_exit(PCIDevice *pdev)
     ipu_link_unrealize(s);
     timer_free(s->ready_timer);
     s->ready_timer = NULL;
+    ipu_health_unrealize(s);
     if (s->msix) {
         msix_unuse_all_vectors(pdev);
         msix_uninit_exclusive_bar(pdev);
@@ -594,6 +616,7 @@ static void ipu_class_init(ObjectClass *klass, void *data)
     dc->reset = ipu_reset;
     dc->vmsd = &ipu_vmstate;
     device_class_set_props(dc, ipu_properties);
+    ipu_faults_class_init(klass);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

@@ -47,6 +47,25 @@ static void ipu_sqe_from_le(struct ipu_sqe *e)
 
 /* ---- the worker ---- */
 
+/*
+ * Worker thread, lock held, command @c just fetched: when fault hang-job
+ * fires, it hangs here (no DMA, no progress, ABORT and disable ignored)
+ * until a reset or unplug; true then, and the command is dropped.
+ */
+static bool ipu_hang_locked(IpuState *s, IpuCmd *c)
+{
+    if (!ipu_fault_take(s, IPU_FAULT_HANG_JOB, "queue %u cid %u opcode "
+                        "0x%x", c->qi, c->sqe.cid, c->sqe.opcode)) {
+        return false;
+    }
+    qatomic_set(&s->faults.hung_job, true);
+    while (!s->engine_reset && !s->worker_exit) {
+        qemu_cond_wait(&s->cond, &s->lock);
+    }
+    qatomic_set(&s->faults.hung_job, false);
+    return true;
+}
+
 /* Lock held; the doorbells are read atomically (ipu_doorbell_write()). */
 static bool ipu_queue_has_work(IpuQueue *q)
 {
@@ -58,6 +77,9 @@ static bool ipu_queue_has_work(IpuQueue *q)
 
 static bool ipu_pick_queue_peek_locked(IpuState *s)
 {
+    if (s->failed) {
+        return false;   /* a fatal error: nothing until a reset */
+    }
     for (unsigned i = 0; i < IPU_NUM_QUEUES; i++) {
         if (ipu_queue_has_work(&s->queues[i])) {
             return true;
@@ -68,6 +90,9 @@ static bool ipu_pick_queue_peek_locked(IpuState *s)
 
 static IpuQueue *ipu_pick_queue_locked(IpuState *s, unsigned *qi)
 {
+    if (s->failed) {
+        return NULL;
+    }
     for (unsigned n = 0; n < IPU_NUM_QUEUES; n++) {
         unsigned i = (s->next_queue + n) % IPU_NUM_QUEUES;
 
@@ -93,6 +118,7 @@ static void ipu_queue_ring_error_locked(IpuState *s, IpuQueue *q, unsigned qi,
                   "queue stopped\n", qi, ring, addr);
     ipu_q_disable_locked(s, qi);
     qatomic_set(&q->status, IPU_Q_STATUS_ERROR | (IPU_QERR_RING_DMA << 8));
+    ipu_health_count(&s->health.err_ring);
 }
 
 /*
@@ -159,6 +185,12 @@ static void ipu_post_locked(IpuState *s, IpuQueue *q, uint32_t gen,
     IpuDmaFault fault = { 0 };
     int cs = IPU_CS_SUCCESS;
 
+    if (ipu_fault_take(s, IPU_FAULT_CORRUPT_CQE, "queue %u cid %u: sq_id "
+                       "0x%x, cid %u", c->qi, c->cqe.cid,
+                       IPU_CQE_SQ_ID_CORRUPT, (uint16_t)~c->cqe.cid)) {
+        le.cid = cpu_to_le16((uint16_t)~c->cqe.cid);
+        le.sq_id = cpu_to_le16(IPU_CQE_SQ_ID_CORRUPT);
+    }
     qemu_mutex_unlock(&s->lock);
     /* A RUN's record goes with its completion, zero or not. */
     if (record) {
@@ -245,7 +277,10 @@ static void ipu_signal_locked(IpuState *s, int64_t *next)
             continue;
         }
         if (ipu_msix_on(s)) {
-            msix_notify(PCI_DEVICE(s), vectors[i]);
+            if (!ipu_fault_take(s, IPU_FAULT_DROP_IRQ, "MSI-X vector %u "
+                                "(queue %u)", vectors[i], i)) {
+                msix_notify(PCI_DEVICE(s), vectors[i]);
+            }
         } else {
             ipu_raise(s, IPU_IRQ_QUEUE(i));
         }
@@ -309,6 +344,7 @@ static void ipu_wait_for_work_locked(IpuState *s, int64_t spin_until,
  */
 static void ipu_worker_release_locked(IpuState *s, IpuQueue *q)
 {
+    qatomic_set(&s->health.active, 0);
     qatomic_set(&s->worker_busy, false);
     if (!q->enable_req) {
         qatomic_set(&q->status, q->status & ~IPU_Q_STATUS_ENABLED);
@@ -381,22 +417,37 @@ static void *ipu_worker(void *opaque)
             continue;
         }
         q->sq_head = (q->sq_head + 1) & (q->size - 1);
-        qemu_mutex_unlock(&s->lock);
-
         ipu_sqe_from_le(&c.sqe);
         c.cqe.cid = c.sqe.cid;
+        ipu_progress(s);
+        qatomic_set(&s->health.active, IPU_ACTIVE_BUSY | (qi << 16) |
+                    c.sqe.cid);
+        if (ipu_hang_locked(s, &c)) {
+            trace_ipu_cmd_dropped(qi, c.sqe.cid);
+            ipu_worker_release_locked(s, q);
+            continue;
+        }
+        qemu_mutex_unlock(&s->lock);
+
         trace_ipu_cmd_start(qi, c.sqe.cid, c.sqe.opcode);
         t0 = ipu_now_ns();
         cs = ipu_cmd_execute(&c);
         c.cqe.host_ns = ipu_now_ns() - t0;
         c.cqe.status = cs << 1;
+        if (cs == IPU_CS_DMA_ERROR) {
+            ipu_health_count(&s->health.err_dma);
+        }
         g_free(c.buf);
         trace_ipu_cmd_done(qi, c.sqe.cid, c.sqe.opcode, cs, c.cqe.detail,
                            c.cqe.host_ns);
 
         qemu_mutex_lock(&s->lock);
-        /* Disabled or reset meanwhile: the completion is dropped. */
-        if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED)) {
+        /*
+         * Disabled or reset meanwhile, or the card failed: the completion
+         * is dropped.
+         */
+        if (q->gen == gen && (q->status & IPU_Q_STATUS_ENABLED) &&
+            !s->failed) {
             ipu_post_locked(s, q, gen, &c, &rf);
         } else {
             trace_ipu_cmd_dropped(qi, c.sqe.cid);

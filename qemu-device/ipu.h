@@ -1,8 +1,9 @@
 /*
  * Emulated IPU card: state shared by the register file (ipu-pci.c), the
  * queue registers and doorbells (ipu-queue.c), the worker thread
- * (ipu-worker.c), command execution (ipu-cmd.c) and the DMA helpers
- * (ipu-dma.c).
+ * (ipu-worker.c), command execution (ipu-cmd.c), the DMA helpers
+ * (ipu-dma.c), health and telemetry (ipu-health.c) and fault injection
+ * (ipu-faults.c).
  *
  * Threads and locks:
  * - vCPU and main-loop code runs with the BQL: register accesses and the
@@ -37,6 +38,7 @@
 #ifndef HW_IPU_H
 #define HW_IPU_H
 
+#include "qemu/atomic.h"
 #include "qemu/thread.h"
 #include "hw/pci/pci.h"
 #include "ipu/ipu_hw.h"
@@ -59,6 +61,48 @@ typedef struct IpuStreamRing {
 
 /* A chip model: a row of the table in include/ipu/ipu_models.h. */
 typedef struct ipu_model IpuModel;
+
+/*
+ * Health and telemetry (ipu-health.c, docs/hw-interface.md "Health and
+ * telemetry"): BQL, except the fields marked atomic, which the worker and
+ * the DMA threads update.
+ */
+typedef struct IpuHealth {
+    QEMUTimer *tick;        /* every ms of emulated time, from READY */
+    int64_t next_tick;
+    uint32_t heartbeat;
+    uint32_t progress;      /* commands fetched and DMA chunks (atomic) */
+    uint32_t active;        /* ACTIVE (atomic) */
+    uint32_t health;        /* HEALTH */
+    uint32_t err_dma;       /* atomic, saturating */
+    uint32_t err_ring;      /* atomic, saturating */
+    uint32_t err_fatal;
+    uint32_t window_ticks;  /* of the current utilisation window */
+    uint32_t busy_ticks;
+    uint32_t util;          /* UTIL, per-mille of the last window */
+    uint32_t power_mw;
+    int64_t temp_uc;        /* micro-degC: TEMP without rounding drift */
+} IpuHealth;
+
+/* Fault injection (ipu-faults.c, docs/hw-interface.md "Fault injection"). */
+typedef enum IpuFaultType {
+    IPU_FAULT_HANG_JOB,
+    IPU_FAULT_DMA_ERROR,
+    IPU_FAULT_FATAL,
+    IPU_FAULT_DROP_IRQ,
+    IPU_FAULT_CORRUPT_CQE,
+    IPU_FAULT_READY_DELAY,
+    IPU_FAULT_HEARTBEAT_STOP,
+    IPU_FAULT__MAX,
+} IpuFaultType;
+
+typedef struct IpuFaults {
+    uint32_t armed;         /* 1 << IpuFaultType (atomic: any thread fires) */
+    uint32_t ready_delay_ms;
+    bool hung_job;          /* the worker holds a hung command (lock) */
+    bool heartbeat_stopped; /* BQL */
+    uint64_t injected[IPU_FAULT__MAX];  /* atomic */
+} IpuFaults;
 
 typedef struct IpuQueue {
     /* Registers */
@@ -100,6 +144,8 @@ struct IpuState {
     uint32_t irq_mask;
     bool intx_level;
     uint32_t link_changed;  /* LINK_CHANGED (1.4) */
+    IpuHealth health;       /* 1.6 */
+    IpuFaults faults;
 
     /* Command queues (lock) */
     QemuMutex lock;
@@ -116,6 +162,7 @@ struct IpuState {
     unsigned kicks;         /* doorbell writes (atomic): ends a worker spin */
     int64_t poll_ns;        /* how long the worker spins for more work */
     bool engine_reset;      /* reset requested: drop the graph when idle */
+    bool failed;            /* a fatal error: fetch and post nothing (atomic) */
     struct ipue_engine *engine;
     IpuStreamRing *streams; /* one per stream of the loaded graph (worker) */
     unsigned nstreams;
@@ -160,6 +207,38 @@ void ipu_link_reg_write(IpuState *s, hwaddr addr, uint32_t val);
  */
 int ipu_link_group_join(IpuState *s, uint64_t mask, uint32_t *detail);
 void ipu_link_group_leave(IpuState *s);
+
+/* ipu-health.c: heartbeat, progress, telemetry, HEALTH and ERR_* */
+void ipu_health_realize(IpuState *s);
+void ipu_health_unrealize(IpuState *s);
+/* A reset begins (@power_on: power-on, PCI function reset). BQL. */
+void ipu_health_reset(IpuState *s, bool power_on);
+/* The card entered READY: the heartbeat starts. BQL. */
+void ipu_health_ready(IpuState *s);
+bool ipu_health_reg(hwaddr addr);
+uint32_t ipu_health_reg_read(IpuState *s, hwaddr addr);
+/* BQL: the card fails with IPU_FATAL_* @cause (FAILED, the ERROR cause). */
+void ipu_health_fatal(IpuState *s, uint32_t cause);
+/* Any thread: +1 on a saturating counter (ERR_*). */
+void ipu_health_count(uint32_t *counter);
+/* Any thread: PROGRESS moves by one (a command fetched, a DMA chunk). */
+static inline void ipu_progress(IpuState *s)
+{
+    qatomic_inc(&s->health.progress);
+}
+
+/* ipu-faults.c: fault injection from QMP (the card's QOM properties) */
+void ipu_faults_class_init(ObjectClass *oc);
+/*
+ * Any thread: fires fault @t if it is armed (disarms it, counts it, and
+ * traces and prints what it hit, @fmt...). True if it fired.
+ */
+bool ipu_fault_take(IpuState *s, IpuFaultType t, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+/* The milliseconds of an armed ready-delay, firing it; 0 when not armed. */
+uint32_t ipu_fault_ready_delay(IpuState *s);
+/* A reset begins: the effects of hang-job, fatal, heartbeat-stop end. */
+void ipu_faults_reset(IpuState *s);
 
 /* ipu-queue.c: queue registers and doorbells */
 uint64_t ipu_queue_reg_read(IpuState *s, hwaddr addr);

@@ -30,7 +30,8 @@
 
 /* Interface version reported in IPU_REG_VERSION: major << 16 | minor. */
 #define IPU_HW_VERSION_MAJOR		1
-#define IPU_HW_VERSION_MINOR		5	/* 1.4: IPU-Links; 1.5: groups */
+#define IPU_HW_VERSION_MINOR		6	/* 1.4: IPU-Links; 1.5: groups;
+						 * 1.6: health */
 #define IPU_HW_VERSION \
 	((IPU_HW_VERSION_MAJOR << 16) | IPU_HW_VERSION_MINOR)
 
@@ -57,6 +58,7 @@
 #define IPU_CAP_QUEUES			(1u << 2)
 #define IPU_CAP_USER_QUEUES		(1u << 3)	/* BAR4 doorbell pages, CTRL.USER */
 #define IPU_CAP_LINKS			(1u << 4)	/* 1.4: IPU-Link registers */
+#define IPU_CAP_HEALTH			(1u << 5)	/* 1.6: heartbeat, telemetry */
 
 /* Status and control */
 #define IPU_REG_STATUS			0x100	/* RO */
@@ -69,7 +71,7 @@
 #define IPU_CARD_STATE_OFF			0	/* power-on in progress */
 #define IPU_CARD_STATE_READY			1
 #define IPU_CARD_STATE_RESETTING		2
-#define IPU_CARD_STATE_FAILED		3
+#define IPU_CARD_STATE_FAILED		3	/* 1.6: HEALTH says why */
 #define IPU_CARD_READY			(1u << 4)
 
 #define IPU_CONTROL_RESET		(1u << 0)
@@ -90,6 +92,46 @@
 #define IPU_IRQ_ERROR			(1u << 1)	/* entered FAILED */
 #define IPU_IRQ_LINK			(1u << 2)	/* 1.4: a link changed */
 #define IPU_IRQ_TEST			(1u << 31)	/* software test */
+
+/*
+ * Health and telemetry (1.6, docs/hw-interface.md "Health and
+ * telemetry"): how a driver tells a hung card or command from a slow one,
+ * the modelled sensors, and error counters. All read-only.
+ */
+#define IPU_REG_HEARTBEAT		0x180	/* +1 per ms of READY (emulated) */
+#define IPU_REG_PROGRESS		0x184	/* +1 per command, DMA chunk, step */
+#define IPU_REG_ACTIVE			0x188	/* the command in progress */
+#define IPU_REG_HEALTH			0x18c	/* IPU_HEALTH_* */
+#define IPU_REG_TEMP			0x190	/* die temperature, milli-degC */
+#define IPU_REG_POWER			0x194	/* mW */
+#define IPU_REG_UTIL			0x198	/* busy per-mille, last window */
+#define IPU_REG_ERR_DMA			0x19c	/* DMA_ERROR completions */
+#define IPU_REG_ERR_RING		0x1a0	/* queues stopped with RING_DMA */
+#define IPU_REG_ERR_FATAL		0x1a4	/* fatal errors (entries to FAILED) */
+
+/* HEARTBEAT's period, and how long a driver waits before it calls the card hung. */
+#define IPU_HEARTBEAT_PERIOD_US		1000
+#define IPU_HEARTBEAT_TIMEOUT_MS	500
+/* How long PROGRESS may stand still under one command before it is hung. */
+#define IPU_PROGRESS_TIMEOUT_MS		2000
+/* UTIL's window; POWER follows UTIL, TEMP follows POWER (ipu_models.h). */
+#define IPU_UTIL_WINDOW_MS		100
+
+#define IPU_ACTIVE_BUSY			(1u << 31)
+#define IPU_ACTIVE_QUEUE(v)		(((v) >> 16) & 0x7u)
+#define IPU_ACTIVE_CID(v)		((v) & 0xffffu)
+
+#define IPU_HEALTH_FATAL		(1u << 0)	/* FAILED by a fatal error */
+#define IPU_HEALTH_CAUSE(v)		(((v) >> 8) & 0xffu)
+#define IPU_FATAL_NONE			0
+#define IPU_FATAL_FIRMWARE		1	/* the firmware failed (injected) */
+
+/*
+ * A completion the card corrupted (fault injection "corrupt-cqe"): its
+ * sq_id is this (no queue has it) and its cid is inverted; the phase is
+ * right, so a driver reads it and must check sq_id against the queue.
+ */
+#define IPU_CQE_SQ_ID_CORRUPT		0xffffu
 
 
 /* MSI-X: vector 0 carries IPU_IRQ_*; vectors 1.. are for command queues. */

@@ -42,6 +42,18 @@ struct ipu_model {
 	uint8_t pcie_gen;	/* host link generation: 3 = 8 GT/s, 4 = 16 GT/s */
 	uint8_t pcie_width;	/* host link lanes */
 	uint32_t link_mb_s;	/* IPU-Link bandwidth, MB/s per link and direction */
+	/*
+	 * Telemetry (docs/hw-interface.md "Health and telemetry"): power
+	 * idle and at full utilisation; the die's steady temperature at
+	 * those two powers (25 degC air), the rated maximum, and the time
+	 * constant of its approach to the steady temperature.
+	 */
+	uint32_t power_idle_mw;
+	uint32_t power_max_mw;
+	int32_t temp_idle_mc;	/* milli-degC */
+	int32_t temp_load_mc;
+	int32_t temp_max_mc;	/* hwmon temp1_max */
+	uint32_t thermal_tau_ms;
 };
 
 /*
@@ -52,15 +64,23 @@ static inline const struct ipu_model *ipu_model_at(size_t i)
 {
 	/*
 	 * GC2 and GC200: the published figures; test: this project's own (4
-	 * link ports: enough for the M2000 and POD16 ladders).
+	 * link ports: enough for the M2000 and POD16 ladders). Power: a C2
+	 * board (two GC2) is rated 300 W, so 150 W a GC2; an IPU-M2000 (four
+	 * GC200 with its gateway) draws about 1.1 kW typical, so 200 W a
+	 * GC200 at full load. Idle power and temperatures are not published
+	 * per chip: this model's figures, typical of a fan-cooled accelerator
+	 * (test: small and fast, for the tests).
 	 */
 	static const struct ipu_model table[] = {
 		{ IPU_MODEL_GC2, "gc2", "ipu1", "C2", 1216, 256 * 1024,
-		  1300000, IPU_WORKER_THREADS, 10, 3, 8, 32000 },
+		  1300000, IPU_WORKER_THREADS, 10, 3, 8, 32000,
+		  40000, 150000, 40000, 80000, 100000, 5000 },
 		{ IPU_MODEL_GC200, "gc200", "ipu2", "GC200", 1472, 624 * 1024,
-		  1330000, IPU_WORKER_THREADS, 10, 4, 16, 32000 },
+		  1330000, IPU_WORKER_THREADS, 10, 4, 16, 32000,
+		  50000, 200000, 40000, 85000, 105000, 5000 },
 		{ IPU_MODEL_TEST, "test", "test", "test", 32, 64 * 1024,
-		  1330000, IPU_WORKER_THREADS, 4, 3, 8, 32000 },
+		  1330000, IPU_WORKER_THREADS, 4, 3, 8, 32000,
+		  5000, 20000, 35000, 60000, 90000, 200 },
 	};
 
 	return i < sizeof(table) / sizeof(table[0]) ? &table[i] : NULL;

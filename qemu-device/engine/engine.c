@@ -461,6 +461,11 @@ int ipue_abort_status(const struct ipue_engine *e, uint32_t *code, uint32_t *nod
 	return 1;
 }
 
+uint64_t ipue_progress(const struct ipue_engine *e)
+{
+	return e ? atomic_load_explicit(&e->progress, memory_order_relaxed) : 0;
+}
+
 int ipue_cancel(struct ipue_engine *e)
 {
 	int was;

@@ -237,6 +237,7 @@ struct ipue_engine {
 	pthread_mutex_t run_lock;	/* guards running/cancel hand-over */
 	int running;
 	atomic_int cancel;
+	atomic_uint_least64_t progress;	/* program steps ever run (ipue_progress) */
 
 	int aborted;
 	uint32_t abort_code, abort_node;

@@ -333,6 +333,13 @@ const char *ipue_memcheck_message(const struct ipue_engine *e);
  */
 int ipue_cancel(struct ipue_engine *e);
 
+/*
+ * Any thread: program steps this engine has executed since it was created,
+ * over all runs (a card's watchdog tells a moving run from a hung one by
+ * it). Never decreases; 0 for a NULL engine.
+ */
+uint64_t ipue_progress(const struct ipue_engine *e);
+
 /* ---- memory ---- */
 struct ipue_mem_stats {
 	uint64_t tile_bytes_planned;	/* sum of tile memory plans */

@@ -26,6 +26,7 @@ struct runner {
 static int step(struct runner *r)
 {
 	r->st->steps++;
+	atomic_fetch_add_explicit(&r->e->progress, 1, memory_order_relaxed);
 	if (atomic_load_explicit(&r->e->cancel, memory_order_relaxed))
 		return IPUE_ECANCELED;
 	if (r->step_limit && r->st->steps > r->step_limit)

@@ -80,9 +80,10 @@ TEST_F(bar0, identity)
 	/* MSI-X can be switched off (-global ipu.msix=off). */
 	caps = rd32(self, IPU_REG_CAPS);
 	EXPECT_EQ((uint32_t)(IPU_CAP_SOFT_RESET | IPU_CAP_QUEUES |
-			     IPU_CAP_USER_QUEUES | IPU_CAP_LINKS),
+			     IPU_CAP_USER_QUEUES | IPU_CAP_LINKS |
+			     IPU_CAP_HEALTH),
 		  caps & ~IPU_CAP_MSIX);
-	EXPECT_EQ(0x1eu, caps & ~IPU_CAP_MSIX);
+	EXPECT_EQ(0x3eu, caps & ~IPU_CAP_MSIX);
 	EXPECT_EQ(caps & IPU_CAP_MSIX ? IPU_MSIX_VECTORS : 0u,
 		  rd32(self, IPU_REG_NUM_VECTORS));
 	EXPECT_EQ((uint32_t)IPU_NUM_QUEUES, rd32(self, IPU_REG_NUM_QUEUES));
@@ -119,6 +120,46 @@ TEST_F(bar0, scratch_and_read_only)
 	/* Write-only registers read as 0. */
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_CONTROL));
 	EXPECT_EQ((uint32_t)(0), rd32(self, IPU_REG_IRQ_TEST));
+}
+
+/*
+ * Health and telemetry (1.6) as the VM's guest sees them; the exact
+ * behaviour under stepped emulated time and faults is the host's
+ * tests/card/health/check.py.
+ */
+TEST_F(bar0, health_registers)
+{
+	IPU_RETURN_IF_SKIPPED();
+	const struct ipu_model *m = ipu_model_by_id(rd32(self, IPU_REG_MODEL));
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	uint32_t hb, temp, power, errs[3];
+	int i;
+
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(0u, rd32(self, IPU_REG_HEALTH));
+	EXPECT_EQ(0u, rd32(self, IPU_REG_ACTIVE));	/* its queues are idle */
+	/* The heartbeat follows emulated time, as the guest's clock does. */
+	hb = rd32(self, IPU_REG_HEARTBEAT);
+	nanosleep(&ts, NULL);
+	EXPECT_LT(hb, rd32(self, IPU_REG_HEARTBEAT));
+	temp = rd32(self, IPU_REG_TEMP);
+	power = rd32(self, IPU_REG_POWER);
+	EXPECT_LE(m->temp_idle_mc - 1000, (int32_t)temp);
+	EXPECT_GE(m->temp_load_mc, (int32_t)temp);
+	EXPECT_LE(m->power_idle_mw, power);
+	EXPECT_GE(m->power_max_mw, power);
+	EXPECT_GE(1000u, rd32(self, IPU_REG_UTIL));
+	/* All read-only: writes are ignored (and logged). */
+	for (i = 0; i < 3; i++)
+		errs[i] = rd32(self, IPU_REG_ERR_DMA + 4 * i);
+	for (i = 0; i < 3; i++)
+		wr32(self, IPU_REG_ERR_DMA + 4 * i, 0x55);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(errs[i], rd32(self, IPU_REG_ERR_DMA + 4 * i));
+	wr32(self, IPU_REG_HEALTH, IPU_HEALTH_FATAL);
+	EXPECT_EQ(0u, rd32(self, IPU_REG_HEALTH));
+	EXPECT_EQ((uint32_t)IPU_CARD_STATE_READY | IPU_CARD_READY,
+		  rd32(self, IPU_REG_STATUS));
 }
 
 TEST_F(bar0, bad_widths_and_offsets)

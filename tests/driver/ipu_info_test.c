@@ -102,9 +102,12 @@ TEST_F(info, state_caps_and_padding)
 	EXPECT_NE(0ull, self->info.capabilities & IPU_CAP_USER_QUEUES);
 	/* ... and IPU-Link registers (interface 1.4), on a fabric or not. */
 	EXPECT_NE(0ull, self->info.capabilities & IPU_CAP_LINKS);
+	/* ... and health and telemetry registers (interface 1.6). */
+	EXPECT_NE(0ull, self->info.capabilities & IPU_CAP_HEALTH);
 	EXPECT_EQ(0ull, self->info.capabilities &
 		  ~(uint64_t)(IPU_CAP_SOFT_RESET | IPU_CAP_MSIX | IPU_CAP_QUEUES |
-			      IPU_CAP_USER_QUEUES | IPU_CAP_LINKS));
+			      IPU_CAP_USER_QUEUES | IPU_CAP_LINKS |
+			      IPU_CAP_HEALTH));
 	EXPECT_EQ(0, memcmp(zero, self->info.reserved, sizeof(zero)));
 	/* NUL terminated strings. */
 	EXPECT_GT(sizeof(self->info.serial), strnlen(self->info.serial, sizeof(self->info.serial)));

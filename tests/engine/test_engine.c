@@ -349,6 +349,7 @@ TEST(repeat_and_cost)
 	uint32_t v[7], p = 100, k[2];
 	struct ipue_run_stats st;
 	struct ipue_run_opts o = { .program = 0, .repeat = 2 };
+	uint64_t before;
 	int32_t x;
 
 	gw_plan(w, 0, 512);
@@ -362,7 +363,14 @@ TEST(repeat_and_cost)
 	k[1] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "x", 1, &c), 0, 0);
 	gw_entry(w, "r", gw_node(w, IPU_PROG_REPEAT, 3, gw_seq(w, 2, k), 0));
 	ASSERT_TRUE(load(e, w, NULL) == 0) TH_LOG("load");
+	ASSERT_TRUE(ipue_progress(NULL) == 0) TH_LOG("no engine, no progress");
+	before = ipue_progress(e);
 	ASSERT_TRUE(ipue_run(e, &o, &st) == 0) TH_LOG("run");
+	/* the card's PROGRESS register: every step of every run counts */
+	ASSERT_TRUE(st.steps > 0 && ipue_progress(e) - before == st.steps)
+		TH_LOG("progress %llu after %llu steps",
+		       (unsigned long long)(ipue_progress(e) - before),
+		       (unsigned long long)st.steps);
 	ASSERT_TRUE(rd32(e, "x", 0, &x) == 0 && x == 6) TH_LOG("x=%d, want 6", x);
 	ASSERT_TRUE(st.compute_sets == 6 && st.exchanges == 6) TH_LOG("counts %llu %llu",
 	      (unsigned long long)st.compute_sets, (unsigned long long)st.exchanges);

@@ -31,6 +31,7 @@ checks=(
 	"ipu_cmd_done|opcode 0x4: status 0 |a RUN completed"
 	"ipu_cmd_done|opcode 0x3: status 0 |a READ completed"
 	"ipu_irq|IRQ_STATUS 0x[0-9a-f]+ mask|an interrupt cause raised"
+	"ipu_health_window|UTIL [0-9]+/1000, POWER [0-9]+ mW, TEMP [0-9]+ mC|the telemetry's windows (1.6)"
 )
 echo "KTAP version 1"
 echo "1..$((${#checks[@]} + 2))"
