@@ -2,7 +2,8 @@
 # KTAP results of the host test scripts (builder/run.sh, unit/run.sh),
 # sourced: add() collects the result lines (also "# FILE:LINE" comments,
 # appended to lines directly), ktap_print() writes them; n counts the
-# results, failed the failures.
+# results, failed the failures. expect() runs a command and checks its exit
+# code and output (in $TMP/out: the sourcing script sets TMP).
 n=0 failed=0
 lines=()
 add() {	# add ok|fail|skip NAME [REASON]
@@ -17,4 +18,18 @@ ktap_print() {
 	echo "KTAP version 1"
 	echo "1..$n"
 	printf '%s\n' "${lines[@]}"
+}
+
+# expect NAME RC NEEDLE COMMAND...: exit code RC and NEEDLE in the output
+expect() {
+	local name=$1 want=$2 needle=$3; shift 3
+	"$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if [ "$rc" != "$want" ]; then
+		add fail "$name" "exit $rc, want $want: $(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	elif [ -n "$needle" ] && ! grep -q -- "$needle" "$TMP/out"; then
+		add fail "$name" "output lacks '$needle': $(head -c 240 "$TMP/out" | tr '\n' ' ')"
+	else
+		add ok "$name"
+	fi
 }

@@ -20,19 +20,6 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/../library/ktap.sh"
 
-# expect NAME RC NEEDLE COMMAND...: exit code RC and NEEDLE in the output
-expect() {
-	local name=$1 want=$2 needle=$3; shift 3
-	"$@" >"$TMP/out" 2>&1
-	local rc=$?
-	if [ "$rc" != "$want" ]; then
-		add fail "$name" "exit $rc, want $want: $(head -c 240 "$TMP/out" | tr '\n' ' ')"
-	elif [ -n "$needle" ] && ! grep -q -- "$needle" "$TMP/out"; then
-		add fail "$name" "output lacks '$needle': $(head -c 240 "$TMP/out" | tr '\n' ' ')"
-	else
-		add ok "$name"
-	fi
-}
 
 # numpy NAME DIR EXPR: EXPR (Python, over DIR's .npy files loaded by name)
 # is true
