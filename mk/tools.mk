@@ -3,7 +3,12 @@
 # tree's $(B)/lib, the VM's /usr/lib). Scripts such as tools/ipu-vm are not
 # built here (TOOLS_SRCS, TOOLS_BINS: the top Makefile). Other fragments may
 # append to TOOLS_LDLIBS.
-# Tests (tests/tools/; KTAP): in the VM (busybox sh) and on the host:
+# Tests (tests/tools/):
+#   HOST tools-check        tests/tools/mkgraph_run_host.sh: ipu-mkgraph and
+#                           ipu-run on the model device, graphs of 1 to 8
+#                           IPUs (--ipus) against numpy, and their refusals
+#                           -> $(B)/results/tools.ktap
+# and in the VM (busybox sh, KTAP):
 #   VM ipu_run_cli.sh       ipu-mkgraph + ipu-run on every card vs the model
 #   HOST bench-tool-check   tests/tools/bench/run.sh: ipu-bench --links and
 #                           --host-sync on the model device (below)
@@ -11,7 +16,12 @@
 #                           M2000 VM's cards (boots its own VM)
 #   VM ipudev_tools_vm.sh   ipu-info, ipu-links and ipu-reset on the cards
 #                           (the links and device ids of IPU_VM_TOPOLOGY
-#                           when the VM has one)
+#                           when the VM has one, and a program across its
+#                           IPUs on the device id of all: ipu-run -d 6 in an
+#                           M2000, against the model device of 4 IPUs)
+#   VM vm-tools-m2000-check both scripts in an M2000 (4 test-model cards,
+#                           tools/ipu-vm --topology m2000)
+#                           -> $(B)/results/vm-tools-m2000-*
 # tools/topo_view.c and topo_ladder.c are linked into every tool with
 # tools/common.c ($(TOOLS_COMMON_OBJ), the top Makefile).
 #   VM ipu_train_vm.sh      ipu-train's MLP and CNN on card 0 and on the model
@@ -28,6 +38,8 @@ TOOLS_LDLIBS += -lm
 ALL_TARGETS += $(TOOLS_BINS)
 VM_BINS += $(TOOLS_BINS)
 VM_TESTS += tests/tools/ipu_run_cli.sh tests/tools/ipudev_tools_vm.sh
+HOST_CHECKS += tools-check
+VM_CHECKS += vm-tools-m2000-check
 
 $(TOOLS_OUT)/%.o: tools/%.c tools/common.h tools/topo_view.h tools/bench.h $(IPUDEV_HDR)
 	@mkdir -p $(dir $@)
@@ -71,6 +83,17 @@ bench-tool-check: $(TOOLS_OUT)/ipu-bench
 	@tests/tools/bench/run.sh $(B) >$(B)/results/bench-tool.ktap
 	@echo "bench-tool: $$(grep -c '^ok' $(B)/results/bench-tool.ktap) passed," \
 		"$$(grep -c '^not ok' $(B)/results/bench-tool.ktap) failed"
+
+.PHONY: tools-check
+tools-check: $(TOOLS_OUT)/ipu-mkgraph $(TOOLS_OUT)/ipu-run
+	@mkdir -p $(B)/results
+	@tests/tools/mkgraph_run_host.sh $(B) >$(B)/results/tools.ktap
+	@echo "tools: $$(grep -c '^ok' $(B)/results/tools.ktap) passed," \
+		"$$(grep -c '^not ok' $(B)/results/tools.ktap) failed"
+
+.PHONY: vm-tools-m2000-check
+vm-tools-m2000-check:
+	$(call vm_run,vm-tools-m2000,-n 4 --topology m2000 --models test,ipudev_tools_vm.sh ipu_run_cli.sh)
 
 # --- ipu-train ---------------------------------------------------------------
 TRAIN_OBJS := $(patsubst tools/%.c,$(TOOLS_OUT)/%.o,tools/digits.c $(wildcard tools/train_*.c))

@@ -562,6 +562,29 @@ int tool_parse_card_id(const char *prog, const char *arg, unsigned *id)
 	return TOOL_CONTINUE;
 }
 
+int tool_open_device_id(unsigned id, unsigned flags, struct ipu_device **d,
+			unsigned *ipus, struct ipu_error *err)
+{
+	const struct ipu_group_info *gi;
+	struct ipu_topology *topo;
+	struct ipu_error gerr = { 0, "" };
+	int r = ipu_device_open(id, flags, d, err);
+
+	*ipus = 1;
+	if (r != -ENODEV || ipu_topology_read(0, &topo, &gerr))
+		return r;
+	/* a single IPU of another number is not "card @id": keep its error */
+	gi = ipu_topology_find_group(topo, id);
+	if (!gi && id >= ipu_topology_num_cards(topo))
+		r = ipu_topology_check_group(topo, id, err);
+	if (gi && ipu_group_info_size(gi) > 1) {
+		*ipus = ipu_group_info_size(gi);
+		r = ipu_group_device_open(id, flags | IPU_OPEN_ATTACH, d, err);
+	}
+	ipu_topology_free(topo);
+	return r;
+}
+
 void tool_print_version(const char *prog)
 {
 	printf("%s (libipudev) %s\n", prog, ipu_version());

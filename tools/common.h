@@ -75,6 +75,18 @@ int tool_bad_option(const char *prog, int c, char **argv);
  */
 int tool_parse_card_id(const char *prog, const char *arg, unsigned *id);
 
+/*
+ * tool_open_device_id() - open device id @id as "-d ID" names it: card
+ * ipu@id (ipu_device_open() with @flags) when there is one, else the
+ * multi-IPU device @id that `ipu-info -l` lists (ipu_group_device_open()
+ * with @flags | IPU_OPEN_ATTACH: all members attached at once). *@d is the
+ * caller's to close; *@ipus its IPUs (1 for a card). Returns 0, or a
+ * negative errno with @err filled: -ENODEV when @id is neither (the
+ * message says which ids there are, or that the group is not linked).
+ */
+int tool_open_device_id(unsigned id, unsigned flags, struct ipu_device **d,
+			unsigned *ipus, struct ipu_error *err);
+
 /* tool_print_version() - "PROG (libipudev) VERSION" on stdout. */
 void tool_print_version(const char *prog);
 

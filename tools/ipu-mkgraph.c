@@ -2,7 +2,8 @@
 /*
  * ipu-mkgraph: write an example graph binary (and random inputs for it as
  * .npy files) with libipudev's graph builder, for ipu-run and for trying a
- * card: a partitioned matmul, a two-layer MLP, or an elementwise add.
+ * card: a partitioned matmul, a two-layer MLP, an elementwise add, each on
+ * one IPU or spread over N (--ipus), or an all-reduce across N IPUs.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,21 +24,30 @@ static void usage(FILE *f)
 "Write an example graph binary for ipu-run, with random inputs.\n"
 "\n"
 "Kinds:\n"
-"  matmul   c = a x b, f32, partitioned over the tiles (--size M,K,N)\n"
-"  mlp      y = relu(relu(x w1 + b1) w2 + b2) (--size BATCH,IN,HIDDEN;\n"
-"           the output has HIDDEN columns too)\n"
-"  add      c = a + b elementwise over all tiles (--size ELEMENTS)\n"
+"  matmul     c = a x b, f32, partitioned over the tiles (--size M,K,N)\n"
+"  mlp        y = relu(relu(x w1 + b1) w2 + b2) (--size BATCH,IN,HIDDEN;\n"
+"             the output has HIDDEN columns too)\n"
+"  add        c = a + b elementwise over all tiles (--size ELEMENTS)\n"
+"  allreduce  y = x all-reduced: x is [N, ELEMENTS] with row i on IPU i,\n"
+"             every row of y the sum of x's rows, over the IPU-Links\n"
+"             (--size ELEMENTS; needs --ipus N of 2 or more)\n"
 "\n"
 "  -m, --model NAME   chip model: %s (default %s)\n"
+"  -n, --ipus N       a graph binary for N IPUs (1, 2, 4, 8, 16; default 1):\n"
+"                     matmul, mlp and add spread over the tiles of all N\n"
+"                     (their exchanges cross the IPU-Links); run it on a\n"
+"                     device of N IPUs (ipu-run --ipus N, or -d ID)\n"
 "  -s, --size LIST    sizes, comma-separated (defaults: 256,512,128 /\n"
-"                     64,256,128 / 1048576)\n"
+"                     64,256,128 / 1048576 / 65536)\n"
 "  -i, --inputs DIR   also write each input tensor as DIR/NAME.npy\n"
 "      --seed N       seed of the random inputs (default 1)\n"
 "  -h, --help         this help\n"
 "\n"
 "Exit status: 0 ok, 1 the graph could not be built or written, 2 usage.\n"
 "Example: ipu-mkgraph -i in matmul mm.ipug &&\n"
-"         ipu-run mm.ipug --in a=in/a.npy --in b=in/b.npy --out c=c.npy\n",
+"         ipu-run mm.ipug --in a=in/a.npy --in b=in/b.npy --out c=c.npy\n"
+"         ipu-mkgraph --ipus 4 -i in allreduce ar.ipug &&\n"
+"         ipu-run --ipus 4 ar.ipug --in x=in/x.npy --out y=y.npy\n",
 		tool_model_names(), TOOL_DEFAULT_MODEL);
 }
 
@@ -92,6 +102,27 @@ static int input2(struct ipu_graph *g, const char *name, uint32_t r,
 	    ipu_graph_expose(g, t, NULL, IPU_HANDLE_WRITE, err) < 0)
 		return -EINVAL;
 	return t;
+}
+
+/*
+ * x [N, @n] of a graph of N IPUs (*@x), row i on IPU i and writable by the
+ * host, all-reduced over the IPUs (a ring through the links) into y: every
+ * row of y is the sum of the rows of x. Returns y's id, -EDOM after a usage
+ * message (a graph of one IPU), or a negative errno.
+ */
+static int all_reduce_input(struct ipu_graph *g, int seq, uint32_t n, int *x,
+			    struct ipu_error *err)
+{
+	uint32_t shape[2] = { ipu_graph_ipus(g), n };
+
+	if (shape[0] < 2)
+		return tool_usage_error(prog, "allreduce needs --ipus 2 or more") ?
+		       -EDOM : 0;
+	*x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, shape, err);
+	if (*x < 0 || ipu_graph_map_rows_to_ipus(g, *x, 0, err) < 0 ||
+	    ipu_graph_expose(g, *x, NULL, IPU_HANDLE_WRITE, err) < 0)
+		return -EINVAL;
+	return ipu_all_reduce(g, seq, *x, IPU_COLL_SUM, IPU_COLL_AUTO, "y", err);
 }
 
 static int build(struct ipu_graph *g, const char *kind, const uint32_t *sz,
@@ -151,6 +182,14 @@ static int build(struct ipu_graph *g, const char *kind, const uint32_t *sz,
 		in[(*nin)++] = (struct input){ "a", a };
 		in[(*nin)++] = (struct input){ "b", b };
 		out = ipu_binary(g, seq, IPU_OP_ADD, a, b, "c", err);
+	} else if (!strcmp(kind, "allreduce")) {
+		int x = -1;
+
+		out = all_reduce_input(g, seq, sz[0], &x, err);
+		if (out == -EDOM)
+			return out;
+		if (x >= 0)
+			in[(*nin)++] = (struct input){ "x", x };
 	} else {
 		return tool_usage_error(prog, "unknown kind '%s'", kind) ? -EDOM : 0;
 	}
@@ -164,7 +203,8 @@ static int build(struct ipu_graph *g, const char *kind, const uint32_t *sz,
 struct mkgraph_config {
 	uint32_t model;		/* chip model id */
 	const char *dir;	/* --inputs DIR, NULL: no .npy files */
-	const char *kind;	/* matmul, mlp, add (checked by build()) */
+	const char *kind;	/* matmul, mlp, add, allreduce (checked by build()) */
+	unsigned ipus;		/* --ipus: 1, 2, 4, 8, 16 */
 	const char *path;	/* the graph binary to write */
 	uint32_t sz[3];		/* --size, defaults filled in */
 	unsigned seed;
@@ -197,6 +237,8 @@ static void default_sizes(const char *kind, uint32_t *sz)
 			d[0] = 64, d[1] = 256, d[2] = 128;
 		else if (!strcmp(kind, "add"))
 			d[0] = 1u << 20;
+		else if (!strcmp(kind, "allreduce"))
+			d[0] = 1u << 16;
 		memcpy(sz, d, sizeof(d));
 	}
 	for (int i = 1; i < 3; i++)
@@ -212,6 +254,7 @@ static int parse_args(int argc, char **argv, struct mkgraph_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
+		{ "ipus", required_argument, NULL, 'n' },
 		{ "size", required_argument, NULL, 's' },
 		{ "inputs", required_argument, NULL, 'i' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -221,11 +264,17 @@ static int parse_args(int argc, char **argv, struct mkgraph_config *cfg)
 	const char *model = TOOL_DEFAULT_MODEL;
 	int opt;
 
-	*cfg = (struct mkgraph_config){ .seed = 1 };
-	while ((opt = getopt_long(argc, argv, ":m:s:i:h", opts, NULL)) != -1) {
+	*cfg = (struct mkgraph_config){ .seed = 1, .ipus = 1 };
+	while ((opt = getopt_long(argc, argv, ":m:n:s:i:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			model = optarg;
+			break;
+		case 'n':
+			if (tool_parse_uint(optarg, 16, &cfg->ipus) ||
+			    (cfg->ipus & (cfg->ipus - 1)) || !cfg->ipus)
+				return tool_usage_error(prog, "bad --ipus '%s': 1, 2, 4, 8 or 16",
+							optarg);
 			break;
 		case 's':
 			if (parse_sizes(optarg, cfg->sz) != TOOL_CONTINUE)
@@ -270,7 +319,7 @@ static int make_graph(const struct mkgraph_config *cfg)
 	uint64_t s;
 	int ret;
 
-	if (ipu_graph_create(cfg->model, &g, &err)) {
+	if (ipu_graph_create_multi(cfg->model, cfg->ipus, &g, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return EXIT_RUNTIME;
 	}

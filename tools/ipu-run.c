@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ipu-run: run a graph binary on the model device (or a card) with inputs
- * and outputs as .npy files, and print what the run cost.
+ * ipu-run: run a graph binary on the model device (of one IPU or several),
+ * on a card or on a multi-IPU device of linked cards, with inputs and
+ * outputs as .npy files, and print what the run cost.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,7 +22,7 @@ struct io {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ipu-run [--model NAME | --device N] GRAPH\n"
+		"Usage: ipu-run [--model NAME [--ipus N] | --device ID] GRAPH\n"
 		"               [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...\n"
 		"               [--program K|NAME] [--count N] [--threads N] [--json]\n"
 		"Run entry program K (default 0) of graph binary GRAPH COUNT times\n"
@@ -29,7 +30,11 @@ static void usage(FILE *f)
 		"\n"
 		"  -m, --model NAME     run on the in-process model of that chip: %s\n"
 		"                       (default %s)\n"
-		"  -d, --device N       run on card ipuN\n"
+		"  -n, --ipus N         the model device has N IPUs joined by IPU-Links\n"
+		"                       (1, 2, 4, 8, 16; default 1): for a graph binary of\n"
+		"                       N IPUs (ipu-mkgraph --ipus N)\n"
+		"  -d, --device ID      run on card ipuID, else on the multi-IPU device ID of\n"
+		"                       linked cards that ipu-info -l lists\n"
 		"  -i, --in NAME=FILE   write FILE (.npy, <f4/<f2/<i4, C order) into tensor NAME\n"
 		"                       before the run; dtype and shape must match the tensor\n"
 		"  -o, --out NAME=FILE  save tensor NAME to FILE (.npy) after the run\n"
@@ -41,7 +46,9 @@ static void usage(FILE *f)
 		"  -M, --memory         print the graph's tile memory by category (always\n"
 		"                       live, not always live, ...) and its busiest tiles\n"
 		"  -h, --help           this help\n"
-		"Exit status: 0 success, 1 run-time failure, 2 usage error.\n",
+		"A graph binary runs on a device of as many IPUs as it was built for.\n"
+		"Exit status: 0 success, 1 run-time failure, 2 usage error, 3 no such\n"
+		"device.\n",
 		tool_model_names(), TOOL_DEFAULT_MODEL);
 }
 
@@ -112,8 +119,9 @@ static int list(struct ipu_device *d, struct ipu_error *err)
  */
 struct run_config {
 	const char *model;	/* the model device's chip; NULL with a card */
+	unsigned ipus;		/* --ipus: the model device's IPUs, 0 not given */
 	bool use_dev;
-	unsigned devid;		/* use_dev: the card */
+	unsigned devid;		/* use_dev: the card or multi-IPU device id */
 	const char *graph;
 	const char *program;	/* --program K|NAME, NULL: program 0 */
 	unsigned count, threads;
@@ -156,6 +164,7 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' },
+		{ "ipus", required_argument, NULL, 'n' },
 		TOOL_OPT_DEVICE,
 		{ "in", required_argument, NULL, 'i' },
 		{ "out", required_argument, NULL, 'o' },
@@ -172,10 +181,17 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->count = 1;
-	while ((c = getopt_long(argc, argv, "m:d:i:o:p:c:t:jlMh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:d:i:o:p:c:t:jlMh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			cfg->model = optarg;
+			break;
+		case 'n':
+			if (tool_parse_uint(optarg, 16, &cfg->ipus) || !cfg->ipus ||
+			    (cfg->ipus & (cfg->ipus - 1))) {
+				fprintf(stderr, "ipu-run: --ipus: '%s' is not 1, 2, 4, 8 or 16\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'd':
 			if (tool_parse_uint(optarg, 1u << 20, &cfg->devid)) {
@@ -231,6 +247,11 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 		fprintf(stderr, "ipu-run: --model and --device exclude each other\n");
 		return EXIT_USAGE;
 	}
+	if (cfg->use_dev && cfg->ipus) {
+		fprintf(stderr, "ipu-run: --ipus is the model device's; --device ID names a device"
+			" of its own IPUs (ipu-info -l)\n");
+		return EXIT_USAGE;
+	}
 	cfg->graph = argv[optind];
 	if (!cfg->use_dev && !cfg->model)
 		cfg->model = TOOL_DEFAULT_MODEL;
@@ -238,27 +259,91 @@ static int parse_args(int argc, char **argv, struct run_config *cfg)
 }
 
 /*
- * Open the card or the model device of @cfg into @d (the caller's, to
- * close) and load the graph. Returns TOOL_CONTINUE, or the exit code after
- * the failure was reported: EXIT_NODEV for an absent card, EXIT_USAGE for
- * an unknown model, else EXIT_RUNTIME.
+ * Graph binary @path into *@bin (malloc'ed, the caller frees it) of *@len
+ * bytes. Returns 0, or -1 after "cannot read PATH" on stderr.
+ */
+static int read_binary(const char *path, void **bin, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	long n = -1;
+
+	*bin = NULL;
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+	    (*bin = malloc(n ? (size_t)n : 1)) && fread(*bin, 1, (size_t)n, f) != (size_t)n)
+		n = -1;
+	if (f)
+		fclose(f);
+	if (!f || n < 0 || !*bin) {
+		fprintf(stderr, "ipu-run: cannot read %s\n", path);
+		free(*bin);
+		*bin = NULL;
+		return -1;
+	}
+	*len = (size_t)n;
+	return 0;
+}
+
+/*
+ * The binary @bin must be for the @ipus IPUs of @d: its tiles (all IPUs')
+ * over the device's tiles per IPU. Returns 0, or -1 after the mismatch was
+ * reported on stderr. A binary it cannot tell (another model, not a graph)
+ * passes, for the load to refuse with the loader's words.
+ */
+static int check_ipus(const struct run_config *cfg, struct ipu_device *d, unsigned ipus,
+		      const void *bin, size_t len)
+{
+	struct ipu_error err = { 0, "" };
+	struct ipu_memory_report r = { 0 };
+	struct ipu_device_info info;
+	unsigned bin_ipus = 0;
+
+	if (!ipu_device_info(d, &info, &err) && info.tiles &&
+	    !ipu_graph_binary_memory_report(bin, len, &r, &err) && r.tiles % info.tiles == 0)
+		bin_ipus = r.tiles / info.tiles;
+	ipu_memory_report_free(&r);
+	if (!bin_ipus || bin_ipus == ipus)
+		return 0;
+	fprintf(stderr, "ipu-run: %s is a graph binary for %u IPU%s, %s has %u IPU%s: run it %s %u\n",
+		cfg->graph, bin_ipus, bin_ipus == 1 ? "" : "s", ipu_device_name(d), ipus,
+		ipus == 1 ? "" : "s",
+		bin_ipus == 1 ? "on a card or on the model device with --ipus" :
+		"with -d on a multi-IPU device id (ipu-info -l) or on the model device with --ipus",
+		bin_ipus);
+	return -1;
+}
+
+/*
+ * Open the card, multi-IPU device or model device of @cfg into @d (the
+ * caller's, to close) and load the graph, which must be for as many IPUs.
+ * Returns TOOL_CONTINUE, or the exit code after the failure was reported:
+ * EXIT_NODEV for an absent device, EXIT_USAGE for an unknown model, else
+ * EXIT_RUNTIME.
  */
 static int open_and_load(const struct run_config *cfg, struct ipu_device **d)
 {
 	struct ipu_error err = { 0, "" };
+	unsigned ipus = cfg->ipus ? cfg->ipus : 1;
+	size_t len = 0;
+	void *bin;
+	int r;
 
-	if (cfg->use_dev ? ipu_device_open(cfg->devid, 0, d, &err)
-			 : ipu_model_open(cfg->model, cfg->threads, d, &err)) {
+	if (read_binary(cfg->graph, &bin, &len))
+		return EXIT_RUNTIME;
+	if (cfg->use_dev ? tool_open_device_id(cfg->devid, 0, d, &ipus, &err)
+			 : ipu_model_open_multi(cfg->model, ipus, NULL, cfg->threads, d, &err)) {
 		fprintf(stderr, "ipu-run: %s\n", err.msg);
+		free(bin);
 		if (cfg->use_dev && err.code == -ENODEV)
 			return EXIT_NODEV;
 		return err.code == -EINVAL && !cfg->use_dev ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	if (ipu_load_file(*d, cfg->graph, &err)) {
+	r = check_ipus(cfg, *d, ipus, bin, len);
+	if (!r && ipu_load(*d, bin, len, &err)) {
 		fprintf(stderr, "ipu-run: %s\n", err.msg);
-		return EXIT_RUNTIME;
+		r = -1;
 	}
-	return TOOL_CONTINUE;
+	free(bin);
+	return r ? EXIT_RUNTIME : TOOL_CONTINUE;
 }
 
 /*
@@ -600,21 +685,12 @@ static int memory_graph(const struct run_config *cfg)
 	struct ipu_error err = { 0, "" };
 	struct ipu_memory_report r;
 	unsigned top[MEM_TOP_TILES], ntop;
-	FILE *f = fopen(cfg->graph, "rb");
-	void *bin = NULL;
-	long len = -1;
+	size_t len;
+	void *bin;
 
-	if (f && !fseek(f, 0, SEEK_END) && (len = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (bin = malloc(len ? (size_t)len : 1)) && fread(bin, 1, (size_t)len, f) != (size_t)len)
-		len = -1;
-	if (f)
-		fclose(f);
-	if (!f || len < 0 || !bin) {
-		fprintf(stderr, "ipu-run: cannot read %s\n", cfg->graph);
-		free(bin);
+	if (read_binary(cfg->graph, &bin, &len))
 		return EXIT_RUNTIME;
-	}
-	if (ipu_graph_binary_memory_report(bin, (size_t)len, &r, &err)) {
+	if (ipu_graph_binary_memory_report(bin, len, &r, &err)) {
 		fprintf(stderr, "ipu-run: %s: %s\n", cfg->graph, err.msg);
 		free(bin);
 		return EXIT_RUNTIME;

@@ -139,6 +139,28 @@ static void kern_generic(size_t kc, const float *a, size_t lda, const float *bp,
 /* ---------------- x86-64 kernels ---------------- */
 
 #if IPUE_X86
+/*
+ * _mm256_maskload_ps(@p, @m) for a prefix mask @m (lanes 0..n-1, as every
+ * mask here is) that reads only those lanes. The CPU does the same, but
+ * QEMU 7.2's TCG loads all 32 bytes of VMASKMOVPS and masks afterwards, so
+ * a libipudev process in a TCG guest faulted on a row that ends at the end
+ * of a mapping (the engine is in libipudev too). The instruction is kept
+ * when its 32 bytes lie in the page of p[0] and lane 0 is selected (p[0]
+ * is valid, so is its page); else a memcpy of n floats (a lane-by-lane
+ * loop would be vectorized back into VMASKMOVPS).
+ */
+__attribute__((target("avx2")))
+static inline __m256 mload8(const float *p, __m256i m)
+{
+	unsigned n = (unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m)));
+	float t[8] = { 0 };
+
+	if (((uintptr_t)p & 4095) <= 4096 - 32 && n)
+		return _mm256_maskload_ps(p, m);
+	memcpy(t, p, n * sizeof(float));
+	return _mm256_loadu_ps(t);
+}
+
 #define X_ROWS								\
 	const float *a0 = a;						\
 	const float *a1 = mr > 1 ? a + lda : a;				\
@@ -210,7 +232,7 @@ static void kern_avx2(size_t kc, const float *a, size_t lda, const float *bp,
 	__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr), lane);
 	__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr - 8), lane);
 #define UPD(i, v0, v1) X_UPD_ROW(i, v0, v1, 8, _mm256_add_ps, _mm256_loadu_ps,	\
-				       _mm256_storeu_ps, _mm256_maskload_ps,	\
+				       _mm256_storeu_ps, mload8,		\
 				       _mm256_maskstore_ps)
 	X_UPDATE(UPD);
 #undef UPD
@@ -309,13 +331,13 @@ static void row_avx2(size_t kc, const float *a, const float *b, size_t ldb, floa
 				s[3] = _mm256_fmadd_ps(x, _mm256_loadu_ps(bk + 24), s[3]);
 			} else {
 				for (unsigned v = 0; v < 4; v++)
-					s[v] = _mm256_fmadd_ps(x, _mm256_maskload_ps(bk + 8 * v, m[v]), s[v]);
+					s[v] = _mm256_fmadd_ps(x, mload8(bk + 8 * v, m[v]), s[v]);
 			}
 		}
 		for (unsigned v = 0; v < 4; v++) {
 			float *cv = c + j + 8 * v;
 
-			_mm256_maskstore_ps(cv, m[v], acc ? _mm256_add_ps(_mm256_maskload_ps(cv, m[v]), s[v]) : s[v]);
+			_mm256_maskstore_ps(cv, m[v], acc ? _mm256_add_ps(mload8(cv, m[v]), s[v]) : s[v]);
 		}
 	}
 }
@@ -342,8 +364,8 @@ static void pack_rows_avx2(float *restrict bp, size_t kc, const float *b, size_t
 				__m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(ncw - j)), lane);
 				__m256i m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(ncw - j) - 8), lane);
 
-				_mm256_store_ps(d, _mm256_maskload_ps(s + j, m0));
-				_mm256_store_ps(d + 8, _mm256_maskload_ps(s + j + 8, m1));
+				_mm256_store_ps(d, mload8(s + j, m0));
+				_mm256_store_ps(d + 8, mload8(s + j + 8, m1));
 			}
 		}
 	}

@@ -6,7 +6,9 @@
 # IPU_VM_TOPOLOGY names the fabric they form (m2000, pod16) when the VM was
 # booted with one (tools/ipu-vm --topology). Without the driver's IPU-Link
 # sysfs the links tests check that the tools say so; with it they check
-# every channel against sysfs, and the device ids of the named topology.
+# every channel against sysfs, and the device ids of the named topology,
+# and a program of ipu-mkgraph --ipus N runs on the device id of all the
+# IPUs (ipu-run -d) as on the model device of N IPUs, bit for bit.
 n=0 failed=0
 T=$(mktemp -d)
 out() { n=$((n + 1)); echo "$1 $n $2"; }
@@ -15,10 +17,10 @@ nok() { out "not ok" "$1 # $2"; failed=$((failed + 1)); }
 skip() { out ok "$1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..22"
+echo "1..25"
 
 if [ ! -d /sys/class/ipu ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do
 		skip "ipu-tools $i" "no ipu driver"
 	done
 	exit 0
@@ -245,6 +247,49 @@ m2000|pod16)
 	;;
 *) skip "device ids of a topology" "IPU_VM_TOPOLOGY not set (tools/ipu-vm --topology, branch fabric)" ;;
 esac
+
+# 23-25: a program across all the IPUs on their device id, as on the model
+# device of as many IPUs; a binary for another IPU count is refused
+case "${IPU_VM_TOPOLOGY:-}" in
+m2000) all=6 nipus=4 ;;
+pod16) all=30 nipus=16 ;;
+*) all="" ;;
+esac
+c0=${IPU_VM_CARDS%%,*}; m=${c0#*:}; m=${m%%:*}
+mm="" ar=""
+[ "$m" = test ] && mm="-s 64,96,32" ar="-s 4096"
+across() { # NAME KIND SIZE OUT INPUTS...: on device $all and the model, cmp
+	name=$1 kind=$2 size=$3 o=$4; shift 4
+	ins=""; for i in "$@"; do ins="$ins --in $i=$T/$kind/$i.npy"; done
+	mkdir -p "$T/$kind"
+	# shellcheck disable=SC2086
+	if ipu-mkgraph -m "$m" --ipus $nipus $size -i "$T/$kind" "$kind" "$T/$kind/g.ipug" >"$T/err" 2>&1 &&
+		ipu-run -d $all "$T/$kind/g.ipug" $ins --out "$o=$T/$kind/dev.npy" >"$T/run" 2>>"$T/err" &&
+		grep -q "on device $all\$" "$T/run" &&
+		ipu-run -m "$m" --ipus $nipus "$T/$kind/g.ipug" $ins --out "$o=$T/$kind/model.npy" \
+			>/dev/null 2>>"$T/err" &&
+		cmp "$T/$kind/dev.npy" "$T/$kind/model.npy" >>"$T/err" 2>&1; then
+		ok "$name on device $all equals the model device of $nipus IPUs"
+	else nok "$name on device $all" "$(tr '\n' ' ' <"$T/err" | head -c 300)"; fi
+}
+if [ -n "$all" ]; then
+	across "a matmul over $nipus IPUs" matmul "$mm" c a b
+	across "an all-reduce of $nipus rows" allreduce "$ar" y x
+	g=$T/matmul/g.ipug
+	ipu-mkgraph -m "$m" $mm matmul "$T/one.ipug" >/dev/null 2>&1
+	ipu-run -d 0 "$g" >/dev/null 2>"$T/e1"; rc1=$?
+	ipu-run -d $all "$T/one.ipug" >/dev/null 2>"$T/e2"; rc2=$?
+	ipu-run -d $nipus "$g" >/dev/null 2>"$T/e3"; rc3=$?
+	if [ "$rc1" = 1 ] && grep -q "for $nipus IPUs, ipu0 has 1 IPU" "$T/e1" &&
+		[ "$rc2" = 1 ] && grep -q "for 1 IPU, device $all has $nipus IPUs" "$T/e2" &&
+		[ "$rc3" = 1 ] && grep -q "for $nipus IPUs, device $nipus has 2 IPUs" "$T/e3"; then
+		ok "a binary for another IPU count is refused on a card and on devices $all and $nipus"
+	else nok "a binary for another IPU count is refused" "rc=$rc1/$rc2/$rc3 $(cat "$T/e1" "$T/e2" "$T/e3" | tr '\n' ' ' | head -c 300)"; fi
+else
+	for i in 23 24 25; do
+		skip "ipu-run across the IPUs of a topology $i" "IPU_VM_TOPOLOGY not set (tools/ipu-vm --topology)"
+	done
+fi
 
 rm -rf "$T"
 [ "$failed" = 0 ]
