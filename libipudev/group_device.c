@@ -48,6 +48,7 @@ static int gdev_info(struct ipu_device *dev, struct ipu_device_info *out,
 	int r = m->ops->info(m, out, err);
 
 	out->id = dev->id;
+	out->ipus = gdev_of(dev)->size;
 	ipu__strlcpy(out->backend, "group", sizeof(out->backend));
 	return r;
 }
