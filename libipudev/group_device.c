@@ -6,21 +6,35 @@
  * backends: LOAD with the group's member mask, WRITE and READ to every
  * member (each card moves the bytes on its own tiles), RUN on every member
  * and then every completion collected. Tensors and programs are member
- * 0's: every member loaded the same binary.
+ * 0's: every member loaded the same binary. Host buffers are registered
+ * with every member (BUF_PIN of the same pages on each card), so that a
+ * stream bound to one is bound on every member with its own handle: the
+ * member whose IPU holds a StreamCopy's tensor moves the transfer, the
+ * others skip it (docs/graph-format.md "Multi-IPU binaries").
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 #include "card.h"
 #include "group_internal.h"
+
+/* A buffer of the group device and its registration with each member. */
+struct ipu__gbuf {
+	struct ipu__gbuf *next;
+	struct ipu_buffer *b;				/* the caller's */
+	struct ipu_buffer *m[IPU_GROUP_MAX_SIZE];	/* member k's pin of b's pages */
+	int mapped;					/* b's pages are ours (alloc) */
+};
 
 struct ipu__gdev {
 	struct ipu_group *group;	/* owned: closes the members */
 	unsigned size;
 	uint64_t mask;			/* fabric index bits of the members */
+	struct ipu__gbuf *bufs;		/* owned: every live buffer */
 };
 
 static struct ipu__gdev *gdev_of(struct ipu_device *dev)
@@ -37,6 +51,14 @@ static void gdev_close(struct ipu_device *dev)
 {
 	struct ipu__gdev *g = gdev_of(dev);
 
+	/* the members' pins go with the members; the caller's buffers are
+	 * theirs (to be freed before the close, as on a card) */
+	while (g->bufs) {
+		struct ipu__gbuf *e = g->bufs;
+
+		g->bufs = e->next;
+		free(e);
+	}
 	ipu_group_close(g->group);
 	free(g);
 }
@@ -196,6 +218,115 @@ static int gdev_program_name(struct ipu_device *dev, unsigned k, char *buf,
 	return ipu__card_program_name(member(dev, 0), k, buf, size, err);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Host buffers and streams                                                 */
+
+static struct ipu__gbuf *gbuf_find(struct ipu__gdev *g, const struct ipu_buffer *b)
+{
+	for (struct ipu__gbuf *e = g->bufs; e; e = e->next)
+		if (e->b == b)
+			return e;
+	return NULL;
+}
+
+static void gbuf_release(struct ipu__gdev *g, struct ipu__gbuf *e)
+{
+	for (unsigned k = 0; k < g->size; k++)
+		ipu_buffer_free(e->m[k]);
+	if (e->mapped)
+		munmap(e->b->ptr, e->b->map_size);
+	free(e);
+}
+
+/* Pin @b's pages on every member (all or none) and remember them. */
+static int gbuf_register(struct ipu_device *dev, struct ipu_buffer *b, int mapped,
+			 struct ipu_error *err)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+	struct ipu__gbuf *e = calloc(1, sizeof(*e));
+	int r = 0;
+
+	if (!e)
+		return ipu__err(err, -ENOMEM, "buffer on %s: out of memory", dev->name);
+	e->b = b;
+	for (unsigned k = 0; k < g->size && !r; k++)
+		r = ipu_buffer_pin(member(dev, k), b->ptr, b->size, &e->m[k], err);
+	if (r) {
+		gbuf_release(g, e);	/* e->mapped is 0: the caller unmaps */
+		return r;
+	}
+	e->mapped = mapped;
+	b->kind = IPU__BUF_PINNED;	/* ipu_buffer_free() comes to gdev_buffer_free() */
+	b->handle = 0;
+	e->next = g->bufs;
+	g->bufs = e;
+	return 0;
+}
+
+static int gdev_buffer_alloc(struct ipu_device *dev, struct ipu_buffer *b,
+			     struct ipu_error *err)
+{
+	void *p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int r;
+
+	if (p == MAP_FAILED)
+		return ipu__err_sys(err, -errno, "ipu_buffer_alloc on %s: %zu bytes",
+				    dev->name, b->size);
+	b->ptr = p;
+	b->map_size = b->size;
+	r = gbuf_register(dev, b, 1, err);
+	if (r)
+		munmap(p, b->size);
+	return r;
+}
+
+static int gdev_buffer_pin(struct ipu_device *dev, struct ipu_buffer *b,
+			   struct ipu_error *err)
+{
+	return gbuf_register(dev, b, 0, err);
+}
+
+static void gdev_buffer_free(struct ipu_device *dev, struct ipu_buffer *b)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+
+	for (struct ipu__gbuf **pp = &g->bufs; *pp; pp = &(*pp)->next)
+		if ((*pp)->b == b) {
+			struct ipu__gbuf *e = *pp;
+
+			*pp = e->next;
+			gbuf_release(g, e);
+			break;
+		}
+	free(b);
+}
+
+/*
+ * STREAM_BIND on every member, each with its own registration of @buf's
+ * pages (the same ring): the member holding the StreamCopy's tensor moves
+ * the transfers. A failure unbinds the members already bound.
+ */
+static int gdev_stream_bind(struct ipu_device *dev, const char *name,
+			    struct ipu_buffer *buf, size_t offset, size_t bytes,
+			    struct ipu_error *err)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+	struct ipu__gbuf *e = buf ? gbuf_find(g, buf) : NULL;
+	unsigned k;
+	int r = 0;
+
+	if (buf && !e)
+		return ipu__err(err, -EINVAL, "stream '%s' on %s: not a buffer of this device",
+				name, dev->name);
+	for (k = 0; k < g->size && !r; k++)
+		r = ipu__card_stream_bind(member(dev, k), name, e ? e->m[k] : NULL, offset,
+					  bytes, err);
+	if (r && buf)
+		while (--k > 0)
+			(void)ipu__card_stream_bind(member(dev, k - 1), name, NULL, 0, 0, NULL);
+	return r;
+}
+
 static const struct ipu_backend_ops gdev_ops = {
 	.name = "group",
 	.close = gdev_close,
@@ -210,7 +341,11 @@ static const struct ipu_backend_ops gdev_ops = {
 	.tensor_info = gdev_tensor_info,
 	.program_count = gdev_program_count,
 	.program_name = gdev_program_name,
+	.stream_bind = gdev_stream_bind,
 	.run_stats = gdev_run_stats,
+	.buffer_alloc = gdev_buffer_alloc,
+	.buffer_pin = gdev_buffer_pin,
+	.buffer_free = gdev_buffer_free,
 };
 
 /*

@@ -11,7 +11,10 @@
 #   VM   vm-group-check   tests/library/group/run.sh: an M2000 (4 cards, m2000
 #                         fabric) runs ipu_exec_group: a 4-IPU graph on
 #                         device 6 against the model, links down from QMP
-#                         before and during a run, reset -> $(B)/results/vm-group.ktap
+#                         before and during a run, reset; ipu_group_streams:
+#                         streams bound on device 6 against the model device
+#                         of 4 IPUs; ipu_train_group_vm.sh (mk/tools.mk):
+#                         data-parallel ipu-train on device 6 -> $(B)/results/vm-group.ktap
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
 # (bench_map.c: a fused elementwise chain), bench-conv
 # (tests/library/builder/bench_conv.c: conv2d forward/backward against
@@ -272,11 +275,20 @@ $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common
 # shared library) against the model: the engine and its in-process fabric
 # linked in, the test graph written with the engine tests' writer (gw.c).
 # In /tests of every VM (it skips without an M2000); vm-group-check boots one.
+# ipu_group_streams: streams bound on the group device against the model
+# device of 4 IPUs (the library's builder and model; no engine linked in).
 GROUP_TDIR := tests/library/group
 GROUP_TEST := $(B)/vm-tests/ipu_exec_group
-ALL_TARGETS += $(GROUP_TEST)
-VM_TESTS += $(GROUP_TEST)
+GROUP_STREAMS_TEST := $(B)/vm-tests/ipu_group_streams
+ALL_TARGETS += $(GROUP_TEST) $(GROUP_STREAMS_TEST)
+VM_TESTS += $(GROUP_TEST) $(GROUP_STREAMS_TEST)
 VM_CHECKS += vm-group-check
+
+$(GROUP_STREAMS_TEST): $(GROUP_TDIR)/ipu_group_streams.c $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
+	@mkdir -p $(dir $@)
+	@echo "vm-group-tests: $@"
+	@$(CC) $(USER_CFLAGS) -I$(B)/include -Iinclude -o $@ $< \
+		-L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm
 
 $(GROUP_TEST): $(GROUP_TDIR)/ipu_exec_group.c tests/engine/gw.c libipudev/graph_pack.c \
 		$(TEST_COMMON)/ipu_host_qmp.c $(ENG_LIB) $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
