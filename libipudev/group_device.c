@@ -6,41 +6,42 @@
  * backends: LOAD with the group's member mask, WRITE and READ to every
  * member (each card moves the bytes on its own tiles), RUN on every member
  * and then every completion collected. Tensors and programs are member
- * 0's: every member loaded the same binary. Host buffers are registered
- * with every member (BUF_PIN of the same pages on each card), so that a
- * stream bound to one is bound on every member with its own handle: the
- * member whose IPU holds a StreamCopy's tensor moves the transfer, the
- * others skip it (docs/graph-format.md "Multi-IPU binaries").
+ * 0's: every member loaded the same binary. A stream is bound on the
+ * member whose IPU holds its StreamCopy's tensor, the one that moves its
+ * transfers (docs/graph-format.md "Multi-IPU binaries"): the ring's bytes
+ * are pinned on that card alone, since two cards may not both map memory
+ * they write (the driver's one-mapping rule, docs/uapi.md "Buffers").
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 
 #include "card.h"
 #include "group_internal.h"
 
-/* A buffer of the group device and its registration with each member. */
-struct ipu__gbuf {
-	struct ipu__gbuf *next;
-	struct ipu_buffer *b;				/* the caller's */
-	struct ipu_buffer *m[IPU_GROUP_MAX_SIZE];	/* member k's pin of b's pages */
-	int mapped;					/* b's pages are ours (alloc) */
+/* A bound stream: the member serving it and its pin of the ring. */
+struct ipu__gbind {
+	struct ipu__gbind *next;
+	unsigned stream;		/* the loaded graph's stream index */
+	unsigned member;
+	struct ipu_buffer *pin;		/* member's, of the ring's bytes */
 };
 
 struct ipu__gdev {
 	struct ipu_group *group;	/* owned: closes the members */
 	unsigned size;
 	uint64_t mask;			/* fabric index bits of the members */
-	struct ipu__gbuf *bufs;		/* owned: every live buffer */
+	struct ipu__gbind *binds;	/* owned: the streams bound now */
 };
 
 static struct ipu__gdev *gdev_of(struct ipu_device *dev)
 {
 	return dev->priv;
 }
+
+static void gbind_drop_all(struct ipu_device *dev);
 
 static struct ipu_device *member(struct ipu_device *dev, unsigned k)
 {
@@ -51,12 +52,11 @@ static void gdev_close(struct ipu_device *dev)
 {
 	struct ipu__gdev *g = gdev_of(dev);
 
-	/* the members' pins go with the members; the caller's buffers are
-	 * theirs (to be freed before the close, as on a card) */
-	while (g->bufs) {
-		struct ipu__gbuf *e = g->bufs;
+	/* the pins are the members' buffers: closing the members frees them */
+	while (g->binds) {
+		struct ipu__gbind *e = g->binds;
 
-		g->bufs = e->next;
+		g->binds = e->next;
 		free(e);
 	}
 	ipu_group_close(g->group);
@@ -82,6 +82,7 @@ static int gdev_reset(struct ipu_device *dev, unsigned timeout_ms,
 {
 	int ret = 0;
 
+	gbind_drop_all(dev);
 	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
 		struct ipu_device *m = member(dev, k);
 		int r = m->ops->reset(m, timeout_ms, flags, out, ret ? NULL : err);
@@ -98,6 +99,7 @@ static int gdev_load(struct ipu_device *dev, const void *image, size_t size,
 {
 	struct ipu__gdev *g = gdev_of(dev);
 
+	gbind_drop_all(dev);
 	for (unsigned k = 0; k < g->size; k++) {
 		int r = ipu__card_load_mask(member(dev, k), image, size, flags,
 					    g->mask, info, err);
@@ -219,112 +221,89 @@ static int gdev_program_name(struct ipu_device *dev, unsigned k, char *buf,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Host buffers and streams                                                 */
+/* Streams                                                                  */
 
-static struct ipu__gbuf *gbuf_find(struct ipu__gdev *g, const struct ipu_buffer *b)
-{
-	for (struct ipu__gbuf *e = g->bufs; e; e = e->next)
-		if (e->b == b)
-			return e;
-	return NULL;
-}
-
-static void gbuf_release(struct ipu__gdev *g, struct ipu__gbuf *e)
-{
-	for (unsigned k = 0; k < g->size; k++)
-		ipu_buffer_free(e->m[k]);
-	if (e->mapped)
-		munmap(e->b->ptr, e->b->map_size);
-	free(e);
-}
-
-/* Pin @b's pages on every member (all or none) and remember them. */
-static int gbuf_register(struct ipu_device *dev, struct ipu_buffer *b, int mapped,
-			 struct ipu_error *err)
+/* Unbind stream @stream where it is bound and release its pin. */
+static void gbind_drop(struct ipu_device *dev, unsigned stream, const char *name)
 {
 	struct ipu__gdev *g = gdev_of(dev);
-	struct ipu__gbuf *e = calloc(1, sizeof(*e));
-	int r = 0;
 
-	if (!e)
-		return ipu__err(err, -ENOMEM, "buffer on %s: out of memory", dev->name);
-	e->b = b;
-	for (unsigned k = 0; k < g->size && !r; k++)
-		r = ipu_buffer_pin(member(dev, k), b->ptr, b->size, &e->m[k], err);
-	if (r) {
-		gbuf_release(g, e);	/* e->mapped is 0: the caller unmaps */
-		return r;
+	for (struct ipu__gbind **pp = &g->binds; *pp; pp = &(*pp)->next) {
+		struct ipu__gbind *e = *pp;
+
+		if (e->stream != stream)
+			continue;
+		if (name)
+			(void)ipu__card_stream_bind(member(dev, e->member), name, NULL, 0, 0, NULL);
+		ipu_buffer_free(e->pin);
+		*pp = e->next;
+		free(e);
+		return;
 	}
-	e->mapped = mapped;
-	b->kind = IPU__BUF_PINNED;	/* ipu_buffer_free() comes to gdev_buffer_free() */
-	b->handle = 0;
-	e->next = g->bufs;
-	g->bufs = e;
-	return 0;
 }
 
-static int gdev_buffer_alloc(struct ipu_device *dev, struct ipu_buffer *b,
-			     struct ipu_error *err)
-{
-	void *p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int r;
-
-	if (p == MAP_FAILED)
-		return ipu__err_sys(err, -errno, "ipu_buffer_alloc on %s: %zu bytes",
-				    dev->name, b->size);
-	b->ptr = p;
-	b->map_size = b->size;
-	r = gbuf_register(dev, b, 1, err);
-	if (r)
-		munmap(p, b->size);
-	return r;
-}
-
-static int gdev_buffer_pin(struct ipu_device *dev, struct ipu_buffer *b,
-			   struct ipu_error *err)
-{
-	return gbuf_register(dev, b, 0, err);
-}
-
-static void gdev_buffer_free(struct ipu_device *dev, struct ipu_buffer *b)
+/* Unbind every stream and release the pins (before a LOAD or a reset). */
+static void gbind_drop_all(struct ipu_device *dev)
 {
 	struct ipu__gdev *g = gdev_of(dev);
+	const struct ipu__graph_table *t = &ipu__card_of(member(dev, 0))->g;
 
-	for (struct ipu__gbuf **pp = &g->bufs; *pp; pp = &(*pp)->next)
-		if ((*pp)->b == b) {
-			struct ipu__gbuf *e = *pp;
+	while (g->binds) {
+		unsigned s = g->binds->stream;
 
-			*pp = e->next;
-			gbuf_release(g, e);
-			break;
-		}
-	free(b);
+		gbind_drop(dev, s, s < t->nstreams ? t->streams[s].name : NULL);
+	}
 }
 
 /*
- * STREAM_BIND on every member, each with its own registration of @buf's
- * pages (the same ring): the member holding the StreamCopy's tensor moves
- * the transfers. A failure unbinds the members already bound.
+ * Bind @name on the member serving it (its StreamCopy's IPU; member 0 for
+ * a stream no StreamCopy uses): pin the ring's bytes on that card and
+ * STREAM_BIND it there. A new ring replaces the old binding; NULL unbinds.
  */
 static int gdev_stream_bind(struct ipu_device *dev, const char *name,
 			    struct ipu_buffer *buf, size_t offset, size_t bytes,
 			    struct ipu_error *err)
 {
 	struct ipu__gdev *g = gdev_of(dev);
-	struct ipu__gbuf *e = buf ? gbuf_find(g, buf) : NULL;
-	unsigned k;
-	int r = 0;
+	const struct ipu__graph_table *t = &ipu__card_of(member(dev, 0))->g;
+	struct ipu__gbind *e;
+	unsigned s, k;
+	int r = ipu__card_need_loaded(member(dev, 0), "stream bind", err);
 
-	if (buf && !e)
-		return ipu__err(err, -EINVAL, "stream '%s' on %s: not a buffer of this device",
+	if (r)
+		return r;
+	for (s = 0; s < t->nstreams && strcmp(t->streams[s].name, name); s++)
+		;
+	if (s == t->nstreams)
+		return ipu__err(err, -ENOENT, "stream '%s' on %s: no such stream in the loaded graph",
 				name, dev->name);
-	for (k = 0; k < g->size && !r; k++)
-		r = ipu__card_stream_bind(member(dev, k), name, e ? e->m[k] : NULL, offset,
-					  bytes, err);
-	if (r && buf)
-		while (--k > 0)
-			(void)ipu__card_stream_bind(member(dev, k - 1), name, NULL, 0, 0, NULL);
-	return r;
+	k = t->streams[s].ipu > 0 ? (unsigned)t->streams[s].ipu : 0;
+	if (k >= g->size)
+		return ipu__err(err, -EINVAL, "stream '%s' on %s: its tensor is on IPU %u of %u",
+				name, dev->name, k, g->size);
+	gbind_drop(dev, s, name);
+	if (!buf)
+		return 0;
+	if (offset > buf->size || bytes > buf->size - offset)
+		return ipu__err(err, -ERANGE,
+				"stream '%s' on %s: offset %zu + %zu bytes is beyond the buffer's %zu bytes",
+				name, dev->name, offset, bytes, buf->size);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return ipu__err(err, -ENOMEM, "stream '%s' on %s: out of memory", name, dev->name);
+	e->stream = s;
+	e->member = k;
+	r = ipu_buffer_pin(member(dev, k), (char *)buf->ptr + offset, bytes, &e->pin, err);
+	if (!r)
+		r = ipu__card_stream_bind(member(dev, k), name, e->pin, 0, bytes, err);
+	if (r) {
+		ipu_buffer_free(e->pin);
+		free(e);
+		return r;
+	}
+	e->next = g->binds;
+	g->binds = e;
+	return 0;
 }
 
 static const struct ipu_backend_ops gdev_ops = {
@@ -343,9 +322,6 @@ static const struct ipu_backend_ops gdev_ops = {
 	.program_name = gdev_program_name,
 	.stream_bind = gdev_stream_bind,
 	.run_stats = gdev_run_stats,
-	.buffer_alloc = gdev_buffer_alloc,
-	.buffer_pin = gdev_buffer_pin,
-	.buffer_free = gdev_buffer_free,
 };
 
 /*

@@ -554,9 +554,9 @@ IPU_API struct ipu_device *ipu_group_member(const struct ipu_group *group,
  * A single IPU's id gives that card's device (as ipu_device_open()). A
  * group's device runs multi-IPU graph binaries on its member cards
  * (docs/libipudev.md "Running a multi-IPU graph on a group of cards"):
- * load, tensor write/read and run go to every member; its host buffers
- * are pinned on every member and a stream is bound on every member (the
- * member holding the stream's tensor moves it); ipu_device_info() is
+ * load, tensor write/read and run go to every member; a stream is bound
+ * on the member whose IPU holds its tensor (its ring pinned there: two
+ * bound rings must not share a 64-byte cache line); ipu_device_info() is
  * member 0's with ipus = the members. Errors: those of
  * ipu_group_open(); -EPROTO when a member card reports no fabric index;
  * -ENOMEM.
