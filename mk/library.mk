@@ -13,7 +13,8 @@
 #                         device 6 against the model, links down from QMP
 #                         before and during a run, reset; ipu_group_streams:
 #                         streams bound on device 6 against the model device
-#                         of 4 IPUs; ipu_train_group_vm.sh (mk/tools.mk):
+#                         of 4 IPUs; ipu_group_pipeline: a pipelined MLP on
+#                         devices 4 and 6 against one IPU; ipu_train_group_vm.sh (mk/tools.mk):
 #                         data-parallel ipu-train on device 6 -> $(B)/results/vm-group.ktap
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
 # (bench_map.c: a fused elementwise chain), bench-conv
@@ -145,6 +146,7 @@ BENCH_CONV_REPS ?= 5
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
+		tests/common/ipu_pipeline_graph.h \
 		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
@@ -280,14 +282,18 @@ $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common
 GROUP_TDIR := tests/library/group
 GROUP_TEST := $(B)/vm-tests/ipu_exec_group
 GROUP_STREAMS_TEST := $(B)/vm-tests/ipu_group_streams
-ALL_TARGETS += $(GROUP_TEST) $(GROUP_STREAMS_TEST)
-VM_TESTS += $(GROUP_TEST) $(GROUP_STREAMS_TEST)
+GROUP_PIPELINE_TEST := $(B)/vm-tests/ipu_group_pipeline
+ALL_TARGETS += $(GROUP_TEST) $(GROUP_STREAMS_TEST) $(GROUP_PIPELINE_TEST)
+VM_TESTS += $(GROUP_TEST) $(GROUP_STREAMS_TEST) $(GROUP_PIPELINE_TEST)
 VM_CHECKS += vm-group-check
 
-$(GROUP_STREAMS_TEST): $(GROUP_TDIR)/ipu_group_streams.c $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
+# ipu_group_pipeline: the pipelined MLP (tests/common/ipu_pipeline_graph.h)
+# on devices 4 and 6 against one IPU of the model device.
+$(GROUP_STREAMS_TEST) $(GROUP_PIPELINE_TEST): $(B)/vm-tests/%: $(GROUP_TDIR)/%.c \
+		tests/common/ipu_pipeline_graph.h $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
 	@mkdir -p $(dir $@)
 	@echo "vm-group-tests: $@"
-	@$(CC) $(USER_CFLAGS) -I$(B)/include -Iinclude -o $@ $< \
+	@$(CC) $(USER_CFLAGS) -I$(B)/include -Iinclude -Itests/common -o $@ $< \
 		-L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm
 
 $(GROUP_TEST): $(GROUP_TDIR)/ipu_exec_group.c tests/engine/gw.c libipudev/graph_pack.c \

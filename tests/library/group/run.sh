@@ -2,7 +2,7 @@
 # Multi-IPU graphs on a group of cards (host side of vm-group-check): boot
 # an M2000 (4 test-model cards on an m2000 fabric) with a QMP socket served
 # to the guest by tests/common/qmp-serve.py, run ipu_exec_group,
-# ipu_group_streams and ipu_train_group_vm.sh there, and check the guest
+# ipu_group_streams, ipu_group_pipeline and ipu_train_group_vm.sh there, and check the guest
 # kernel log. KTAP to stdout: the tests' results (numbered in that order),
 # then the log's verdict. Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
 set -u
@@ -15,6 +15,7 @@ cat >"$share/guest.sh" <<'GUEST'
 #!/bin/sh
 IPU_QMP_DIR=/mnt/host/qmp /tests/ipu_exec_group >/mnt/host/group.ktap 2>&1
 /tests/ipu_group_streams >>/mnt/host/group.ktap 2>&1
+/tests/ipu_group_pipeline >>/mnt/host/group.ktap 2>&1
 /tests/ipu_train_group_vm.sh >>/mnt/host/group.ktap 2>&1
 GUEST
 
