@@ -40,6 +40,9 @@ struct ipu__graph_table {
 		char *name;
 		unsigned direction;	/* IPU_STREAM_* */
 		uint64_t bytes;		/* per transfer */
+		int ipu;		/* the IPU holding its StreamCopy's tensor
+					 * (0 in a single-IPU binary), -1: no
+					 * StreamCopy uses it */
 	} *streams;			/* index = the card's stream */
 };
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "card.h"
+#include "graph_packed.h"
 #include "ipu/graph_format.h"
 
 void ipu__graph_table_free(struct ipu__graph_table *t)
@@ -138,6 +139,53 @@ static int read_stream(const struct ipue_container *c, uint32_t i,
 	return 0;
 }
 
+/*
+ * Each stream's IPU: that of the first interval of the tensor of the first
+ * StreamCopy node of it (the format puts a StreamCopy's tensor on one
+ * IPU), for the group backend, which binds the stream on that member
+ * only. Indices out of range are skipped (the card's loader judges them).
+ * 0 or -ENOMEM.
+ */
+static int read_stream_ipus(const struct ipue_container *c0, struct ipu__graph_table *t)
+{
+	struct ipue_container c = *c0;	/* unpacked records go in the copy */
+	uint8_t *bufs[IPU_GRAPH_SEC_COUNT_] = { 0 };
+	uint32_t tiles_per_ipu = 0, nn, nt, ni;
+	int r = 0;
+
+	for (unsigned s = 0; s < t->nstreams; s++)
+		t->streams[s].ipu = -1;
+	if (c.s[IPU_GRAPH_SEC_IPUS].count) {
+		struct ipu_graph_ipus ip;
+
+		ipue_container_rec(&c, IPU_GRAPH_SEC_IPUS, 0, &ip);
+		tiles_per_ipu = ip.tiles_per_ipu;
+	}
+	if (ipue_packed_unpack(&c, bufs))
+		r = -ENOMEM;
+	nn = c.s[IPU_GRAPH_SEC_PROGRAM_NODES].count;
+	nt = c.s[IPU_GRAPH_SEC_TENSORS].count;
+	ni = c.s[IPU_GRAPH_SEC_INTERVALS].count;
+	for (uint32_t i = 0; !r && i < nn; i++) {
+		struct ipu_graph_prog_node n;
+		struct ipu_graph_tensor tr;
+		struct ipu_graph_interval iv;
+
+		ipue_container_rec(&c, IPU_GRAPH_SEC_PROGRAM_NODES, i, &n);
+		if (n.kind != IPU_PROG_STREAM_COPY || n.a >= t->nstreams || n.b >= nt ||
+		    t->streams[n.a].ipu >= 0)
+			continue;
+		ipue_container_rec(&c, IPU_GRAPH_SEC_TENSORS, n.b, &tr);
+		if (!tr.interval_count || tr.first_interval >= ni)
+			continue;
+		ipue_container_rec(&c, IPU_GRAPH_SEC_INTERVALS, tr.first_interval, &iv);
+		t->streams[n.a].ipu = tiles_per_ipu ? (int)(iv.tile / tiles_per_ipu) : 0;
+	}
+	for (unsigned k = 0; k < IPU_GRAPH_SEC_COUNT_; k++)
+		free(bufs[k]);
+	return r;
+}
+
 int ipu__graph_table_read(const struct ipue_container *c,
 			  struct ipu__graph_table *t, char *why, size_t whylen)
 {
@@ -164,6 +212,8 @@ int ipu__graph_table_read(const struct ipue_container *c,
 		r = read_program(c, i, &t->programs[i], why, whylen);
 	for (uint32_t i = 0; !r && i < ns; i++)
 		r = read_stream(c, i, &t->streams[i], why, whylen);
+	if (!r)
+		r = read_stream_ipus(c, t);
 	if (r)
 		ipu__graph_table_free(t);
 	return r;

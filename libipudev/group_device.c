@@ -6,7 +6,11 @@
  * backends: LOAD with the group's member mask, WRITE and READ to every
  * member (each card moves the bytes on its own tiles), RUN on every member
  * and then every completion collected. Tensors and programs are member
- * 0's: every member loaded the same binary.
+ * 0's: every member loaded the same binary. A stream is bound on the
+ * member whose IPU holds its StreamCopy's tensor, the one that moves its
+ * transfers (docs/graph-format.md "Multi-IPU binaries"): the ring's bytes
+ * are pinned on that card alone, since two cards may not both map memory
+ * they write (the driver's one-mapping rule, docs/uapi.md "Buffers").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,16 +21,27 @@
 #include "card.h"
 #include "group_internal.h"
 
+/* A bound stream: the member serving it and its pin of the ring. */
+struct ipu__gbind {
+	struct ipu__gbind *next;
+	unsigned stream;		/* the loaded graph's stream index */
+	unsigned member;
+	struct ipu_buffer *pin;		/* member's, of the ring's bytes */
+};
+
 struct ipu__gdev {
 	struct ipu_group *group;	/* owned: closes the members */
 	unsigned size;
 	uint64_t mask;			/* fabric index bits of the members */
+	struct ipu__gbind *binds;	/* owned: the streams bound now */
 };
 
 static struct ipu__gdev *gdev_of(struct ipu_device *dev)
 {
 	return dev->priv;
 }
+
+static void gbind_drop_all(struct ipu_device *dev);
 
 static struct ipu_device *member(struct ipu_device *dev, unsigned k)
 {
@@ -37,6 +52,13 @@ static void gdev_close(struct ipu_device *dev)
 {
 	struct ipu__gdev *g = gdev_of(dev);
 
+	/* the pins are the members' buffers: closing the members frees them */
+	while (g->binds) {
+		struct ipu__gbind *e = g->binds;
+
+		g->binds = e->next;
+		free(e);
+	}
 	ipu_group_close(g->group);
 	free(g);
 }
@@ -48,6 +70,7 @@ static int gdev_info(struct ipu_device *dev, struct ipu_device_info *out,
 	int r = m->ops->info(m, out, err);
 
 	out->id = dev->id;
+	out->ipus = gdev_of(dev)->size;
 	ipu__strlcpy(out->backend, "group", sizeof(out->backend));
 	return r;
 }
@@ -59,6 +82,7 @@ static int gdev_reset(struct ipu_device *dev, unsigned timeout_ms,
 {
 	int ret = 0;
 
+	gbind_drop_all(dev);
 	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
 		struct ipu_device *m = member(dev, k);
 		int r = m->ops->reset(m, timeout_ms, flags, out, ret ? NULL : err);
@@ -75,6 +99,7 @@ static int gdev_load(struct ipu_device *dev, const void *image, size_t size,
 {
 	struct ipu__gdev *g = gdev_of(dev);
 
+	gbind_drop_all(dev);
 	for (unsigned k = 0; k < g->size; k++) {
 		int r = ipu__card_load_mask(member(dev, k), image, size, flags,
 					    g->mask, info, err);
@@ -195,6 +220,92 @@ static int gdev_program_name(struct ipu_device *dev, unsigned k, char *buf,
 	return ipu__card_program_name(member(dev, 0), k, buf, size, err);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Streams                                                                  */
+
+/* Unbind stream @stream where it is bound and release its pin. */
+static void gbind_drop(struct ipu_device *dev, unsigned stream, const char *name)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+
+	for (struct ipu__gbind **pp = &g->binds; *pp; pp = &(*pp)->next) {
+		struct ipu__gbind *e = *pp;
+
+		if (e->stream != stream)
+			continue;
+		if (name)
+			(void)ipu__card_stream_bind(member(dev, e->member), name, NULL, 0, 0, NULL);
+		ipu_buffer_free(e->pin);
+		*pp = e->next;
+		free(e);
+		return;
+	}
+}
+
+/* Unbind every stream and release the pins (before a LOAD or a reset). */
+static void gbind_drop_all(struct ipu_device *dev)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+	const struct ipu__graph_table *t = &ipu__card_of(member(dev, 0))->g;
+
+	while (g->binds) {
+		unsigned s = g->binds->stream;
+
+		gbind_drop(dev, s, s < t->nstreams ? t->streams[s].name : NULL);
+	}
+}
+
+/*
+ * Bind @name on the member serving it (its StreamCopy's IPU; member 0 for
+ * a stream no StreamCopy uses): pin the ring's bytes on that card and
+ * STREAM_BIND it there. A new ring replaces the old binding; NULL unbinds.
+ */
+static int gdev_stream_bind(struct ipu_device *dev, const char *name,
+			    struct ipu_buffer *buf, size_t offset, size_t bytes,
+			    struct ipu_error *err)
+{
+	struct ipu__gdev *g = gdev_of(dev);
+	const struct ipu__graph_table *t = &ipu__card_of(member(dev, 0))->g;
+	struct ipu__gbind *e;
+	unsigned s, k;
+	int r = ipu__card_need_loaded(member(dev, 0), "stream bind", err);
+
+	if (r)
+		return r;
+	for (s = 0; s < t->nstreams && strcmp(t->streams[s].name, name); s++)
+		;
+	if (s == t->nstreams)
+		return ipu__err(err, -ENOENT, "stream '%s' on %s: no such stream in the loaded graph",
+				name, dev->name);
+	k = t->streams[s].ipu > 0 ? (unsigned)t->streams[s].ipu : 0;
+	if (k >= g->size)
+		return ipu__err(err, -EINVAL, "stream '%s' on %s: its tensor is on IPU %u of %u",
+				name, dev->name, k, g->size);
+	gbind_drop(dev, s, name);
+	if (!buf)
+		return 0;
+	if (offset > buf->size || bytes > buf->size - offset)
+		return ipu__err(err, -ERANGE,
+				"stream '%s' on %s: offset %zu + %zu bytes is beyond the buffer's %zu bytes",
+				name, dev->name, offset, bytes, buf->size);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return ipu__err(err, -ENOMEM, "stream '%s' on %s: out of memory", name, dev->name);
+	e->stream = s;
+	e->member = k;
+	r = ipu_buffer_pin(member(dev, k), (char *)buf->ptr + offset, bytes, &e->pin, err);
+	if (!r)
+		r = ipu__card_stream_bind(member(dev, k), name, e->pin, 0, bytes, err);
+	if (r) {
+		ipu_buffer_free(e->pin);
+		free(e);
+		return r;
+	}
+	e->next = g->binds;
+	g->binds = e;
+	return 0;
+}
+
 static const struct ipu_backend_ops gdev_ops = {
 	.name = "group",
 	.close = gdev_close,
@@ -209,6 +320,7 @@ static const struct ipu_backend_ops gdev_ops = {
 	.tensor_info = gdev_tensor_info,
 	.program_count = gdev_program_count,
 	.program_name = gdev_program_name,
+	.stream_bind = gdev_stream_bind,
 	.run_stats = gdev_run_stats,
 };
 

@@ -253,9 +253,10 @@ struct ipu_device_info {
 	uint64_t capabilities;		/* card CAPS register */
 	char serial[32];
 	char driver_version[32];
-	uint32_t ipus;			/* IPUs of the device: 1, or a model device's
-					 * ipu_model_open_multi() count (tiles and
-					 * memory above are each IPU's) */
+	uint32_t ipus;			/* IPUs of the device: 1, a model device's
+					 * ipu_model_open_multi() count or a group
+					 * device's members (tiles and memory
+					 * above are each IPU's) */
 	uint32_t reserved[15];
 };
 
@@ -571,7 +572,10 @@ IPU_API struct ipu_device *ipu_group_member(const struct ipu_group *group,
  * A single IPU's id gives that card's device (as ipu_device_open()). A
  * group's device runs multi-IPU graph binaries on its member cards
  * (docs/libipudev.md "Running a multi-IPU graph on a group of cards"):
- * load, tensor write/read and run go to every member. Errors: those of
+ * load, tensor write/read and run go to every member; a stream is bound
+ * on the member whose IPU holds its tensor (its ring pinned there: two
+ * bound rings must not share a 64-byte cache line); ipu_device_info() is
+ * member 0's with ipus = the members. Errors: those of
  * ipu_group_open(); -EPROTO when a member card reports no fabric index;
  * -ENOMEM.
  */

@@ -11,7 +11,11 @@
 #   VM   vm-group-check   tests/library/group/run.sh: an M2000 (4 cards, m2000
 #                         fabric) runs ipu_exec_group: a 4-IPU graph on
 #                         device 6 against the model, links down from QMP
-#                         before and during a run, reset -> $(B)/results/vm-group.ktap
+#                         before and during a run, reset; ipu_group_streams:
+#                         streams bound on device 6 against the model device
+#                         of 4 IPUs; ipu_group_pipeline: a pipelined MLP on
+#                         devices 4 and 6 against one IPU; ipu_train_group_vm.sh (mk/tools.mk):
+#                         data-parallel ipu-train on device 6 -> $(B)/results/vm-group.ktap
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
 # (bench_map.c: a fused elementwise chain), bench-conv
 # (tests/library/builder/bench_conv.c: conv2d forward/backward against
@@ -142,6 +146,7 @@ BENCH_CONV_REPS ?= 5
 
 # on the kernel's kselftest harness
 $(BUILDER_TEST): $(BUILDER_TEST_DIR)/test_builder.c $(wildcard $(BUILDER_TEST_DIR)/*.h) \
+		tests/common/ipu_pipeline_graph.h \
 		$(IPUDEV_A) $(ENG_LIB) libipudev/ipudev.h $(HARNESS_HDR)
 	@mkdir -p $(dir $@)
 	@echo "builder: $@"
@@ -272,11 +277,24 @@ $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common
 # shared library) against the model: the engine and its in-process fabric
 # linked in, the test graph written with the engine tests' writer (gw.c).
 # In /tests of every VM (it skips without an M2000); vm-group-check boots one.
+# ipu_group_streams: streams bound on the group device against the model
+# device of 4 IPUs (the library's builder and model; no engine linked in).
 GROUP_TDIR := tests/library/group
 GROUP_TEST := $(B)/vm-tests/ipu_exec_group
-ALL_TARGETS += $(GROUP_TEST)
-VM_TESTS += $(GROUP_TEST)
+GROUP_STREAMS_TEST := $(B)/vm-tests/ipu_group_streams
+GROUP_PIPELINE_TEST := $(B)/vm-tests/ipu_group_pipeline
+ALL_TARGETS += $(GROUP_TEST) $(GROUP_STREAMS_TEST) $(GROUP_PIPELINE_TEST)
+VM_TESTS += $(GROUP_TEST) $(GROUP_STREAMS_TEST) $(GROUP_PIPELINE_TEST)
 VM_CHECKS += vm-group-check
+
+# ipu_group_pipeline: the pipelined MLP (tests/common/ipu_pipeline_graph.h)
+# on devices 4 and 6 against one IPU of the model device.
+$(GROUP_STREAMS_TEST) $(GROUP_PIPELINE_TEST): $(B)/vm-tests/%: $(GROUP_TDIR)/%.c \
+		tests/common/ipu_pipeline_graph.h $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)
+	@mkdir -p $(dir $@)
+	@echo "vm-group-tests: $@"
+	@$(CC) $(USER_CFLAGS) -I$(B)/include -Iinclude -Itests/common -o $@ $< \
+		-L$(B)/lib -lipudev -Wl,-rpath,/usr/lib -lm
 
 $(GROUP_TEST): $(GROUP_TDIR)/ipu_exec_group.c tests/engine/gw.c libipudev/graph_pack.c \
 		$(TEST_COMMON)/ipu_host_qmp.c $(ENG_LIB) $(IPUDEV_HDR) $(IPUDEV_SO_LINKS)

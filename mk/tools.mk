@@ -26,6 +26,9 @@
 # tools/common.c ($(TOOLS_COMMON_OBJ), the top Makefile).
 #   VM ipu_train_vm.sh      ipu-train's MLP and CNN on card 0 and on the model
 #                           device: the same weights, byte for byte
+#   VM ipu_train_group_vm.sh  ipu-train --replicas 4 on device 6 (an M2000:
+#                           vm-group-check, mk/library.mk) vs the model
+#                           device of 4 IPUs: the same weights; >= 95 %
 # ipu-train also links its own files (tools/digits.c, tools/train_*.c) and
 # zlib; its host tests (tests/tools/train/run.sh, `make train-check` ->
 # $(B)/results/train.ktap) and its benchmark (`make bench-train` ->
@@ -101,7 +104,7 @@ TRAIN_TEST_DIR := tests/tools/train
 # the digits data set, at its Debian path in the VM too (ipu-train's default)
 DIGITS_CSV := /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz
 
-VM_TESTS += tests/tools/ipu_train_vm.sh
+VM_TESTS += tests/tools/ipu_train_vm.sh tests/tools/ipu_train_group_vm.sh
 VM_FILES += $(DIGITS_CSV)
 HOST_CHECKS += train-check
 BENCH_TARGETS += bench-train

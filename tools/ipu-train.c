@@ -25,6 +25,8 @@ struct train_config {
 	unsigned devid;
 	const char *chip;	/* model device's chip */
 	unsigned threads, epochs, batch, seed;
+	unsigned replicas;	/* data-parallel replicas, 1 = none */
+	unsigned ipus;		/* the model device's IPUs, 0 = the replicas */
 	float lr;
 	const char *data, *save_dir, *dump_dir;
 	bool json;
@@ -35,9 +37,10 @@ static void usage(FILE *f)
 	const struct train_model *m;
 
 	fprintf(f,
-		"Usage: ipu-train digits --model NAME [--device model|N] [--epochs E]\n"
-		"                 [--batch B] [--lr LR] [--seed S] [--chip NAME] [--threads N]\n"
-		"                 [--data FILE] [--save-weights DIR] [--dump DIR] [--json]\n"
+		"Usage: ipu-train digits --model NAME [--device model|N] [--replicas R]\n"
+		"                 [--ipus N] [--epochs E] [--batch B] [--lr LR] [--seed S]\n"
+		"                 [--chip NAME] [--threads N] [--data FILE]\n"
+		"                 [--save-weights DIR] [--dump DIR] [--json]\n"
 		"Train a model on the digits data set (8x8 images, 10 classes; a fixed split\n"
 		"of 1437 training and 360 test images) with SGD (momentum %.1f) and mean\n"
 		"cross-entropy; print per epoch the mean loss, the accuracy on the training\n"
@@ -51,7 +54,12 @@ static void usage(FILE *f)
 			strlen(m->what) > 40 ? "\n                                   " : " ",
 			m->epochs, m->lr);
 	fprintf(f,
-		"  -d, --device model|N  the in-process model device (default) or card ipuN\n"
+		"  -d, --device model|N  the in-process model device (default) or device id N:\n"
+		"                        card ipuN, or a multi-IPU device (ipu-info -l)\n"
+		"  -r, --replicas R      data-parallel over R IPUs (1, 2, 4, 8, 16; default 1):\n"
+		"                        each replica trains on its slice of the batch, the\n"
+		"                        gradients are averaged over the IPU-Links every step\n"
+		"  -i, --ipus N          the model device's IPUs (default: the replicas)\n"
 		"  -c, --chip NAME       the model device's chip: %s (default %s)\n"
 		"  -t, --threads N       host threads of the model device (default: all cores)\n"
 		"  -e, --epochs E        epochs (default: the model's)\n"
@@ -125,6 +133,16 @@ static int set_option(struct train_config *cfg, int c, const char *arg)
 		if (tool_parse_uint(arg, 0xffffffffu, &cfg->seed))
 			return tool_usage_error("ipu-train", "--seed: '%s' is not a seed (0-4294967295)", arg);
 		return TOOL_CONTINUE;
+	case 'r':
+		if (tool_parse_uint(arg, IPU_GROUP_MAX_SIZE, &cfg->replicas) || !cfg->replicas ||
+		    (cfg->replicas & (cfg->replicas - 1)))
+			return tool_usage_error("ipu-train", "--replicas: '%s' is not 1, 2, 4, 8 or 16", arg);
+		return TOOL_CONTINUE;
+	case 'i':
+		if (tool_parse_uint(arg, IPU_GROUP_MAX_SIZE, &cfg->ipus) || !cfg->ipus ||
+		    (cfg->ipus & (cfg->ipus - 1)))
+			return tool_usage_error("ipu-train", "--ipus: '%s' is not 1, 2, 4, 8 or 16", arg);
+		return TOOL_CONTINUE;
 	case 'D': cfg->data = arg; return TOOL_CONTINUE;
 	case 'w': cfg->save_dir = arg; return TOOL_CONTINUE;
 	case 'u': cfg->dump_dir = arg; return TOOL_CONTINUE;
@@ -144,6 +162,8 @@ static int parse_args(int argc, char **argv, struct train_config *cfg)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "lr", required_argument, NULL, 'l' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "replicas", required_argument, NULL, 'r' },
+		{ "ipus", required_argument, NULL, 'i' },
 		{ "data", required_argument, NULL, 'D' },
 		{ "save-weights", required_argument, NULL, 'w' },
 		{ "dump", required_argument, NULL, 'u' },
@@ -157,9 +177,10 @@ static int parse_args(int argc, char **argv, struct train_config *cfg)
 	cfg->chip = TOOL_DEFAULT_MODEL;
 	cfg->batch = TRAIN_DEFAULT_BATCH;
 	cfg->seed = TRAIN_DEFAULT_SEED;
+	cfg->replicas = 1;
 	cfg->data = DIGITS_DEFAULT_PATH;
-	while ((c = getopt_long(argc, argv, ":m:d:c:t:e:b:l:s:D:w:u:jhV", opts, NULL)) != -1) {
-		if (!strchr("mdctebls" "Dwuj", c) || c == ':')
+	while ((c = getopt_long(argc, argv, ":m:d:c:t:e:b:l:s:r:i:D:w:u:jhV", opts, NULL)) != -1) {
+		if (!strchr("mdctebls" "riDwuj", c) || c == ':')
 			return tool_other_option("ipu-train", c, argv, usage);
 		ret = set_option(cfg, c, optarg);
 		if (ret != TOOL_CONTINUE)
@@ -180,12 +201,35 @@ static int parse_args(int argc, char **argv, struct train_config *cfg)
 		cfg->epochs = cfg->model->epochs;
 	if (cfg->lr == 0)
 		cfg->lr = cfg->model->lr;
+	if (cfg->ipus && cfg->use_dev)
+		return tool_usage_error("ipu-train", "--ipus is the model device's; a device id "
+					"has its own IPUs");
+	if (!cfg->ipus)
+		cfg->ipus = cfg->replicas;
+	if (cfg->batch % cfg->replicas)
+		return tool_usage_error("ipu-train", "--batch %u does not split into %u replicas "
+					"(make it a multiple of %u)", cfg->batch, cfg->replicas,
+					cfg->replicas);
 	return TOOL_CONTINUE;
 }
 
 /*
- * Open the card or the model device into *@d (the caller closes it) and
- * tell its chip: a card's own, else --chip. Returns TOOL_CONTINUE or the
+ * Device id @id: card ipuN, else a multi-IPU device id (its member cards
+ * attached all at once).
+ */
+static int open_id(unsigned id, struct ipu_device **d, struct ipu_error *err)
+{
+	int ret = ipu_device_open(id, 0, d, err);
+
+	if (ret != -ENODEV)
+		return ret;
+	return ipu_group_device_open(id, IPU_OPEN_ATTACH, d, err);
+}
+
+/*
+ * Open the device or the model device (of --ipus IPUs) into *@d (the
+ * caller closes it) and tell its chip: a card's own, else --chip; the
+ * replicas must use every IPU of the device. Returns TOOL_CONTINUE or the
  * exit code after the failure was reported.
  */
 static int open_device(const struct train_config *cfg, struct ipu_device **d,
@@ -193,20 +237,29 @@ static int open_device(const struct train_config *cfg, struct ipu_device **d,
 {
 	struct ipu_error err = { 0, "" };
 	struct ipu_device_info info;
+	int ret;
 
-	if (!cfg->use_dev) {
-		*chip = ipu_model_by_name(cfg->chip)->id;
-		if (!ipu_model_open(cfg->chip, cfg->threads, d, &err))
-			return TOOL_CONTINUE;
-	} else if (!ipu_device_open(cfg->devid, 0, d, &err) &&
-		   !ipu_device_info(*d, &info, &err)) {
-		*chip = info.model;
-		return TOOL_CONTINUE;
-	}
-	if (cfg->use_dev && err.code == -ENODEV)
+	if (!cfg->use_dev)
+		ret = ipu_model_open_multi(cfg->chip, cfg->ipus, NULL, cfg->threads, d, &err);
+	else
+		ret = open_id(cfg->devid, d, &err);
+	if (!ret)
+		ret = ipu_device_info(*d, &info, &err);
+	if (ret && cfg->use_dev && err.code == -ENODEV)
 		return tool_no_cards("ipu-train", &err);	/* with the hint that fits */
-	fprintf(stderr, "ipu-train: %s\n", err.msg);
-	return EXIT_RUNTIME;
+	if (ret) {
+		fprintf(stderr, "ipu-train: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	*chip = cfg->use_dev ? info.model : ipu_model_by_name(cfg->chip)->id;
+	if (info.ipus != cfg->replicas) {
+		fprintf(stderr, "ipu-train: --replicas %u: %s has %u IPU%s; the replicas take "
+			"one IPU each and must use them all%s\n", cfg->replicas,
+			ipu_device_name(*d), info.ipus, info.ipus == 1 ? "" : "s",
+			info.ipus < cfg->replicas ? " (too many replicas)" : "");
+		return EXIT_USAGE;
+	}
+	return TOOL_CONTINUE;
 }
 
 /* One epoch's line, or its JSON record on one line. */
@@ -223,9 +276,9 @@ static void print_epoch(const struct train_config *cfg, struct ipu_device *d,
 		printf(", \"device\": ");
 		json_write_string(stdout, ipu_device_name(d));
 		printf(", \"epoch\": %u, \"epochs\": %u, \"batch\": %u, \"lr\": %.9g, "
-		       "\"loss\": %.9g, \"train_acc\": %.6f, \"test_acc\": %.6f, "
+		       "\"replicas\": %u, \"loss\": %.9g, \"train_acc\": %.6f, \"test_acc\": %.6f, "
 		       "\"seconds\": %.6f, \"samples_per_s\": %.1f}\n",
-		       epoch, cfg->epochs, cfg->batch, cfg->lr, e->loss, e->train_acc,
+		       epoch, cfg->epochs, cfg->batch, cfg->lr, cfg->replicas, e->loss, e->train_acc,
 		       e->test_acc, e->seconds, e->samples_per_s);
 	}
 	fflush(stdout);
@@ -241,6 +294,9 @@ static void print_header(const struct train_config *cfg, struct ipu_device *d,
 	       "(%u steps per epoch), lr %g, momentum %.1f, seed %u\n",
 	       cfg->model->name, ipu_device_name(d), s->data->ntrain, s->data->ntest,
 	       cfg->batch, s->steps, cfg->lr, TRAIN_MOMENTUM, cfg->seed);
+	if (cfg->replicas > 1)
+		printf("ipu-train: data-parallel: %u replicas of batch %u, gradients "
+		       "averaged over the links\n", cfg->replicas, cfg->batch / cfg->replicas);
 }
 
 /* --dump: the arrays of the run beside the initial weights. */
@@ -305,8 +361,8 @@ static int run(const struct train_config *cfg, struct ipu_device *d, uint32_t ch
 	struct dump dp = { NULL, NULL };
 	int ret;
 
-	ret = train_session_open(&s, d, data, cfg->model, chip, cfg->batch, cfg->lr,
-				 cfg->seed, &err);
+	ret = train_session_open(&s, d, data, cfg->model, chip, cfg->batch, cfg->replicas,
+				 cfg->lr, cfg->seed, &err);
 	if (!ret && cfg->dump_dir) {
 		dp.order = malloc((size_t)cfg->epochs * s.steps * cfg->batch * sizeof(uint32_t));
 		dp.loss = malloc((size_t)cfg->epochs * s.steps * sizeof(float));

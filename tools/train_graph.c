@@ -12,7 +12,9 @@
 /*
  * A [rows][cols] input tensor fed by a host-to-device stream of its size:
  * spread over the tiles a row at a time; the stream copy is appended to
- * @seq. Returns the tensor id or -errno.
+ * @seq. A replicated graph has no streams (docs/builder.md "Replication"):
+ * there the host writes the tensor before each run (every replica's rows
+ * at once). Returns the tensor id or -errno.
  */
 static int streamed_input(struct ipu_graph *g, int seq, const char *name,
 			  unsigned dtype, unsigned rows, unsigned cols,
@@ -27,6 +29,10 @@ static int streamed_input(struct ipu_graph *g, int seq, const char *name,
 	ret = ipu_graph_map_linear(g, t, cols ? cols : 1, err);
 	if (ret < 0)
 		return ret;
+	if (ipu_graph_replicas(g) > 1) {
+		ret = ipu_graph_expose(g, t, NULL, IPU_HANDLE_WRITE, err);
+		return ret < 0 ? ret : t;
+	}
 	s = ipu_graph_add_stream(g, name, IPU_STREAM_HOST_TO_DEVICE, dtype,
 				 rows * (cols ? cols : 1), 2, err);
 	if (s < 0)
@@ -38,13 +44,21 @@ static int streamed_input(struct ipu_graph *g, int seq, const char *name,
 	return ret < 0 ? ret : t;
 }
 
-/* Stream scalar tensor @t out through a new device-to-host stream @name. */
+/*
+ * Stream scalar tensor @t out through a new device-to-host stream @name;
+ * in a replicated graph, expose it as host handle @name for the host to
+ * read after each run (one value per replica).
+ */
 static int stream_out(struct ipu_graph *g, int seq, const char *name, int t,
 		      struct ipu_error *err)
 {
-	int s = ipu_graph_add_stream(g, name, IPU_STREAM_DEVICE_TO_HOST,
-				     IPU_DTYPE_F32, 1, 2, err), ret;
+	int s, ret;
 
+	if (ipu_graph_replicas(g) > 1) {
+		ret = ipu_graph_expose(g, t, name, IPU_HANDLE_READ, err);
+		return ret < 0 ? ret : 0;
+	}
+	s = ipu_graph_add_stream(g, name, IPU_STREAM_DEVICE_TO_HOST, IPU_DTYPE_F32, 1, 2, err);
 	if (s < 0)
 		return s;
 	ret = ipu_prog_stream_copy(g, s, t, err);
@@ -66,9 +80,46 @@ static int forward(struct train_net *net, const struct train_pass *p, int in,
 }
 
 /*
+ * Gradient @p->grad of a replicated graph becomes the mean over the
+ * replicas (ipu_all_reduce() in place, over the links). The collectives cut
+ * a slice into one chunk per replica, so a gradient whose size is not a
+ * multiple of the replicas is reduced as a view of it joined to a few
+ * zeros (the mean of zeros: they stay zero).
+ */
+static int mean_over_replicas(struct train_net *net, int seq, const struct train_param *p,
+			      struct ipu_error *err)
+{
+	char name[TRAIN_NAME_MAX * 2];
+	uint64_t r = net->replicas, n = p->elements, extra = (r - n % r) % r;
+	float zeros[16] = { 0 };	/* extra < replicas <= 16 */
+	int t = p->grad, parts[2], ret;
+
+	if (extra) {
+		parts[1] = ipu_graph_add_tensor(net->g, train_name(name, p->name, "grad_pad"),
+						IPU_DTYPE_F32, 1, (uint32_t[]){ (uint32_t)extra },
+						err);
+		if (parts[1] < 0)
+			return parts[1];
+		ret = ipu_graph_map_tile(net->g, parts[1], 0, err);
+		if (!ret)
+			ret = ipu_graph_set_initial(net->g, parts[1], zeros,
+						    extra * sizeof(float), err);
+		parts[0] = ipu_reshape(net->g, p->grad, 1, (uint32_t[]){ (uint32_t)n },
+				       train_name(name, p->name, "grad_flat"), err);
+		if (ret < 0 || parts[0] < 0)
+			return ret < 0 ? ret : parts[0];
+		t = ipu_concat(net->g, parts, 2, 0, train_name(name, p->name, "grad_padded"), err);
+		if (t < 0)
+			return t;
+	}
+	return ipu_all_reduce(net->g, seq, t, IPU_COLL_MEAN, IPU_COLL_AUTO, NULL, err);
+}
+
+/*
  * Backward from @dlogits through the layers in reverse, then one update
  * per weight (after every gradient, so that each gradient sees the
- * weights of the forward pass).
+ * weights of the forward pass). Data-parallel: each gradient is first
+ * averaged over the replicas, so every replica applies the same update.
  */
 static int backward_and_update(struct train_net *net, int seq, int dlogits,
 			       float lr, struct ipu_error *err)
@@ -87,6 +138,8 @@ static int backward_and_update(struct train_net *net, int seq, int dlogits,
 		if (p->grad < 0)
 			return tool_error(err, -EINVAL, "ipu-train: weight '%s' got no gradient",
 					  p->name);
+		if (net->replicas > 1 && (ret = mean_over_replicas(net, seq, p, err)) < 0)
+			return ret;
 		ret = ipu_sgd_momentum(net->g, seq, p->tensor, p->grad, lr, TRAIN_MOMENTUM,
 				       train_name(name, p->name, "sgd"), err);
 		if (ret < 0)
@@ -166,7 +219,7 @@ static int build_eval(struct train_net *net, struct ipu_error *err)
 }
 
 int train_graph_build(struct train_net *net, const struct train_model *m,
-		      uint32_t chip, unsigned batch, float lr,
+		      uint32_t chip, unsigned batch, unsigned replicas, float lr,
 		      struct ipu_error *err)
 {
 	int ret;
@@ -175,7 +228,9 @@ int train_graph_build(struct train_net *net, const struct train_model *m,
 	net->nlayers = net->nparams = 0;
 	net->ones = -1;
 	net->batch = batch;
-	ret = ipu_graph_create(chip, &net->g, err);
+	net->replicas = replicas;
+	ret = replicas > 1 ? ipu_graph_create_replicated(chip, replicas, &net->g, err)
+			   : ipu_graph_create(chip, &net->g, err);
 	if (!ret)
 		ret = m->build(net, err);
 	if (!ret)

@@ -35,13 +35,16 @@
 
 /*
  * train_graph_build() - create the graph for chip @chip (IPU_MODEL_*) with
- * model @m's layers, training batch @batch, learning rate @lr, into @net
+ * model @m's layers, training batch @batch (of one replica), learning rate
+ * @lr, into @net; @replicas > 1: a replicated graph (data-parallel: the
+ * gradients averaged over the replicas, no streams: the inputs and outputs
+ * are host handles written and read around each run)
  * (its g to be freed with ipu_graph_free() by the caller, also after a
  * failure). @net->in_features and ->classes must be set. Returns 0 or a
  * negative errno with @err set (naming the op that failed).
  */
 int train_graph_build(struct train_net *net, const struct train_model *m,
-		      uint32_t chip, unsigned batch, float lr,
+		      uint32_t chip, unsigned batch, unsigned replicas, float lr,
 		      struct ipu_error *err);
 
 #endif /* IPU_TOOLS_TRAIN_GRAPH_H */

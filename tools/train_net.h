@@ -78,7 +78,8 @@ struct train_param {
 
 struct train_net {
 	struct ipu_graph *g;
-	unsigned batch;			/* training batch */
+	unsigned batch;			/* training batch (of one replica) */
+	unsigned replicas;		/* 1, or the replicas of a data-parallel graph */
 	unsigned in_features;		/* per sample: 64 for digits */
 	unsigned classes;
 	struct train_layer layers[TRAIN_MAX_LAYERS];

@@ -17,8 +17,11 @@ struct train_session {
 	struct train_net net;		/* net.g owned */
 	const struct train_split *data;	/* not owned */
 	struct train_rng rng;		/* initial weights, then batch orders */
+	unsigned batch;			/* the global batch: net.batch x replicas */
+	unsigned replicas;		/* 1, or data-parallel replicas */
 	unsigned steps;			/* per epoch: ntrain / batch (rest dropped) */
 	unsigned eval_train, eval_test;	/* evaluation batches of each set */
+	unsigned eval_runs;		/* eval runs: a batch per replica each */
 	uint32_t *order;		/* the current epoch's order [steps * batch] */
 	struct ipu_buffer *x, *t, *loss, *ex, *ey, *correct;
 };
@@ -34,13 +37,16 @@ struct train_epoch {
 };
 
 /*
- * train_session_open() - build the graph of @m (batch, lr) for @chip, load
- * it on @dev, write the initial weights (seed @seed) and bind the streams.
+ * train_session_open() - build the graph of @m (global batch @batch, lr)
+ * for @chip, load it on @dev, write the initial weights (seed @seed) and
+ * bind the streams. @replicas > 1: data-parallel over that many IPUs of
+ * @dev (@batch a multiple of it, each replica a slice of @batch rows; the
+ * batches are written and the losses read around a run per step).
  * On failure @s is to be closed all the same. 0 or -errno with @err set.
  */
 int train_session_open(struct train_session *s, struct ipu_device *dev,
 		       const struct train_split *data, const struct train_model *m,
-		       uint32_t chip, unsigned batch, float lr, uint64_t seed,
+		       uint32_t chip, unsigned batch, unsigned replicas, float lr, uint64_t seed,
 		       struct ipu_error *err);
 /* One epoch: shuffle, train over every batch, evaluate both sets. */
 int train_session_epoch(struct train_session *s, struct train_epoch *out,

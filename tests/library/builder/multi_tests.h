@@ -382,5 +382,6 @@ TEST(multi_matmul_within_ipu)
 }
 
 #include "collectives_tests.h"
+#include "pipeline_tests.h"
 
 #endif /* MULTI_TESTS_H */

@@ -347,6 +347,69 @@ TEST_F(heap, table)
 
 /* ---- ranged, async and buffer calls on the model device ---- */
 
+/*
+ * The group backend binds a stream on the member whose IPU holds its
+ * StreamCopy's tensor: the table says which (-1: no StreamCopy; 0 in a
+ * single-IPU binary).
+ */
+static int stream_graph(unsigned ipus, void **bin, size_t *len, struct ipu_error *e)
+{
+	struct ipu_graph *g;
+	int seq, r, t[2], s[3];
+
+	r = ipus > 1 ? ipu_graph_create_multi(IPU_MODEL_TEST, ipus, &g, e)
+		     : ipu_graph_create(IPU_MODEL_TEST, &g, e);
+	if (r)
+		return r;
+	seq = ipu_prog_sequence(g, e);
+	for (int k = 0; k < 2; k++) {
+		t[k] = ipu_graph_add_tensor(g, k ? "b" : "a", IPU_DTYPE_F32, 1,
+					    (uint32_t[]){ 64 }, e);
+		r = t[k] < 0 ? t[k] : ipu_graph_map_ipu(g, t[k], k ? 0 : ipus - 1, 0, e);
+		if (r < 0)
+			goto out;
+	}
+	s[0] = ipu_graph_add_stream(g, "in", IPU_STREAM_HOST_TO_DEVICE, IPU_DTYPE_F32, 64, 1, e);
+	s[1] = ipu_graph_add_stream(g, "out", IPU_STREAM_DEVICE_TO_HOST, IPU_DTYPE_F32, 64, 1, e);
+	s[2] = ipu_graph_add_stream(g, "unused", IPU_STREAM_DEVICE_TO_HOST, IPU_DTYPE_F32, 64, 1, e);
+	r = seq < 0 || s[0] < 0 || s[1] < 0 || s[2] < 0 ? -EINVAL : 0;
+	if (!r && (r = ipu_prog_stream_copy(g, s[0], t[0], e)) >= 0)
+		r = ipu_prog_append(g, seq, r, e);
+	if (r >= 0 && (r = ipu_prog_stream_copy(g, s[1], t[1], e)) >= 0)
+		r = ipu_prog_append(g, seq, r, e);
+	if (r >= 0)
+		r = ipu_graph_add_program(g, "main", seq, e);
+	if (r >= 0)
+		r = ipu_graph_write(g, bin, len, e);
+out:
+	ipu_graph_free(g);
+	return r < 0 ? r : 0;
+}
+
+TEST_F(heap, stream_ipus)
+{
+	static const unsigned ipus[] = { 1, 2, 4 };
+
+	for (unsigned i = 0; i < 3; i++) {
+		struct ipu__graph_table t;
+		struct ipu_error e = { 0 };
+		void *bin = NULL;
+		size_t len = 0;
+		char why[160];
+		int r = stream_graph(ipus[i], &bin, &len, &e);
+
+		ASSERT_EQ(0, r) TH_LOG("%u IPUs: %s", ipus[i], e.msg);
+		r = ipu__graph_table_parse(bin, len, &t, why, sizeof(why));
+		free(bin);
+		ASSERT_EQ(0, r) TH_LOG("%u IPUs: %s", ipus[i], why);
+		ASSERT_EQ(3u, t.nstreams);
+		EXPECT_EQ((int)ipus[i] - 1, t.streams[0].ipu) TH_LOG("'in' of %u IPUs", ipus[i]);
+		EXPECT_EQ(0, t.streams[1].ipu) TH_LOG("'out' of %u IPUs", ipus[i]);
+		EXPECT_EQ(-1, t.streams[2].ipu) TH_LOG("'unused' of %u IPUs", ipus[i]);
+		ipu__graph_table_free(&t);
+	}
+}
+
 TEST_F(heap, model_api)
 {
 	struct ipu_error e;

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Multi-IPU graphs on a group of cards (host side of vm-group-check): boot
 # an M2000 (4 test-model cards on an m2000 fabric) with a QMP socket served
-# to the guest by tests/common/qmp-serve.py, run ipu_exec_group there, and
-# check the guest kernel log. KTAP to stdout: the test's results, then the
-# log's verdict. Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
+# to the guest by tests/common/qmp-serve.py, run ipu_exec_group,
+# ipu_group_streams, ipu_group_pipeline and ipu_train_group_vm.sh there, and check the guest
+# kernel log. KTAP to stdout: the tests' results (numbered in that order),
+# then the log's verdict. Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
 set -u
 REPO=$1 B=$2
 name=${3:-vm-group}
@@ -13,6 +14,9 @@ rm -rf "$share" && mkdir -p "$share/qmp"
 cat >"$share/guest.sh" <<'GUEST'
 #!/bin/sh
 IPU_QMP_DIR=/mnt/host/qmp /tests/ipu_exec_group >/mnt/host/group.ktap 2>&1
+/tests/ipu_group_streams >>/mnt/host/group.ktap 2>&1
+/tests/ipu_group_pipeline >>/mnt/host/group.ktap 2>&1
+/tests/ipu_train_group_vm.sh >>/mnt/host/group.ktap 2>&1
 GUEST
 
 "$REPO/tools/ipu-vm" -q -n 4 --topology m2000 --models test "$@" --share "$share" --timeout 900 \
@@ -32,7 +36,8 @@ echo "KTAP version 1"
 if [ -f "$share/group.ktap" ] && grep -qE '^(not )?ok ' "$share/group.ktap"; then
 	n=$(grep -cE '^(not )?ok [0-9]+ ' "$share/group.ktap")
 	echo "1..$((n + 1))"
-	grep -E '^(ok |not ok |#)' "$share/group.ktap"
+	grep -E '^(ok |not ok |#)' "$share/group.ktap" |
+		awk '/^(not )?ok [0-9]+ / { k++; sub(/ok [0-9]+ /, "ok " k " ") } 1'
 else
 	n=1
 	echo "1..2"
