@@ -22,6 +22,13 @@
  * The slots a step touches are the same on every rank, so the vertices are
  * the same on every rank (in a replicated graph they are built once); only
  * the copies into and out of the buffer depend on the rank.
+ *
+ * In place (an all-reduce in a graph of N IPUs whose operand has the
+ * collectives' layout, ipu_collective_map()): slot j of the rank at
+ * position p is that rank's own chunk ring[p - j], where the tensor holds
+ * it, on the tile the buffer's slot would be on. The steps are the same,
+ * on the same tiles, with the same bytes; only the copies into and out of
+ * the buffer go (they were 2 x the slice in host memory traffic).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,6 +72,8 @@ struct coll {
 	struct piece *pc;
 	unsigned np;
 	uint32_t *w, *rcw, *racw;	/* [nb * np]: offsets of piece i of buffer set b */
+	uint32_t *home;			/* in place: [N * N * np] offset of piece i of chunk q of
+					 * rank r's slice at [(r * N + q) * np + i]; else NULL */
 };
 
 IPU_API const char *ipu_collective_method_name(unsigned method)
@@ -206,6 +215,11 @@ static int ccopy(struct coll *cl, int ex, unsigned sr, unsigned st, uint32_t so,
 /* offset of slot @j of piece @i in rank @r's work buffer */
 static uint32_t slot_off(const struct coll *cl, unsigned r, unsigned i, unsigned j)
 {
+	if (cl->home) {
+		unsigned q = cl->ring[(cl->pos[r] + cl->N - j) % cl->N];
+
+		return cl->home[((size_t)r * cl->N + q) * cl->np + i];
+	}
 	return cl->w[bset(cl, r) * cl->np + i] + (uint32_t)(j * cl->pc[i].n * cl->es);
 }
 
@@ -251,7 +265,7 @@ static int alloc_buffers(struct coll *cl, struct ipu_error *err)
 			const struct piece *p = &cl->pc[i];
 			const struct lane *l = &cl->lane[p->lane];
 			unsigned t = btile(cl, b, p->tile);
-			long o = ipu__tile_alloc(cl->g, t, cl->N * p->n * cl->es, 8, what, err);
+			long o = cl->home ? 0 : ipu__tile_alloc(cl->g, t, cl->N * p->n * cl->es, 8, what, err);
 			long rc = o < 0 || !l->cw ? 0 : ipu__tile_alloc(cl->g, t, p->n * cl->es, 8, what, err);
 			long ra = o < 0 || rc < 0 || !l->acw ? 0 :
 				  ipu__tile_alloc(cl->g, t, p->n * cl->es, 8, what, err);
@@ -473,6 +487,95 @@ static int ag_steps(struct coll *cl, int seq, struct ipu_error *err)
 	return 0;
 }
 
+/*
+ * The ring, the lanes of @method (AUTO: the automatic choice) and the
+ * pieces of collective @kind over slices of cl->n elements (cl->N, es set).
+ * 0 or -ENOMEM (reported).
+ */
+static int coll_plan(struct coll *cl, unsigned kind, unsigned method, struct ipu_error *err)
+{
+	cl->c = kind == IPU_COLL_ALL_GATHER ? cl->n : cl->n / cl->N;
+	if (!method)
+		method = ipu_collective_method(cl->g, kind, cl->n * cl->es);
+	ladder(cl->N, cl->ring);
+	for (unsigned p = 0; p < cl->N; p++)
+		cl->pos[cl->ring[p]] = p;
+	cl->nlanes = method_lanes(method, cl->N, cl->c, cl->lane);
+	return make_pieces(cl, err);
+}
+
+/*
+ * In place when tensor @t (a graph of N IPUs, not replicated) has the
+ * collectives' layout: every piece of every chunk of every rank's slice
+ * one run on the tile of the buffer's piece (ipu_collective_map()). Then
+ * cl->home holds their offsets; else it stays NULL (work buffers). 0 or
+ * -ENOMEM (reported).
+ */
+static int find_home(struct coll *cl, int t, struct ipu_error *err)
+{
+	size_t n = (size_t)cl->N * cl->N * cl->np;
+	uint32_t *home;
+
+	if (cl->rep)
+		return 0;
+	home = calloc(n + 1, sizeof(*home));
+	if (!home)
+		return ipu__err(err, -ENOMEM, "%s: out of memory", cl->fn);
+	for (size_t k = 0; k < n; k++) {
+		unsigned r = (unsigned)(k / ((size_t)cl->N * cl->np)), q = (unsigned)(k / cl->np % cl->N);
+		const struct piece *p = &cl->pc[k % cl->np];
+		struct ipu__piece *pp = NULL;
+		uint64_t unmapped;
+		long np = ipu__slice_pieces(cl->g, t, slice_base(cl, r, cl->n) + q * cl->c + p->e0, p->n,
+					    &pp, &unmapped);
+		int ok = np == 1 && pp[0].tile == btile(cl, r, p->tile);
+
+		home[k] = ok ? pp[0].off : 0;
+		free(pp);
+		if (!ok) {
+			free(home);
+			return 0;
+		}
+	}
+	cl->home = home;
+	return 0;
+}
+
+IPU_API int ipu_collective_map(struct ipu_graph *g, int tensor, unsigned method, struct ipu_error *err)
+{
+	const struct ipu__tensor *t;
+	struct coll cl;
+	int rc = 0;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.g = g;
+	cl.fn = "ipu_collective_map";
+	if (!g || g->replicas > 1 || !(cl.N = ranks(g)))
+		return ipu__err(err, -EINVAL, "ipu_collective_map: %s", !g ? "graph is NULL" :
+				"needs a graph of 2, 4, 8 or 16 IPUs (not replicated)");
+	if (!(t = ipu__graph_tensor(g, tensor)))
+		return ipu__err(err, -EINVAL, "ipu_collective_map: no tensor %d", tensor);
+	if (method >= IPU_COLL_METHOD_COUNT_)
+		return ipu__err(err, -EINVAL, "ipu_collective_map: tensor '%s': unknown method %u", t->name,
+				method);
+	if (t->rank < 1 || t->shape[0] != cl.N || t->mapped ||
+	    (t->elements / cl.N) % cl.N)
+		return ipu__err(err, -EINVAL, "ipu_collective_map: tensor '%s' needs shape [%u, ...] with a "
+				"multiple of %u elements per row, not yet mapped", t->name, cl.N, cl.N);
+	cl.es = ipu_dtype_size(t->dtype);
+	cl.n = t->elements / cl.N;
+	if (coll_plan(&cl, IPU_COLL_ALL_REDUCE, method, err))
+		rc = -ENOMEM;
+	for (unsigned r = 0; !rc && r < cl.N; r++)
+		for (unsigned q = 0; !rc && q < cl.N; q++)
+			for (unsigned i = 0; !rc && i < cl.np; i++)
+				rc = ipu__map_aligned(g, tensor, slice_base(&cl, r, cl.n) + q * cl.c +
+						      cl.pc[i].e0, cl.pc[i].n, btile(&cl, r, cl.pc[i].tile),
+						      8, err);
+	free(cl.pc);
+	return rc;
+}
+
 /* the checks and the plan every collective shares; 0 or negative errno (reported) */
 static int coll_setup(struct coll *cl, struct ipu_graph *g, const char *fn, unsigned kind, int in,
 		      unsigned op, unsigned method, const char *name, struct ipu_error *err)
@@ -526,15 +629,12 @@ static int coll_setup(struct coll *cl, struct ipu_graph *g, const char *fn, unsi
 	if (kind != IPU_COLL_ALL_GATHER && cl->n % cl->N)
 		return ipu__err(err, -EINVAL, "%s: tensor '%s': %llu elements per IPU is not a multiple "
 				"of the %u IPUs (pad it)", fn, t->name, (unsigned long long)cl->n, cl->N);
-	cl->c = kind == IPU_COLL_ALL_GATHER ? cl->n : cl->n / cl->N;
-	if (!method)
-		method = ipu_collective_method(g, kind, cl->n * cl->es);
 	snprintf(cl->base, sizeof(cl->base), "%s", name ? name : ipu__graph_uname(g, t->name, "/all_reduce"));
-	ladder(cl->N, cl->ring);
-	for (unsigned p = 0; p < cl->N; p++)
-		cl->pos[cl->ring[p]] = p;
-	cl->nlanes = method_lanes(method, cl->N, cl->c, cl->lane);
-	return make_pieces(cl, err) ? -ENOMEM : alloc_buffers(cl, err);
+	if (coll_plan(cl, kind, method, err))
+		return -ENOMEM;
+	if (kind == IPU_COLL_ALL_REDUCE && !name && find_home(cl, in, err))
+		return -ENOMEM;
+	return alloc_buffers(cl, err);
 }
 
 static void coll_free(struct coll *cl)
@@ -543,6 +643,7 @@ static void coll_free(struct coll *cl)
 	free(cl->w);
 	free(cl->rcw);
 	free(cl->racw);
+	free(cl->home);
 }
 
 /* slot 0 of every buffer divided by N (the mean): a constant N on each piece's tile */
@@ -589,7 +690,7 @@ static unsigned op_codelet(unsigned op)
 /* the reduction of every rank's slice into slot 0 of its buffer (and the mean) */
 static int reduce_phase(struct coll *cl, int seq, unsigned op, struct ipu_error *err)
 {
-	int rc = slots_copy(cl, seq, 1, cl->in, cl->n, 0, cl->N, err);
+	int rc = cl->home ? 0 : slots_copy(cl, seq, 1, cl->in, cl->n, 0, cl->N, err);
 
 	if (!rc)
 		rc = rs_steps(cl, seq, op_codelet(op), err);
@@ -632,7 +733,7 @@ IPU_API int ipu_all_reduce(struct ipu_graph *g, int seq, int in, unsigned op, un
 	if (!rc)
 		rc = ag_steps(&cl, seq, err);
 	out = rc ? rc : ipu__output_like(g, name, in, 0, err);
-	if (out >= 0 && (rc = slots_copy(&cl, seq, 0, out, cl.n, 0, cl.N, err)))
+	if (out >= 0 && !cl.home && (rc = slots_copy(&cl, seq, 0, out, cl.n, 0, cl.N, err)))
 		out = rc;
 	coll_free(&cl);
 	return out;

@@ -1732,9 +1732,24 @@ IPU_API uint64_t ipu_collective_cycles(const struct ipu_graph *g, unsigned kind,
 IPU_API unsigned ipu_collective_method(const struct ipu_graph *g, unsigned kind,
 				       uint64_t bytes);
 /**
+ * ipu_collective_map() - map @tensor (unmapped, shape [N, ...] in a graph
+ * of N IPUs, not replicated; a multiple of N elements per row) in the
+ * collectives' layout for @method (AUTO: the automatic choice of an
+ * all-reduce of a row): row i on IPU i, each chunk's pieces on the tiles
+ * where the collectives work on them. An ipu_all_reduce() in place (NULL
+ * name) of such a tensor by the same method then works on the tensor's
+ * own memory, without copies into and out of work buffers (GCL's in-place
+ * allReduce). Errors: -EINVAL (not such a graph or tensor, unknown
+ * method), -ENOSPC, -ENOMEM.
+ */
+IPU_API int ipu_collective_map(struct ipu_graph *g, int tensor, unsigned method,
+			       struct ipu_error *err);
+/**
  * ipu_all_reduce() - every slice becomes @op of all slices (GCL allReduce):
  * a reduce-scatter then an all-gather by @method. The output @name has
- * @in's shape and layout; NULL name: in place. Its id or negative errno.
+ * @in's shape and layout; NULL name: in place (on the tensor's own memory,
+ * without work buffers, when it has the layout of ipu_collective_map() for
+ * @method in a graph of N IPUs). Its id or negative errno.
  */
 IPU_API int ipu_all_reduce(struct ipu_graph *g, int seq, int in, unsigned op,
 			   unsigned method, const char *name,

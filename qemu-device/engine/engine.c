@@ -502,23 +502,45 @@ int ipue_set_fabric(struct ipue_engine *e, const struct ipue_fabric *f)
 	return 0;
 }
 
-int ipue_fabric_deliver(struct ipue_engine *e, uint32_t tile, uint32_t offset,
-			const void *src, uint64_t bytes)
+/* one peer's write into graph g's tile memory: 0 or IPUE_ERANGE */
+static int deliver_one(const struct ipue_graph *g, uint32_t tile, uint32_t offset, const void *src,
+		       uint64_t bytes)
+{
+	if (tile >= g->tiles || !g->tile_mem[tile] || offset > g->tile_bytes[tile] ||
+	    bytes > g->tile_bytes[tile] - offset)
+		return IPUE_ERANGE;
+	memcpy(g->tile_mem[tile] + offset, src, (size_t)bytes);
+	return 0;
+}
+
+int ipue_fabric_deliver_batch(struct ipue_engine *e, const struct ipue_fabric_write *w, uint32_t n)
 {
 	const struct ipue_graph *g;
 	int rc = 0;
 
-	if (!e)
+	if (!e || (n && !w))
 		return IPUE_EINVAL;
 	atomic_fetch_add(&e->delivering, 1);	/* then a reset waits for us */
 	g = atomic_load(&e->accepting) ? e->g : NULL;
 	if (!g)
 		rc = IPUE_ENOGRAPH;
-	else if (tile >= g->tiles || !g->tile_mem[tile] || offset > g->tile_bytes[tile] ||
-		 bytes > g->tile_bytes[tile] - offset)
-		rc = IPUE_ERANGE;
-	else
-		memcpy(g->tile_mem[tile] + offset, src, (size_t)bytes);
+	for (uint32_t i = 0; g && i < n && !rc; i++)
+		rc = deliver_one(g, w[i].tile, w[i].offset, w[i].src, w[i].bytes);
+	atomic_fetch_sub(&e->delivering, 1);
+	return rc;
+}
+
+int ipue_fabric_deliver(struct ipue_engine *e, uint32_t tile, uint32_t offset,
+			const void *src, uint64_t bytes)
+{
+	const struct ipue_graph *g;
+	int rc;
+
+	if (!e)
+		return IPUE_EINVAL;
+	atomic_fetch_add(&e->delivering, 1);	/* then a reset waits for us */
+	g = atomic_load(&e->accepting) ? e->g : NULL;
+	rc = g ? deliver_one(g, tile, offset, src, bytes) : IPUE_ENOGRAPH;
 	atomic_fetch_sub(&e->delivering, 1);
 	return rc;
 }

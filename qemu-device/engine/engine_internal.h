@@ -104,12 +104,8 @@ struct ipue_rt_copy {
 };
 
 /* a copy into another member's tile memory, through the fabric (multi.c) */
-struct ipue_rt_push {
-	const uint8_t *src;
-	uint32_t to;			/* member */
-	uint32_t tile, offset;		/* global tile, byte in it */
-	uint32_t bytes;
-};
+/* a copy into another member's tiles: the fabric's write (fabric.h) */
+#define ipue_rt_push ipue_fabric_write
 
 struct ipue_rt_exchange {
 	const char *name;

@@ -35,6 +35,14 @@ struct ipue_hop {
 	uint32_t down;		/* a link of the hop that is not up, or IPUE_LINK_NONE */
 };
 
+/* one write of a batch (write_batch): @bytes from @src into member @to's tile memory */
+struct ipue_fabric_write {
+	const uint8_t *src;
+	uint32_t to;		/* member */
+	uint32_t tile, offset;	/* global tile, byte in it */
+	uint32_t bytes;
+};
+
 struct ipue_fabric_ops {
 	/*
 	 * A run of this member begins: later barriers, polls and cancels
@@ -59,6 +67,15 @@ struct ipue_fabric_ops {
 	 */
 	int (*write)(void *ctx, uint32_t to, uint32_t tile, uint32_t offset,
 		     const void *src, uint64_t bytes);
+	/*
+	 * Optional (NULL: the engine calls write() for each): the writes
+	 * w[0..n) of one exchange, in order, each as write() does it, with
+	 * the transport's per-call costs (locks, checks of the run) paid once
+	 * for the batch: an exchange has a write per piece of tile memory,
+	 * thousands of them. Returns 0 or the first failure's status (the
+	 * writes after it are not done).
+	 */
+	int (*write_batch)(void *ctx, const struct ipue_fabric_write *w, uint32_t n);
 	/*
 	 * The route from member @from to member @to (static: the wiring, not
 	 * the links' states): fills hops[0..n) (at most @max) and returns n

@@ -413,6 +413,28 @@ static int op_write(void *ctx, uint32_t to, uint32_t tile, uint32_t offset,
 	return rc;
 }
 
+/* runs of writes to one member, each delivered as one batch, under one read lock */
+static int op_write_batch(void *ctx, const struct ipue_fabric_write *w, uint32_t n)
+{
+	struct endpoint *ep = ctx;
+	struct ipue_fabric_local *f = ep->f;
+	int rc = 0;
+
+	pthread_rwlock_rdlock(&f->xfer);	/* as op_write */
+	if (run_ended(ep))
+		rc = IPUE_ECANCELED;
+	for (uint32_t i = 0, j; i < n && !rc; i = j) {
+		uint32_t to = w[i].to;
+
+		for (j = i + 1; j < n && w[j].to == to; j++)
+			;
+		rc = to < ep->g->n && ep->g->ep[to] ?
+		     ipue_fabric_deliver_batch(ep->g->ep[to]->e, w + i, j - i) : IPUE_EINVAL;
+	}
+	pthread_rwlock_unlock(&f->xfer);
+	return rc;
+}
+
 /* wired links between IPUs a and b; the first (by a's port) not up into *down */
 static uint32_t links_between(const struct ipue_fabric_local *f, uint32_t a, uint32_t b,
 			      uint32_t *down)
@@ -502,6 +524,7 @@ static const struct ipue_fabric_ops local_ops = {
 	.run_begin = op_run_begin,
 	.barrier = op_barrier,
 	.write = op_write,
+	.write_batch = op_write_batch,
 	.route = op_route,
 	.cancel = op_cancel,
 	.poll = op_poll,

@@ -133,6 +133,12 @@ int ipue_set_fabric(struct ipue_engine *e, const struct ipue_fabric *f);
  * apart). Errors: IPUE_ENOGRAPH, IPUE_ERANGE (not this member's tile, or
  * outside its plan).
  */
+/*
+ * For the fabric: the writes w[0..n), all into this engine, in order, as
+ * ipue_fabric_deliver() does each (the graph taken once for the batch).
+ * Returns 0 or the first failure's status (the writes after it not done).
+ */
+int ipue_fabric_deliver_batch(struct ipue_engine *e, const struct ipue_fabric_write *w, uint32_t n);
 int ipue_fabric_deliver(struct ipue_engine *e, uint32_t tile, uint32_t offset,
 			const void *src, uint64_t bytes);
 /*

@@ -279,7 +279,12 @@ int ipue_multi_exchange(struct ipue_engine *e, const struct ipue_rt_exchange *x,
 	if (rc)
 		return rc;
 	ipue_exchange_run(e, x);
-	for (uint32_t i = 0; i < x->npush; i++) {
+	if (e->fab.ops->write_batch && x->npush) {
+		rc = e->fab.ops->write_batch(e->fab.ctx, x->push, x->npush);
+		if (rc)
+			return rc;
+	}
+	for (uint32_t i = 0; !e->fab.ops->write_batch && i < x->npush; i++) {
 		const struct ipue_rt_push *p = &x->push[i];
 
 		rc = e->fab.ops->write(e->fab.ctx, p->to, p->tile, p->offset, p->src, p->bytes);

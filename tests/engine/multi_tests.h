@@ -543,6 +543,34 @@ TEST(multi_single_binary_on_member)
 }
 
 /* the wiring of the topologies (fabric_local.h) and their collective ring orders */
+/*
+ * A batch of peer writes (the transport's write_batch; the pipes above
+ * push through it): its refusals. No graph: ENOGRAPH; a tile of another
+ * member or a range outside the plan: ERANGE, and nothing after the first
+ * failure; an empty batch: 0.
+ */
+TEST(multi_deliver_batch)
+{
+	struct grp g;
+	struct ipue_load_error err;
+	size_t len;
+	uint8_t *bin = pipe_graph(2, &len);
+	uint8_t b[8] = { 0 };
+	struct ipue_fabric_write w[2] = { { b, 1, 0, 0, 4 }, { b, 1, MT, 0, 4 } };
+
+	ASSERT_EQ(0, grp_open(&g, "ring", 2, 2));
+	EXPECT_EQ(IPUE_ENOGRAPH, ipue_fabric_deliver_batch(g.e[1], w + 1, 1));
+	EXPECT_EQ(IPUE_EINVAL, ipue_fabric_deliver_batch(NULL, w, 1));
+	EXPECT_EQ(IPUE_EINVAL, ipue_fabric_deliver_batch(g.e[1], NULL, 1));
+	ASSERT_TRUE(grp_load(&g, bin, len, &err) == 0) TH_LOG("load: %s", err.message);
+	EXPECT_EQ(0, ipue_fabric_deliver_batch(g.e[1], w, 0));
+	EXPECT_EQ(IPUE_ERANGE, ipue_fabric_deliver_batch(g.e[1], w, 2));	/* tile 0: member 0's */
+	w[1].offset = 0xfffffff0u;
+	EXPECT_EQ(IPUE_ERANGE, ipue_fabric_deliver_batch(g.e[1], w + 1, 1));
+	free(bin);
+	grp_close(&g);
+}
+
 TEST(multi_topologies)
 {
 	struct ipue_fabric_local *f = NULL;

@@ -3,7 +3,8 @@
  * Benchmark (make bench-allreduce -> $(B)/bench/allreduce.json): an
  * all-reduce (sum) of SIZE MiB of fp32 per IPU over 4 and 16 gc200 IPUs of
  * the model device (ipu_model_open_multi(): m2000 and pod16 wiring), by
- * the automatic method. Figures, as NCCL and GCL define them: algorithm
+ * the automatic method, in place on a tensor in the collectives' layout
+ * (ipu_collective_map()). Figures, as NCCL and GCL define them: algorithm
  * bandwidth = bytes per IPU / time, bus bandwidth = algbw x 2 (N - 1) / N;
  * this host's memory carries every emulated IPU's traffic, so the ratio
  * against host memcpy (same run, same size) is taken on the aggregate
@@ -84,10 +85,10 @@ static void bench_one(unsigned N, unsigned mib, unsigned reps, double mbw)
 		die("times");
 	CALL(ipu_graph_create_multi(IPU_MODEL_GC200, N, &g, &err));
 	CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, shape, &err));
-	CALL(ipu_graph_map_rows_to_ipus(g, x, 0, &err));
-	CALL(seq = ipu_prog_sequence(g, &err));
 	method = ipu_collective_method(g, IPU_COLL_ALL_REDUCE, bytes);
-	CALL(ipu_all_reduce(g, seq, x, IPU_COLL_SUM, IPU_COLL_AUTO, NULL, &err));
+	CALL(ipu_collective_map(g, x, method, &err));	/* in place: no work buffers */
+	CALL(seq = ipu_prog_sequence(g, &err));
+	CALL(ipu_all_reduce(g, seq, x, IPU_COLL_SUM, method, NULL, &err));
 	CALL(ipu_graph_add_program(g, "main", seq, &err));
 	CALL(ipu_graph_set_zero_init(g, 1, &err));
 	CALL(ipu_graph_write(g, &bin, &len, &err));

@@ -92,6 +92,12 @@ struct coll_case {
 	int ints;		/* f32 holding small integers (exact sums) */
 };
 
+/* an all-reduce case's layout and form (coll_in_place) */
+struct coll_form {
+	int cmap;		/* "x" by ipu_collective_map() (else rows to IPUs) */
+	int inplace;		/* in place: the output is "x" */
+};
+
 /* output elements of a case */
 static uint64_t case_out(const struct coll_case *k)
 {
@@ -100,8 +106,8 @@ static uint64_t case_out(const struct coll_case *k)
 }
 
 /* the case's graph into *out: "x" ([N][n] rows on IPUs, or one replica's [n]) and its output "y" */
-static void case_graph(struct __test_metadata *_metadata, const struct coll_case *k,
-		       struct ipu_graph **out)
+static void case_graph_form(struct __test_metadata *_metadata, const struct coll_case *k,
+			    const struct coll_form *f, struct ipu_graph **out)
 {
 	struct ipu_graph *g;
 	uint32_t shape[2] = { k->N, (uint32_t)k->n };
@@ -117,25 +123,44 @@ static void case_graph(struct __test_metadata *_metadata, const struct coll_case
 					     k->rep ? shape + 1 : shape, &err));
 	if (k->rep) {
 		ASSERT_CALL(ipu_graph_map_linear(g, x, 0, &err));
+	} else if (f->cmap) {
+		ASSERT_CALL(ipu_collective_map(g, x, k->method, &err));
 	} else {
 		ASSERT_CALL(ipu_graph_map_rows_to_ipus(g, x, 0, &err));
 	}
 	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
 	if (k->kind == IPU_COLL_ALL_REDUCE)
-		y = ipu_all_reduce(g, seq, x, k->op, k->method, "y", &err);
+		y = ipu_all_reduce(g, seq, x, k->op, k->method, f->inplace ? NULL : "y", &err);
 	else if (k->kind == IPU_COLL_REDUCE_SCATTER)
 		y = ipu_reduce_scatter(g, seq, x, k->op, k->method, "y", &err);
 	else
 		y = ipu_all_gather(g, seq, x, k->method, "y", &err);
 	ASSERT_LE(0, y) TH_LOG("collective: %s", err.msg);
 	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
-	ASSERT_CALL(ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err));
-	ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err));
+	if (f->inplace) {
+		ASSERT_EQ(x, y);
+		ASSERT_CALL(ipu_graph_expose(g, x, NULL, IPU_HANDLE_RW, &err));
+	} else {
+		ASSERT_CALL(ipu_graph_expose(g, x, NULL, IPU_HANDLE_WRITE, &err));
+		ASSERT_CALL(ipu_graph_expose(g, y, NULL, IPU_HANDLE_READ, &err));
+	}
 }
 
-/* run case k on the model device of N IPUs; its output equals the reference bit for bit */
-static void run_case(struct __test_metadata *_metadata, struct coll_case k)
+static void case_graph(struct __test_metadata *_metadata, const struct coll_case *k,
+		       struct ipu_graph **out)
 {
+	static const struct coll_form plain;
+
+	case_graph_form(_metadata, k, &plain, out);
+}
+
+/*
+ * run case k on the model device of N IPUs; its output equals the
+ * reference bit for bit. Its modelled cycles, or 0 after a failure.
+ */
+static uint64_t run_case_form(struct __test_metadata *_metadata, struct coll_case k, struct coll_form f)
+{
+	struct ipu_run_stats st = { 0 };
 	uint64_t nin = k.N * k.n, nout = case_out(&k);
 	float *x = malloc(nin * sizeof(float)), *y = malloc(nout * sizeof(float));
 	float *want = malloc(nout * sizeof(float));
@@ -145,10 +170,10 @@ static void run_case(struct __test_metadata *_metadata, struct coll_case k)
 
 	ASSERT_TRUE(x && y && want);
 	g = NULL;
-	case_graph(_metadata, &k, &g);
+	case_graph_form(_metadata, &k, &f, &g);
 	if (!_metadata->passed) {
 		ipu_graph_free(g);
-		return;
+		return 0;
 	}
 	if (!method)
 		method = ipu_collective_method(g, k.kind, k.n * sizeof(float));
@@ -159,8 +184,8 @@ static void run_case(struct __test_metadata *_metadata, struct coll_case k)
 		for (uint64_t i = 0; i < nin; i++)
 			x[i] = floorf(x[i] * 100);
 	ASSERT_CALL(ipu_tensor_write(d, "x", x, nin * sizeof(float), &err));
-	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
-	ASSERT_CALL(ipu_tensor_read(d, "y", y, nout * sizeof(float), &err));
+	ASSERT_CALL(ipu_run(d, 0, 1, &st, &err));
+	ASSERT_CALL(ipu_tensor_read(d, f.inplace ? "x" : "y", y, nout * sizeof(float), &err));
 	ipu_device_close(d);
 	ref_collective(x, k.N, k.n, k.kind, k.op, method, want);
 	for (uint64_t i = 0; i < nout; i++) {
@@ -172,6 +197,12 @@ static void run_case(struct __test_metadata *_metadata, struct coll_case k)
 	free(x);
 	free(y);
 	free(want);
+	return st.cycles;
+}
+
+static void run_case(struct __test_metadata *_metadata, struct coll_case k)
+{
+	run_case_form(_metadata, k, (struct coll_form){ 0, 0 });
 }
 
 /* every kind and method, sums of f32 on @N IPUs, slices of @n elements */
@@ -474,3 +505,95 @@ TEST(coll_cycles_model)
 #include "replicate_tests.h"
 
 #endif /* COLLECTIVES_TESTS_H */
+
+/*
+ * All-reduce in place on a tensor in the collectives' layout
+ * (ipu_collective_map()): every method and op on 2, 4 and 16 IPUs, one
+ * element a chunk, odd chunks (bidirectional halves of unequal size) and
+ * many pieces a chunk, bit for bit against the reference. In place runs
+ * without the copies into and out of the work buffers: fewer modelled
+ * cycles than the same layout with a named output (which keeps them), and
+ * the same results.
+ */
+TEST(coll_in_place)
+{
+	static const unsigned ipus[3] = { 2, 4, 16 };
+	static const uint64_t per[3] = { 1, 37, 300 };	/* elements a chunk */
+	static const unsigned ops[3] = { IPU_COLL_SUM, IPU_COLL_MEAN, IPU_COLL_MAX };
+
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned s = 0; s < 3; s++)
+			for (unsigned m = IPU_COLL_AUTO; m < IPU_COLL_METHOD_COUNT_; m++) {
+				uint64_t n = ipus[i] * per[s];
+				struct coll_case k = { ipus[i], 0, IPU_COLL_ALL_REDUCE, ops[(s + m) % 3], m, n,
+						       0 };
+				uint64_t in_place, named;
+
+				if (ipus[i] == 16 && s == 2 && m != IPU_COLL_AUTO)
+					continue;	/* keep the run short */
+				in_place = run_case_form(_metadata, k, (struct coll_form){ 1, 1 });
+				named = run_case_form(_metadata, k, (struct coll_form){ 1, 0 });
+				EXPECT_LT(in_place, named) TH_LOG("%u IPUs, %llu elements, %s: %llu cycles "
+								  "in place, %llu named", ipus[i],
+								  (unsigned long long)n,
+								  ipu_collective_method_name(m),
+								  (unsigned long long)in_place,
+								  (unsigned long long)named);
+			}
+}
+
+/*
+ * In place on other layouts: rows to IPUs (falls back to the work
+ * buffers, same results), and a zero-size tensor mapped by
+ * ipu_collective_map() (nothing to do: builds and runs).
+ */
+TEST(coll_in_place_fallback_and_empty)
+{
+	uint32_t shape[2] = { 4, 0 };
+	struct ipu_graph *g;
+	struct ipu_device *d;
+	int x, seq;
+
+	for (unsigned m = IPU_COLL_AUTO; m < IPU_COLL_METHOD_COUNT_; m++)
+		run_case_form(_metadata, (struct coll_case){ 4, 0, IPU_COLL_ALL_REDUCE, IPU_COLL_SUM, m,
+							     4 * 37, 0 }, (struct coll_form){ 0, 1 });
+	ASSERT_CALL(ipu_graph_create_multi(IPU_MODEL_TEST, 4, &g, &err));
+	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, shape, &err));
+	ASSERT_CALL(ipu_collective_map(g, x, IPU_COLL_AUTO, &err));
+	ASSERT_CALL(seq = ipu_prog_sequence(g, &err));
+	ASSERT_EQ(x, ipu_all_reduce(g, seq, x, IPU_COLL_SUM, IPU_COLL_AUTO, NULL, &err))
+		TH_LOG("%s", err.msg);
+	ASSERT_CALL(ipu_graph_add_program(g, "main", seq, &err));
+	load_multi(_metadata, g, 4, &d);
+	ipu_graph_free(g);
+	ASSERT_CALL(ipu_run(d, 0, 1, NULL, &err));
+	ipu_device_close(d);
+}
+
+/* ipu_collective_map() refuses what the collectives cannot take */
+TEST(coll_map_errors)
+{
+	uint32_t shape[2] = { 4, 6 }, bad_rows[2] = { 3, 8 };
+	struct ipu_graph *g, *r;
+	int x, y, z;
+
+	ASSERT_CALL(ipu_graph_create_multi(IPU_MODEL_TEST, 4, &g, &err));
+	ASSERT_CALL(x = ipu_graph_add_tensor(g, "x", IPU_DTYPE_F32, 2, shape, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(g, x, 0, &err));	/* 6 per row: not a multiple of 4 */
+	EXPECT_NE(NULL, strstr(err.msg, "multiple of 4")) TH_LOG("%s", err.msg);
+	shape[1] = 8;
+	ASSERT_CALL(y = ipu_graph_add_tensor(g, "y", IPU_DTYPE_F32, 2, shape, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(g, y, IPU_COLL_METHOD_COUNT_, &err));
+	ASSERT_CALL(ipu_collective_map(g, y, IPU_COLL_CLOCKWISE, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(g, y, IPU_COLL_CLOCKWISE, &err));	/* mapped */
+	ASSERT_CALL(z = ipu_graph_add_tensor(g, "z", IPU_DTYPE_F32, 2, bad_rows, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(g, z, 0, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(g, 99, 0, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(NULL, 0, 0, &err));
+	ipu_graph_free(g);
+	ASSERT_CALL(ipu_graph_create_replicated(IPU_MODEL_TEST, 4, &r, &err));
+	ASSERT_CALL(x = ipu_graph_add_tensor(r, "x", IPU_DTYPE_F32, 2, shape, &err));
+	EXPECT_EQ(-EINVAL, ipu_collective_map(r, x, 0, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "not replicated")) TH_LOG("%s", err.msg);
+	ipu_graph_free(r);
+}
