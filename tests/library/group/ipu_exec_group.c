@@ -28,16 +28,7 @@
 #define GROUP_ID	6		/* all four cards of an M2000 */
 #define FABRIC		"/machine/peripheral/f0"
 
-static int kt_n, kt_fail;
-
-static void kt(int ok, const char *name, const char *why)
-{
-	kt_n++;
-	kt_fail += !ok;
-	printf("%sok %d %s%s%s\n", ok ? "" : "not ", kt_n, name,
-	       ok || !why ? "" : " # ", ok || !why ? "" : why);
-	fflush(stdout);
-}
+#include "ipu_ktap.h"
 
 /*
  * The test graph: x (handle 0, RW) and y (handle 1, RO), N i32 per IPU on

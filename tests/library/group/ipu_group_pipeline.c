@@ -21,16 +21,7 @@
 
 #define NTESTS	5
 
-static int kt_n, kt_fail;
-
-static void kt(int ok, const char *name, const char *why)
-{
-	kt_n++;
-	kt_fail += !ok;
-	printf("%sok %d %s%s%s\n", ok ? "" : "not ", kt_n, name,
-	       ok || !why ? "" : " # ", ok || !why ? "" : why);
-	fflush(stdout);
-}
+#include "ipu_ktap.h"
 
 /*
  * Build the MLP for @stages IPUs, load it on @dev (the model device of

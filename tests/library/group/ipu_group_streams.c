@@ -25,16 +25,7 @@
 #define GROUP_ID	6		/* all four cards of an M2000 */
 #define NTESTS		7
 
-static int kt_n, kt_fail;
-
-static void kt(int ok, const char *name, const char *why)
-{
-	kt_n++;
-	kt_fail += !ok;
-	printf("%sok %d %s%s%s\n", ok ? "" : "not ", kt_n, name,
-	       ok || !why ? "" : " # ", ok || !why ? "" : why);
-	fflush(stdout);
-}
+#include "ipu_ktap.h"
 
 /* stream @name in (dir h2d) to or out of tensor @t, appended to @seq */
 static int stream(struct ipu_graph *g, int seq, const char *name, unsigned dir, int t,
