@@ -205,6 +205,8 @@ struct ipu_buf {
  * commands"). Another opcode, or a file that leads no group, is -EINVAL.
  */
 #define IPU_CMD_FLAG_GROUP	(1u << 2)
+/* The API minor version (of major 1) that added IPU_CMD_FLAG_GROUP. */
+#define IPU_API_MINOR_GROUP_CMDS	7
 #define IPU_CMD_FLAGS_ALL	(IPU_CMD_FLAG_ASYNC | IPU_CMD_FLAG_LOAD_COMMIT | \
 				 IPU_CMD_FLAG_GROUP)
 
