@@ -857,7 +857,8 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 			  uarg, &usize);
 	if (ret)
 		return ret;
-	if (memchr_inv(w.reserved, 0, sizeof(w.reserved)))
+	if (memchr_inv(w.reserved, 0, sizeof(w.reserved)) || w.member ||
+	    w.reserved1)
 		return -EINVAL;
 	ws.w = &w;
 

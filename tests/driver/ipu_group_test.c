@@ -317,6 +317,7 @@ TEST_F(grun, failing_member_is_the_cause)
 /* the flag: only on the leader's file, only RUN and ABORT */
 TEST_F(grun, flag_needs_a_leader)
 {
+	struct ipu_wait w;
 	struct ipu_cmd c;
 
 	IPU_RETURN_IF_SKIPPED();
@@ -332,6 +333,12 @@ TEST_F(grun, flag_needs_a_leader)
 	c.reserved1 = 0;
 	c.flags = 1u << 3;		/* unknown */
 	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd[0], &c));
+	memset(&w, 0, sizeof(w));
+	w.argsz = sizeof(w);
+	w.flags = IPU_WAIT_FLAG_ANY;
+	w.member = 1;			/* out only */
+	EXPECT_EQ(-1, ioctl(self->fd[0], IPU_IOCTL_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
 	/* the group ended: the former leader leads nothing */
 	ASSERT_EQ(0, ipu_test_detach(self->fd[0]));
 	ASSERT_LE(0, ipu_test_attach(self->fd[0], 0));
