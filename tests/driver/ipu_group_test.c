@@ -43,25 +43,39 @@ FIXTURE(group) {
 	int fd[MAXC];
 };
 
+/* Opens the cards (up to MAXC, read-write) into @fd: how many. */
+static int open_cards(int *fd)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAXC; i++) {
+		fd[i] = ipu_test_open_card(i, O_RDWR);
+		if (fd[i] < 0)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* Closes them; nothing of any card may be left behind. */
+static void close_cards(struct __test_metadata *_metadata, int *fd, int n)
+{
+	for (int i = 0; i < n; i++)
+		close(fd[i]);
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(0, ipu_test_no_leaks(i));
+}
+
 FIXTURE_SETUP(group)
 {
-	self->n = 0;
-	for (int i = 0; i < MAXC; i++) {
-		self->fd[i] = ipu_test_open_card(i, O_RDWR);
-		if (self->fd[i] < 0)
-			break;
-		self->n++;
-	}
+	self->n = open_cards(self->fd);
 	if (self->n < 2)
 		SKIP(return, "GROUP_ATTACH needs two cards (%d here)", self->n);
 }
 
 FIXTURE_TEARDOWN(group)
 {
-	for (int i = 0; i < self->n; i++)
-		close(self->fd[i]);
-	for (int i = 0; i < self->n; i++)
-		EXPECT_EQ(0, ipu_test_no_leaks(i));
+	close_cards(_metadata, self->fd, self->n);
 }
 
 /* every member attached: ATTACH again is -EALREADY on each */
@@ -236,13 +250,7 @@ FIXTURE_SETUP(grun)
 {
 	struct ipu_info info;
 
-	self->n = 0;
-	for (int i = 0; i < MAXC; i++) {
-		self->fd[i] = ipu_test_open_card(i, O_RDWR);
-		if (self->fd[i] < 0)
-			break;
-		self->n++;
-	}
+	self->n = open_cards(self->fd);
 	if (self->n < 2)
 		SKIP(return, "group commands need two cards (%d here)", self->n);
 	ASSERT_EQ(0, ipu_get_info(self->fd[0], &info));
@@ -253,10 +261,7 @@ FIXTURE_SETUP(grun)
 
 FIXTURE_TEARDOWN(grun)
 {
-	for (int i = 0; i < self->n; i++)
-		close(self->fd[i]);
-	for (int i = 0; i < self->n; i++)
-		EXPECT_EQ(0, ipu_test_no_leaks(i));
+	close_cards(_metadata, self->fd, self->n);
 }
 
 /*
