@@ -99,6 +99,8 @@ static void ipu_kcmd_free(struct kref *ref)
 {
 	struct ipu_kcmd *cmd = container_of(ref, struct ipu_kcmd, ref);
 
+	if (cmd->grp)
+		ipu_grun_put(cmd->grp);
 	if (cmpxchg(&cmd->ctx->spare_cmd, NULL, cmd))
 		kfree(cmd);
 }
@@ -243,6 +245,37 @@ void ipu_cmds_teardown(struct ipu_ctx *ctx)
 	}
 }
 
+/*
+ * q->lock of @cmd's queue held, @cmd (a group command's part) just
+ * completed: it reports to the group's record; a member's part also leaves
+ * the member's list (RUN and ABORT hold no DMA resources, only the count)
+ * and goes with the list's reference, the only one it has.
+ */
+void ipu_kcmd_group_done_locked(struct ipu_kcmd *cmd)
+{
+	struct ipu_ctx *ctx = cmd->ctx;
+	u32 status = cmd->status;
+
+	/* A removed member: its drain's ABORTED would read as an echo. */
+	if (READ_ONCE(ctx->idev->gone))
+		status = IPU_STATUS_RESET;
+	ipu_grun_done(cmd->grp, cmd->gmember, status, cmd->detail,
+		      cmd->detail2, cmd->gchild ? IPU_GRUN_MEMBER_LOCKED :
+		      IPU_GRUN_LEADER_LOCKED);
+	if (!cmd->gchild || !cmd->in_list)
+		return;
+	ipu_kcmd_unlink_locked(ctx, cmd);
+	atomic_dec(&ctx->idev->ncmds);
+	kref_put(&cmd->ref, ipu_kcmd_free);
+}
+
+/* A command WAIT may report: complete, and so every member of a group's. */
+static bool ipu_kcmd_is_done(const struct ipu_kcmd *cmd)
+{
+	return READ_ONCE(cmd->state) == IPU_KCMD_DONE &&
+	       (!cmd->grp || ipu_grun_complete(cmd->grp));
+}
+
 /* A refused LOAD's message to its user buffer: 0 or -EFAULT. */
 static int ipu_kcmd_copy_msg(const struct ipu_kcmd *cmd)
 {
@@ -273,7 +306,11 @@ static int ipu_cmd_check(const struct ipu_cmd *c)
 {
 	u32 uses = ipu_sqe_uses(c->opcode);
 
-	if (c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+	if (c->reserved0 || memchr_inv(c->reserved, 0, sizeof(c->reserved)) ||
+	    c->member || c->reserved1)
+		return -EINVAL;
+	if ((c->flags & IPU_CMD_FLAG_GROUP) && c->opcode != IPU_CMD_RUN &&
+	    c->opcode != IPU_CMD_ABORT)
 		return -EINVAL;
 	if (c->opcode < IPU_CMD_LOAD || c->opcode > IPU_CMD_STREAM_BIND)
 		return -EINVAL;
@@ -383,7 +420,7 @@ static int ipu_cmd_map_bind(struct ipu_ctx *ctx, const struct ipu_cmd *c,
 
 static bool ipu_kcmd_done(struct ipu_queue *q, struct ipu_kcmd *cmd)
 {
-	return READ_ONCE(cmd->state) == IPU_KCMD_DONE ||
+	return ipu_kcmd_is_done(cmd) ||
 	       READ_ONCE(q->idev->gone);
 }
 
@@ -464,6 +501,9 @@ static void ipu_cmd_result(struct ipu_cmd *c, const struct ipu_kcmd *cmd)
 	c->host_ns = cmd->host_ns;
 	c->cycles = cmd->cycles;
 	c->run = cmd->run;
+	if (cmd->grp)
+		ipu_grun_result(cmd->grp, &c->status, &c->detail, &c->detail2,
+				&c->member);
 }
 
 /* Sync SUBMIT: wait for @cmd (holding the owner's reference). */
@@ -495,7 +535,7 @@ static long ipu_cmd_wait_sync(struct ipu_ctx *ctx, struct ipu_queue *q,
 			ret = ipu_args_out(uarg, c, sizeof(*c), usize);
 			return ret ? ret : -EINTR;
 		}
-		if (READ_ONCE(cmd->state) == IPU_KCMD_DONE)
+		if (ipu_kcmd_is_done(cmd))
 			break;
 		if (READ_ONCE(q->idev->gone)) {
 			spin_lock_irqsave(&q->lock, flags);
@@ -635,64 +675,55 @@ static int ipu_cmd_enqueue(struct ipu_ctx *ctx, struct ipu_queue *q,
 }
 
 /*
- * SUBMIT: check the argument, build the command and its SQE under the
- * entry guard, queue it; an ASYNC one returns its seq, a sync one waits.
+ * Builds @c's command for @ctx and queues it, taking and dropping
+ * ctx->mutex. @part: a group command's part, or NULL. A sync command
+ * (not ASYNC, not a member's part) comes back in *@cmdp with the caller's
+ * reference and its queue in *@qp; otherwise *@cmdp is NULL. 0 with *@seq
+ * set, or -errno with nothing queued.
  */
-long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
+int ipu_cmd_queue(struct ipu_ctx *ctx, const struct ipu_cmd *c,
+		  const struct ipu_cmd_part *part, struct ipu_kcmd **cmdp,
+		  struct ipu_queue **qp, u64 *seq)
 {
 	struct ipu_device *idev = ctx->idev;
 	struct ipu_sqe sqe = { 0 };
 	struct ipu_kcmd *cmd;
-	struct ipu_queue *q;
-	struct ipu_cmd c;
-	u64 seq = 0;
-	u32 usize;
-	bool sync;
+	bool sync = !(c->flags & IPU_CMD_FLAG_ASYNC) && !(part && part->child);
 	int ret;
 
-	ret = ipu_args_in(&c, sizeof(c), IPU_CMD_SIZE_V1, IPU_CMD_FLAGS_ALL,
-			  uarg, &usize);
-	if (ret)
-		return ret;
-	ret = ipu_cmd_check(&c);
-	if (ret)
-		return ret;
-	if (c.msg_ptr && !access_ok(u64_to_user_ptr(c.msg_ptr),
-				    IPU_LOAD_MSG_MAX))
-		return -EFAULT;
-	sync = !(c.flags & IPU_CMD_FLAG_ASYNC);
-
-	cmd = ipu_kcmd_new(ctx, c.opcode);
+	*cmdp = NULL;
+	cmd = ipu_kcmd_new(ctx, c->opcode);
 	if (!cmd)
 		return -ENOMEM;
+	if (part) {
+		ipu_grun_get(part->grp);	/* dropped with the command */
+		cmd->grp = part->grp;
+		cmd->gmember = part->member;
+		cmd->gchild = part->child;
+	}
 	ret = ipu_ctx_enter(ctx);
 	if (ret)
 		goto err_new;
-	if (ctx->ncmds >= IPU_MAX_INFLIGHT) {
+	/* A member the group no longer holds is not the group's to use. */
+	if (part && part->child && ctx->attach_gen != part->gen)
+		ret = -ENOTCONN;
+	else if (ctx->ncmds >= IPU_MAX_INFLIGHT)
 		ret = -EAGAIN;
+	if (ret) {
 		mutex_unlock(&ctx->mutex);
 		goto err_new;
 	}
-	q = ctx->q;
+	*qp = ctx->q;
 	ipu_binds_free_stale(ctx);
-	ret = ipu_cmd_build_sqe(ctx, &c, cmd, &sqe);
+	ret = ipu_cmd_build_sqe(ctx, c, cmd, &sqe);
 	if (!ret)
-		ret = ipu_cmd_enqueue(ctx, q, cmd, &sqe, sync, &seq);
+		ret = ipu_cmd_enqueue(ctx, ctx->q, cmd, &sqe, sync, seq);
 	if (ret)
 		goto err_res;
 	mutex_unlock(&ctx->mutex);
-
-	c.seq = seq;
-	c.status = 0;
-	c.detail = 0;
-	c.detail2 = 0;
-	c.host_ns = 0;
-	c.cycles = 0;
-	memset(&c.run, 0, sizeof(c.run));
-	if (!sync)
-		return ipu_args_out(uarg, &c, sizeof(c), usize);
-
-	return ipu_cmd_wait_sync(ctx, q, cmd, &c, uarg, usize);
+	if (sync)
+		*cmdp = cmd;
+	return 0;
 
 err_res:
 	/* Never reached the card: the buffer is not in use by it. */
@@ -708,6 +739,59 @@ err_new:
 	return ret;
 }
 
+/*
+ * SUBMIT's answer once @c is queued as @seq: an ASYNC one returns the seq,
+ * a sync one (@cmd, the caller's reference) waits for its completion.
+ */
+long ipu_cmd_submitted(struct ipu_ctx *ctx, struct ipu_queue *q,
+		       struct ipu_kcmd *cmd, struct ipu_cmd *c, u64 seq,
+		       void __user *uarg, u32 usize)
+{
+	c->seq = seq;
+	c->status = 0;
+	c->detail = 0;
+	c->detail2 = 0;
+	c->host_ns = 0;
+	c->cycles = 0;
+	c->member = 0;
+	memset(&c->run, 0, sizeof(c->run));
+	if (!cmd)
+		return ipu_args_out(uarg, c, sizeof(*c), usize);
+	return ipu_cmd_wait_sync(ctx, q, cmd, c, uarg, usize);
+}
+
+/*
+ * SUBMIT: check the argument, build the command and its SQE under the
+ * entry guard, queue it; an ASYNC one returns its seq, a sync one waits.
+ * IPU_CMD_FLAG_GROUP goes to every member (ipu_group_cmd.c).
+ */
+long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg)
+{
+	struct ipu_queue *q = NULL;
+	struct ipu_kcmd *cmd;
+	struct ipu_cmd c;
+	u64 seq = 0;
+	u32 usize;
+	int ret;
+
+	ret = ipu_args_in(&c, sizeof(c), IPU_CMD_SIZE_V1, IPU_CMD_FLAGS_ALL,
+			  uarg, &usize);
+	if (ret)
+		return ret;
+	ret = ipu_cmd_check(&c);
+	if (ret)
+		return ret;
+	if (c.msg_ptr && !access_ok(u64_to_user_ptr(c.msg_ptr),
+				    IPU_LOAD_MSG_MAX))
+		return -EFAULT;
+	if (c.flags & IPU_CMD_FLAG_GROUP)
+		return ipu_group_submit(ctx, &c, uarg, usize);
+	ret = ipu_cmd_queue(ctx, &c, NULL, &cmd, &q, &seq);
+	if (ret)
+		return ret;
+	return ipu_cmd_submitted(ctx, q, cmd, &c, seq, uarg, usize);
+}
+
 /* q->lock held: the command WAIT would collect, or NULL; *any: one exists. */
 static struct ipu_kcmd *ipu_wait_find_locked(struct ipu_ctx *ctx,
 					     const struct ipu_wait *w,
@@ -717,12 +801,12 @@ static struct ipu_kcmd *ipu_wait_find_locked(struct ipu_ctx *ctx,
 
 	*exists = false;
 	list_for_each_entry(cmd, &ctx->cmds, node) {
-		if (cmd->owned)
+		if (cmd->owned || cmd->gchild)
 			continue;
 		if (!(w->flags & IPU_WAIT_FLAG_ANY) && cmd->seq != w->seq)
 			continue;
 		*exists = true;
-		if (cmd->state == IPU_KCMD_DONE)
+		if (ipu_kcmd_is_done(cmd))
 			return cmd;
 		if (!(w->flags & IPU_WAIT_FLAG_ANY))
 			break;
@@ -773,7 +857,8 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 			  uarg, &usize);
 	if (ret)
 		return ret;
-	if (memchr_inv(w.reserved, 0, sizeof(w.reserved)))
+	if (memchr_inv(w.reserved, 0, sizeof(w.reserved)) || w.member ||
+	    w.reserved1)
 		return -EINVAL;
 	ws.w = &w;
 
@@ -837,6 +922,9 @@ long ipu_ioctl_wait(struct ipu_ctx *ctx, void __user *uarg)
 	w.host_ns = cmd->host_ns;
 	w.cycles = cmd->cycles;
 	w.run = cmd->run;
+	if (cmd->grp)
+		ipu_grun_result(cmd->grp, &w.status, &w.detail, &w.detail2,
+				&w.member);
 	ret = ipu_kcmd_finish(ctx, cmd);
 	mutex_unlock(&ctx->mutex);
 	ipu_kcmd_put(cmd);
@@ -861,7 +949,8 @@ __poll_t ipu_poll(struct file *filp, struct poll_table_struct *wait)
 		mask = EPOLLERR;
 	} else {
 		list_for_each_entry(cmd, &ctx->cmds, node) {
-			if (!cmd->owned && cmd->state == IPU_KCMD_DONE) {
+			if (!cmd->owned && !cmd->gchild &&
+			    ipu_kcmd_is_done(cmd)) {
 				mask = EPOLLIN | EPOLLRDNORM;
 				break;
 			}

@@ -52,6 +52,16 @@
  *     attach_lock at a time, in ascending minor order -> ctx->mutex; never
  *     two attach_locks at once. A leader's release or DETACH drops its own
  *     attach_lock before it takes ipu_group_mutex to detach its members.
+ *   group commands (ipu_group_cmd.c, API 1.7): SUBMIT with
+ *     IPU_CMD_FLAG_GROUP takes ipu_group_mutex -> one ctx->mutex at a time
+ *     (the leader's, then each member's, never two) -> hw_rwsem (read) ->
+ *     q->lock. A member's completion, under the member's q->lock, takes
+ *     the group record's spinlock (innermost) and, as the last one, the
+ *     leader's q->lock nested (SINGLE_DEPTH_NESTING; a leader's queue is
+ *     never a member's, and nothing takes a member's q->lock under the
+ *     leader's) to signal the leader's eventfd. A member's part is taken
+ *     off its list by its completion (q->lock, no ctx->mutex: it holds no
+ *     DMA resources, RUN and ABORT only).
  *   ctx->mutex -> mmap_lock (pin_user_pages); mmap() runs under mmap_lock
  *     and so never takes ctx->mutex: it finds the buffer under the xarray's
  *     own lock and holds a buffer reference (kref) while it maps pages.
@@ -111,9 +121,9 @@
  * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
  * queue; 1.3: RESET's holder check, one device-writable mapping per
  * line; 1.4: LOAD's commit flag; 1.5: IPU-Links; 1.6: GROUP_ATTACH and
- * LOAD's member mask). Raise it with the ioctls, not with the header.
+ * LOAD's member mask; 1.7: group commands). Raise it with the ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	6
+#define IPU_DRIVER_API_MINOR	7
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
@@ -230,6 +240,16 @@ struct ipu_kcmd {
 	u32 stream;			/* STREAM_BIND: the stream */
 	struct ipu_sbind *sbind;	/* STREAM_BIND: the new binding */
 	struct list_head stale;		/* bindings dropped at completion */
+	/*
+	 * A group command's part (ipu_group_cmd.c): the group's record (a
+	 * reference, dropped when the command is freed), the member's index
+	 * (0 = leader, k = GROUP_ATTACH's fds[k - 1]); gchild: a member's
+	 * part, which WAIT and poll() of its file do not see and whose
+	 * completion takes it off the member's list.
+	 */
+	struct ipu_grun *grp;
+	u32 gmember;
+	bool gchild;
 };
 
 /*
@@ -299,6 +319,7 @@ struct ipu_ctx {
 	unsigned int group_count;
 	struct file *group_files[IPU_GROUP_MAX_OTHERS];
 	unsigned int group_gens[IPU_GROUP_MAX_OTHERS];
+	u32 group_index[IPU_GROUP_MAX_OTHERS];	/* k of fds[k - 1] */
 };
 
 /*
@@ -476,6 +497,48 @@ void ipu_ctx_detach_locked(struct ipu_ctx *ctx);
 long ipu_ioctl_group_attach(struct ipu_ctx *ctx, struct file *filp,
 			    void __user *uarg);
 void ipu_group_end(struct ipu_ctx *ctx);
+/*
+ * The leader's members, under ipu_group_mutex (taken by lock, dropped by
+ * unlock): 0 and *n set, or -EINVAL (@ctx leads no group).
+ */
+struct ipu_group_part {
+	struct ipu_ctx *ctx;
+	unsigned int gen;		/* the group's attachment of it */
+	u32 index;			/* k of fds[k - 1] */
+};
+
+int ipu_group_lock(struct ipu_ctx *ctx, struct ipu_group_part *parts,
+		   unsigned int *n);
+void ipu_group_unlock(void);
+
+/* ipu_group_cmd.c: group commands and their record of completions */
+struct ipu_grun;
+/* Who holds which q->lock when a part reports (ipu_grun_done()). */
+enum ipu_grun_locked {
+	IPU_GRUN_UNLOCKED,		/* none: the submitter */
+	IPU_GRUN_MEMBER_LOCKED,		/* the member's: its completion */
+	IPU_GRUN_LEADER_LOCKED,		/* the leader's: its completion */
+};
+
+/* A group command's part, for ipu_cmd_queue(). */
+struct ipu_cmd_part {
+	struct ipu_grun *grp;
+	u32 member;			/* 0 = leader, k = fds[k - 1] */
+	bool child;			/* a member's part (not the leader's) */
+	unsigned int gen;		/* child: the group's attachment */
+};
+
+long ipu_group_submit(struct ipu_ctx *ctx, struct ipu_cmd *c,
+		      void __user *uarg, u32 usize);
+struct ipu_grun *ipu_grun_new(struct ipu_ctx *leader, unsigned int n);
+void ipu_grun_set_queue(struct ipu_grun *grp, struct ipu_queue *q);
+void ipu_grun_get(struct ipu_grun *grp);
+void ipu_grun_put(struct ipu_grun *grp);
+void ipu_grun_done(struct ipu_grun *grp, u32 member, u32 status,
+		   u32 detail, u32 detail2, enum ipu_grun_locked locked);
+bool ipu_grun_complete(const struct ipu_grun *grp);
+void ipu_grun_result(struct ipu_grun *grp, u32 *status, u32 *detail,
+		     u32 *detail2, u32 *member);
 
 /* ipu_queue.c */
 void ipu_queues_init(struct ipu_device *idev);
@@ -539,6 +602,14 @@ __poll_t ipu_poll(struct file *filp, struct poll_table_struct *wait);
 void ipu_kcmd_release_res(struct ipu_device *idev, struct ipu_kcmd *cmd);
 void ipu_kcmd_put(struct ipu_kcmd *cmd);
 void ipu_cmds_teardown(struct ipu_ctx *ctx);
+void ipu_kcmd_group_done_locked(struct ipu_kcmd *cmd);
+struct ipu_cmd_part;
+int ipu_cmd_queue(struct ipu_ctx *ctx, const struct ipu_cmd *c,
+		  const struct ipu_cmd_part *part, struct ipu_kcmd **cmdp,
+		  struct ipu_queue **qp, u64 *seq);
+long ipu_cmd_submitted(struct ipu_ctx *ctx, struct ipu_queue *q,
+		       struct ipu_kcmd *cmd, struct ipu_cmd *c, u64 seq,
+		       void __user *uarg, u32 usize);
 void ipu_sbind_free(struct ipu_device *idev, struct ipu_sbind *b);
 void ipu_binds_free_stale(struct ipu_ctx *ctx);
 void ipu_binds_teardown(struct ipu_ctx *ctx);

@@ -184,6 +184,7 @@ long ipu_ioctl_group_attach(struct ipu_ctx *ctx, struct file *filp,
 			if (!m[i].file)
 				continue;
 			ctx->group_files[j] = m[i].file;	/* keeps the ref */
+			ctx->group_index[j] = m[i].index;
 			ctx->group_gens[j++] = READ_ONCE(m[i].ctx->attach_gen);
 			m[i].file = NULL;
 		}
@@ -218,5 +219,27 @@ void ipu_group_end(struct ipu_ctx *ctx)
 		ctx->group_files[i] = NULL;
 	}
 	ctx->group_count = 0;
+	mutex_unlock(&ipu_group_mutex);
+}
+
+int ipu_group_lock(struct ipu_ctx *ctx, struct ipu_group_part *parts,
+		   unsigned int *n)
+{
+	mutex_lock(&ipu_group_mutex);
+	if (!ctx->group_count) {
+		mutex_unlock(&ipu_group_mutex);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < ctx->group_count; i++) {
+		parts[i].ctx = ctx->group_files[i]->private_data;
+		parts[i].gen = ctx->group_gens[i];
+		parts[i].index = ctx->group_index[i];
+	}
+	*n = ctx->group_count;
+	return 0;
+}
+
+void ipu_group_unlock(void)
+{
 	mutex_unlock(&ipu_group_mutex);
 }

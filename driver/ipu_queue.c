@@ -247,6 +247,8 @@ static void ipu_kcmd_complete_locked(struct ipu_kcmd *cmd, u32 status,
 		cmd->buf = NULL;
 	}
 	cmd->state = IPU_KCMD_DONE;
+	if (cmd->grp)
+		ipu_kcmd_group_done_locked(cmd);	/* may free a member's */
 }
 
 /* q->lock held: every command on the card completes with @status. */

@@ -402,6 +402,10 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 		  int finish, struct ipu_error *err);
 int ipu__card_wait(struct ipu_device *dev, unsigned timeout_ms,
 		   struct ipu_error *err);
+int ipu__card_run_group(struct ipu_device *dev, uint32_t program,
+			uint32_t count, struct ipu_error *err);
+/* The member a group run's result came from (0 = the leader). */
+uint32_t ipu__card_run_member(struct ipu_device *dev);
 void ipu__card_run_stats(struct ipu_device *dev, struct ipu_run_stats *out);
 /* Complete whatever the user queue has in flight, keeping the run's
  * outcome for ipu__card_wait(). */

@@ -175,17 +175,14 @@ static int uq_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 }
 
 /*
- * Start @program; with @finish complete it too when that is cheaper (the
- * caller waits next anyway): on the user queue the wait for its completion,
- * on the kernel queue a synchronous SUBMIT, which completes it here unless
- * a signal interrupts the wait: the command then stays in flight and
- * ipu__card_wait() collects it by seq.
+ * Whether @program may start on @dev now (a graph loaded, no run waiting
+ * to be collected, the program exists); 0 with the run state cleared and
+ * the user queue settled, or -errno in @err.
  */
-int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
-		  int finish, struct ipu_error *err)
+static int run_begin(struct ipu_device *dev, uint32_t program,
+		     struct ipu_error *err)
 {
 	struct ipu__card *c = ipu__card_of(dev);
-	struct ipu_cmd cmd;
 	int r = ipu__card_need_loaded(dev, "run", err);
 
 	if (r)
@@ -201,6 +198,55 @@ int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 	c->run_done = 0;
 	c->run_uq = 0;
 	ipu__card_uq_settle(dev);		/* nothing is left in flight there, normally */
+	return 0;
+}
+
+/*
+ * A group RUN (uAPI 1.7, IPU_CMD_FLAG_GROUP) of @program on @dev, the
+ * group leader (the file that did GROUP_ATTACH): the driver runs it on
+ * every member and posts one completion on @dev, which ipu__card_wait()
+ * collects (the cause's status; the member it came from in the result's
+ * `member`). Always through SUBMIT (ASYNC): user queues are per card.
+ * 0 or -errno in @err.
+ */
+int ipu__card_run_group(struct ipu_device *dev, uint32_t program,
+			uint32_t count, struct ipu_error *err)
+{
+	struct ipu__card *c = ipu__card_of(dev);
+	struct ipu_cmd cmd;
+	int r = run_begin(dev, program, err);
+
+	if (r)
+		return r;
+	ipu__card_cmd_init(&cmd, IPU_CMD_RUN);
+	cmd.flags = IPU_CMD_FLAG_ASYNC | IPU_CMD_FLAG_GROUP;
+	cmd.handle = program;
+	cmd.count = count;
+	if (ioctl(c->fd, IPU_IOCTL_SUBMIT, &cmd))
+		return ipu__card_ioctl_err(dev, "SUBMIT", "group run", errno, err);
+	c->run_started = 1;
+	c->run_seq = cmd.seq;
+	c->run_program = program;
+	c->have_result = 0;
+	return 0;
+}
+
+/*
+ * Start @program; with @finish complete it too when that is cheaper (the
+ * caller waits next anyway): on the user queue the wait for its completion,
+ * on the kernel queue a synchronous SUBMIT, which completes it here unless
+ * a signal interrupts the wait: the command then stays in flight and
+ * ipu__card_wait() collects it by seq.
+ */
+int ipu__card_run(struct ipu_device *dev, uint32_t program, uint32_t count,
+		  int finish, struct ipu_error *err)
+{
+	struct ipu__card *c = ipu__card_of(dev);
+	struct ipu_cmd cmd;
+	int r = run_begin(dev, program, err);
+
+	if (r)
+		return r;
 	if (uq_usable(c) && !uq_run(dev, program, count, finish))
 		return 0;
 	ipu__card_cmd_init(&cmd, IPU_CMD_RUN);
@@ -337,4 +383,9 @@ void ipu__card_run_stats(struct ipu_device *dev, struct ipu_run_stats *out)
 		return;
 	}
 	run_stats_fill(out, &c->run_result, c->clock_khz);
+}
+
+uint32_t ipu__card_run_member(struct ipu_device *dev)
+{
+	return ipu__card_of(dev)->run_result.member;
 }

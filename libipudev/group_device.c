@@ -4,13 +4,17 @@
  * (docs/libipudev.md "Running a multi-IPU graph on a group of cards"). It
  * holds an open struct ipu_group and sends every call to its members' card
  * backends: LOAD with the group's member mask, WRITE and READ to every
- * member (each card moves the bytes on its own tiles), RUN on every member
- * and then every completion collected. Tensors and programs are member
- * 0's: every member loaded the same binary. A stream is bound on the
- * member whose IPU holds its StreamCopy's tensor, the one that moves its
- * transfers (docs/graph-format.md "Multi-IPU binaries"): the ring's bytes
- * are pinned on that card alone, since two cards may not both map memory
- * they write (the driver's one-mapping rule, docs/uapi.md "Buffers").
+ * member (each card moves the bytes on its own tiles), and RUN: with a
+ * driver of uAPI 1.7 and a group attached by GROUP_ATTACH, one group RUN
+ * on member 0 (the leader) that the driver submits to every member and
+ * completes once with the cause's status (docs/uapi.md "Group commands");
+ * with an older driver, RUN on every member and then every completion
+ * collected here. Tensors and programs are member 0's: every member loaded
+ * the same binary. A stream is bound on the member whose IPU holds its
+ * StreamCopy's tensor, the one that moves its transfers
+ * (docs/graph-format.md "Multi-IPU binaries"): the ring's bytes are pinned
+ * on that card alone, since two cards may not both map memory they write
+ * (the driver's one-mapping rule, docs/uapi.md "Buffers").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +38,7 @@ struct ipu__gdev {
 	unsigned size;
 	uint64_t mask;			/* fabric index bits of the members */
 	struct ipu__gbind *binds;	/* owned: the streams bound now */
+	int kgroup;			/* the driver runs group commands */
 };
 
 static struct ipu__gdev *gdev_of(struct ipu_device *dev)
@@ -150,6 +155,8 @@ static int gdev_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 	int r = 0;
 
 	(void)finish;	/* the members finish together: start them all first */
+	if (gdev_of(dev)->kgroup)
+		return ipu__card_run_group(member(dev, 0), program, count, err);
 	for (k = 0; k < n && !r; k++)
 		r = ipu__card_run(member(dev, k), program, count, 0, err);
 	if (!r)
@@ -157,6 +164,28 @@ static int gdev_run(struct ipu_device *dev, uint32_t program, uint32_t count,
 	while (k-- > 1)
 		(void)ipu__card_wait(member(dev, k - 1), 0, NULL);
 	return r;
+}
+
+/*
+ * The driver's group RUN (uAPI 1.7): its one completion on the leader
+ * carries the cause (the same rule as below) and the member it came from,
+ * which the message names.
+ */
+static int gdev_wait_group(struct ipu_device *dev, unsigned timeout_ms,
+			   struct ipu_error *err)
+{
+	struct ipu_device *lead = member(dev, 0);
+	struct ipu_error e = { 0 };
+	int r = ipu__card_wait(lead, timeout_ms, &e);
+	uint32_t k = ipu__card_run_member(lead);
+
+	if (!r || r == -ETIMEDOUT || k >= gdev_of(dev)->size) {
+		if (err && r)
+			*err = e;
+		return r;
+	}
+	return ipu__err(err, r, "%s (member %u, %s)", e.msg, k,
+			member(dev, k)->name);
 }
 
 /*
@@ -170,6 +199,8 @@ static int gdev_wait(struct ipu_device *dev, unsigned timeout_ms,
 	struct ipu_error first = { 0 }, cause = { 0 };
 	int r_first = 0, r_cause = 0;
 
+	if (gdev_of(dev)->kgroup)
+		return gdev_wait_group(dev, timeout_ms, err);
 	for (unsigned k = 0; k < gdev_of(dev)->size; k++) {
 		struct ipu_error e = { 0 };
 		int r = ipu__card_wait(member(dev, k), timeout_ms, &e);
@@ -325,11 +356,26 @@ static const struct ipu_backend_ops gdev_ops = {
 };
 
 /*
- * GROUP_ATTACH (uAPI 1.6) of the members, all or none, on member 0's file;
- * a driver without it (-ENOTTY): member after member, in member order.
+ * Whether the driver behind the leader's file runs group commands (uAPI
+ * 1.7 or later); an older one gets RUN member by member.
+ */
+static int driver_has_group_cmds(struct ipu_device *lead)
+{
+	struct ipu_info info = { .argsz = sizeof(info) };
+
+	if (ioctl(ipu__card_of(lead)->fd, IPU_IOCTL_GET_INFO, &info))
+		return 0;
+	return (info.api_version >> 16) == IPU_API_VERSION_MAJOR &&
+	       (info.api_version & 0xffff) >= IPU_API_MINOR_GROUP_CMDS;
+}
+
+/*
+ * GROUP_ATTACH (uAPI 1.6) of the members, all or none, on member 0's file
+ * (*@kgroup: the driver also runs group commands on it); a driver without
+ * it (-ENOTTY): member after member, in member order (*@kgroup 0).
  */
 static int group_attach(struct ipu_group *grp, unsigned id, unsigned flags,
-			struct ipu_error *err)
+			int *kgroup, struct ipu_error *err)
 {
 	unsigned n = ipu_group_size(grp);
 	struct ipu_group_attach ga = { .argsz = sizeof(ga), .count = n - 1 };
@@ -343,6 +389,7 @@ static int group_attach(struct ipu_group *grp, unsigned id, unsigned flags,
 		  IPU_IOCTL_GROUP_ATTACH, &ga) == 0) {
 		for (unsigned k = 0; k < n; k++)
 			ipu__card_attached(ipu_group_member(grp, k), 0);
+		*kgroup = driver_has_group_cmds(ipu_group_member(grp, 0));
 		return 0;
 	}
 	if (errno == EBUSY && ga.busy_index < n)
@@ -364,6 +411,7 @@ IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
 {
 	struct ipu_group *grp;
 	struct ipu__gdev *g;
+	int kgroup = 0;
 	char name[32];
 	int r;
 
@@ -374,7 +422,7 @@ IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
 	if (r)
 		return r;
 	if (flags & IPU_OPEN_ATTACH) {
-		r = ipu_group_size(grp) > 1 ? group_attach(grp, id, flags, err)
+		r = ipu_group_size(grp) > 1 ? group_attach(grp, id, flags, &kgroup, err)
 			: ipu__card_attach(ipu_group_member(grp, 0), flags & IPU_OPEN_NONBLOCK, err);
 		if (r) {
 			ipu_group_close(grp);
@@ -393,6 +441,7 @@ IPU_API int ipu_group_device_open(unsigned id, unsigned flags,
 	}
 	g->group = grp;
 	g->size = ipu_group_size(grp);
+	g->kgroup = kgroup;
 	r = ipu__group_mask(grp, id, &g->mask, err);
 	snprintf(name, sizeof(name), "device %u", id);
 	if (!r)

@@ -96,11 +96,12 @@ $(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) $(KSELFTEST_HDRS) \
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON)
 
-# ipu_cmd_test (uAPI 1.1 through the driver), ipu_uqueue_test and
-# ipu_inflight_test build their graphs with libipudev, so they link the
+# ipu_cmd_test (uAPI 1.1 through the driver), ipu_uqueue_test,
+# ipu_inflight_test and ipu_group_test (group commands) build their graphs with libipudev, so they link the
 # library like the card's ipu_queue_test (mk/card.mk).
 $(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
-		$(KSELFTEST_OUT)/ipu_inflight_test: $(KSELFTEST_OUT)/%: \
+		$(KSELFTEST_OUT)/ipu_inflight_test \
+		$(KSELFTEST_OUT)/ipu_group_test: $(KSELFTEST_OUT)/%: \
 		$(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) \
 		$(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(IPUDEV_SO_LINKS) \
 		libipudev/ipudev.h

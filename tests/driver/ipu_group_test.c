@@ -3,8 +3,14 @@
  * ipu_group_test: GROUP_ATTACH (docs/uapi.md "Multi-IPU groups", API 1.6):
  * all members attached at once, all or none (a member another process
  * holds: -EBUSY naming it, nothing attached), the leader's DETACH and
- * close detach the members, argument checks. Needs two cards or more
- * (any VM with -n 2 and up; no fabric needed: attaching is per card).
+ * close detach the members, argument checks. Group commands (API 1.7,
+ * "Group commands"): a RUN on the leader with IPU_CMD_FLAG_GROUP runs on
+ * every member and completes once, when all did; the cause's status and
+ * member; the flag only on a leader and only for RUN and ABORT; a group
+ * ABORT; the leader closed and a member reset with a group RUN in flight.
+ * Each card runs its own single-IPU graph (no fabric needed: the driver's
+ * fan-out does not care what the cards run). Needs two cards or more (any
+ * VM with -n 2 and up).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +23,10 @@
 
 #include "kselftest_harness.h"
 #include "ipu_test.h"
+#include "ipu_graphs.h"
 
 #define MAXC 4
+#define N_ELEMS 256
 
 static int group_attach(int leader, const int *fds, uint32_t count,
 			struct ipu_group_attach *ga)
@@ -35,25 +43,39 @@ FIXTURE(group) {
 	int fd[MAXC];
 };
 
+/* Opens the cards (up to MAXC, read-write) into @fd: how many. */
+static int open_cards(int *fd)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAXC; i++) {
+		fd[i] = ipu_test_open_card(i, O_RDWR);
+		if (fd[i] < 0)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* Closes them; nothing of any card may be left behind. */
+static void close_cards(struct __test_metadata *_metadata, int *fd, int n)
+{
+	for (int i = 0; i < n; i++)
+		close(fd[i]);
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(0, ipu_test_no_leaks(i));
+}
+
 FIXTURE_SETUP(group)
 {
-	self->n = 0;
-	for (int i = 0; i < MAXC; i++) {
-		self->fd[i] = ipu_test_open_card(i, O_RDWR);
-		if (self->fd[i] < 0)
-			break;
-		self->n++;
-	}
+	self->n = open_cards(self->fd);
 	if (self->n < 2)
 		SKIP(return, "GROUP_ATTACH needs two cards (%d here)", self->n);
 }
 
 FIXTURE_TEARDOWN(group)
 {
-	for (int i = 0; i < self->n; i++)
-		close(self->fd[i]);
-	for (int i = 0; i < self->n; i++)
-		EXPECT_EQ(0, ipu_test_no_leaks(i));
+	close_cards(_metadata, self->fd, self->n);
 }
 
 /* every member attached: ATTACH again is -EALREADY on each */
@@ -173,6 +195,217 @@ TEST_F(group, arguments)
 	EXPECT_EQ(-EALREADY, group_attach(self->fd[0], fds, 1, &ga));
 	EXPECT_LE(0, ipu_test_attach(self->fd[1], IPU_ATTACH_FLAG_NONBLOCK));
 	close(null);
+}
+
+/* --- group commands (API 1.7) --- */
+
+/* LOAD the double graph of @fd's card model: its status or -errno. */
+static int load_double(int fd)
+{
+	struct ipu_info info;
+	struct ipu_cmd c = { .opcode = IPU_CMD_LOAD };
+	size_t len;
+	void *g;
+	int ret;
+
+	if (ipu_get_info(fd, &info))
+		return -EIO;
+	if (ipu_test_double_graph(info.model, N_ELEMS, 0, &g, &len))
+		return -ENOMEM;
+	c.user_ptr = (uintptr_t)g;
+	c.length = len;
+	ret = ipu_test_submit(fd, &c);
+	free(g);
+	return ret;
+}
+
+/* SUBMIT @op (RUN of @prog) with @flags | GROUP; c->status / -errno. */
+static int gcmd(int fd, uint32_t op, uint32_t prog, uint32_t flags,
+		struct ipu_cmd *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->opcode = op;
+	c->handle = prog;
+	c->flags = flags | IPU_CMD_FLAG_GROUP;
+	return ipu_test_submit(fd, c);
+}
+
+FIXTURE(grun) {
+	int n;
+	int fd[MAXC];
+};
+
+/* every card's file, group-attached on fd[0]; the first @loaded loaded */
+static void grun_attach(struct __test_metadata *_metadata,
+			FIXTURE_DATA(grun) *self, int loaded)
+{
+	struct ipu_group_attach ga;
+
+	ASSERT_EQ(0, group_attach(self->fd[0], self->fd + 1, self->n - 1, &ga));
+	for (int i = 0; i < loaded; i++)
+		ASSERT_EQ(IPU_STATUS_OK, load_double(self->fd[i]));
+}
+
+FIXTURE_SETUP(grun)
+{
+	struct ipu_info info;
+
+	self->n = open_cards(self->fd);
+	if (self->n < 2)
+		SKIP(return, "group commands need two cards (%d here)", self->n);
+	ASSERT_EQ(0, ipu_get_info(self->fd[0], &info));
+	if ((info.api_version & 0xffff) < IPU_API_MINOR_GROUP_CMDS)
+		SKIP(return, "driver API %#x has no group commands", info.api_version);
+	grun_attach(_metadata, self, self->n);
+}
+
+FIXTURE_TEARDOWN(grun)
+{
+	close_cards(_metadata, self->fd, self->n);
+}
+
+/*
+ * One completion, on the leader, once every member's part completed: a
+ * member busy with its own long RUN holds the group RUN back until that
+ * one is aborted; the members' files never see the parts.
+ */
+TEST_F(grun, run_completes_once_when_all_did)
+{
+	struct ipu_cmd c, spin = { .opcode = IPU_CMD_RUN, .handle = P_SPIN,
+				   .flags = IPU_CMD_FLAG_ASYNC };
+	struct ipu_cmd ab = { .opcode = IPU_CMD_ABORT };
+	struct ipu_wait w;
+	int last = self->n - 1;
+
+	IPU_RETURN_IF_SKIPPED();
+	EXPECT_EQ(IPU_STATUS_OK, gcmd(self->fd[0], IPU_CMD_RUN, P_DOUBLE, 0, &c));
+	EXPECT_EQ(0u, c.member);
+	for (int i = 0; i < self->n; i++)
+		EXPECT_EQ(-ENOENT, ipu_test_wait_seq(self->fd[i], 0, IPU_WAIT_FLAG_ANY, 0, NULL));
+
+	ASSERT_EQ(0, ipu_test_submit(self->fd[last], &spin));
+	ASSERT_EQ(0, gcmd(self->fd[0], IPU_CMD_RUN, P_DOUBLE, IPU_CMD_FLAG_ASYNC, &c));
+	/* the last member's part waits behind its spin: not complete */
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd[0], c.seq, 0, 200, NULL));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd[0], 0, IPU_WAIT_FLAG_ANY, 0, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd[last], &ab));
+	EXPECT_EQ(IPU_STATUS_ABORTED,
+		  ipu_test_wait_seq(self->fd[last], spin.seq, 0, UINT32_MAX, NULL));
+	memset(&w, 0, sizeof(w));
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_wait_seq(self->fd[0], c.seq, 0, UINT32_MAX, &w));
+	EXPECT_EQ(0u, w.member);
+	/* collected once: nothing more on any file */
+	EXPECT_EQ(-ENOENT, ipu_test_wait_seq(self->fd[0], c.seq, 0, 0, NULL));
+	for (int i = 0; i < self->n; i++)
+		EXPECT_EQ(-ENOENT, ipu_test_wait_seq(self->fd[i], 0, IPU_WAIT_FLAG_ANY, 0, NULL));
+}
+
+/* the member that failed is the cause: its status, and which one */
+TEST_F(grun, failing_member_is_the_cause)
+{
+	struct ipu_cmd c;
+	struct ipu_wait w;
+
+	IPU_RETURN_IF_SKIPPED();
+	/* a new group: the last member gets no graph (DETACH unloads it) */
+	ASSERT_EQ(0, ipu_test_detach(self->fd[0]));
+	grun_attach(_metadata, self, self->n - 1);
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH, gcmd(self->fd[0], IPU_CMD_RUN, P_DOUBLE, 0, &c));
+	EXPECT_EQ((uint32_t)self->n - 1, c.member);
+	ASSERT_EQ(0, gcmd(self->fd[0], IPU_CMD_RUN, P_DOUBLE, IPU_CMD_FLAG_ASYNC, &c));
+	memset(&w, 0, sizeof(w));
+	EXPECT_EQ(IPU_STATUS_NO_GRAPH,
+		  ipu_test_wait_seq(self->fd[0], c.seq, 0, UINT32_MAX, &w));
+	EXPECT_EQ((uint32_t)self->n - 1, w.member);
+}
+
+/* the flag: only on the leader's file, only RUN and ABORT */
+TEST_F(grun, flag_needs_a_leader)
+{
+	struct ipu_wait w;
+	struct ipu_cmd c;
+
+	IPU_RETURN_IF_SKIPPED();
+	EXPECT_EQ(-EINVAL, gcmd(self->fd[1], IPU_CMD_RUN, P_DOUBLE, 0, &c));
+	EXPECT_EQ(-EINVAL, gcmd(self->fd[0], IPU_CMD_FENCE, 0, 0, &c));
+	memset(&c, 0, sizeof(c));
+	c.opcode = IPU_CMD_RUN;
+	c.member = 1;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd[0], &c));
+	c.member = 0;
+	c.reserved1 = 1;
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd[0], &c));
+	c.reserved1 = 0;
+	c.flags = 1u << 3;		/* unknown */
+	EXPECT_EQ(-EINVAL, ipu_test_submit(self->fd[0], &c));
+	memset(&w, 0, sizeof(w));
+	w.argsz = sizeof(w);
+	w.flags = IPU_WAIT_FLAG_ANY;
+	w.member = 1;			/* out only */
+	EXPECT_EQ(-1, ioctl(self->fd[0], IPU_IOCTL_WAIT, &w));
+	EXPECT_EQ(EINVAL, errno);
+	/* the group ended: the former leader leads nothing */
+	ASSERT_EQ(0, ipu_test_detach(self->fd[0]));
+	ASSERT_LE(0, ipu_test_attach(self->fd[0], 0));
+	EXPECT_EQ(-EINVAL, gcmd(self->fd[0], IPU_CMD_RUN, P_DOUBLE, 0, &c));
+	EXPECT_EQ(-EINVAL, gcmd(self->fd[0], IPU_CMD_ABORT, 0, 0, &c));
+}
+
+/* a group ABORT reaches every member's RUN */
+TEST_F(grun, abort_ends_the_group_run)
+{
+	struct ipu_cmd c, a;
+	struct ipu_wait w;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, gcmd(self->fd[0], IPU_CMD_RUN, P_SPIN, IPU_CMD_FLAG_ASYNC, &c));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd[0], c.seq, 0, 100, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, gcmd(self->fd[0], IPU_CMD_ABORT, 0, 0, &a));
+	memset(&w, 0, sizeof(w));
+	EXPECT_EQ(IPU_STATUS_ABORTED,
+		  ipu_test_wait_seq(self->fd[0], c.seq, 0, UINT32_MAX, &w));
+	EXPECT_EQ(0u, w.member);
+	/* every member can run again */
+	EXPECT_EQ(IPU_STATUS_OK, gcmd(self->fd[0], IPU_CMD_RUN, P_DOUBLE, 0, &c));
+}
+
+/* closing the leader with a group RUN in flight: the members are let go */
+TEST_F(grun, leader_close_with_run_in_flight)
+{
+	struct ipu_cmd c;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, gcmd(self->fd[0], IPU_CMD_RUN, P_SPIN, IPU_CMD_FLAG_ASYNC, &c));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd[0], c.seq, 0, 50, NULL));
+	close(self->fd[0]);
+	self->fd[0] = ipu_test_open_card(0, O_RDWR);
+	ASSERT_LE(0, self->fd[0]);
+	for (int i = 0; i < self->n; i++) {
+		EXPECT_LE(0, ipu_test_attach(self->fd[i], IPU_ATTACH_FLAG_NONBLOCK));
+		EXPECT_EQ(-ENOENT, ipu_test_wait_seq(self->fd[i], 0, IPU_WAIT_FLAG_ANY, 0, NULL));
+	}
+}
+
+/*
+ * A member reset during a group RUN: its part completes with RESET, which
+ * is the cause the group reports, not the others' ABORTED (these single-IPU
+ * graphs have no external sync that would end them: the group ABORT does).
+ */
+TEST_F(grun, member_reset_is_the_cause)
+{
+	struct ipu_reset r;
+	struct ipu_cmd c, a;
+	struct ipu_wait w;
+
+	IPU_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, gcmd(self->fd[0], IPU_CMD_RUN, P_SPIN, IPU_CMD_FLAG_ASYNC, &c));
+	EXPECT_EQ(-ETIMEDOUT, ipu_test_wait_seq(self->fd[0], c.seq, 0, 50, NULL));
+	ASSERT_EQ(0, ipu_reset(self->fd[1], IPU_RESET_FLAG_FORCE, 10000, &r));
+	EXPECT_EQ(IPU_STATUS_OK, gcmd(self->fd[0], IPU_CMD_ABORT, 0, 0, &a));
+	memset(&w, 0, sizeof(w));
+	EXPECT_EQ(IPU_STATUS_RESET,
+		  ipu_test_wait_seq(self->fd[0], c.seq, 0, UINT32_MAX, &w));
+	EXPECT_EQ(1u, w.member);
 }
 
 TEST_HARNESS_MAIN

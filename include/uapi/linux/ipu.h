@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	6
+#define IPU_API_VERSION_MINOR	7
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -199,7 +199,16 @@ struct ipu_buf {
  * opcode with it is -EINVAL; an older card, -EOPNOTSUPP.
  */
 #define IPU_CMD_FLAG_LOAD_COMMIT (1u << 1)
-#define IPU_CMD_FLAGS_ALL	(IPU_CMD_FLAG_ASYNC | IPU_CMD_FLAG_LOAD_COMMIT)
+/*
+ * API 1.7: on the group leader's file, RUN or ABORT on every member of the
+ * group with one completion on the leader's file (docs/uapi.md "Group
+ * commands"). Another opcode, or a file that leads no group, is -EINVAL.
+ */
+#define IPU_CMD_FLAG_GROUP	(1u << 2)
+/* The API minor version (of major 1) that added IPU_CMD_FLAG_GROUP. */
+#define IPU_API_MINOR_GROUP_CMDS	7
+#define IPU_CMD_FLAGS_ALL	(IPU_CMD_FLAG_ASYNC | IPU_CMD_FLAG_LOAD_COMMIT | \
+				 IPU_CMD_FLAG_GROUP)
 
 /* Completion status (struct ipu_cmd.status, struct ipu_wait.status) */
 #define IPU_STATUS_OK			0
@@ -222,6 +231,8 @@ struct ipu_buf {
 #define IPU_STATUS_GROUP_BUSY		17	/* 1.6: detail = fabric index */
 #define IPU_STATUS_SYNC_TIMEOUT		18	/* 1.6: a member missed a sync */
 #define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
+/* 1.7: a group command not queued on member @member: detail = errno */
+#define IPU_STATUS_NOT_SUBMITTED	65
 
 #define IPU_LOAD_MSG_MAX	256
 
@@ -276,6 +287,10 @@ struct ipu_run_counters {
  * @reserved:   in: must be 0
  * @run:        out (not ASYNC, 1.2): RUN: what the run did (zero for other
  *              commands, and on a card without run records)
+ * @member:     out (not ASYNC, 1.7): IPU_CMD_FLAG_GROUP: the member the
+ *              status came from (0 = leader, k = GROUP_ATTACH's fds[k-1]);
+ *              in: must be 0
+ * @reserved1:  in: must be 0
  *
  * Returns 0 once the command is queued (ASYNC) or completed; a failing
  * command is not an ioctl error: look at @status. Ioctl errors: -ENOTCONN
@@ -305,6 +320,8 @@ struct ipu_cmd {
 	__u64 cycles;
 	__u64 reserved[2];
 	struct ipu_run_counters run;	/* 1.2 */
+	__u32 member;			/* 1.7 */
+	__u32 reserved1;
 };
 
 #define IPU_MAX_INFLIGHT	256
@@ -327,6 +344,8 @@ struct ipu_cmd {
  * @cycles:     out
  * @reserved:   in: must be 0
  * @run:        out (1.2): RUN: what the run did (see struct ipu_cmd)
+ * @member:     out (1.7): a group command's cause (see struct ipu_cmd); in: 0
+ * @reserved1:  in: must be 0
  *
  * A completion is collected once. -ETIMEDOUT: not complete in time;
  * -ENOENT: no such command in flight (or already collected); -EINTR.
@@ -344,6 +363,8 @@ struct ipu_wait {
 	__u64 cycles;
 	__u64 reserved[2];
 	struct ipu_run_counters run;	/* 1.2 */
+	__u32 member;			/* 1.7 */
+	__u32 reserved1;
 };
 
 /**

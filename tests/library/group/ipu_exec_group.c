@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "uapi/linux/ipu.h"
+
 #include "ipudev.h"
 #include "fabric_local.h"
 #include "ipu_engine.h"
@@ -231,7 +233,7 @@ int main(void)
 	uint8_t *bin = group_graph(&len);
 	int r, ok;
 
-	printf("KTAP version 1\n1..9\n");
+	printf("KTAP version 1\n1..10\n");
 	for (int i = 0; i < IPUS * N; i++)
 		in[i] = (int32_t)(i * 2654435761u);
 	r = model_run(bin, len, in, mx, my, &mcyc);
@@ -243,7 +245,7 @@ int main(void)
 	   "the members' runs did not end with IPUE_ESYNC");
 	r = ipu_group_device_open(GROUP_ID, IPU_OPEN_ATTACH, &dev, &e);
 	if (r) {
-		for (int i = kt_n; i < 9; i++)
+		for (int i = kt_n; i < 10; i++)
 			printf("ok %d group # SKIP no M2000 (device %d: %s)\n", i + 1, GROUP_ID, e.msg);
 		free(bin);
 		return 0;
@@ -290,6 +292,15 @@ int main(void)
 			r = ipu_wait(dev, 60000, NULL, &e);
 	}
 	kt(r == -ENOLINK || r == -EIO, "group.member_reset_mid_run_ends_all", e.msg);
+	/* uAPI 1.7: the driver ran the group RUN and named the cause's member */
+	{
+		struct ipu_device_info info;
+		int kgroup = !ipu_device_info(dev, &info, NULL) &&
+			     (info.api_version & 0xffff) >= IPU_API_MINOR_GROUP_CMDS;
+
+		kt(!kgroup || strstr(e.msg, "(member 1, "),
+		   "group.driver_group_run_names_member", e.msg);
+	}
 
 	/* a reset of the group: every card loads and runs again */
 	r = ipu_device_reset(dev, 0, 0, NULL, &e);
