@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	6
+#define IPU_API_VERSION_MINOR	7
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -222,6 +222,12 @@ struct ipu_buf {
 #define IPU_STATUS_GROUP_BUSY		17	/* 1.6: detail = fabric index */
 #define IPU_STATUS_SYNC_TIMEOUT		18	/* 1.6: a member missed a sync */
 #define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
+#define IPU_STATUS_HUNG			65	/* 1.7: recovered; detail IPU_HUNG_* */
+
+/* Why the driver recovered the card (IPU_STATUS_HUNG detail, uevent). */
+#define IPU_HUNG_CARD			1	/* heartbeat stopped */
+#define IPU_HUNG_COMMAND		2	/* a command stalled PROGRESS */
+#define IPU_HUNG_FATAL			3	/* the card entered FAILED */
 
 #define IPU_LOAD_MSG_MAX	256
 
