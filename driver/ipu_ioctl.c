@@ -119,7 +119,7 @@ static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
  * not gone. Commands in flight stay in flight until the card is READY
  * again (ipu_queues_recover()): until then it may still move their data.
  */
-static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
+int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 {
 	unsigned int timeout = rst->timeout_ms ?: IPU_READY_TIMEOUT_MS;
 	u32 count;
