@@ -141,9 +141,13 @@ static void ipu_wdt_work(struct work_struct *work)
 
 static void ipu_recovery_uevent(struct ipu_device *idev, u32 cause)
 {
+	char event[] = "IPU_EVENT=recovery";
 	char hung[16];
-	char *envp[] = { "IPU_EVENT=recovery", hung, NULL };
+	char *envp[3];
 
+	envp[0] = event;
+	envp[1] = hung;
+	envp[2] = NULL;
 	snprintf(hung, sizeof(hung), "IPU_HUNG=%u", cause);
 	kobject_uevent_env(&idev->dev.kobj, KOBJ_CHANGE, envp);
 }
