@@ -471,6 +471,7 @@ int ipu_wait_event(struct ipu_device *idev,
 void ipu_recovery_init(struct ipu_device *idev);
 void ipu_recovery_start(struct ipu_device *idev);
 void ipu_recovery_stop(struct ipu_device *idev);
+void ipu_health_uevent(struct ipu_device *idev, const char *event, u32 cause);
 
 /* ipu_irq.c */
 int ipu_irq_init(struct ipu_device *idev);

@@ -247,6 +247,8 @@ static long ipu_ioctl_reset(struct ipu_ctx *ctx, struct file *filp,
 		return ipu_args_out(uarg, &rst, sizeof(rst), usize) ?: -EBUSY;
 	if (ret)
 		return ret;
+	if (!(rst.flags & IPU_RESET_FLAG_NOWAIT))
+		ipu_health_uevent(idev, "reset", 0);
 
 	return ipu_args_out(uarg, &rst, sizeof(rst), usize);
 }

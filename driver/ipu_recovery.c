@@ -139,16 +139,20 @@ static void ipu_wdt_work(struct work_struct *work)
 		schedule_work(&idev->recovery_work);
 }
 
-static void ipu_recovery_uevent(struct ipu_device *idev, u32 cause)
+/*
+ * KOBJ_CHANGE with IPU_EVENT=@event and, for a recovery, IPU_HUNG=@cause
+ * (docs/uapi.md "Recovery"). Takes no lock.
+ */
+void ipu_health_uevent(struct ipu_device *idev, const char *event, u32 cause)
 {
-	char event[] = "IPU_EVENT=recovery";
-	char hung[16];
+	char ev[32], hung[16];
 	char *envp[3];
 
-	envp[0] = event;
-	envp[1] = hung;
-	envp[2] = NULL;
+	snprintf(ev, sizeof(ev), "IPU_EVENT=%s", event);
 	snprintf(hung, sizeof(hung), "IPU_HUNG=%u", cause);
+	envp[0] = ev;
+	envp[1] = cause ? hung : NULL;
+	envp[2] = NULL;
 	kobject_uevent_env(&idev->dev.kobj, KOBJ_CHANGE, envp);
 }
 
@@ -187,8 +191,10 @@ static void ipu_recovery_work(struct work_struct *work)
 					       recovery_work);
 	u32 cause = READ_ONCE(idev->hung_cause);
 
+	if (cause == IPU_HUNG_FATAL)
+		ipu_health_uevent(idev, "fatal", 0);
 	if (!ipu_recover(idev, cause))
-		ipu_recovery_uevent(idev, cause);
+		ipu_health_uevent(idev, "recovery", cause);
 	ipu_wdt_arm(idev);
 }
 

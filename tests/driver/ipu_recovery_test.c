@@ -55,10 +55,10 @@ static int uevent_open(void)
 }
 
 /*
- * Waits for @card's KOBJ_CHANGE IPU_EVENT=recovery uevent: its IPU_HUNG
- * cause, or -1 when none came within UEVENT_MS.
+ * Waits for @card's KOBJ_CHANGE IPU_EVENT=@event uevent: its IPU_HUNG
+ * cause (0 without one), or -1 when none came within UEVENT_MS.
  */
-static int wait_recovery_uevent(int fd, const char *card)
+static int wait_uevent(int fd, const char *card, const char *event)
 {
 	long long end = ipu_now_ms() + UEVENT_MS;
 	char want[64];
@@ -67,7 +67,7 @@ static int wait_recovery_uevent(int fd, const char *card)
 	while (ipu_now_ms() < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		char buf[4096];
-		int hung = -1, mine = 0, rec = 0;
+		int hung = 0, mine = 0, rec = 0;
 		ssize_t n;
 
 		if (poll(&p, 1, (int)(end - ipu_now_ms())) <= 0)
@@ -80,7 +80,8 @@ static int wait_recovery_uevent(int fd, const char *card)
 			if (!strncmp(s, "DEVPATH=", 8) && strstr(s, want) &&
 			    !strcmp(strstr(s, want), want))
 				mine = 1;
-			else if (!strcmp(s, "IPU_EVENT=recovery"))
+			else if (!strncmp(s, "IPU_EVENT=", 10) &&
+				 !strcmp(s + 10, event))
 				rec = 1;
 			else if (!strncmp(s, "IPU_HUNG=", 9))
 				hung = atoi(s + 9);
@@ -184,7 +185,7 @@ TEST_F(recovery, hang_job)
 	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
 	EXPECT_EQ(IPU_STATUS_HUNG, fence(self->fd, &c));
 	EXPECT_EQ((uint32_t)IPU_HUNG_COMMAND, c.detail);
-	EXPECT_EQ(IPU_HUNG_COMMAND, wait_recovery_uevent(self->uev, self->name));
+	EXPECT_EQ(IPU_HUNG_COMMAND, wait_uevent(self->uev, self->name, "recovery"));
 	card_works(_metadata, self->fd);
 }
 
@@ -192,7 +193,7 @@ TEST_F(recovery, hang_job)
 TEST_F(recovery, heartbeat_stop)
 {
 	ASSERT_EQ(0, inject(_metadata, "type=heartbeat-stop"));
-	EXPECT_EQ(IPU_HUNG_CARD, wait_recovery_uevent(self->uev, self->name));
+	EXPECT_EQ(IPU_HUNG_CARD, wait_uevent(self->uev, self->name, "recovery"));
 	card_works(_metadata, self->fd);
 }
 
@@ -200,8 +201,19 @@ TEST_F(recovery, heartbeat_stop)
 TEST_F(recovery, fatal)
 {
 	ASSERT_EQ(0, inject(_metadata, "type=fatal"));
-	EXPECT_EQ(IPU_HUNG_FATAL, wait_recovery_uevent(self->uev, self->name));
+	EXPECT_EQ(0, wait_uevent(self->uev, self->name, "fatal"));
+	EXPECT_EQ(IPU_HUNG_FATAL, wait_uevent(self->uev, self->name, "recovery"));
 	EXPECT_EQ(0, ipu_wait_state(self->name, "ready", UEVENT_MS));
+	card_works(_metadata, self->fd);
+}
+
+/* An explicit RESET announces itself; nothing is recovered. */
+TEST_F(recovery, reset_uevent)
+{
+	struct ipu_reset r;
+
+	ASSERT_EQ(0, ipu_reset(self->fd, 0, 0, &r));
+	EXPECT_EQ(0, wait_uevent(self->uev, self->name, "reset"));
 	card_works(_metadata, self->fd);
 }
 
