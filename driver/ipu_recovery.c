@@ -205,10 +205,13 @@ void ipu_recovery_init(struct ipu_device *idev)
 	atomic_set(&idev->recoveries, 0);
 }
 
-/* End of probe, the card settled: a card with CAPS.HEALTH is watched. */
+/*
+ * End of probe, the card settled: a card with CAPS.HEALTH is watched, if
+ * the driver can recover it (CAPS.SOFT_RESET).
+ */
 void ipu_recovery_start(struct ipu_device *idev)
 {
-	if (!idev->feat.health)
+	if (!idev->feat.health || !idev->feat.soft_reset)
 		return;
 	down_read(&idev->hw_rwsem);
 	ipu_wdt_rebase(idev, ipu_read(idev, IPU_REG_RESET_COUNT));
