@@ -180,12 +180,16 @@ static void card_works(struct __test_metadata *_metadata, int fd)
 /* The next command hangs: it completes HUNG (command), the card works. */
 TEST_F(recovery, hang_job)
 {
+	uint32_t before, after;
 	struct ipu_cmd c;
 
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
 	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
 	EXPECT_EQ(IPU_STATUS_HUNG, fence(self->fd, &c));
 	EXPECT_EQ((uint32_t)IPU_HUNG_COMMAND, c.detail);
 	EXPECT_EQ(IPU_HUNG_COMMAND, wait_uevent(self->uev, self->name, "recovery"));
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
+	EXPECT_EQ(before + 1, after);
 	card_works(_metadata, self->fd);
 }
 
