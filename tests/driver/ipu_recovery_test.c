@@ -5,7 +5,7 @@
  * (tests/common/ipu_host_qmp.h, docs/hw-interface.md "Fault injection");
  * the test checks what user space sees: the lost command's status
  * (IPU_STATUS_HUNG and its cause), the recovery uevent, a card that works
- * afterwards, and card 1's commands, submitted meanwhile by another
+ * afterwards (and none for a lost interrupt or a slow READY), and card 1's commands, submitted meanwhile by another
  * process, all completing OK.
  */
 #include <errno.h>
@@ -218,6 +218,34 @@ TEST_F(recovery, reset_uevent)
 
 	ASSERT_EQ(0, ipu_reset(self->fd, 0, 0, &r));
 	EXPECT_EQ(0, wait_uevent(self->uev, self->name, "reset"));
+	card_works(_metadata, self->fd);
+}
+
+/*
+ * A lost interrupt is no hang: the completion is posted, the driver finds
+ * it (its poll), and nothing is recovered.
+ */
+TEST_F(recovery, drop_irq)
+{
+	uint32_t before, after;
+	struct ipu_cmd c;
+
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
+	ASSERT_EQ(0, inject(_metadata, "type=drop-irq"));
+	EXPECT_EQ(IPU_STATUS_OK, fence(self->fd, &c));
+	card_works(_metadata, self->fd);
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
+	EXPECT_EQ(before, after);
+}
+
+/* A slow READY within the RESET's timeout: the reset succeeds. */
+TEST_F(recovery, ready_delay)
+{
+	struct ipu_reset r;
+
+	ASSERT_EQ(0, inject(_metadata, "type=ready-delay,ms=200"));
+	ASSERT_EQ(0, ipu_reset(self->fd, 0, 0, &r));
+	EXPECT_EQ((uint32_t)IPU_DEV_STATE_READY, r.state);
 	card_works(_metadata, self->fd);
 }
 
