@@ -5,8 +5,8 @@
  * (tests/common/ipu_host_qmp.h, docs/hw-interface.md "Fault injection");
  * the test checks what user space sees: the lost command's status
  * (IPU_STATUS_HUNG and its cause), the recovery uevent, a card that works
- * afterwards (and none for a lost interrupt or a slow READY), and card 1's commands, submitted meanwhile by another
- * process, all completing OK.
+ * afterwards (and no recovery for a lost interrupt or a slow READY), and
+ * card 1's commands, submitted meanwhile by another process, all OK.
  */
 #include <errno.h>
 #include <fcntl.h>
