@@ -42,6 +42,11 @@
  *   reset_lock (mutex) -> attach_lock -> hw_rwsem (read) -> wait on event_wq
  *   reset_lock -> attach_lock -> hw_rwsem (read) -> q->lock (queue
  *     recovery after a reset)
+ *   recovery (ipu_recovery.c): wdt_work takes hw_rwsem (read) alone and
+ *     queues recovery_work; recovery_work takes reset_lock -> attach_lock
+ *     -> hw_rwsem (read) -> q->lock as RESET does, and sends its uevent
+ *     holding no lock. Neither is queued again once gone is set; remove
+ *     cancels them before it takes hw_rwsem for writing.
  *   attach_lock (mutex) -> ctx->mutex -> hw_rwsem (read) -> q->lock (spin)
  *   device_lock (PCI core) -> hw_rwsem (write: remove stops the queues,
  *     reset_prepare..reset_done) -> q->lock; remove then takes
@@ -121,9 +126,10 @@
  * GET_INFO and RESET; 1.1: contexts, buffers, commands; 1.2: the user
  * queue; 1.3: RESET's holder check, one device-writable mapping per
  * line; 1.4: LOAD's commit flag; 1.5: IPU-Links; 1.6: GROUP_ATTACH and
- * LOAD's member mask; 1.7: group commands). Raise it with the ioctls, not with the header.
+ * LOAD's member mask; 1.7: group commands; 1.8: hang detection and
+ * recovery, IPU_STATUS_HUNG). Raise it with the ioctls, not with the header.
  */
-#define IPU_DRIVER_API_MINOR	7
+#define IPU_DRIVER_API_MINOR	8
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_DRIVER_API_MINOR)
 
@@ -266,6 +272,7 @@ struct ipu_queue {
 	bool hw_ok;			/* programmed and enabled on the card */
 	bool closing;			/* detach in progress: no recovery */
 	bool reset_seen;		/* dropped by a reset not yet READY */
+	u32 hung_cause;			/* 1.8: IPU_HUNG_* for the next failure */
 	bool user;			/* a context's user queue (ipu_uqueue.c) */
 	bool uq_dead;			/* user queue: stopped (reset, or not yet started) */
 	u32 uq_gen;			/* user queue: bumped when its doorbell page goes */
@@ -342,6 +349,7 @@ struct ipu_features {
 	bool load_flags;	/* 1.3: LOAD flags (IPU_SQE_LOAD_COMMIT) */
 	bool load_mask;		/* 1.5: LOAD's group member mask */
 	bool links;		/* CAPS.LINKS: IPU-Link registers */
+	bool health;		/* 1.6 CAPS.HEALTH: the watchdog runs */
 };
 
 struct ipu_link_port;
@@ -384,6 +392,18 @@ struct ipu_device {
 	u32 irq_causes;			/* IRQ_STATUS causes unmasked */
 	struct ipu_queue queues[IPU_NUM_QUEUES];
 	struct work_struct recover_work; /* READY/ERROR: re-program queues */
+
+	/* Hang detection and recovery (ipu_recovery.c). */
+	struct delayed_work wdt_work;	/* the watchdog */
+	struct work_struct recovery_work; /* one recovery at a time */
+	u32 hung_cause;			/* IPU_HUNG_*, for recovery_work */
+	u32 wdt_heartbeat;		/* last values the watchdog saw, */
+	u32 wdt_progress;		/* and since when (jiffies); only */
+	u32 wdt_active;			/* wdt_work touches them */
+	u32 wdt_reset_count;
+	unsigned long wdt_hb_since;
+	unsigned long wdt_progress_since;
+	atomic_t recoveries;		/* recoveries that brought it back */
 
 	/* Debug counters (debugfs). */
 	atomic_t pinned_pages;
@@ -468,6 +488,12 @@ int ipu_wait_event(struct ipu_device *idev,
 		   bool (*done)(struct ipu_device *idev, void *arg), void *arg,
 		   unsigned int timeout_ms, bool interruptible);
 
+/* ipu_recovery.c: the watchdog and recovery (API 1.8) */
+void ipu_recovery_init(struct ipu_device *idev);
+void ipu_recovery_start(struct ipu_device *idev);
+void ipu_recovery_stop(struct ipu_device *idev);
+void ipu_health_uevent(struct ipu_device *idev, const char *event, u32 cause);
+
 /* ipu_irq.c */
 int ipu_irq_init(struct ipu_device *idev);
 void ipu_irq_fini(struct ipu_device *idev);
@@ -479,6 +505,7 @@ extern const struct file_operations ipu_fops;
 int ipu_args_in(void *karg, size_t ksize, size_t first_size, u32 flags_ok,
 		const void __user *uarg, u32 *usize);
 int ipu_args_out(void __user *uarg, void *karg, size_t ksize, u32 usize);
+int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst);
 
 /* ipu_ctx.c */
 int ipu_ctx_open(struct ipu_device *idev, struct file *filp);
@@ -561,6 +588,7 @@ void ipu_queue_enable_locked(struct ipu_queue *q,
 void ipu_queues_recover(struct ipu_device *idev, bool card_reset);
 void ipu_queue_release_card(struct ipu_queue *q);
 void ipu_recover_work(struct work_struct *work);
+void ipu_queues_mark_hung(struct ipu_device *idev, u32 cause);
 void ipu_queues_stop_all(struct ipu_device *idev);
 
 /* ipu_uqueue.c */

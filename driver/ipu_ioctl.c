@@ -119,7 +119,7 @@ static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
  * not gone. Commands in flight stay in flight until the card is READY
  * again (ipu_queues_recover()): until then it may still move their data.
  */
-static int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
+int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 {
 	unsigned int timeout = rst->timeout_ms ?: IPU_READY_TIMEOUT_MS;
 	u32 count;
@@ -247,6 +247,8 @@ static long ipu_ioctl_reset(struct ipu_ctx *ctx, struct file *filp,
 		return ipu_args_out(uarg, &rst, sizeof(rst), usize) ?: -EBUSY;
 	if (ret)
 		return ret;
+	if (!(rst.flags & IPU_RESET_FLAG_NOWAIT))
+		ipu_health_uevent(idev, "reset", 0);
 
 	return ipu_args_out(uarg, &rst, sizeof(rst), usize);
 }

@@ -210,6 +210,7 @@ static void ipu_read_features(struct ipu_device *idev)
 	idev->feat.load_flags = minor >= 3;
 	idev->feat.load_mask = minor >= 5;
 	idev->feat.links = idev->caps & IPU_CAP_LINKS;
+	idev->feat.health = idev->caps & IPU_CAP_HEALTH;
 }
 
 /*
@@ -325,6 +326,7 @@ static struct ipu_device *ipu_device_new(struct pci_dev *pdev,
 	init_waitqueue_head(&idev->attach_wq);
 	ipu_queues_init(idev);
 	INIT_WORK(&idev->recover_work, ipu_recover_work);
+	ipu_recovery_init(idev);
 	ipu_links_init(idev);
 	init_waitqueue_head(&idev->event_wq);
 	atomic_set(&idev->events, 0);
@@ -408,6 +410,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pci_set_drvdata(pdev, idev);
 	ipu_links_start(idev);
 	ipu_debugfs_add(idev);
+	ipu_recovery_start(idev);
 
 	dev_info(&idev->dev, "%s card %u, serial %s, %u tiles x %u KiB, firmware %u.%u.%u, irq %s, %s\n",
 		 ipu_model_name(idev->model), idev->card_index, idev->serial,
@@ -448,6 +451,8 @@ static void ipu_remove(struct pci_dev *pdev)
 	wake_up_all(&idev->attach_wq);
 	for (q = 0; q < IPU_NUM_QUEUES; q++)
 		wake_up_all(&idev->queues[q].wq);
+	/* A recovery holds hw_rwsem (read): it ends first (it sees gone). */
+	ipu_recovery_stop(idev);
 	down_write(&idev->hw_rwsem);
 	/* Exclusive, BAR still mapped: the card lets go of every queue. */
 	ipu_queues_stop_all(idev);

@@ -142,6 +142,7 @@ int ipu_queue_start(struct ipu_queue *q, struct ipu_ctx *ctx)
 	q->user = false;
 	q->closing = false;
 	q->reset_seen = false;
+	q->hung_cause = 0;
 	q->inflight = 0;
 	bitmap_zero(q->internal, IPU_QUEUE_ENTRIES);
 	memset(q->slots, 0, sizeof(q->slots));
@@ -252,7 +253,8 @@ static void ipu_kcmd_complete_locked(struct ipu_kcmd *cmd, u32 status,
 }
 
 /* q->lock held: every command on the card completes with @status. */
-static void ipu_queue_fail_all_locked(struct ipu_queue *q, u32 status)
+static void ipu_queue_fail_all_locked(struct ipu_queue *q, u32 status,
+				      u32 detail)
 {
 	unsigned int i;
 
@@ -260,7 +262,7 @@ static void ipu_queue_fail_all_locked(struct ipu_queue *q, u32 status)
 		struct ipu_kcmd *cmd = q->slots[i];
 
 		if (cmd)
-			ipu_kcmd_complete_locked(cmd, status, 0, 0, 0, 0);
+			ipu_kcmd_complete_locked(cmd, status, detail, 0, 0, 0);
 		q->slots[i] = NULL;
 	}
 	bitmap_zero(q->internal, IPU_QUEUE_ENTRIES);
@@ -549,7 +551,7 @@ void ipu_queue_drain(struct ipu_queue *q)
 	ipu_queue_stop_hw(q);
 
 	spin_lock_irqsave(&q->lock, flags);
-	ipu_queue_fail_all_locked(q, IPU_STATUS_ABORTED);
+	ipu_queue_fail_all_locked(q, IPU_STATUS_ABORTED, 0);
 	spin_unlock_irqrestore(&q->lock, flags);
 	wake_up_all(&q->wq);
 }
@@ -674,7 +676,8 @@ static bool ipu_uqueue_recover_locked(struct ipu_queue *q, u32 count)
 /*
  * q->lock held, the card READY: a kernel queue the card no longer has
  * enabled (or programmed before the last reset) loses its commands
- * (IPU_STATUS_RESET) and is programmed again. READY after a reset, or a
+ * (IPU_STATUS_RESET, or IPU_STATUS_HUNG after a recovery) and is
+ * programmed again. READY after a reset, or a
  * queue the card stopped itself (ERROR), means the card let go of the
  * commands: their memory may go now. Returns whether anything changed.
  */
@@ -694,7 +697,12 @@ static bool ipu_queue_recover_locked(struct ipu_queue *q, u32 count,
 		schedule_work(&idev->recover_work);
 		return false;
 	}
-	ipu_queue_fail_all_locked(q, IPU_STATUS_RESET);
+	/* A recovery's reset says why (API 1.8). */
+	if (q->hung_cause)
+		ipu_queue_fail_all_locked(q, IPU_STATUS_HUNG, q->hung_cause);
+	else
+		ipu_queue_fail_all_locked(q, IPU_STATUS_RESET, 0);
+	q->hung_cause = 0;
 	/* A reset unbinds every stream on the card. */
 	if (reset)
 		ipu_binds_retire_all_locked(q, &q->ctx->stale_binds);
@@ -735,6 +743,26 @@ void ipu_queues_recover(struct ipu_device *idev, bool card_reset)
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (woke)
 			wake_up_all(&q->wq);
+	}
+}
+
+/*
+ * A recovery is about to reset the card (reset_lock held, hw_rwsem read):
+ * the commands in flight on kernel queues will complete with
+ * IPU_STATUS_HUNG, detail @cause, once the card is READY again.
+ */
+void ipu_queues_mark_hung(struct ipu_device *idev, u32 cause)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < IPU_NUM_QUEUES; i++) {
+		struct ipu_queue *q = &idev->queues[i];
+
+		spin_lock_irqsave(&q->lock, flags);
+		if (q->active && !q->user && !q->closing)
+			q->hung_cause = cause;
+		spin_unlock_irqrestore(&q->lock, flags);
 	}
 }
 

@@ -97,6 +97,15 @@ static ssize_t reset_count_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(reset_count);
 
+/* 1.8: counted by the driver, so no hardware access. */
+static ssize_t recoveries_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&to_ipu_device(dev)->recoveries));
+}
+static DEVICE_ATTR_RO(recoveries);
+
 static struct attribute *ipu_attrs[] = {
 	&dev_attr_serial.attr,
 	&dev_attr_model.attr,
@@ -107,6 +116,7 @@ static struct attribute *ipu_attrs[] = {
 	&dev_attr_card_index.attr,
 	&dev_attr_reset_count.attr,
 	&dev_attr_fabric_index.attr,
+	&dev_attr_recoveries.attr,
 	NULL
 };
 

@@ -41,6 +41,8 @@ const char *ipu__card_status_name(uint32_t status)
 {
 	if (status == IPU_STATUS_RESET)
 		return "RESET";
+	if (status == IPU_STATUS_HUNG)
+		return "HUNG";
 	if (status < IPU__ARRAY_SIZE(status_names) && status_names[status])
 		return status_names[status];
 	return "unknown";
@@ -181,6 +183,13 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 		return ipu__err(err, -EIO,
 				"%s: the card was reset while the command was in flight",
 				w);
+	case IPU_STATUS_HUNG:
+		/* uAPI 1.8: the driver recovered a hung or failed card. */
+		return ipu__err(err, -ETIMEDOUT,
+				"%s: the card hung (%s) and was recovered: the command was lost",
+				w, detail == IPU_HUNG_CARD ? "heartbeat stopped" :
+				detail == IPU_HUNG_COMMAND ? "a command stalled" :
+				detail == IPU_HUNG_FATAL ? "fatal error" : "unknown cause");
 	default:
 		return ipu__err(err, -EIO, "%s: unknown completion status %u "
 				"(detail %u/%u)", w, status, detail, detail2);

@@ -84,7 +84,8 @@ driver-lint: $(LINUX_SRC)/.stamp | $(B)/kabi
 DRIVER_TDIR := tests/driver
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
 	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
-	ipu_fuzz_test ipu_debug_test ipu_links_test ipu_group_test
+	ipu_fuzz_test ipu_debug_test ipu_links_test ipu_group_test \
+	ipu_recovery_test
 KSELFTEST_BINS := $(addprefix $(KSELFTEST_OUT)/,$(KSELFTEST_NAMES))
 
 ALL_TARGETS += $(KSELFTEST_BINS)
@@ -111,13 +112,25 @@ $(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
 		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
 
 # ipu_links_test asks the host for QMP commands (tests/common/ipu_host_qmp.c).
-$(KSELFTEST_OUT)/ipu_links_test: $(DRIVER_TDIR)/ipu_links_test.c $(KSELFTEST_COMMON) \
+$(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
+		$(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) \
 		$(KSELFTEST_HDRS) $(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
 		$(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON) \
 		$(TEST_COMMON)/ipu_host_qmp.c
+
+# --- Hang detection and recovery (VM, faults injected from the host's QMP) ---
+# ipu_recovery_test is in /tests (VM_TESTS) and skips without QMP; this boot
+# gives it the host's QMP proxy.
+RECOVERY_DIR := $(DRIVER_TDIR)/recovery
+VM_CHECKS += vm-driver-recovery-check
+
+.PHONY: vm-driver-recovery-check
+vm-driver-recovery-check:
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-driver-recovery.ktap
 
 # ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
 # killed process on one card) loads the shared test graphs, built with

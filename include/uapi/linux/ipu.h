@@ -20,7 +20,7 @@
 #include <linux/ioctl.h>
 
 #define IPU_API_VERSION_MAJOR	1
-#define IPU_API_VERSION_MINOR	7
+#define IPU_API_VERSION_MINOR	8
 #define IPU_API_VERSION		((IPU_API_VERSION_MAJOR << 16) | \
 				 IPU_API_VERSION_MINOR)
 
@@ -233,6 +233,12 @@ struct ipu_buf {
 #define IPU_STATUS_RESET		64	/* the card was reset meanwhile */
 /* 1.7: a group command not queued on member @member: detail = errno */
 #define IPU_STATUS_NOT_SUBMITTED	65
+#define IPU_STATUS_HUNG			66	/* 1.8: recovered; detail IPU_HUNG_* */
+
+/* Why the driver recovered the card (IPU_STATUS_HUNG detail, uevent). */
+#define IPU_HUNG_CARD			1	/* heartbeat stopped */
+#define IPU_HUNG_COMMAND		2	/* a command stalled PROGRESS */
+#define IPU_HUNG_FATAL			3	/* the card entered FAILED */
 
 #define IPU_LOAD_MSG_MAX	256
 

@@ -75,6 +75,10 @@ TEST(status)
 	EXPECT_TRUE(r == -ECANCELED) TH_LOG("%s: " "%d '%s'", "status: ABORTED -> ECANCELED", r, e.msg);
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_RESET, 0, 0);
 	EXPECT_TRUE(r == -EIO && strstr(e.msg, "reset")) TH_LOG("%s: " "%d '%s'", "status: RESET -> EIO", r, e.msg);
+	r = ipu__card_status_err(&e, &x, IPU_STATUS_HUNG, IPU_HUNG_COMMAND, 0);
+	EXPECT_TRUE(r == -ETIMEDOUT && strstr(e.msg, "hung (a command stalled)")) TH_LOG("%s: " "%d '%s'", "status: HUNG -> ETIMEDOUT with its cause", r, e.msg);
+	r = ipu__card_status_err(&e, &x, IPU_STATUS_HUNG, IPU_HUNG_FATAL, 0);
+	EXPECT_TRUE(r == -ETIMEDOUT && strstr(e.msg, "fatal error")) TH_LOG("%s: " "%d '%s'", "status: HUNG fatal", r, e.msg);
 
 	x.opcode = IPU_CMD_READ;
 	r = ipu__card_status_err(&e, &x, IPU_STATUS_DMA_ERROR, 0x1000, 0x2);
