@@ -11,7 +11,9 @@
 #   VM   vm-group-check   tests/library/group/run.sh: an M2000 (4 cards, m2000
 #                         fabric) runs ipu_exec_group: a 4-IPU graph on
 #                         device 6 against the model, links down from QMP
-#                         before and during a run, reset -> $(B)/results/vm-group.ktap
+#                         before and during a run, reset -> $(B)/results/vm-group.ktap;
+#                         vm-pod16-check (mk/vm.mk) runs it on a POD16's
+#                         device 30 (16 IPUs)
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
 # (bench_map.c: a fused elementwise chain), bench-conv
 # (tests/library/builder/bench_conv.c: conv2d forward/backward against

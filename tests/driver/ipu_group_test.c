@@ -3,8 +3,10 @@
  * ipu_group_test: GROUP_ATTACH (docs/uapi.md "Multi-IPU groups", API 1.6):
  * all members attached at once, all or none (a member another process
  * holds: -EBUSY naming it, nothing attached), the leader's DETACH and
- * close detach the members, argument checks. Needs two cards or more
- * (any VM with -n 2 and up; no fabric needed: attaching is per card).
+ * close detach the members, argument checks. Each test runs on a group of
+ * up to four cards (any VM with -n 2 and up; no fabric needed: attaching
+ * is per card) and on one of sixteen (a POD16's device 30; it skips with
+ * fewer cards).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +20,7 @@
 #include "kselftest_harness.h"
 #include "ipu_test.h"
 
-#define MAXC 4
+#define MAXC 16
 
 static int group_attach(int leader, const int *fds, uint32_t count,
 			struct ipu_group_attach *ga)
@@ -35,17 +37,30 @@ FIXTURE(group) {
 	int fd[MAXC];
 };
 
+/* The group: cards 0 .. n - 1, with min <= n <= max. */
+FIXTURE_VARIANT(group) {
+	int min, max;
+};
+
+FIXTURE_VARIANT_ADD(group, up_to_four) {
+	.min = 2, .max = 4,
+};
+
+FIXTURE_VARIANT_ADD(group, sixteen) {
+	.min = 16, .max = 16,
+};
+
 FIXTURE_SETUP(group)
 {
 	self->n = 0;
-	for (int i = 0; i < MAXC; i++) {
+	for (int i = 0; i < variant->max; i++) {
 		self->fd[i] = ipu_test_open_card(i, O_RDWR);
 		if (self->fd[i] < 0)
 			break;
 		self->n++;
 	}
-	if (self->n < 2)
-		SKIP(return, "GROUP_ATTACH needs two cards (%d here)", self->n);
+	if (self->n < variant->min)
+		SKIP(return, "a group of %d cards or more (%d here)", variant->min, self->n);
 }
 
 FIXTURE_TEARDOWN(group)
