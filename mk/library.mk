@@ -8,10 +8,11 @@
 #                         simulated card, with ASan/UBSan
 #                         -> $(B)/results/card-exec.ktap
 #   VM   ipu_exec_*       tests/library/exec/: graphs run on the cards
-#   VM   vm-group-check   tests/library/group/run.sh: an M2000 (4 cards, m2000
-#                         fabric) runs ipu_exec_group: a 4-IPU graph on
-#                         device 6 against the model, links down from QMP
-#                         before and during a run, reset -> $(B)/results/vm-group.ktap;
+#   VM   vm-group-check   tests/common/fabric-vm.sh: an M2000 (4 test-model
+#                         cards, m2000 fabric) runs ipu_exec_group: a 4-IPU
+#                         graph on device 6 against the model, links down
+#                         from QMP before and during a run, reset
+#                         -> $(B)/results/vm-group-*.ktap;
 #                         vm-pod16-check (mk/vm.mk) runs it on a POD16's
 #                         device 30 (16 IPUs)
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
@@ -291,4 +292,4 @@ $(GROUP_TEST): $(GROUP_TDIR)/ipu_exec_group.c tests/engine/gw.c libipudev/graph_
 .PHONY: vm-group-check
 vm-group-check:
 	@mkdir -p $(B)/results
-	@$(GROUP_TDIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-group.ktap
+	@tests/common/fabric-vm.sh $(CURDIR) $(B) $(B)/results vm-group m2000 4 ipu_exec_group
