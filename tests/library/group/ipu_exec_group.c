@@ -4,9 +4,9 @@
  * tools/ipu-vm --topology m2000|pod16, IPU_VM_TOPOLOGY; run by
  * tests/common/fabric-vm.sh for vm-group-check and vm-pod16-check, which
  * serves the test's QMP requests): the device of all the cards (6 of an
- * M2000, 30 of a POD16) opened as one ipu_device runs a 4- or 16-IPU binary with
- * cross-IPU copies and external syncs and gives the model's results byte
- * for byte (the model: as many engines joined by the engine's in-process
+ * M2000, 30 of a POD16) opened as one ipu_device runs a 4- or 16-IPU
+ * binary with cross-IPU copies and external syncs and gives the model's
+ * results byte for byte (the model: as many engines joined by the engine's in-process
  * fabric, one thread each); a link taken down from QMP before a run
  * refuses the run naming the link, one taken down mid-run ends it
  * (-ENOLINK, no hang); after a reset the cards work again. KTAP on stdout.
