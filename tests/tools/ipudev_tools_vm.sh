@@ -182,9 +182,13 @@ else
 		[ "$rc" = 0 ] && ok "ipu-links: $rows channels" ||
 		nok "ipu-links" "rc=$rc $(head -c 200 "$T/k") $(cat "$T/err")"
 	recs=$(grep -c '^      "from": ' "$T/kj")
+	# each record's from, to and state are its text row's
+	awk '/^ipu[0-9]*:/ { print $1, $2, $3 }' "$T/k" >"$T/krows"
+	awk -F'"' '/^      "from": / { f = $4 } /^      "to": / { t = $4 }
+		/^      "state": / { print f, t, $4 }' "$T/kj" >"$T/jrows"
 	[ "$rcj" = 0 ] && grep -q "^  \"num_ipus\": $ncards,$" "$T/kj" && [ "$recs" = "$rows" ] &&
-		ok "ipu-links --json: $recs records" ||
-		nok "ipu-links --json" "rc=$rcj records=$recs rows=$rows"
+		cmp -s "$T/krows" "$T/jrows" && ok "ipu-links --json: $recs records, as the rows" ||
+		nok "ipu-links --json" "rc=$rcj records=$recs rows=$rows $(diff "$T/krows" "$T/jrows" | head -c 200)"
 fi
 
 # 20: every channel as sysfs has it: each end names the other, same state
