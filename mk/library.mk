@@ -274,7 +274,8 @@ $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common
 # ipu_exec_group (tests/library/group/): the group device of libipudev (the
 # shared library) against the model: the engine and its in-process fabric
 # linked in, the test graph written with the engine tests' writer (gw.c).
-# In /tests of every VM (it skips without an M2000); vm-group-check boots one.
+# In /tests of every VM (it skips without an M2000 or a POD16); vm-group-check
+# and vm-pod16-check (mk/vm.mk) boot them.
 GROUP_TDIR := tests/library/group
 GROUP_TEST := $(B)/vm-tests/ipu_exec_group
 ALL_TARGETS += $(GROUP_TEST)
