@@ -19,8 +19,10 @@
 #                                answering its QMP requests (links down/up,
 #                                errors) from the host; with the LINK cause
 #                                on MSI-X vector 0, on MSI, on INTx, and
-#                                under the debug kernel; in every other VM
-#                                ipu_links_test runs without a fabric
+#                                under the debug kernel; vm-pod16-check
+#                                (mk/vm.mk) runs it and ipu_group_test on a
+#                                POD16; in every other VM ipu_links_test
+#                                runs without a fabric
 
 DRIVER_SRCS := $(sort $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h)))
 DRIVER_DEPS := Kbuild driver/Kbuild $(DRIVER_SRCS) include/ipu/ipu_hw.h \

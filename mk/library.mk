@@ -8,14 +8,18 @@
 #                         simulated card, with ASan/UBSan
 #                         -> $(B)/results/card-exec.ktap
 #   VM   ipu_exec_*       tests/library/exec/: graphs run on the cards
-#   VM   vm-group-check   tests/library/group/run.sh: an M2000 (4 cards, m2000
-#                         fabric) runs ipu_exec_group: a 4-IPU graph on
-#                         device 6 against the model, links down from QMP
-#                         before and during a run, reset; ipu_group_streams:
-#                         streams bound on device 6 against the model device
-#                         of 4 IPUs; ipu_group_pipeline: a pipelined MLP on
-#                         devices 4 and 6 against one IPU; ipu_train_group_vm.sh (mk/tools.mk):
-#                         data-parallel ipu-train on device 6 -> $(B)/results/vm-group.ktap
+#   VM   vm-group-check   tests/common/fabric-vm.sh: an M2000 (4 test-model
+#                         cards, m2000 fabric) runs ipu_exec_group: a 4-IPU
+#                         graph on device 6 against the model, links down
+#                         from QMP before and during a run, reset;
+#                         ipu_group_streams: streams bound on device 6
+#                         against the model device of 4 IPUs;
+#                         ipu_group_pipeline: a pipelined MLP on devices 4
+#                         and 6 against one IPU; ipu_train_group_vm.sh
+#                         (mk/tools.mk): data-parallel ipu-train on device 6
+#                         -> $(B)/results/vm-group-*.ktap;
+#                         vm-pod16-check (mk/vm.mk) runs ipu_exec_group on a
+#                         POD16's device 30 (16 IPUs)
 # Benchmarks: bench-matmul (tests/library/builder/bench_matmul.c), bench-map
 # (bench_map.c: a fused elementwise chain), bench-conv
 # (tests/library/builder/bench_conv.c: conv2d forward/backward against
@@ -276,7 +280,8 @@ $(B)/vm-tests/ipu_exec_%: $(VM_EXEC_DIR)/ipu_exec_%.c $(VM_EXEC_DIR)/exec_common
 # ipu_exec_group (tests/library/group/): the group device of libipudev (the
 # shared library) against the model: the engine and its in-process fabric
 # linked in, the test graph written with the engine tests' writer (gw.c).
-# In /tests of every VM (it skips without an M2000); vm-group-check boots one.
+# In /tests of every VM (it skips without an M2000 or a POD16); vm-group-check
+# and vm-pod16-check (mk/vm.mk) boot them.
 # ipu_group_streams: streams bound on the group device against the model
 # device of 4 IPUs (the library's builder and model; no engine linked in).
 GROUP_TDIR := tests/library/group
@@ -307,4 +312,5 @@ $(GROUP_TEST): $(GROUP_TDIR)/ipu_exec_group.c tests/engine/gw.c libipudev/graph_
 .PHONY: vm-group-check
 vm-group-check:
 	@mkdir -p $(B)/results
-	@$(GROUP_TDIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-group.ktap
+	@tests/common/fabric-vm.sh $(CURDIR) $(B) $(B)/results vm-group m2000 4 ipu_exec_group \
+		ipu_group_streams ipu_group_pipeline ipu_train_group_vm.sh

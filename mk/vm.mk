@@ -8,12 +8,18 @@
 #   vm-msi-check    the command-queue tests (VM_IRQ_TESTS) on cards without
 #                   MSI-X (queue interrupts as IRQ_STATUS causes over MSI)
 #   vm-intx-check   the same with INTx
+#   vm-pod16-check  one POD16 (16 test-model cards, tools/ipu-vm -n 16
+#                   --topology pod16) with the host's QMP
+#                   (tests/common/fabric-vm.sh): the IPU-Link, group and
+#                   tools tests of VM_POD16_TESTS against its wiring, device
+#                   ids 16-30, group attach of 4 and 16 cards, rails cut
+#                   and restored, a link down mid-run on device 30
 # Under the debug kernel (mk/debug-kernel.mk; `make check-debug`):
 #   vm-debug-plain-all-check, vm-debug-iommu-all-check  every VM test
 # Other fragments add their own VM runs to VM_CHECKS, DK_CHECKS and
 # VM_DEBUG_CHECKS and may call vm_run in their recipes.
 
-VM_CHECKS += vm-plain-check vm-iommu-check vm-msi-check vm-intx-check
+VM_CHECKS += vm-plain-check vm-iommu-check vm-msi-check vm-intx-check vm-pod16-check
 VM_DEBUG_CHECKS += vm-debug-plain-all-check vm-debug-iommu-all-check
 
 # What the stock initramfs holds besides the module (other fragments build
@@ -46,7 +52,7 @@ define vm_run
 		>$(B)/results/$(1)-kernel-log.ktap
 endef
 
-.PHONY: vm-check vm-plain-check vm-iommu-check vm-msi-check vm-intx-check \
+.PHONY: vm-check vm-plain-check vm-iommu-check vm-msi-check vm-intx-check vm-pod16-check \
 	vm-debug-plain-all-check vm-debug-iommu-all-check
 vm-check: $$(sort $$(VM_CHECKS)) $$(sort $$(DK_CHECKS))
 vm-plain-check:
@@ -58,6 +64,12 @@ vm-msi-check:
 	$(call vm_run,vm-msi,--qemu-arg -global --qemu-arg ipu.msix=off,$(VM_IRQ_TESTS))
 vm-intx-check:
 	$(call vm_run,vm-intx,--append pci=nomsi,$(VM_IRQ_TESTS))
+# The tests that take their topology from IPU_VM_TOPOLOGY, in a POD16.
+VM_POD16_TESTS := ipu_links_test ipu_group_test ipu_exec_groups ipudev_tools_vm.sh \
+	ipu_exec_group
+vm-pod16-check:
+	@tests/common/fabric-vm.sh $(CURDIR) $(B) $(B)/results vm-pod16 pod16 16 \
+		$(VM_POD16_TESTS)
 vm-debug-plain-all-check: $(DK_INITRAMFS)
 	$(call vm_run,vm-debug,--debug-kernel)
 vm-debug-iommu-all-check: $(DK_INITRAMFS)

@@ -86,3 +86,13 @@ int ipu_host_qom_set(const char *path, const char *prop, const char *value,
 		 "\"property\": \"%s\", \"value\": \"%s\"}}", path, prop, value);
 	return ipu_host_qmp(json, rsp, len);
 }
+
+int ipu_host_qom_get(const char *path, const char *prop, char *rsp, size_t len)
+{
+	char json[512];
+
+	snprintf(json, sizeof(json),
+		 "{\"execute\": \"qom-get\", \"arguments\": {\"path\": \"%s\", "
+		 "\"property\": \"%s\"}}", path, prop);
+	return ipu_host_qmp(json, rsp, len);
+}

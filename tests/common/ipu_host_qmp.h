@@ -33,4 +33,10 @@ int ipu_host_qmp(const char *json, char *rsp, size_t len);
 int ipu_host_qom_set(const char *path, const char *prop, const char *value,
 		     char *rsp, size_t len);
 
+/*
+ * qom-get of property @prop of object @path, through ipu_host_qmp(): its
+ * return value, the answer (one JSON line) in @rsp.
+ */
+int ipu_host_qom_get(const char *path, const char *prop, char *rsp, size_t len);
+
 #endif /* IPU_HOST_QMP_H */

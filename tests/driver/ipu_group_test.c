@@ -3,14 +3,16 @@
  * ipu_group_test: GROUP_ATTACH (docs/uapi.md "Multi-IPU groups", API 1.6):
  * all members attached at once, all or none (a member another process
  * holds: -EBUSY naming it, nothing attached), the leader's DETACH and
- * close detach the members, argument checks. Group commands (API 1.7,
- * "Group commands"): a RUN on the leader with IPU_CMD_FLAG_GROUP runs on
- * every member and completes once, when all did; the cause's status and
- * member; the flag only on a leader and only for RUN and ABORT; a group
- * ABORT; the leader closed and a member reset with a group RUN in flight.
- * Each card runs its own single-IPU graph (no fabric needed: the driver's
- * fan-out does not care what the cards run). Needs two cards or more (any
- * VM with -n 2 and up).
+ * close detach the members, argument checks. Each runs on a group of up
+ * to four cards (any VM with -n 2 and up; no fabric needed: attaching is
+ * per card) and on one of sixteen (a POD16's device 30; it skips with
+ * fewer cards). Group commands (API 1.7, "Group commands"): a RUN on the
+ * leader with IPU_CMD_FLAG_GROUP runs on every member and completes once,
+ * when all did; the cause's status and member; the flag only on a leader
+ * and only for RUN and ABORT; a group ABORT; the leader closed and a
+ * member reset with a group RUN in flight. Each card runs its own
+ * single-IPU graph (the driver's fan-out does not care what the cards
+ * run); on up to four cards.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +27,7 @@
 #include "ipu_test.h"
 #include "ipu_graphs.h"
 
-#define MAXC 4
+#define MAXC 16
 #define N_ELEMS 256
 
 static int group_attach(int leader, const int *fds, uint32_t count,
@@ -43,12 +45,13 @@ FIXTURE(group) {
 	int fd[MAXC];
 };
 
-/* Opens the cards (up to MAXC, read-write) into @fd: how many. */
-static int open_cards(int *fd)
+/* Opens cards 0 .. @max - 1 (read-write) into @fd, stopping at the first
+ * missing one: how many. */
+static int open_cards(int *fd, int max)
 {
 	int n = 0;
 
-	for (int i = 0; i < MAXC; i++) {
+	for (int i = 0; i < max; i++) {
 		fd[i] = ipu_test_open_card(i, O_RDWR);
 		if (fd[i] < 0)
 			break;
@@ -66,11 +69,24 @@ static void close_cards(struct __test_metadata *_metadata, int *fd, int n)
 		EXPECT_EQ(0, ipu_test_no_leaks(i));
 }
 
+/* The group: cards 0 .. n - 1, with min <= n <= max. */
+FIXTURE_VARIANT(group) {
+	int min, max;
+};
+
+FIXTURE_VARIANT_ADD(group, up_to_four) {
+	.min = 2, .max = 4,
+};
+
+FIXTURE_VARIANT_ADD(group, sixteen) {
+	.min = 16, .max = 16,
+};
+
 FIXTURE_SETUP(group)
 {
-	self->n = open_cards(self->fd);
-	if (self->n < 2)
-		SKIP(return, "GROUP_ATTACH needs two cards (%d here)", self->n);
+	self->n = open_cards(self->fd, variant->max);
+	if (self->n < variant->min)
+		SKIP(return, "a group of %d cards or more (%d here)", variant->min, self->n);
 }
 
 FIXTURE_TEARDOWN(group)
@@ -250,7 +266,7 @@ FIXTURE_SETUP(grun)
 {
 	struct ipu_info info;
 
-	self->n = open_cards(self->fd);
+	self->n = open_cards(self->fd, 4);
 	if (self->n < 2)
 		SKIP(return, "group commands need two cards (%d here)", self->n);
 	ASSERT_EQ(0, ipu_get_info(self->fd[0], &info));

@@ -6,12 +6,14 @@
  * ports".
  *
  * Where it runs: in every VM (cards on no fabric: every port down and not
- * wired, fabric_index -1, the ioctl's argument checks), and in the VM of
- * tests/driver/links/run.sh, whose cards form an M2000 (IPU_VM_TOPOLOGY,
- * tools/ipu-vm --topology): peers as wired, links trained, retrained after
- * a RESET. With the host serving QMP (IPU_QMP_DIR, tests/common/
- * qmp-serve.py) the links are also taken down, brought up and given errors
- * from QMP, and the uevents, sysfs and the ioctl must follow.
+ * wired, fabric_index -1, the ioctl's argument checks), and in the VMs of
+ * tests/driver/links/run.sh, whose cards form an M2000, and of
+ * tests/common/fabric-vm.sh, a POD16 (IPU_VM_TOPOLOGY, tools/ipu-vm
+ * --topology; the size is the number of cards): peers as wired, links
+ * trained, retrained after a RESET. With the host serving QMP (IPU_QMP_DIR,
+ * tests/common/qmp-serve.py) the fabric's own list of its links is compared
+ * with sysfs and the ioctl, and the links are taken down, brought up and
+ * given errors from QMP, and the uevents, sysfs and the ioctl must follow.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -739,6 +741,90 @@ static int qmp_set(struct __test_metadata *_metadata, const char *prop,
 	if (!ipu_host_qmp_dir()) \
 		SKIP(return, "no QMP from the host (IPU_QMP_DIR)"); \
 } while (0)
+
+/* The integer after @key (with its quotes) in the JSON object @o; -1000 if none. */
+static long json_int(const char *o, const char *key)
+{
+	const char *k = strstr(o, key);
+
+	return k ? strtol(k + strlen(key) + 1, NULL, 10) : -1000;
+}
+
+/* The string after @key in the JSON object @o into @buf ("" if none). */
+static void json_str(const char *o, const char *key, char *buf, size_t len)
+{
+	const char *k = strstr(o, key);
+	const char *v = k ? strchr(k + strlen(key) + 1, '"') : NULL;
+	size_t n = v ? strcspn(v + 1, "\"") : 0;
+
+	snprintf(buf, len, "%.*s", (int)n, v ? v + 1 : "");
+}
+
+#define QMP_RSP_MAX (1 << 16)	/* a POD16's links: 64 entries */
+
+/*
+ * The fabric's own account of its links (qom-get links, docs/hw-interface.md
+ * "QMP and HMP control") is the truth: each entry's port has that peer,
+ * state and error counts in sysfs and in LINKS, and no port it leaves out
+ * is wired.
+ */
+TEST_F(links, qmp_links_are_the_truth)
+{
+	static bool seen[IPU_TEST_MAX_CARDS][IPU_LINK_PORTS_MAX];
+	char *rsp, *o, *end;
+	int ends = 0;
+
+	NEED_QMP();
+	ASSERT_EQ(0, wait_links_up(self));
+	rsp = malloc(QMP_RSP_MAX);
+	ASSERT_NE(NULL, rsp);
+	ASSERT_EQ(0, ipu_host_qom_get(FABRIC_PATH, "links", rsp, QMP_RSP_MAX)) TH_LOG("%.200s", rsp);
+	for (o = strchr(rsp, '['); o && (o = strchr(o, '{')); o = end) {
+		long idx = json_int(o, "\"index\""), port = json_int(o, "\"port\"");
+		long pidx = json_int(o, "\"peer-index\""), pport = json_int(o, "\"peer-port\"");
+		struct ipu_link recs[IPU_LINK_PORTS_MAX];
+		struct ipu_link_list l = { 0 };
+		char st[16], want[64], buf[64];
+		struct card *c, *peer;
+
+		end = strchr(o, '}');
+		ASSERT_NE(NULL, end);
+		*end++ = '\0';
+		json_str(o, "\"state\"", st, sizeof(st));
+		ASSERT_TRUE(idx >= 0 && idx < self->n && pidx >= 0 && pidx < self->n) TH_LOG("%s", o);
+		c = self->by_fidx[idx];
+		peer = self->by_fidx[pidx];
+		ASSERT_TRUE(c && peer && port >= 0 && (uint32_t)port < c->ports) TH_LOG("%s", o);
+		seen[idx][port] = true;
+		ends++;
+		snprintf(want, sizeof(want), "%s:%ld", peer->serial, pport);
+		ASSERT_EQ(0, port_attr(c->name, port, "peer", buf, sizeof(buf)));
+		EXPECT_STREQ(want, buf) TH_LOG("%s port %ld", c->name, port);
+		ASSERT_EQ(0, port_attr(c->name, port, "state", buf, sizeof(buf)));
+		EXPECT_STREQ(st, buf) TH_LOG("%s port %ld", c->name, port);
+		snprintf(want, sizeof(want), "%ld %ld", json_int(o, "\"err-corr\""),
+			 json_int(o, "\"err-uncorr\""));
+		ASSERT_EQ(0, port_attr(c->name, port, "errors", buf, sizeof(buf)));
+		EXPECT_STREQ(want, buf) TH_LOG("%s port %ld", c->name, port);
+		ASSERT_EQ(0, links_call(c->fd, &l, IPU_LINK_PORTS_MAX, recs, sizeof(recs[0])));
+		EXPECT_EQ(pidx, recs[port].peer_index);
+		EXPECT_EQ(pport, recs[port].peer_port);
+		EXPECT_EQ(state_code(st), (int)recs[port].state);
+	}
+	free(rsp);
+	EXPECT_LT(0, ends);
+	for (int i = 0; i < self->n; i++) {
+		struct card *c = self->by_fidx[i];
+		char buf[64];
+
+		for (uint32_t p = 0; c && p < c->ports; p++) {
+			if (seen[i][p])
+				continue;
+			ASSERT_EQ(0, port_attr(c->name, p, "peer", buf, sizeof(buf)));
+			EXPECT_STREQ("none", buf) TH_LOG("%s port %u: not in the fabric's links", c->name, p);
+		}
+	}
+}
 
 /* A rail link (member 1 port 2 to member 3 port 3) down, then up. */
 TEST_F(links, qmp_down_up_uevents)

@@ -8,7 +8,10 @@
 # sysfs the links tests check that the tools say so; with it they check
 # every channel against sysfs, and the device ids of the named topology,
 # and a program of ipu-mkgraph --ipus N runs on the device id of all the
-# IPUs (ipu-run -d) as on the model device of N IPUs, bit for bit.
+# IPUs (ipu-run -d) as on the model device of N IPUs, bit for bit; with the
+# host's QMP too (IPU_QMP_DIR, tests/common/qmp-serve.py) the ids after
+# both rails between the first two pairs are cut, and after they are up
+# again.
 n=0 failed=0
 T=$(mktemp -d)
 out() { n=$((n + 1)); echo "$1 $n $2"; }
@@ -17,10 +20,10 @@ nok() { out "not ok" "$1 # $2"; failed=$((failed + 1)); }
 skip() { out ok "$1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..25"
+echo "1..26"
 
 if [ ! -d /sys/class/ipu ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26; do
 		skip "ipu-tools $i" "no ipu driver"
 	done
 	exit 0
@@ -181,9 +184,13 @@ else
 		[ "$rc" = 0 ] && ok "ipu-links: $rows channels" ||
 		nok "ipu-links" "rc=$rc $(head -c 200 "$T/k") $(cat "$T/err")"
 	recs=$(grep -c '^      "from": ' "$T/kj")
+	# each record's from, to and state are its text row's
+	awk '/^ipu[0-9]*:/ { print $1, $2, $3 }' "$T/k" >"$T/krows"
+	awk -F'"' '/^      "from": / { f = $4 } /^      "to": / { t = $4 }
+		/^      "state": / { print f, t, $4 }' "$T/kj" >"$T/jrows"
 	[ "$rcj" = 0 ] && grep -q "^  \"num_ipus\": $ncards,$" "$T/kj" && [ "$recs" = "$rows" ] &&
-		ok "ipu-links --json: $recs records" ||
-		nok "ipu-links --json" "rc=$rcj records=$recs rows=$rows"
+		cmp -s "$T/krows" "$T/jrows" && ok "ipu-links --json: $recs records, as the rows" ||
+		nok "ipu-links --json" "rc=$rcj records=$recs rows=$rows $(diff "$T/krows" "$T/jrows" | head -c 200)"
 fi
 
 # 20: every channel as sysfs has it: each end names the other, same state
@@ -222,28 +229,49 @@ else
 		nok "ipu-links --topology" "rc=$rc rows=$pairs $(head -c 300 "$T/t")"
 fi
 
-# 22: the device ids of a known topology, every link up
-case "${IPU_VM_TOPOLOGY:-}" in
-m2000|pod16)
-	[ "$IPU_VM_TOPOLOGY" = m2000 ] && want="4:0,1 5:2,3 6:0,1,2,3" nids=7 ||
-		want="16:0,1 23:14,15 24:0,1,2,3 28:0,1,2,3,4,5,6,7 30:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15" nids=31
+# The multi-IPU ids with every link up (docs/libipudev.md "Multi-IPU device
+# ids"): "id:members" of each aligned block of 2, 4, 8, 16 of N cards.
+all_blocks() {
+	id=$1
+	for sz in 2 4 8 16; do
+		b=0
+		while [ $((b + sz)) -le "$1" ]; do
+			m=$b k=$((b + 1))
+			while [ $k -lt $((b + sz)) ]; do m="$m,$k"; k=$((k + 1)); done
+			printf '%s ' "$id:$m"
+			id=$((id + 1)) b=$((b + sz))
+		done
+	done
+}
+# The multi-IPU ids ipu-info -l shows, as "id:members ...".
+listed_groups() {
+	ipu-info -l 2>/dev/null | awk '
+		/^-\+- Id: .*target: \[Multi IPU\]/ { if (g != "") printf "%s ", g
+			g = $0; sub(/^-\+- Id: \[/, "", g); sub(/\].*/, "", g); g = g ":"; s = ""; next }
+		/^-\+- Id: / { if (g != "") printf "%s ", g; g = ""; next }
+		g != "" && /^ \|--- Id: / { m = $0; sub(/^ \|--- Id: \[/, "", m); sub(/\].*/, "", m)
+			g = g s m; s = "," }
+		END { if (g != "") printf "%s ", g }'
+}
+# Waits until no link is training (5 s at most).
+links_settle() {
 	i=0
 	until ipu-links --json | grep -q '"overall_result": "passed"' || [ $i -ge 50 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
-	ipu-info -l >"$T/l" 2>/dev/null
-	bad=""
-	for g in $want; do
-		id=${g%%:*}
-		got=$(awk -v id="$id" '/^-\+- Id: /{on = ($0 ~ "Id: \\[" id "\\], target: \\[Multi IPU\\]")}
-			on && /^ \|--- Id: /{sub(/^ \|--- Id: \[/, ""); sub(/\].*/, ""); printf "%s%s", s, $0; s=","}' "$T/l")
-		[ "$got" = "${g#*:}" ] || bad="$bad $id=[$got]"
-	done
-	ids=$(grep -c '^-+- Id: ' "$T/l")
-	ipu-info -d 6 >"$T/g6" 2>&1
-	[ -z "$bad" ] && [ "$ids" = "$nids" ] && grep -qx "type: Multi IPU" "$T/g6" &&
+}
+
+# 22: the device ids of a known topology, every link up
+case "${IPU_VM_TOPOLOGY:-}" in
+m2000|pod16)
+	want=$(all_blocks "$ncards") nids=$((2 * ncards - 1))
+	links_settle
+	got=$(listed_groups)
+	ids=$(ipu-info -l 2>/dev/null | grep -c '^-+- Id: ')
+	ipu-info -d $((2 * ncards - 2)) >"$T/g" 2>&1
+	[ "$got" = "$want" ] && [ "$ids" = "$nids" ] && grep -qx "type: Multi IPU" "$T/g" &&
 		ok "$IPU_VM_TOPOLOGY: device ids and members, links up" ||
-		nok "$IPU_VM_TOPOLOGY: device ids" "ids=$ids want $nids wrong:$bad $(head -c 200 "$T/g6")"
+		nok "$IPU_VM_TOPOLOGY: device ids" "ids=$ids want $nids; got [$got] want [$want] $(head -c 200 "$T/g")"
 	;;
 *) skip "device ids of a topology" "IPU_VM_TOPOLOGY not set (tools/ipu-vm --topology, branch fabric)" ;;
 esac
@@ -290,6 +318,54 @@ else
 		skip "ipu-run across the IPUs of a topology $i" "IPU_VM_TOPOLOGY not set (tools/ipu-vm --topology)"
 	done
 fi
+
+# One QMP command through the host (tests/common/ipu_host_qmp.h's
+# protocol: DIR/req-N in, DIR/rsp-N out); its answer on stdout.
+host_qmp() {
+	k=0
+	while [ -e "$IPU_QMP_DIR/req-$k" ]; do k=$((k + 1)); done
+	echo "$1" >"$IPU_QMP_DIR/req-$k.tmp" && mv "$IPU_QMP_DIR/req-$k.tmp" "$IPU_QMP_DIR/req-$k"
+	i=0
+	while [ ! -e "$IPU_QMP_DIR/rsp-$k" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	cat "$IPU_QMP_DIR/rsp-$k" 2>/dev/null
+}
+# Both rail links between pairs (0,1) and (2,3), the links from member 0
+# and 1's port 2 (docs/hw-interface.md "Topologies and ports"), to STATE.
+rails() {
+	for m in 0 1; do
+		host_qmp '{"execute": "qom-set", "arguments": {"path": "/machine/peripheral/f0", "property": "link", "value": "index='$m',port=2,state='$1'"}}' |
+			grep -q '"return"' || echo "qom-set $m.2 $1 failed"
+	done
+}
+
+# 26: the rails cut: the blocks they disconnect lose their ids (an M2000's
+# 6; a POD16's 24 and 28, whose halves only those rails join), the others
+# keep theirs (a POD16's 30: its rails close at 14-0 and 15-1); both ends
+# show down in sysfs; the rails up again give every id back.
+case "${IPU_VM_TOPOLOGY:-}" in
+m2000|pod16)
+	if [ -z "${IPU_QMP_DIR:-}" ] || [ ! -e "$IPU_QMP_DIR/ready" ]; then
+		skip "rails cut and restored" "no QMP from the host (IPU_QMP_DIR)"
+	else
+		gone=6; [ "$IPU_VM_TOPOLOGY" = pod16 ] && gone="24 28"
+		want=$(all_blocks "$ncards") cut=""
+		for g in $want; do
+			case " $gone " in *" ${g%%:*} "*) ;; *) cut="$cut$g " ;; esac
+		done
+		err=$(rails down)
+		ends=$(cat /sys/class/ipu/ipu0/links/port2/state /sys/class/ipu/ipu1/links/port2/state \
+			/sys/class/ipu/ipu2/links/port3/state /sys/class/ipu/ipu3/links/port3/state | tr '\n' ' ')
+		got=$(listed_groups)
+		err="$err$(rails up)"
+		links_settle
+		back=$(listed_groups)
+		[ -z "$err" ] && [ "$ends" = "down down down down " ] && [ "$got" = "$cut" ] &&
+			[ "$back" = "$want" ] && ok "rails cut: ids $gone gone, the others kept; restored" ||
+			nok "rails cut and restored" "$err ends [$ends] cut [$got] want [$cut] back [$back]"
+	fi
+	;;
+*) skip "rails cut and restored" "IPU_VM_TOPOLOGY not set" ;;
+esac
 
 rm -rf "$T"
 [ "$failed" = 0 ]

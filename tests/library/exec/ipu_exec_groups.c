@@ -5,9 +5,13 @@
  * opens its card, ids that are no device say why, and a multi-IPU group
  * opens all its members or none. The group tests need linked cards (a VM
  * booted with a fabric, e.g. tools/ipu-vm --topology m2000); without links
- * they check that the first pair is refused as not linked.
+ * they check that the first pair is refused as not linked. All or none is
+ * checked on the first group of 4 and on the largest group (an M2000's
+ * device 6; a POD16's 24 and 30): the library's member-by-member open and
+ * the group device's one GROUP_ATTACH.
  */
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "exec_common.h"
 
@@ -59,47 +63,89 @@ static void check_singles(const struct ipu_topology *t)
 	kt_result(!bad, "ids 0-%u open their card (%u wrong)", n - 1, bad);
 }
 
-/* The largest linked group of @t, or NULL. */
-static const struct ipu_group_info *largest(const struct ipu_topology *t)
+/*
+ * The groups whose attach is tested, into @out (2 at most): the first
+ * linked group of 4 and the largest linked group when it is larger (an
+ * M2000: device 6; a POD16: 24 and 30). How many.
+ */
+static unsigned groups_to_test(const struct ipu_topology *t, const struct ipu_group_info **out)
 {
-	const struct ipu_group_info *best = NULL;
+	const struct ipu_group_info *four = NULL, *best = NULL;
+	unsigned n = 0;
 
 	for (unsigned i = 0; i < ipu_topology_num_groups(t); i++) {
 		const struct ipu_group_info *gi = ipu_topology_group(t, i);
+		unsigned sz = ipu_group_info_size(gi);
 
-		if (ipu_group_info_size(gi) > 1 &&
-		    (!best || ipu_group_info_size(gi) > ipu_group_info_size(best)))
+		if (sz == 4 && !four)
+			four = gi;
+		if (sz > 1 && (!best || sz > ipu_group_info_size(best)))
 			best = gi;
 	}
-	return best;
+	if (four)
+		out[n++] = four;
+	if (best && best != four)
+		out[n++] = best;
+	return n;
+}
+
+/* Members of @gi other than @skip that can be attached now (and detached). */
+static unsigned members_free(const struct ipu_group_info *gi, unsigned skip)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < ipu_group_info_size(gi); k++) {
+		struct ipu_device *d;
+
+		if (k == skip || ipu_device_open((unsigned)ipu_group_info_card(gi, k),
+						 IPU_OPEN_ATTACH | IPU_OPEN_NONBLOCK, &d, &e))
+			continue;
+		ipu_device_close(d);
+		n++;
+	}
+	return n;
 }
 
 /*
  * All or none: with member 1 of @gi held by another attach, opening the
- * group with ATTACH|NONBLOCK fails with -EBUSY and leaves member 0 free.
+ * group with ATTACH|NONBLOCK, and the group device's one GROUP_ATTACH, fail
+ * with -EBUSY naming the holder and leave every other member free; once
+ * member 1 is free both attach all the members.
  */
 static void check_all_or_none(const struct ipu_group_info *gi)
 {
-	struct ipu_device *holder = NULL, *probe = NULL;
+	struct ipu_device *holder = NULL, *dev = (void *)1;
 	struct ipu_group *g = (void *)1;
 	unsigned flags = IPU_OPEN_ATTACH | IPU_OPEN_NONBLOCK;
-	int r, r0;
+	unsigned id = ipu_group_info_id(gi), size = ipu_group_info_size(gi);
+	int held = ipu_group_info_card(gi, 1);
+	char want[96];
+	int r;
 
-	if (ipu_device_open((unsigned)ipu_group_info_card(gi, 1), flags, &holder, &e)) {
-		kt_result(0, "hold member 1 # %s", e.msg);
+	if (ipu_device_open((unsigned)held, flags, &holder, &e)) {
+		kt_result(0, "hold member 1 of device %u # %s", id, e.msg);
 		return;
 	}
-	r = ipu_group_open(ipu_group_info_id(gi), flags, &g, &e);
+	r = ipu_group_open(id, flags, &g, &e);
 	kt_result(r == -EBUSY && g == NULL, "device %u with member 1 held: -EBUSY (%d: %s)",
-		  ipu_group_info_id(gi), r, e.msg);
-	r0 = ipu_device_open((unsigned)ipu_group_info_card(gi, 0), flags, &probe, &e);
-	kt_result(r0 == 0, "member 0 left free after the refused open (%d)", r0);
-	ipu_device_close(probe);
+		  id, r, e.msg);
+	r = ipu_group_device_open(id, IPU_OPEN_ATTACH, &dev, &e);
+	snprintf(want, sizeof(want), "ipu%d is in use by process %d", held, (int)getpid());
+	kt_result(r == -EBUSY && dev == NULL && strstr(e.msg, want),
+		  "device %u group attach: -EBUSY naming the holder (%d: %s)", id, r, e.msg);
+	r = (int)members_free(gi, 1);
+	kt_result(r == (int)size - 1, "device %u: the other %u members left free (%d free)",
+		  id, size - 1, r);
 	ipu_device_close(holder);
-	r = ipu_group_open(ipu_group_info_id(gi), flags, &g, &e);
-	kt_result(r == 0 && ipu_group_size(g) == ipu_group_info_size(gi),
-		  "device %u opens and attaches its %u members once free (%d)",
-		  ipu_group_info_id(gi), ipu_group_info_size(gi), r);
+	r = ipu_group_device_open(id, IPU_OPEN_ATTACH, &dev, &e);
+	kt_result(r == 0 && members_free(gi, size) == 0,
+		  "device %u attaches its %u members at once once free (%d: %s)", id, size, r,
+		  r ? e.msg : "");
+	if (!r)
+		ipu_device_close(dev);
+	r = ipu_group_open(id, flags, &g, &e);
+	kt_result(r == 0 && ipu_group_size(g) == size,
+		  "device %u opens and attaches its %u members once free (%d)", id, size, r);
 	if (!r)
 		ipu_group_close(g);
 }
@@ -107,9 +153,9 @@ static void check_all_or_none(const struct ipu_group_info *gi)
 int main(void)
 {
 	struct ipu_topology *t;
-	const struct ipu_group_info *gi;
+	const struct ipu_group_info *gi[2];
 	struct ipu_group *g = (void *)1;
-	unsigned n, ids;
+	unsigned n, ids, ng;
 	char want[64];
 	int r;
 
@@ -118,7 +164,8 @@ int main(void)
 		printf("1..1\nnot ok 1 topology # %s\n", e.msg);
 		return 1;
 	}
-	printf("1..8\n");
+	ng = groups_to_test(t, gi);
+	printf("1..%u\n", 5 + 5 * (ng ? ng : 1));
 	n = ipu_topology_num_cards(t);
 	ids = ipu_topology_num_ids(t);
 	check_cards(t);
@@ -131,18 +178,20 @@ int main(void)
 	r = ipu_group_open(0, 0x80, &g, &e);
 	kt_result(r == -EINVAL, "unknown open flags: -EINVAL (%d)", r);
 
-	gi = largest(t);
-	if (!gi) {
+	if (!ng) {
 		r = ipu_group_open(n, IPU_OPEN_READONLY, &g, &e);
 		kt_result(n < 2 || (r == -ENODEV && strstr(e.msg, "is not linked")),
 			  "without links the first pair (id %u) is refused: %s", n, e.msg);
 		kt_skip("all or none", "no linked cards (a VM with a fabric: tools/ipu-vm --topology)");
-		kt_skip("member 0 left free", "no linked cards");
+		kt_skip("group attach names the holder", "no linked cards");
+		kt_skip("the other members left free", "no linked cards");
+		kt_skip("group attach once free", "no linked cards");
 		kt_skip("a group opens once free", "no linked cards");
 	} else {
 		kt_result(ipu_topology_find_group(t, n) != NULL,
 			  "linked cards: the first pair is device %u", n);
-		check_all_or_none(gi);
+		for (unsigned i = 0; i < ng; i++)
+			check_all_or_none(gi[i]);
 	}
 	ipu_topology_free(t);
 	return kt_fail ? 1 : 0;

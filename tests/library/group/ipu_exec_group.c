@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Multi-IPU graphs on a group of cards (VM, an M2000: tools/ipu-vm
- * --topology m2000; run by tests/library/group/run.sh, which serves the
- * test's QMP requests): device 6 (all four cards) opened as one
- * ipu_device runs a 4-IPU binary with cross-IPU copies and external syncs
- * and gives the model's results byte for byte (the model: four engines
- * joined by the engine's in-process fabric, one thread each); a link taken
- * down from QMP before a run refuses the run naming the link, one taken
- * down mid-run ends it (-ENOLINK, no hang); after a reset the cards work
- * again. KTAP on stdout. Without a fabric (an ordinary VM) it skips.
+ * Multi-IPU graphs on a group of cards (VM, an M2000 or a POD16:
+ * tools/ipu-vm --topology m2000|pod16, IPU_VM_TOPOLOGY; run by
+ * tests/common/fabric-vm.sh for vm-group-check and vm-pod16-check, which
+ * serves the test's QMP requests): the device of all the cards (6 of an
+ * M2000, 30 of a POD16) opened as one ipu_device runs a 4- or 16-IPU
+ * binary with cross-IPU copies and external syncs and gives the model's
+ * results byte for byte (the model: as many engines joined by the engine's in-process
+ * fabric, one thread each); a link taken down from QMP before a run
+ * refuses the run naming the link, one taken down mid-run ends it
+ * (-ENOLINK, no hang); after a reset the cards work again. KTAP on stdout.
+ * Without a known fabric (an ordinary VM) it skips.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,10 +27,31 @@
 #include "gw.h"
 #include "ipu_host_qmp.h"
 
-#define IPUS		4
+#define MAX_IPUS	16
 #define N		256		/* i32 per IPU */
-#define GROUP_ID	6		/* all four cards of an M2000 */
 #define FABRIC		"/machine/peripheral/f0"
+
+/*
+ * The topology under test (IPU_VM_TOPOLOGY) and the device id of all its
+ * cards (docs/libipudev.md "Multi-IPU device ids"); an M2000 unless pod16.
+ */
+static const char *topo = "m2000";
+static uint32_t ipus;
+static unsigned int group_id;
+
+static void topology_from_env(void)
+{
+	const char *t = getenv("IPU_VM_TOPOLOGY");
+
+	if (t && !strcmp(t, "pod16")) {
+		topo = "pod16";
+		ipus = 16;
+		group_id = 30;
+	} else {
+		ipus = 4;		/* m2000, or the skip's wording */
+		group_id = 6;
+	}
+}
 
 #include "ipu_ktap.h"
 
@@ -42,32 +65,33 @@ static uint8_t *group_graph(size_t *len)
 {
 	const uint32_t T = 32;		/* tiles of the test model */
 	struct gw *w = gw_new(IPU_MODEL_TEST);
-	struct ipu_graph_ipus rec = { .ipus = IPUS, .tiles_per_ipu = T };
-	struct ipu_graph_copy rot[IPUS], back[IPUS];
-	uint32_t tx[IPUS], ty[IPUS], offs[IPUS] = { 0 }, cnt[IPUS], shape = IPUS * N;
+	struct ipu_graph_ipus rec = { .ipus = ipus, .tiles_per_ipu = T };
+	struct ipu_graph_copy rot[MAX_IPUS], back[MAX_IPUS];
+	uint32_t tx[MAX_IPUS], ty[MAX_IPUS], offs[MAX_IPUS] = { 0 }, cnt[MAX_IPUS];
+	uint32_t shape = ipus * N;
 	uint32_t kids[3], body, x, y;
 	uint8_t *bin;
 
 	gw_raw_section(w, IPU_GRAPH_SEC_IPUS, IPU_GRAPH_SECF_REQUIRED,
 		       sizeof(rec), &rec, sizeof(rec));
-	for (uint32_t k = 0; k < IPUS; k++) {
+	for (uint32_t k = 0; k < ipus; k++) {
 		tx[k] = k * T;
 		ty[k] = k * T + 1;
 		cnt[k] = N;
 		gw_plan(w, tx[k], N * 4);
 		gw_plan(w, ty[k], N * 4);
 	}
-	x = gw_tensor(w, "x", IPU_DTYPE_I32, 1, &shape, IPUS, tx, offs, cnt);
-	y = gw_tensor(w, "y", IPU_DTYPE_I32, 1, &shape, IPUS, ty, offs, cnt);
+	x = gw_tensor(w, "x", IPU_DTYPE_I32, 1, &shape, ipus, tx, offs, cnt);
+	y = gw_tensor(w, "y", IPU_DTYPE_I32, 1, &shape, ipus, ty, offs, cnt);
 	gw_handle(w, "x", x, IPU_HANDLE_READ | IPU_HANDLE_WRITE);
 	gw_handle(w, "y", y, IPU_HANDLE_READ);
-	for (uint32_t k = 0; k < IPUS; k++) {
-		rot[k] = (struct ipu_graph_copy){ tx[k], 0, ty[(k + 1) % IPUS], 0, N * 4, 0 };
+	for (uint32_t k = 0; k < ipus; k++) {
+		rot[k] = (struct ipu_graph_copy){ tx[k], 0, ty[(k + 1) % ipus], 0, N * 4, 0 };
 		back[k] = (struct ipu_graph_copy){ ty[k], 0, tx[k], 0, N * 4, 0 };
 	}
-	kids[0] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "rotate", IPUS, rot), 0, 0);
+	kids[0] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "rotate", ipus, rot), 0, 0);
 	kids[1] = gw_node(w, IPU_PROG_SYNC, IPU_SYNC_EXTERNAL, 0, 0);
-	kids[2] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "back", IPUS, back), 0, 0);
+	kids[2] = gw_node(w, IPU_PROG_COPY, gw_exchange(w, "back", ipus, back), 0, 0);
 	body = gw_seq(w, 3, kids);
 	gw_entry(w, "main", gw_node(w, IPU_PROG_REPEAT, 3, body, 0));
 	gw_entry(w, "spin", gw_node(w, IPU_PROG_REPEAT, 1u << 30, body, 0));
@@ -96,7 +120,8 @@ static void *member_thread(void *arg)
 }
 
 /*
- * The model's 4 engines joined as device 6 on an m2000 in-process fabric
+ * The model's IPUS engines joined as one group on an in-process fabric of
+ * the topology under test
  * (sync timeout @tmo_ms, 0: none), the binary loaded and x written.
  * 0, or -1 with what was made in *f and m[] (model_free() frees it).
  */
@@ -105,21 +130,21 @@ static int model_new(const uint8_t *bin, size_t len, const int32_t *in, uint32_t
 {
 	struct ipue_config cfg = { .model = IPU_MODEL_TEST, .host_threads = 1 };
 
-	if (ipue_fabric_local_create("m2000", IPUS, 4, f))
+	if (ipue_fabric_local_create(topo, ipus, 4, f))
 		return -1;
 	ipue_fabric_local_set_sync_timeout(*f, tmo_ms);
-	for (int k = 0; k < IPUS; k++)
+	for (uint32_t k = 0; k < ipus; k++)
 		if (ipue_engine_create(&cfg, &m[k].e) ||
-		    ipue_fabric_local_join(*f, (1u << IPUS) - 1, k, m[k].e) ||
+		    ipue_fabric_local_join(*f, (1u << ipus) - 1, k, m[k].e) ||
 		    ipue_load(m[k].e, bin, len, NULL) ||
-		    ipue_tensor_write(m[k].e, 0, 0, in, IPUS * N * 4))
+		    ipue_tensor_write(m[k].e, 0, 0, in, ipus * N * 4))
 			return -1;
 	return 0;
 }
 
 static void model_free(struct ipue_fabric_local *f, struct member_run *m)
 {
-	for (int k = 0; k < IPUS; k++) {
+	for (uint32_t k = 0; k < ipus; k++) {
 		ipue_fabric_local_leave(f, k);
 		ipue_engine_destroy(m[k].e);
 	}
@@ -129,7 +154,7 @@ static void model_free(struct ipue_fabric_local *f, struct member_run *m)
 /* Members 0 .. @n - 1 run "main", one thread each. */
 static void model_run_members(struct member_run *m, int n)
 {
-	pthread_t th[IPUS];
+	pthread_t th[MAX_IPUS];
 
 	for (int k = 0; k < n; k++)
 		pthread_create(&th[k], NULL, member_thread, &m[k]);
@@ -142,14 +167,14 @@ static int model_run(const uint8_t *bin, size_t len, const int32_t *in,
 		     int32_t *x, int32_t *y, uint64_t *cycles)
 {
 	struct ipue_fabric_local *f = NULL;
-	struct member_run m[IPUS] = { 0 };
+	struct member_run m[MAX_IPUS] = { 0 };
 	int rc = model_new(bin, len, in, 0, &f, m);
 
 	if (!rc) {
-		model_run_members(m, IPUS);
-		for (int k = 0; k < IPUS && !rc; k++)
-			rc = m[k].rc || ipue_tensor_read(m[k].e, 0, 0, x, IPUS * N * 4) ||
-			     ipue_tensor_read(m[k].e, 1, 0, y, IPUS * N * 4) ? -1 : 0;
+		model_run_members(m, ipus);
+		for (uint32_t k = 0; k < ipus && !rc; k++)
+			rc = m[k].rc || ipue_tensor_read(m[k].e, 0, 0, x, ipus * N * 4) ||
+			     ipue_tensor_read(m[k].e, 1, 0, y, ipus * N * 4) ? -1 : 0;
 		*cycles = m[0].cycles;
 	}
 	if (f)
@@ -164,12 +189,12 @@ static int model_run(const uint8_t *bin, size_t len, const int32_t *in,
 static int model_missing_member(const uint8_t *bin, size_t len, const int32_t *in)
 {
 	struct ipue_fabric_local *f = NULL;
-	struct member_run m[IPUS] = { 0 };
+	struct member_run m[MAX_IPUS] = { 0 };
 	int ok = !model_new(bin, len, in, 200, &f, m);
 
 	if (ok) {
-		model_run_members(m, IPUS - 1);		/* member 3 never runs */
-		for (int k = 0; k < IPUS - 1; k++)
+		model_run_members(m, ipus - 1);	/* the last member never runs */
+		for (uint32_t k = 0; k < ipus - 1; k++)
 			ok &= m[k].rc == IPUE_ESYNC;
 	}
 	if (f)
@@ -192,14 +217,14 @@ static int card_main(struct ipu_device *dev, const int32_t *in, int32_t *x,
 		     int32_t *y, uint64_t *cycles, struct ipu_error *e)
 {
 	struct ipu_run_stats st;
-	int r = ipu_tensor_write(dev, "x", in, IPUS * N * 4, e);
+	int r = ipu_tensor_write(dev, "x", in, ipus * N * 4, e);
 
 	if (!r)
 		r = ipu_run(dev, 0, 1, &st, e);
 	if (!r)
-		r = ipu_tensor_read(dev, "x", x, IPUS * N * 4, e);
+		r = ipu_tensor_read(dev, "x", x, ipus * N * 4, e);
 	if (!r)
-		r = ipu_tensor_read(dev, "y", y, IPUS * N * 4, e);
+		r = ipu_tensor_read(dev, "y", y, ipus * N * 4, e);
 	*cycles = st.cycles;
 	return r;
 }
@@ -225,35 +250,44 @@ static int main_after_up(struct ipu_device *dev, const int32_t *in, int32_t *x,
 
 int main(void)
 {
-	static int32_t in[IPUS * N], mx[IPUS * N], my[IPUS * N], cx[IPUS * N], cy[IPUS * N];
+	static int32_t in[MAX_IPUS * N], mx[MAX_IPUS * N], my[MAX_IPUS * N];
+	static int32_t cx[MAX_IPUS * N], cy[MAX_IPUS * N];
+	size_t bytes;
+	char want[32];
 	struct ipu_error e = { 0 };
 	struct ipu_device *dev;
 	uint64_t mcyc = 0, ccyc = 0;
 	size_t len;
-	uint8_t *bin = group_graph(&len);
+	uint8_t *bin;
 	int r, ok;
 
+	topology_from_env();
+	bin = group_graph(&len);
+
 	printf("KTAP version 1\n1..10\n");
-	for (int i = 0; i < IPUS * N; i++)
+	bytes = (size_t)ipus * N * 4;
+	for (uint32_t i = 0; i < ipus * N; i++)
 		in[i] = (int32_t)(i * 2654435761u);
 	r = model_run(bin, len, in, mx, my, &mcyc);
 	/* the model itself: x rotated by 3 IPUs, y the last rotation's copy */
-	ok = !r && !memcmp(mx, in + N, (IPUS - 1) * N * 4) && !memcmp(mx + 3 * N, in, N * 4) &&
-	     !memcmp(my, mx, sizeof(my));
+	ok = !r && !memcmp(my, mx, bytes);
+	for (uint32_t k = 0; k < ipus; k++)
+		ok = ok && !memcmp(mx + k * N, in + (k + ipus - 3) % ipus * N, N * 4);
 	kt(ok, "group.model_reference", r ? "the model's run failed" : "x is not rotated");
 	kt(model_missing_member(bin, len, in), "group.model_missing_member_sync_timeout",
 	   "the members' runs did not end with IPUE_ESYNC");
-	r = ipu_group_device_open(GROUP_ID, IPU_OPEN_ATTACH, &dev, &e);
+	r = ipu_group_device_open(group_id, IPU_OPEN_ATTACH, &dev, &e);
 	if (r) {
 		for (int i = kt_n; i < 10; i++)
-			printf("ok %d group # SKIP no M2000 (device %d: %s)\n", i + 1, GROUP_ID, e.msg);
+			printf("ok %d group # SKIP no %s (device %u: %s)\n", i + 1, topo,
+			       group_id, e.msg);
 		free(bin);
 		return 0;
 	}
 	r = ipu_load(dev, bin, len, &e);
 	if (!r)
 		r = card_main(dev, in, cx, cy, &ccyc, &e);
-	kt(!r && !memcmp(cx, mx, sizeof(cx)) && !memcmp(cy, my, sizeof(cy)) && ccyc == mcyc,
+	kt(!r && !memcmp(cx, mx, bytes) && !memcmp(cy, my, bytes) && ccyc == mcyc,
 	   "group.cards_equal_model", r ? e.msg : "results or cycles differ from the model's");
 
 	/* a rung link down before the run: refused, naming it (0.0 or 1.0) */
@@ -264,7 +298,7 @@ int main(void)
 	r = qmp_link(0, 0, "up");
 	if (!r)
 		r = main_after_up(dev, in, cx, cy, &ccyc, &e);
-	kt(!r && !memcmp(cx, mx, sizeof(cx)), "group.link_up_runs_again", e.msg);
+	kt(!r && !memcmp(cx, mx, bytes), "group.link_up_runs_again", e.msg);
 
 	/* a rail link down mid-run: every member ends, -ENOLINK, no hang */
 	r = ipu_run_start(dev, 1, 1, &e);
@@ -308,7 +342,7 @@ int main(void)
 		r = ipu_load(dev, bin, len, &e);
 	if (!r)
 		r = main_after_up(dev, in, cx, cy, &ccyc, &e);
-	kt(!r && !memcmp(cx, mx, sizeof(cx)) && !memcmp(cy, my, sizeof(cy)),
+	kt(!r && !memcmp(cx, mx, bytes) && !memcmp(cy, my, bytes),
 	   "group.works_after_reset", e.msg);
 
 	/* a group binary on one card of it: refused with the loader's words */
@@ -318,7 +352,8 @@ int main(void)
 		r = ipu_load(dev, bin, len, &e);
 		ipu_device_close(dev);
 	}
-	kt(r == -EINVAL && strstr(e.msg, "4 IPUs"), "group.binary_on_one_card_refused", e.msg);
+	snprintf(want, sizeof(want), "%u IPUs", ipus);
+	kt(r == -EINVAL && strstr(e.msg, want), "group.binary_on_one_card_refused", e.msg);
 	free(bin);
 	printf("# %d failed\n", kt_fail);
 	return kt_fail ? 1 : 0;
