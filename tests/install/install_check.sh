@@ -11,11 +11,6 @@ HERE=$REPO/tests/install
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . "$REPO/tests/library/ktap.sh"
-check() {	# check NAME COMMAND...: ok when the command succeeds
-	local name=$1; shift
-	if "$@" >"$TMP/out" 2>&1; then add ok "$name"
-	else add fail "$name" "$(head -c 300 "$TMP/out" | tr '\n' ' ')"; fi
-}
 mk() { make -C "$REPO" --no-print-directory "$@"; }
 
 # --- PREFIX=/usr/local ------------------------------------------------------
