@@ -99,6 +99,17 @@ expect_comp "completion: ipu-run -m g -> the gc models" "gc200 gc2" ipu-run ipu-
 expect_comp "completion: ipu-mkgraph m -> its kinds" "matmul mlp" ipu-mkgraph ipu-mkgraph m
 expect_comp "completion: ipu-train --model c -> cnn" cnn ipu-train ipu-train digits --model c
 
+# ipu-vm away from the tree (as installed: no include/ipu/ipu_models.h
+# beside it) lists the models its QEMU's card knows: the header's table.
+mkdir -p "$TMP/vm/bin" && cp "$REPO/tools/ipu-vm" "$TMP/vm/bin/"
+models=$(sed -n 's/^[[:space:]]*{ IPU_MODEL_[A-Z0-9_]*, "\([^"]*\)".*/\1/p' \
+	"$REPO/include/ipu/ipu_models.h" | paste -sd, - | sed 's/,/, /g')
+check "ipu-vm: --help away from the tree lists the card's models ($models)" sh -c "
+	[ -n '$models' ] && IPU_QEMU='$B/qemu/qemu-system-x86_64' '$TMP/vm/bin/ipu-vm' --help |
+		grep -qxF '                       the last one repeats): $models'"
+check "ipu-vm: --help without its QEMU says the list is unknown" sh -c "
+	IPU_QEMU='$TMP/none' '$TMP/vm/bin/ipu-vm' --help | grep -qF 'repeats): (unknown: $TMP/none is not built)'"
+
 # A file the install did not make survives uninstall, with its directories.
 mkdir -p "$D/etc/udev/rules.d" && echo keep >"$D/etc/udev/rules.d/99-local.rules"
 echo keep >"$L/other.so"
