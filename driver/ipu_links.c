@@ -24,11 +24,17 @@ struct ipu_link_port {
 	unsigned int port;
 };
 
+/* The uAPI's link states are the card's STATE codes. */
+static_assert(IPU_LINKSTATE_DOWN == IPU_LINK_STATE_DOWN);
+static_assert(IPU_LINKSTATE_TRAINING == IPU_LINK_STATE_TRAINING);
+static_assert(IPU_LINKSTATE_UP == IPU_LINK_STATE_UP);
+static_assert(IPU_LINKSTATE_FAILED == IPU_LINK_STATE_FAILED);
+
 static const char *const ipu_link_state_names[] = {
-	[IPU_LINK_STATE_DOWN] = "down",
-	[IPU_LINK_STATE_TRAINING] = "training",
-	[IPU_LINK_STATE_UP] = "up",
-	[IPU_LINK_STATE_FAILED] = "failed",
+	[IPU_LINKSTATE_DOWN] = "down",
+	[IPU_LINKSTATE_TRAINING] = "training",
+	[IPU_LINKSTATE_UP] = "up",
+	[IPU_LINKSTATE_FAILED] = "failed",
 };
 
 /* The uAPI state of a STATE register (an unknown code counts as failed). */
@@ -36,7 +42,7 @@ static u32 ipu_link_state(u32 reg)
 {
 	u32 st = reg & IPU_LINK_STATE_MASK;
 
-	return st <= IPU_LINK_STATE_FAILED ? st : IPU_LINK_STATE_FAILED;
+	return st <= IPU_LINKSTATE_FAILED ? st : IPU_LINKSTATE_FAILED;
 }
 
 /* Probe: the card's place in its fabric and the ports the driver shows. */

@@ -3,9 +3,8 @@
  * libipudev: struct ipu_group, an open device id: the member cards of a
  * single IPU or a multi-IPU group, opened all or none.
  *
- * Today each member is its own ipu_device_open(); the driver's atomic
- * group attach (issue 11, "Group attach") will replace the member-by-member
- * attach here without changing the calls.
+ * Each member is its own ipu_device_open(); the driver's atomic group
+ * attach (GROUP_ATTACH) is ipu_group_device_open()'s (group_device.c).
  */
 #include <errno.h>
 #include <stdlib.h>

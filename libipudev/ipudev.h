@@ -540,9 +540,10 @@ IPU_API int ipu_group_info_card(const struct ipu_group_info *gi, unsigned k);
  * Reads the topology now, then opens the members with ipu_device_open()
  * in member order (so that two processes attaching overlapping groups
  * wait in the same order). All or none: when one member fails, the
- * members already opened are closed. The driver's atomic group attach is
- * a later step; until then IPU_OPEN_ATTACH attaches the members one after
- * the other. Returns 0; -EINVAL for unknown flags or NULL @out; -ENODEV
+ * members already opened are closed. IPU_OPEN_ATTACH here attaches the
+ * members one after the other, each by its own ipu_device_open(); for an
+ * attach of the whole group at once (the driver's GROUP_ATTACH, all or
+ * none) open it with ipu_group_device_open() instead. Returns 0; -EINVAL for unknown flags or NULL @out; -ENODEV
  * when @id is no device (the message says whether it was never numbered
  * or its block is not linked); the errors of ipu_topology_read() and
  * ipu_device_open() (-EBUSY with IPU_OPEN_NONBLOCK, naming the member).

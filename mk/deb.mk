@@ -11,8 +11,14 @@
 #                      build` and `dkms install` make ipu.ko for the guest
 #                      kernel ($(DEB_ROOT_KO)), purge removes it all
 #                      -> $(B)/results/deb-root.ktap
+#                      and the installed ipu-vm finds Debian's kernel and
+#                      makes its initramfs (deb-root/installed-*)
 #   VM   vm-dkms-check the VM boots with that DKMS-built ipu.ko and runs the
-#                      driver's kselftests -> $(B)/results/vm-dkms-*.ktap
+#                      driver's kselftests -> $(B)/results/vm-dkms-*.ktap;
+#                      and boots the installed ipu-vm's kernel and
+#                      initramfs, whose tools list the cards
+#                      (tests/install/installed_vm.sh)
+#                      -> $(B)/results/vm-dkms-installed.ktap
 
 DEB_OUT := $(B)/deb
 DEB_PACKAGES := ipu-dkms libipudev1 libipudev-dev ipu-tools ipu-emulator
@@ -63,3 +69,7 @@ $(DEB_ROOT_INITRAMFS): $(DEB_ROOT_KO) scripts/mkinitramfs.sh scripts/vm-init.sh 
 		--module $(DEB_ROOT_KO)
 vm-dkms-check: $(DEB_ROOT_INITRAMFS)
 	$(call vm_run,vm-dkms,--initrd $(DEB_ROOT_INITRAMFS),$(KSELFTEST_NAMES))
+	@tests/install/installed_vm.sh $(VM) $(B)/deb-root/installed-vmlinuz \
+		$(B)/deb-root/installed-initramfs.cpio.gz $(B)/vm-share/vm-installed \
+		>$(B)/results/vm-dkms-installed.ktap; \
+	rc=$$?; grep -E '^not ok' $(B)/results/vm-dkms-installed.ktap; exit $$rc

@@ -14,7 +14,9 @@
 #                       (shared and static) and run its graph on the model
 #                       device, render the man pages, uninstall, DESTDIR
 #                       empty; the installed bash completion completes
-#                       options, models and kinds -> $(B)/results/install.ktap
+#                       options, models and kinds; ipu-vm away from the
+#                       tree lists the models its QEMU's card knows
+#                       -> $(B)/results/install.ktap
 #   HOST man-check      every man page renders with `man --warnings` quietly,
 #                       one per tool -> $(B)/results/man.ktap
 #   HOST udev-check     udevadm's rules parser takes the rule without a

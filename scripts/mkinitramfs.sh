@@ -17,14 +17,16 @@ OUT=$(realpath -m "$1"); KROOT=$(realpath "$2"); KABI=$3; shift 3
 STAGE=$(mktemp -d "${OUT%.cpio.gz}.stage.XXXXXX")
 chmod 0755 "$STAGE"
 trap 'rm -rf "$STAGE"' EXIT
-REPO=$(realpath "$(dirname "$0")/..")
+# vm-init.sh is beside this script: in the tree's scripts/, and installed
+# (package ipu-emulator, for ipu-vm) in /usr/share/ipu-vm.
+HERE=$(realpath "$(dirname "$0")")
 
 mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,usr/lib,lib64,tests,etc,proc,sys,dev,tmp,run,mnt/host,root}
 cp /bin/busybox "$STAGE/bin/busybox"
 for a in $("$STAGE/bin/busybox" --list-full); do
 	[ -e "$STAGE/$a" ] || ln -s /bin/busybox "$STAGE/$a"
 done
-install -m 0755 "$REPO/scripts/vm-init.sh" "$STAGE/init"
+install -m 0755 "$HERE/vm-init.sh" "$STAGE/init"
 printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' 'ipuuser:x:1000:1000::/tmp:/bin/sh' \
 	'other:x:1001:1001::/tmp:/bin/sh' >"$STAGE/etc/passwd"
 printf '%s\n' 'root:x:0:' 'ipu:x:990:ipuuser' 'ipuuser:x:1000:' 'other:x:1001:' \

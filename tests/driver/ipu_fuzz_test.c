@@ -1640,7 +1640,7 @@ static void op_links(struct thr *t)
 		struct ipu_link l;
 
 		memcpy(&l, recs + (size_t)i * stride, sizeof(l));
-		if (l.port != i || l.state > IPU_LINK_STATE_FAILED || l.reserved[0])
+		if (l.port != i || l.state > IPU_LINKSTATE_FAILED || l.reserved[0])
 			fail(t, "LINKS: record %u: port %u state %u", i, l.port,
 			     l.state);
 	}

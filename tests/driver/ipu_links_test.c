@@ -437,7 +437,7 @@ TEST_F(links, ioctl_stride)
 
 		memcpy(&l, self->map + i * stride, sizeof(l));
 		EXPECT_EQ(i, l.port);
-		EXPECT_GE((uint32_t)IPU_LINK_STATE_FAILED, l.state);
+		EXPECT_GE((uint32_t)IPU_LINKSTATE_FAILED, l.state);
 		for (uint32_t b = LINK_SIZE_V1; b < stride; b++) {
 			ASSERT_EQ(0, self->map[i * stride + b]) TH_LOG("record %u byte %u", i, b);
 		}
@@ -704,7 +704,7 @@ TEST_F(links, retrain_after_reset)
 	ASSERT_LE(0, fd);
 
 	ASSERT_EQ(0, ipu_reset(c->fd, 0, 0, &r));
-	EXPECT_EQ(0, collect_until(_metadata, fd, ends, n, IPU_LINK_STATE_UP));
+	EXPECT_EQ(0, collect_until(_metadata, fd, ends, n, IPU_LINKSTATE_UP));
 	for (int i = 0; i < n; i++) {
 		EXPECT_LT(0, ends[i].events) TH_LOG("no uevent from %s port %d",
 						    ends[i].c->name, ends[i].port);
@@ -846,7 +846,7 @@ TEST_F(links, qmp_down_up_uevents)
 
 	snprintf(val, sizeof(val), "index=1,port=%d,state=down", IPU_PORT_RAIL_UP);
 	ASSERT_EQ(0, qmp_set(_metadata, "link", val));
-	ASSERT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINK_STATE_DOWN));
+	ASSERT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINKSTATE_DOWN));
 	/* Held down: it stays so, on both ends, in sysfs and the ioctl. */
 	for (int i = 0; i < 2; i++) {
 		struct ipu_link recs[IPU_LINK_PORTS_MAX];
@@ -858,7 +858,7 @@ TEST_F(links, qmp_down_up_uevents)
 		EXPECT_STREQ("0", buf);
 		ASSERT_EQ(0, links_call(ends[i].c->fd, &l, IPU_LINK_PORTS_MAX, recs,
 					sizeof(recs[0])));
-		EXPECT_EQ((uint32_t)IPU_LINK_STATE_DOWN, recs[ends[i].port].state);
+		EXPECT_EQ((uint32_t)IPU_LINKSTATE_DOWN, recs[ends[i].port].state);
 		EXPECT_NE(0u, recs[ends[i].port].flags & IPU_LINK_FLAG_WIRED);
 	}
 	/* The rung links of the same cards were not touched. */
@@ -869,7 +869,7 @@ TEST_F(links, qmp_down_up_uevents)
 		ends[i].events = 0;
 	snprintf(val, sizeof(val), "index=1,port=%d,state=up", IPU_PORT_RAIL_UP);
 	ASSERT_EQ(0, qmp_set(_metadata, "link", val));
-	ASSERT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINK_STATE_UP));
+	ASSERT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINKSTATE_UP));
 	close(fd);
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, port_attr(ends[i].c->name, ends[i].port, "state", buf, sizeof(buf)));
@@ -918,7 +918,7 @@ TEST_F(links, qmp_errors)
 	ASSERT_LE(0, fd);
 	snprintf(val, sizeof(val), "index=0,port=%d,type=uncorrectable", IPU_PORT_RUNG1);
 	ASSERT_EQ(0, qmp_set(_metadata, "inject-error", val));
-	ASSERT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINK_STATE_FAILED));
+	ASSERT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINKSTATE_FAILED));
 	ASSERT_EQ(0, port_attr(b->name, IPU_PORT_RUNG1, "state", buf, sizeof(buf)));
 	EXPECT_STREQ("failed", buf);
 	ASSERT_EQ(0, port_attr(a->name, IPU_PORT_RUNG1, "errors", buf, sizeof(buf)));
@@ -929,7 +929,7 @@ TEST_F(links, qmp_errors)
 		ends[i].events = 0;
 	snprintf(val, sizeof(val), "index=0,port=%d,state=up", IPU_PORT_RUNG1);
 	ASSERT_EQ(0, qmp_set(_metadata, "link", val));
-	EXPECT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINK_STATE_UP));
+	EXPECT_EQ(0, collect_until(_metadata, fd, ends, 2, IPU_LINKSTATE_UP));
 	close(fd);
 	EXPECT_EQ(0, wait_links_up(self));
 }

@@ -7,7 +7,9 @@
 # and static, the man pages, `dkms build` and `dkms install` for KABI).
 # The host's apt cache is bind-mounted as the root's, so packages already
 # fetched are not fetched again. The root is removed afterwards; the module
-# DKMS built there is copied to OUT_KO.
+# DKMS built there is copied to OUT_KO, and the kernel and initramfs the
+# installed ipu-vm boots to installed-vmlinuz and installed-initramfs.cpio.gz
+# beside it.
 # Usage: deb_root.sh REPO DEB_DIR KABI OUT_KO; KTAP on stdout.
 set -u
 REPO=$1 DEBS=$2 KABI=$3 OUT_KO=$4
@@ -20,7 +22,8 @@ cleanup() {
 trap cleanup EXIT
 rm -f "$OUT_KO"
 mkdir -p "$TMP/in" "$TMP/out"
-cp "$DEBS"/*.deb "$REPO/tests/install/consumer.c" "$REPO/tests/install/deb_root_inside.sh" "$TMP/in/"
+cp "$DEBS"/*.deb "$REPO/tests/install/consumer.c" "$REPO/tests/install/deb_root_inside.sh" \
+	"$REPO/tests/library/ktap.sh" "$TMP/in/"
 cat >"$TMP/sources.list" <<'SRC'
 deb http://deb.debian.org/debian bookworm main
 deb http://deb.debian.org/debian bookworm-updates main
@@ -32,7 +35,7 @@ if ! mmdebstrap --variant=apt --mode=root --format=directory --include="$PKGS" \
 	--setup-hook='mkdir -p "$1/var/cache/apt/archives" && mount --bind /var/cache/apt/archives "$1/var/cache/apt/archives"' \
 	--customize-hook="mkdir -p \"\$1/tmp/ipu-test\" && cp $TMP/in/* \"\$1/tmp/ipu-test/\"" \
 	--customize-hook='chroot "$1" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/ipu-test/*.deb" >"$1/tmp/ipu-test/apt.log" 2>&1 || { tail -20 "$1/tmp/ipu-test/apt.log"; exit 1; }' \
-	--customize-hook="chroot \"\$1\" sh /tmp/ipu-test/deb_root_inside.sh $KABI /tmp/ipu-test/out >$TMP/out/inside.ktap 2>&1 || true" \
+	--customize-hook="chroot \"\$1\" bash /tmp/ipu-test/deb_root_inside.sh $KABI /tmp/ipu-test/out >$TMP/out/inside.ktap 2>&1 || true" \
 	--customize-hook="cp -r \"\$1/tmp/ipu-test/out/.\" $TMP/out/ 2>/dev/null || true" \
 	--customize-hook='umount "$1/var/cache/apt/archives"' \
 	bookworm "$ROOT" "$TMP/sources.list" >"$TMP/mmdebstrap.log" 2>&1; then
@@ -43,5 +46,10 @@ if ! mmdebstrap --variant=apt --mode=root --format=directory --include="$PKGS" \
 	exit 1
 fi
 cat "$TMP/out/inside.ktap"
-[ -f "$TMP/out/ipu.ko" ] && mkdir -p "$(dirname "$OUT_KO")" && cp "$TMP/out/ipu.ko" "$OUT_KO"
+mkdir -p "$(dirname "$OUT_KO")"
+[ -f "$TMP/out/ipu.ko" ] && cp "$TMP/out/ipu.ko" "$OUT_KO"
+# what the installed ipu-vm boots, for vm-dkms-check (mk/deb.mk)
+for f in vmlinuz initramfs.cpio.gz; do
+	[ -f "$TMP/out/$f" ] && cp "$TMP/out/$f" "$(dirname "$OUT_KO")/installed-$f"
+done
 ! grep -q '^not ok' "$TMP/out/inside.ktap" && grep -q '^ok' "$TMP/out/inside.ktap"

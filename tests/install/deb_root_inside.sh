@@ -1,23 +1,13 @@
-#!/bin/sh
+#!/bin/bash
 # Inside the throwaway Debian 12 root (tests/install/deb_root.sh), with the
 # packages of `make deb` installed by apt: what a user of them does. KTAP
-# on stdout; the DKMS-built module is left at OUT/ipu.ko.
-# Usage: deb_root_inside.sh KABI OUT (consumer.c is in OUT's directory's
-# parent, /tmp/ipu-test).
+# on stdout; the DKMS-built module is left at OUT/ipu.ko, and the kernel and
+# initramfs the installed ipu-vm boots at OUT/vmlinuz and OUT/initramfs.cpio.gz.
+# Usage: deb_root_inside.sh KABI OUT (consumer.c and ktap.sh are in
+# /tmp/ipu-test).
 KABI=$1 OUT=$2
 T=/tmp/ipu-test
-n=0 failed=0
-res() {	# res ok|fail NAME [REASON]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then echo "ok $n $2"
-	else echo "not ok $n $2${3:+ # $3}"; failed=$((failed + 1)); fi
-}
-check() {	# check NAME COMMAND...
-	name=$1; shift
-	if out=$("$@" 2>&1); then res ok "$name"
-	else res fail "$name" "$(echo "$out" | tail -c 300 | tr '\n' ' ')"; fi
-}
-echo "KTAP version 1"
+. "$T/ktap.sh"
 for p in ipu-dkms libipudev1 libipudev-dev ipu-tools ipu-emulator; do
 	check "root: $p is installed" sh -c "dpkg-query -W -f='\${Status}' $p | grep -q 'install ok installed'"
 done
@@ -57,6 +47,36 @@ check "root: ipu.ko for $KABI in /lib/modules/$KABI/updates" sh -c "
 	[ -n '$ko' ] && modinfo -F vermagic '$ko' | grep -q '^$KABI ' &&
 	modinfo -k '$KABI' ipu | grep -q '^filename:.*updates'"
 mkdir -p "$OUT" && [ -n "$ko" ] && cp "$ko" "$OUT/ipu.ko"
+# The installed ipu-vm, as a user: Debian's kernel from /boot (the package
+# pulls linux-image-amd64), that kernel's ipu.ko from DKMS and the installed
+# tools in an initramfs it makes at first use in the user's cache.
+export HOME=$T/home XDG_CACHE_HOME=
+mkdir -p "$HOME"
+check "root: ipu-vm --help lists the card's models (from the installed QEMU)" sh -c '
+	ipu-vm --help | grep -q "(default gc200,gc200,gc2,test;" &&
+	ipu-vm --help | grep -qE "the last one repeats\): gc2, gc200, test$"'
+check "root: ipu-vm --prepare finds /boot/vmlinuz-$KABI and makes the initramfs" sh -c "
+	ipu-vm --prepare >$T/pair &&
+	grep -qx 'kernel /boot/vmlinuz-$KABI' $T/pair &&
+	grep -qx 'initrd $HOME/.cache/ipu-vm/initramfs-$KABI.cpio.gz' $T/pair &&
+	[ -s $HOME/.cache/ipu-vm/initramfs-$KABI.cpio.gz ]"
+I=$HOME/.cache/ipu-vm/initramfs-$KABI.cpio.gz
+check "root: the initramfs holds /init, busybox, 9p, DKMS's ipu.ko, the tools, libipudev" sh -c "
+	zcat $I | cpio -t --quiet >$T/list &&
+	for f in init bin/busybox lib/modules/$KABI/extra/ipu.ko usr/bin/ipu-info usr/bin/ipu-run \
+		lib/modules/$KABI/modules.dep; do grep -qx \"\$f\" $T/list || { echo no \$f; exit 1; }; done &&
+	grep -q 'kernel/fs/9p/9p.ko\$' $T/list && grep -q '/libipudev.so.1\$' $T/list &&
+	! grep -q 'usr/bin/ipu-vm\$' $T/list &&
+	zcat $I | cpio -i --quiet --to-stdout lib/modules/$KABI/extra/ipu.ko | cmp - $ko"
+check "root: a second ipu-vm --prepare reuses the cached initramfs" sh -c "
+	before=\$(stat -c %Y.%i $I) && ipu-vm --prepare >/dev/null &&
+	[ \"\$(stat -c %Y.%i $I)\" = \"\$before\" ]"
+check "root: without ipu.ko for any kernel, ipu-vm says so (exit 125)" sh -c "
+	mv $ko $ko.away; depmod $KABI; ipu-vm --prepare >/dev/null 2>$T/err; rc=\$?
+	mv $ko.away $ko; depmod $KABI
+	[ \$rc = 125 ] && grep -q 'no kernel in /boot has ipu.ko' $T/err"
+cp "/boot/vmlinuz-$KABI" "$OUT/vmlinuz" 2>/dev/null
+cp "$I" "$OUT/initramfs.cpio.gz" 2>/dev/null
 check "root: apt-get purge of the five packages" sh -c "
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q ipu-dkms ipu-tools ipu-emulator \
 		libipudev-dev libipudev1 2>&1 | tail -5"
@@ -66,5 +86,5 @@ check "root: purge removed the module, its source and DKMS's record" sh -c "
 check "root: purge removed the tools, library and rule" sh -c "
 	! command -v ipu-info && ! pkg-config --exists libipudev &&
 	[ ! -e /lib/udev/rules.d/60-ipu.rules ]"
-echo "1..$n"
+ktap_print
 [ "$failed" = 0 ]

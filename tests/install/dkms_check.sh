@@ -14,11 +14,6 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export PATH=$PATH:/usr/sbin:/sbin
 . "$REPO/tests/library/ktap.sh"
-check() {	# check NAME COMMAND...: ok when the command succeeds
-	local name=$1; shift
-	if "$@" >"$TMP/out" 2>&1; then add ok "$name"
-	else add fail "$name" "$(tail -c 400 "$TMP/out" | tr '\n' ' ')"; fi
-}
 rm -f "$OUT_KO"
 D=$TMP/root
 V=$(sed -n 's/^#define IPUDEV_VERSION_STRING[[:space:]]*"\(.*\)"/\1/p' "$REPO/libipudev/ipudev.h")

@@ -11,11 +11,6 @@ HERE=$REPO/tests/install
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . "$REPO/tests/library/ktap.sh"
-check() {	# check NAME COMMAND...: ok when the command succeeds
-	local name=$1; shift
-	if "$@" >"$TMP/out" 2>&1; then add ok "$name"
-	else add fail "$name" "$(head -c 300 "$TMP/out" | tr '\n' ' ')"; fi
-}
 mk() { make -C "$REPO" --no-print-directory "$@"; }
 
 # --- PREFIX=/usr/local ------------------------------------------------------
@@ -106,6 +101,17 @@ expect_comp "completion: ipu-train --model c -> cnn" cnn ipu-train ipu-train dig
 expect_comp "completion: ipu-bench --ho -> --host-sync" --host-sync ipu-bench ipu-bench --ho
 expect_comp "completion: ipu-bench --ipus -> the IPU counts" "1 2 4 8 16" ipu-bench ipu-bench --links -m gc200 --ipus ""
 expect_comp "completion: ipu-bench -s takes a size, not a folder" "" ipu-bench ipu-bench --links -s ""
+
+# ipu-vm away from the tree (as installed: no include/ipu/ipu_models.h
+# beside it) lists the models its QEMU's card knows: the header's table.
+mkdir -p "$TMP/vm/bin" && cp "$REPO/tools/ipu-vm" "$TMP/vm/bin/"
+models=$(sed -n 's/^[[:space:]]*{ IPU_MODEL_[A-Z0-9_]*, "\([^"]*\)".*/\1/p' \
+	"$REPO/include/ipu/ipu_models.h" | paste -sd, - | sed 's/,/, /g')
+check "ipu-vm: --help away from the tree lists the card's models ($models)" sh -c "
+	[ -n '$models' ] && IPU_QEMU='$B/qemu/qemu-system-x86_64' '$TMP/vm/bin/ipu-vm' --help |
+		grep -qxF '                       the last one repeats): $models'"
+check "ipu-vm: --help without its QEMU says the list is unknown" sh -c "
+	IPU_QEMU='$TMP/none' '$TMP/vm/bin/ipu-vm' --help | grep -qF 'repeats): (unknown: $TMP/none is not built)'"
 
 # A file the install did not make survives uninstall, with its directories.
 mkdir -p "$D/etc/udev/rules.d" && echo keep >"$D/etc/udev/rules.d/99-local.rules"

@@ -436,13 +436,14 @@ struct ipu_uqueue {
 /* ---- API 1.5: IPU-Links (docs/uapi.md "Links") ---- */
 
 /*
- * Link states (struct ipu_link.state; sysfs links/portP/state): the card's
- * STATE codes (ipu/ipu_hw.h defines the same names and values).
+ * Link states (struct ipu_link.state; sysfs links/portP/state). The driver
+ * pairs each with the card's code (ipu_hw.h's IPU_LINK_STATE_*) by a
+ * static_assert.
  */
-#define IPU_LINK_STATE_DOWN		0	/* "down" */
-#define IPU_LINK_STATE_TRAINING		1	/* "training" */
-#define IPU_LINK_STATE_UP		2	/* "up" */
-#define IPU_LINK_STATE_FAILED		3	/* "failed": an uncorrectable error */
+#define IPU_LINKSTATE_DOWN		0	/* "down" */
+#define IPU_LINKSTATE_TRAINING		1	/* "training" */
+#define IPU_LINKSTATE_UP		2	/* "up" */
+#define IPU_LINKSTATE_FAILED		3	/* "failed": an uncorrectable error */
 
 /* struct ipu_link.flags: the port is cabled to a peer. */
 #define IPU_LINK_FLAG_WIRED		(1u << 0)
@@ -450,7 +451,7 @@ struct ipu_uqueue {
 /**
  * struct ipu_link - one IPU-Link port of the card (IPU_IOCTL_LINKS record)
  * @port:          the port, 0..link_ports-1
- * @state:         IPU_LINK_STATE_*
+ * @state:         IPU_LINKSTATE_*
  * @flags:         IPU_LINK_FLAG_*
  * @peer_index:    the peer's fabric index, -1 when not wired
  * @peer_port:     the peer's port, -1 when not wired

@@ -15,11 +15,6 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 . "$HERE/../ktap.sh"
-check() {	# check NAME COMMAND...: ok when the command succeeds
-	local name=$1; shift
-	if "$@" >"$TMP/out" 2>&1; then add ok "$name"
-	else add fail "$name" "$(head -c 300 "$TMP/out" | tr '\n' ' ')"; fi
-}
 # expect_rc NAME RC REGEX_OR_EMPTY STREAM(out|err) COMMAND...
 expect_rc() {
 	local name=$1 want=$2 re=$3 stream=$4; shift 4
