@@ -66,6 +66,9 @@ copy_libs() {
 		done
 	done
 }
+# Debian's busybox package is dynamic (libresolv): an installed ipu-vm's
+# initramfs needs its libraries; busybox-static needs none.
+copy_libs /bin/busybox
 
 mode=""
 for a in "$@"; do
