@@ -6,8 +6,9 @@
 #   VM vm-trace-check   tests/card/trace/run.sh: the card's QEMU trace events
 #                       show a reset and a matmul
 #   host fabric-check   tests/card/fabric/check.py: the IPU-Link fabric's
-#                       topologies, wiring, reset behaviour and configuration
-#                       errors, through QMP of a QEMU without a guest
+#                       topologies, wiring, reset behaviour, a card's slot
+#                       powered off (under qtest) and configuration errors,
+#                       through QMP of a QEMU without a guest
 #   host card-health-check tests/card/health/check.py: heartbeat, progress,
 #                       telemetry and every fault injection (QMP) of one
 #                       card under QEMU's qtest accelerator (no guest; the

@@ -84,10 +84,41 @@ void ipu_raise(IpuState *s, uint32_t causes)
     ipu_irq_update(s, new_bits);
 }
 
+/*
+ * A card in a slot without power (pci_set_power(), the PCIe slot's power
+ * controller) stays OFF; its bring-up starts again once power is back, as
+ * a power-on (QEMU has no power-on hook: the ready timer looks every ms).
+ * True while the card must wait.
+ */
+static bool ipu_wait_power(IpuState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    if (!PCI_DEVICE(s)->has_power) {
+        if (!s->unpowered) {
+            trace_ipu_power(false);
+        }
+        s->unpowered = true;
+        timer_mod(s->ready_timer, now + SCALE_MS);
+        return true;
+    }
+    if (s->unpowered) {
+        s->unpowered = false;
+        trace_ipu_power(true);
+        timer_mod(s->ready_timer,
+                  now + (int64_t)IPU_READY_DELAY_US * SCALE_US);
+        return true;
+    }
+    return false;
+}
+
 static void ipu_ready_timer_cb(void *opaque)
 {
     IpuState *s = opaque;
 
+    if (ipu_wait_power(s)) {
+        return;
+    }
     /* The card is ready once the worker has let go of the old work. */
     if (!ipu_queues_idle(s)) {
         timer_mod(s->ready_timer,

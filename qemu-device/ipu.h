@@ -133,6 +133,7 @@ struct IpuState {
     MemoryRegion regs;
     MemoryRegion doorbells; /* BAR4: one doorbell page per queue */
     QEMUTimer *ready_timer;
+    bool unpowered;         /* the ready timer saw the slot without power */
     const IpuModel *model;
     char serial_buf[IPU_SERIAL_LEN];
 

@@ -10,7 +10,8 @@ docs/hw-interface.md "IPU-Links" says (the expected wiring is computed
 here from the document's table, independently of the device), that all
 links train to UP, that a machine reset (a power-on of every card)
 keeps a link held down and clears FAILED links and error counters, that
-the route query of the link transport (the fabric's `routes`) answers
+a card whose PCIe slot is powered off keeps its links DOWN until power
+returns (under qtest, which steps emulated time), that the route query of the link transport (the fabric's `routes`) answers
 shortest paths of wired ports and names a link that is down; and
 that every configuration error the document lists stops QEMU with its
 message. The guest's view (registers, events) is vm-links-check's.
@@ -25,6 +26,11 @@ import tempfile
 import time
 
 FABRIC = "/machine/peripheral/f0"
+RP_SLOT = 8                 # root port i is device RP_SLOT + i of pcie.0
+PCI_CAP_EXP = 0x10
+PCI_EXP_SLTCTL = 0x18       # Slot Control (low half of the dword)
+SLTCTL_PIC = 0x300          # power indicator: 0x100 on, 0x300 off
+SLTCTL_PCC = 0x400          # power controller: set is power off
 results = []
 
 
@@ -33,7 +39,7 @@ def check(ok, name, why=""):
     return ok
 
 
-def qemu_args(qemu, fabric, cards, sock=None):
+def qemu_args(qemu, fabric, cards, sock=None, qtest=None):
     args = [qemu, "-machine", "q35", "-nodefaults", "-display", "none",
             "-L", "/usr/share/seabios", "-L", "/usr/share/qemu",
             "-monitor", "none", "-serial", "none"]
@@ -41,39 +47,87 @@ def qemu_args(qemu, fabric, cards, sock=None):
         args += ["-device", "ipu-fabric,id=f0," + fabric]
     for i, card in enumerate(cards):
         args += ["-device", "pcie-root-port,id=rp%d,bus=pcie.0,chassis=%d,"
-                 "slot=%d" % (i, i + 1, i + 1),
+                 "slot=%d,addr=0x%x" % (i, i + 1, i + 1, RP_SLOT + i),
                  "-device", "ipu,bus=rp%d,model=test,card=%d%s" % (i, i, card)]
     if sock:
         args += ["-qmp", "unix:%s,server=on,wait=off" % sock]
+    if qtest:
+        # no guest runs: the test steps emulated time and reaches config
+        # space through the qtest protocol
+        args += ["-accel", "qtest", "-qtest", "unix:%s,server=on,wait=off"
+                 % qtest]
     return args
 
 
 class Qmp:
     """A QEMU with cards on a fabric, driven through QMP."""
 
-    def __init__(self, qemu, fabric, n):
+    def __init__(self, qemu, fabric, n, qtest=False):
         self.dir = tempfile.mkdtemp(prefix="ipu-fabric-")
         sock = os.path.join(self.dir, "qmp.sock")
+        qt = os.path.join(self.dir, "qtest.sock") if qtest else None
         cards = [",fabric=f0,fabric-index=%d" % i for i in range(n)]
-        self.proc = subprocess.Popen(qemu_args(qemu, fabric, cards, sock),
+        self.proc = subprocess.Popen(qemu_args(qemu, fabric, cards, sock, qt),
                                      stderr=subprocess.PIPE, text=True)
-        self.s = None
-        for _ in range(300):
-            if self.proc.poll() is not None:
-                raise RuntimeError(self.proc.stderr.read().strip())
-            try:
-                s = socket.socket(socket.AF_UNIX)
-                s.connect(sock)
-                self.s = s
-                break
-            except OSError:
-                s.close()
-                time.sleep(0.1)
-        if self.s is None:
-            raise RuntimeError("no QMP socket")
+        self.qt = self._connect(qt).makefile("rw") if qtest else None
+        self.s = self._connect(sock)
         self.f = self.s.makefile("rw")
         self.f.readline()
         self.cmd("qmp_capabilities")
+
+    def _connect(self, path):
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.proc.stderr.read().strip())
+            s = socket.socket(socket.AF_UNIX)
+            try:
+                s.connect(path)
+                return s
+            except OSError:
+                s.close()
+                time.sleep(0.1)
+        raise RuntimeError("no socket " + path)
+
+    def q(self, line):
+        """A qtest command; its value, if any."""
+        self.qt.write(line + "\n")
+        self.qt.flush()
+        r = self.qt.readline().split()
+        while r and r[0] == "IRQ":
+            r = self.qt.readline().split()
+        if not r or r[0] != "OK":
+            raise RuntimeError("qtest: %s: %s" % (line, " ".join(r)))
+        return int(r[1], 16) if len(r) > 1 else None
+
+    def cfg(self, dev, off, val=None):
+        """Reads (or writes @val to) dword @off of pcie.0's device @dev."""
+        self.q("outl 0xcf8 0x%x" % (0x80000000 | dev << 11 | off))
+        if val is None:
+            return self.q("inl 0xcfc")
+        return self.q("outl 0xcfc 0x%x" % val)
+
+    def slot_power(self, rp, on):
+        """Root port @rp's slot power, as pciehp sets it (indicator on)."""
+        dev = RP_SLOT + rp
+        cap = self.cfg(dev, 0x34) & 0xff
+        while cap and self.cfg(dev, cap) & 0xff != PCI_CAP_EXP:
+            cap = self.cfg(dev, cap) >> 8 & 0xff
+        if not cap:
+            raise RuntimeError("rp%d: no PCI Express capability" % rp)
+        # the low half only: Slot Status (high half) is write-1-to-clear;
+        # the indicator not off, or QEMU takes power off as an unplug
+        ctl = self.cfg(dev, cap + PCI_EXP_SLTCTL) & 0xffff
+        ctl = ctl & ~(SLTCTL_PIC | SLTCTL_PCC) | 0x100
+        self.cfg(dev, cap + PCI_EXP_SLTCTL, ctl | (0 if on else SLTCTL_PCC))
+
+    def step_until(self, want, limit_ms=2000):
+        """Steps emulated time 1 ms at a time until want(links()) (qtest)."""
+        for _ in range(limit_ms):
+            self.q("clock_step 1000000")
+            ends = self.links()
+            if want(ends):
+                return ends
+        return self.links()
 
     def cmd(self, name, **args):
         msg = {"execute": name}
@@ -116,6 +170,8 @@ class Qmp:
         self.proc.wait(timeout=30)
         self.proc.stderr.close()
         self.s.close()
+        if self.qt:
+            self.qt.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -194,6 +250,36 @@ def check_reset(qemu):
         got = vm.wait_states(lambda e: "up")
         check("return" in r and all(e["state"] == "up" for e in got),
               "reset: the held link brought up trains")
+
+
+def check_slot_power(qemu):
+    """A card whose slot is powered off stays OFF: its links do not train."""
+    try:
+        vm = Qmp(qemu, "topology=m2000", 4, qtest=True)
+    except RuntimeError as e:
+        check(False, "slot power: QEMU starts under qtest", str(e))
+        return
+    with vm:
+        def member3(state):
+            return lambda ends: all(
+                e["state"] == (state if 3 in (e["index"], e["peer-index"])
+                               else "up") for e in ends)
+        check(member3("up")(vm.step_until(member3("up"))),
+              "slot power: every link trains under qtest")
+        vm.slot_power(3, False)
+        ends = vm.links()
+        check(member3("down")(ends),
+              "slot power off: card 3's links go DOWN at once",
+              str([(e["index"], e["port"], e["state"]) for e in ends]))
+        # ten times what a power-on takes: time enough to train, were it up
+        vm.q("clock_step %d" % (10 * 10 * 1000000))
+        ends = vm.links()
+        check(member3("down")(ends),
+              "slot power off: card 3 stays OFF, its links do not train",
+              str([(e["index"], e["port"], e["state"]) for e in ends]))
+        vm.slot_power(3, True)
+        check(member3("up")(vm.step_until(member3("up"))),
+              "slot power on: card 3 comes up and its links train")
 
 
 def distances(links, n, src):
@@ -313,6 +399,7 @@ def main():
     check_topology(qemu, "explicit", "size=3,wiring=0.3-2.1:1.0-2.0", 3,
                    [(0, 3, 2, 1), (1, 0, 2, 0)])
     check_reset(qemu)
+    check_slot_power(qemu)
     check_routes_of(qemu, "m2000", "topology=m2000", 4, ladder(4, False))
     check_routes_of(qemu, "pod16", "topology=pod16", 16, ladder(16, True))
     check_routes_down(qemu)
