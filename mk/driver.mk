@@ -122,7 +122,10 @@ $(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
 		$(TEST_COMMON)/ipu_host_qmp.c
 
 # ipu_health_test (hwmon, health in sysfs, API 1.8) runs a graph (libipudev)
-# and injects a DMA error through the host's QMP when it has it.
+# and injects a DMA error through the host's QMP when it has it; it checks
+# that lm-sensors' `sensors` lists the card, so the VM gets the host's
+# (scripts/deps.sh installs lm-sensors; without it that check skips).
+VM_BINS += $(wildcard /usr/bin/sensors)
 $(KSELFTEST_OUT)/ipu_health_test: $(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c \
 		$(KSELFTEST_COMMON) $(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) \
 		$(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \

@@ -254,6 +254,45 @@ static void expect_holder(struct __test_metadata *_metadata,
 	EXPECT_STREQ(want, buf);
 }
 
+/* @cmd's output into @out (@len bytes): its exit status, or -1. */
+static int run_tool(const char *cmd, char *out, size_t len)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	return pclose(f);
+}
+
+/*
+ * ipu-info names the holder as gc-info and gc-monitor do: its pid, uid and
+ * command in the detail view, the monitor table and the monitor's JSON.
+ */
+static void tool_shows_holder(struct __test_metadata *_metadata,
+			      const char *name, pid_t pid)
+{
+	char cmd[96], out[8192], want[96];
+	int id = atoi(name + 3);	/* N of ipuN */
+
+	snprintf(cmd, sizeof(cmd), "ipu-info -d %d 2>&1", id);
+	ASSERT_EQ(0, run_tool(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "\nuser process id: %d\n", (int)pid);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "\nuser id: %u\n", (unsigned)getuid());
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "ipu-info -m --json 2>&1");
+	ASSERT_EQ(0, run_tool(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "\"user_process_id\": %d,", (int)pid);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "ipu-info -m 2>&1");
+	ASSERT_EQ(0, run_tool(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	snprintf(want, sizeof(want), "  %d  ", (int)pid);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%s", out);
+}
+
 TEST_F(health, holder)
 {
 	char comm[17] = "";
@@ -264,6 +303,8 @@ TEST_F(health, holder)
 	expect_holder(_metadata, self->name, 0, NULL);
 	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
 	expect_holder(_metadata, self->name, getpid(), comm);
+	if (access("/usr/bin/ipu-info", X_OK) == 0)
+		tool_shows_holder(_metadata, self->name, getpid());
 	ASSERT_EQ(0, ipu_test_detach(self->fd));
 	expect_holder(_metadata, self->name, 0, NULL);
 
@@ -288,6 +329,23 @@ TEST_F(health, holder)
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		TH_LOG("child's holder check: status %#x", st);
 	expect_holder(_metadata, self->name, 0, NULL);
+}
+
+/*
+ * lm-sensors lists the card (the VM has `sensors` when the host had it,
+ * mk/driver.mk): the chip ipu-pci-BBDD with temp1 and power1.
+ */
+TEST_F(health, sensors_lists_card)
+{
+	char out[8192];
+
+	if (access("/usr/bin/sensors", X_OK))
+		SKIP(return, "no sensors program (lm-sensors) in the VM");
+	ASSERT_EQ(0, run_tool("sensors 'ipu-*' 2>&1", out, sizeof(out)))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "ipu-pci-")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\ntemp1:")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\npower1:")) TH_LOG("%s", out);
 }
 
 /* An injected DMA error: counted in errors_dma, health "degraded". */
