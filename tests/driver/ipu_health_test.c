@@ -81,18 +81,6 @@ static long long sensor_or(const char *dir, const char *attr, long long dflt)
 	return sensor(dir, attr, &v) ? dflt : v;
 }
 
-static int xfer(int fd, uint32_t op, uint32_t flags, uint32_t handle,
-		void *p, uint64_t len, uint64_t *seq)
-{
-	struct ipu_cmd c = { .opcode = op, .flags = flags, .handle = handle,
-			     .user_ptr = (uintptr_t)p, .length = len };
-	int ret = ipu_test_submit(fd, &c);
-
-	if (seq)
-		*seq = c.seq;
-	return ret;
-}
-
 /* Attaches @fd and loads the double graph (with "spin") for @m. */
 static int attach_loaded(int fd, const struct ipu_model *m)
 {
@@ -103,7 +91,7 @@ static int attach_loaded(int fd, const struct ipu_model *m)
 	if (ipu_test_attach(fd, 0) < 0 ||
 	    ipu_test_double_graph(m->id, N_ELEMS, 0, &g, &len))
 		return -1;
-	st = xfer(fd, IPU_CMD_LOAD, 0, 0, g, len, NULL);
+	st = ipu_test_xfer(fd, IPU_CMD_LOAD, 0, 0, g, len, NULL);
 	free(g);
 	return st == IPU_STATUS_OK ? 0 : -1;
 }
@@ -179,7 +167,7 @@ TEST_F(health, sensors_move_under_load)
 	ASSERT_EQ(idle_uw, sensor_or(self->hwmon, "power1_input", -1));
 	ASSERT_EQ(0, sensor(self->hwmon, "temp1_input", &t0));
 
-	ASSERT_EQ(IPU_STATUS_OK, xfer(self->fd, IPU_CMD_RUN,
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_xfer(self->fd, IPU_CMD_RUN,
 				      IPU_CMD_FLAG_ASYNC, P_SPIN, NULL, 0,
 				      &seq));
 	end = ipu_now_ms() + MOVE_MS;
@@ -362,14 +350,14 @@ TEST_F(health, dma_error_counted)
 	snprintf(path, sizeof(path), "/machine/peripheral/ipu%d", CARD);
 	ASSERT_EQ(0, ipu_host_qom_set(path, "inject-fault", "type=dma-error",
 				      rsp, sizeof(rsp))) TH_LOG("%s", rsp);
-	EXPECT_EQ(IPU_STATUS_DMA_ERROR, xfer(self->fd, IPU_CMD_WRITE, 0, H_X,
+	EXPECT_EQ(IPU_STATUS_DMA_ERROR, ipu_test_xfer(self->fd, IPU_CMD_WRITE, 0, H_X,
 					     x, sizeof(x), NULL));
 	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "errors_dma", &after));
 	EXPECT_EQ(before + 1, after);
 	ASSERT_EQ(0, ipu_sysfs_read(self->name, "health", word, sizeof(word)));
 	EXPECT_STREQ("degraded", word);
 	/* The fault was spent: the card works on. */
-	EXPECT_EQ(IPU_STATUS_OK, xfer(self->fd, IPU_CMD_WRITE, 0, H_X, x,
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_xfer(self->fd, IPU_CMD_WRITE, 0, H_X, x,
 				      sizeof(x), NULL));
 	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "errors_dma", &after));
 	EXPECT_EQ(before + 1, after);
