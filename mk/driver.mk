@@ -184,7 +184,7 @@ $(DRIVER_FAILSLAB_TEST): $(DRIVER_TDIR)/ipu_failslab_test.c $(KSELFTEST_COMMON) 
 
 VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
 	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test ipu_links_test \
-	ipu_group_test $(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
+	ipu_group_test ipu_health_test $(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
 
 .PHONY: vm-debug-iommu-check vm-debug-failslab-check
 vm-debug-iommu-check: $(DK_INITRAMFS)
