@@ -150,7 +150,7 @@ TEST_F(health, hwmon_sensors)
  * ABORT the power falls back to idle. Only changes are asserted: each wait
  * is bounded by MOVE_MS, never timed.
  */
-TEST_F(health, sensors_move_under_load)
+TEST_F_TIMEOUT(health, sensors_move_under_load, 600)
 {
 	const struct ipu_model *m = self->m;
 	long long idle_uw = 1000LL * m->power_idle_mw, t0, t = 0, p = 0;
@@ -334,6 +334,84 @@ TEST_F(health, sensors_lists_card)
 	EXPECT_NE(NULL, strstr(out, "ipu-pci-")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\ntemp1:")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\npower1:")) TH_LOG("%s", out);
+}
+
+/*
+ * A reader of every sensor and health attribute, in a child, while PCI
+ * function resets fence the card: each read returns a value or EAGAIN
+ * (docs/uapi.md), never another error and never blocks for good; exit 0
+ * when so and at least one read succeeded, 1 otherwise.
+ */
+static void read_through_resets(const char *name, const char *hwmon,
+				int stop_fd)
+{
+	static const char *const attrs[] = { "temp1_input", "power1_input",
+					     "health", "utilisation",
+					     "errors_dma", "holder" };
+	char path[640], buf[64];
+	long ok = 0, again = 0;
+	char c;
+
+	for (;;) {
+		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			int ret;
+
+			if (i < 2)
+				snprintf(path, sizeof(path), "%s/%s", hwmon,
+					 attrs[i]);
+			else
+				snprintf(path, sizeof(path),
+					 "/sys/class/ipu/%s/%s", name, attrs[i]);
+			ret = ipu_read_file(path, buf, sizeof(buf));
+			if (!ret)
+				ok++;
+			else if (ret == -EAGAIN)
+				again++;
+			else {
+				fprintf(stderr, "%s: %s\n", path, strerror(-ret));
+				_exit(1);
+			}
+		}
+		if (read(stop_fd, &c, 1) == 0)	/* the parent closed it */
+			break;
+	}
+	fprintf(stderr, "# reads: %ld ok, %ld EAGAIN\n", ok, again);
+	_exit(ok ? 0 : 1);
+}
+
+TEST_F_TIMEOUT(health, reads_during_function_reset, 600)
+{
+	char addr[64], path[256], link[256];
+	int p[2], st;
+	ssize_t n;
+	pid_t child;
+
+	snprintf(path, sizeof(path), "/sys/class/ipu/%s/device", self->name);
+	n = readlink(path, link, sizeof(link) - 1);
+	ASSERT_LT(0, n);
+	link[n] = '\0';
+	snprintf(addr, sizeof(addr), "%s", strrchr(link, '/') + 1);
+	ASSERT_EQ(0, pipe2(p, O_NONBLOCK));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		close(p[1]);
+		read_through_resets(self->name, self->hwmon, p[0]);
+	}
+	close(p[0]);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/reset", addr);
+	for (int i = 0; i < 5; i++) {
+		ASSERT_EQ(0, ipu_write_file(path, "1"));
+		ASSERT_EQ(0, ipu_wait_state(self->name, "ready", MOVE_MS));
+	}
+	close(p[1]);
+	ASSERT_EQ(child, waitpid(child, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("the reader saw an error other than EAGAIN: %#x", st);
+	/* After the resets: figures again, the counters from power-on. */
+	long long t;
+
+	EXPECT_EQ(0, sensor(self->hwmon, "temp1_input", &t));
 }
 
 /* An injected DMA error: counted in errors_dma, health "degraded". */
