@@ -130,7 +130,8 @@
  * queue; 1.3: RESET's holder check, one device-writable mapping per
  * line; 1.4: LOAD's commit flag; 1.5: IPU-Links; 1.6: GROUP_ATTACH and
  * LOAD's member mask; 1.7: group commands; 1.8: hang detection and
- * recovery, IPU_STATUS_HUNG). Raise it with the ioctls, not with the header.
+ * recovery, IPU_STATUS_HUNG, health in sysfs and hwmon). Raise it with the
+ * ioctls, not with the header.
  */
 #define IPU_DRIVER_API_MINOR	8
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
