@@ -81,6 +81,17 @@ static long long sensor_or(const char *dir, const char *attr, long long dflt)
 	return sensor(dir, attr, &v) ? dflt : v;
 }
 
+/* Waits (MOVE_MS at most) until power1_input reads @uw: its last reading. */
+static long long wait_power(const char *hwmon, long long uw)
+{
+	long long end = ipu_now_ms() + MOVE_MS;
+
+	while (sensor_or(hwmon, "power1_input", -1) != uw &&
+	       ipu_now_ms() < end)
+		usleep(POLL_US);
+	return sensor_or(hwmon, "power1_input", -1);
+}
+
 /* Attaches @fd and loads the double graph (with "spin") for @m. */
 static int attach_loaded(int fd, const struct ipu_model *m)
 {
@@ -160,11 +171,7 @@ TEST_F_TIMEOUT(health, sensors_move_under_load, 600)
 
 	ASSERT_EQ(0, attach_loaded(self->fd, m));
 	/* At rest first: a whole window without a command (idle power). */
-	end = ipu_now_ms() + MOVE_MS;
-	while (sensor_or(self->hwmon, "power1_input", -1) != idle_uw &&
-	       ipu_now_ms() < end)
-		usleep(POLL_US);
-	ASSERT_EQ(idle_uw, sensor_or(self->hwmon, "power1_input", -1));
+	ASSERT_EQ(idle_uw, wait_power(self->hwmon, idle_uw));
 	ASSERT_EQ(0, sensor(self->hwmon, "temp1_input", &t0));
 
 	ASSERT_EQ(IPU_STATUS_OK, ipu_test_xfer(self->fd, IPU_CMD_RUN,
@@ -190,11 +197,7 @@ TEST_F_TIMEOUT(health, sensors_move_under_load, 600)
 	EXPECT_EQ(IPU_STATUS_OK, ipu_test_submit(self->fd, &c));
 	EXPECT_EQ(IPU_STATUS_ABORTED,
 		  ipu_test_wait_seq(self->fd, seq, 0, MOVE_MS, NULL));
-	end = ipu_now_ms() + MOVE_MS;
-	while (sensor_or(self->hwmon, "power1_input", -1) != idle_uw &&
-	       ipu_now_ms() < end)
-		usleep(POLL_US);
-	EXPECT_EQ(idle_uw, sensor_or(self->hwmon, "power1_input", -1));
+	EXPECT_EQ(idle_uw, wait_power(self->hwmon, idle_uw));
 	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "utilisation", &u));
 	EXPECT_EQ(0u, u);
 }

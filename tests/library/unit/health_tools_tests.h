@@ -89,20 +89,32 @@ static void rm_tree(const char *root)
 		fprintf(stderr, "cannot remove %s\n", root);
 }
 
+/*
+ * A fake card in @root (fake_card()) read as ipu-info reads it, rendered
+ * as text into *@t and JSON into *@j (free() both): 0 or -1.
+ */
+static int read_fake(char *root, bool sensors, const char *holder,
+		     struct card_health *h, char **t, char **j)
+{
+	struct ipu_card c;
+
+	if (fake_card(root, sensors, holder))
+		return -1;
+	memset(&c, 0, sizeof(c));
+	snprintf(c.syspath, sizeof(c.syspath), "%s", root);
+	card_health_read(&c, h);
+	*t = render(h, false);
+	*j = render(h, true);
+	return *t && *j ? 0 : -1;
+}
+
 TEST(health_tools_detail)
 {
 	char root[] = "/tmp/ipu-health-XXXXXX";
-	struct ipu_card c;
 	struct card_health h;
 	char *t, *j;
 
-	ASSERT_EQ(0, fake_card(root, true, "412 0 my job\n"));
-	memset(&c, 0, sizeof(c));
-	snprintf(c.syspath, sizeof(c.syspath), "%s", root);
-	card_health_read(&c, &h);
-	t = render(&h, false);
-	j = render(&h, true);
-	ASSERT_TRUE(t && j);
+	ASSERT_EQ(0, read_fake(root, true, "412 0 my job\n", &h, &t, &j));
 	EXPECT_TRUE(strstr(t, "average die temp: 41.2C\n") &&
 		    strstr(t, "die temp max: 105.0C\n") &&
 		    strstr(t, "die temp critical: 115.0C\n") &&
@@ -132,13 +144,7 @@ TEST(health_tools_unknown)
 	struct card_health h;
 	char *t, *j;
 
-	ASSERT_EQ(0, fake_card(root, false, "\n"));
-	memset(&c, 0, sizeof(c));
-	snprintf(c.syspath, sizeof(c.syspath), "%s", root);
-	card_health_read(&c, &h);
-	t = render(&h, false);
-	j = render(&h, true);
-	ASSERT_TRUE(t && j);
+	ASSERT_EQ(0, read_fake(root, false, "\n", &h, &t, &j));
 	EXPECT_TRUE(strstr(t, "average die temp: n/a\n") &&
 		    strstr(t, "ipu power: n/a\n") &&
 		    strstr(t, "ipu utilisation: 37%\n") &&
@@ -152,6 +158,7 @@ TEST(health_tools_unknown)
 	rm_tree(root);
 
 	ASSERT_EQ(0, fake_card(root2, false, "garbage\n"));
+	memset(&c, 0, sizeof(c));
 	snprintf(c.syspath, sizeof(c.syspath), "%s", root2);
 	card_health_read(&c, &h);
 	EXPECT_FALSE(h.held);
