@@ -65,7 +65,8 @@ IPUDEV_SRCS    := $(sort $(wildcard libipudev/*.c))
 TOOLS_OUT      := $(B)/tools
 TOOLS_SRCS     := $(sort $(wildcard tools/ipu-*.c))
 TOOLS_BINS     := $(patsubst tools/%.c,$(TOOLS_OUT)/%,$(TOOLS_SRCS))
-TOOLS_COMMON_OBJ := $(TOOLS_OUT)/common.o $(TOOLS_OUT)/topo_view.o $(TOOLS_OUT)/topo_ladder.o
+TOOLS_COMMON_OBJ := $(TOOLS_OUT)/common.o $(TOOLS_OUT)/topo_view.o $(TOOLS_OUT)/topo_ladder.o \
+	$(TOOLS_OUT)/card_health.o
 DRIVER_KO      := $(B)/driver/ipu.ko
 VM_MODULE      := $(DRIVER_KO)
 KSELFTEST_OUT  := $(B)/kselftest

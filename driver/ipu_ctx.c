@@ -185,6 +185,7 @@ int ipu_ctx_attach_locked(struct ipu_ctx *ctx)
 		/* Named to whoever tries to reset the card meanwhile. */
 		ctx->holder_pid = task_tgid_nr(current);
 		get_task_comm(ctx->holder_comm, current);
+		ctx->holder_uid = current_uid();
 		ctx->q = q;
 		ctx->attached = true;
 		idev->attached = ctx;

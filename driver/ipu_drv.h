@@ -77,6 +77,8 @@
  *     its doorbell fault handler runs under mmap_lock and takes q->lock
  *     only; poll() takes hw_rwsem (read) -> q->lock.
  *   kernfs active reference (sysfs show) -> hw_rwsem (read)
+ *   kernfs active reference (sysfs holder) -> attach_lock (ipu_health.c);
+ *     health and hwmon reads only try hw_rwsem (read): -EAGAIN, no wait
  *   hw_rwsem (read) -> q->lock (spin, IRQ-safe, innermost)
  *   hybrid polling (poll_us): a sync SUBMIT / WAIT takes hw_rwsem (read)
  *     while it spins, and q->lock for each look at the completion ring.
@@ -111,6 +113,7 @@
 #include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 
 #include "ipu/ipu_hw.h"
@@ -127,7 +130,8 @@
  * queue; 1.3: RESET's holder check, one device-writable mapping per
  * line; 1.4: LOAD's commit flag; 1.5: IPU-Links; 1.6: GROUP_ATTACH and
  * LOAD's member mask; 1.7: group commands; 1.8: hang detection and
- * recovery, IPU_STATUS_HUNG). Raise it with the ioctls, not with the header.
+ * recovery, IPU_STATUS_HUNG, health in sysfs and hwmon). Raise it with the
+ * ioctls, not with the header.
  */
 #define IPU_DRIVER_API_MINOR	8
 #define IPU_DRIVER_API_VERSION	((IPU_API_VERSION_MAJOR << 16) | \
@@ -318,6 +322,7 @@ struct ipu_ctx {
 	struct list_head node;		/* idev->ctxs, under ctxs_lock */
 	pid_t holder_pid;		/* the attaching process (RESET) */
 	char holder_comm[TASK_COMM_LEN];
+	kuid_t holder_uid;		/* 1.8: sysfs holder */
 	/*
 	 * A group leader (ipu_group.c): the other members' files (a
 	 * reference each) and the attach_gen their contexts had when the
@@ -404,6 +409,7 @@ struct ipu_device {
 	unsigned long wdt_hb_since;
 	unsigned long wdt_progress_since;
 	atomic_t recoveries;		/* recoveries that brought it back */
+	struct device *hwmon;		/* ipu_hwmon.c: probe .. remove, or NULL */
 
 	/* Debug counters (debugfs). */
 	atomic_t pinned_pages;
@@ -657,5 +663,14 @@ long ipu_ioctl_links(struct ipu_device *idev, void __user *uarg);
 
 /* ipu_sysfs.c */
 extern const struct attribute_group *ipu_groups[];
+
+/* ipu_health.c: health in sysfs (API 1.8), the health registers' read */
+extern const struct attribute_group ipu_health_group;
+int ipu_health_read(struct ipu_device *idev, const u32 *regs, u32 *vals,
+		    unsigned int n);
+
+/* ipu_hwmon.c: the hwmon sensors (CAPS.HEALTH) */
+void ipu_hwmon_add(struct ipu_device *idev);
+void ipu_hwmon_remove(struct ipu_device *idev);
 
 #endif /* IPU_DRV_H */

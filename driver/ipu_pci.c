@@ -411,6 +411,7 @@ static int ipu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ipu_links_start(idev);
 	ipu_debugfs_add(idev);
 	ipu_recovery_start(idev);
+	ipu_hwmon_add(idev);
 
 	dev_info(&idev->dev, "%s card %u, serial %s, %u tiles x %u KiB, firmware %u.%u.%u, irq %s, %s\n",
 		 ipu_model_name(idev->model), idev->card_index, idev->serial,
@@ -437,6 +438,7 @@ static void ipu_remove(struct pci_dev *pdev)
 	unsigned int q;
 
 	trace_ipu_remove(idev->minor, !!READ_ONCE(idev->attached));
+	ipu_hwmon_remove(idev);
 	dev_dbg(&idev->dev, "remove: %s\n",
 		READ_ONCE(idev->attached) ? "a context is attached" : "idle");
 	ipu_debugfs_remove(idev);

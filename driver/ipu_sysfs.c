@@ -126,5 +126,6 @@ static const struct attribute_group ipu_group = {
 
 const struct attribute_group *ipu_groups[] = {
 	&ipu_group,
+	&ipu_health_group,
 	NULL
 };

@@ -87,7 +87,7 @@ DRIVER_TDIR := tests/driver
 KSELFTEST_NAMES := ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
 	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test \
 	ipu_fuzz_test ipu_debug_test ipu_links_test ipu_group_test \
-	ipu_recovery_test
+	ipu_recovery_test ipu_health_test
 KSELFTEST_BINS := $(addprefix $(KSELFTEST_OUT)/,$(KSELFTEST_NAMES))
 
 ALL_TARGETS += $(KSELFTEST_BINS)
@@ -123,9 +123,25 @@ $(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
 	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON) \
 		$(TEST_COMMON)/ipu_host_qmp.c
 
+# ipu_health_test (hwmon, health in sysfs, API 1.8) runs a graph (libipudev)
+# and injects a DMA error through the host's QMP when it has it; it checks
+# that lm-sensors' `sensors` lists the card, so the VM gets the host's
+# (scripts/deps.sh installs lm-sensors; without it that check skips).
+VM_BINS += $(wildcard /usr/bin/sensors)
+$(KSELFTEST_OUT)/ipu_health_test: $(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c \
+		$(KSELFTEST_COMMON) $(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) \
+		$(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
+		include/ipu/ipu_models.h $(LINUX_SRC)/.stamp $(IPUDEV_SO_LINKS) \
+		libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_graphs.c $(TEST_COMMON)/ipu_host_qmp.c \
+		-L$(B)/lib -lipudev
+
 # --- Hang detection and recovery (VM, faults injected from the host's QMP) ---
 # ipu_recovery_test is in /tests (VM_TESTS) and skips without QMP; this boot
-# gives it the host's QMP proxy.
+# gives it the host's QMP proxy, and ipu_health_test's DMA error too.
 RECOVERY_DIR := $(DRIVER_TDIR)/recovery
 VM_CHECKS += vm-driver-recovery-check
 
@@ -170,7 +186,7 @@ $(DRIVER_FAILSLAB_TEST): $(DRIVER_TDIR)/ipu_failslab_test.c $(KSELFTEST_COMMON) 
 
 VM_DEBUG_TESTS = ipu_probe_test ipu_info_test ipu_ioctl_test ipu_reset_test \
 	ipu_module_test ipu_cmd_test ipu_uqueue_test ipu_inflight_test ipu_links_test \
-	ipu_group_test $(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
+	ipu_group_test ipu_health_test $(filter ipu_fuzz_test,$(notdir $(VM_TESTS)))
 
 .PHONY: vm-debug-iommu-check vm-debug-failslab-check
 vm-debug-iommu-check: $(DK_INITRAMFS)

@@ -18,6 +18,8 @@ PKGS=(
 	sparse libelf-dev linux-source-6.1
 	# library and tools
 	libudev-dev libpci-dev pciutils
+	# the VM's `sensors`, which lists the cards' hwmon sensors
+	lm-sensors
 	# engine tests, fuzzers and benchmarks
 	clang libclang-rt-14-dev libopenblas-dev
 	# ipu-train: the digits data set (sklearn's csv.gz), numpy for its tests

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * ipu-info: list IPU cards and the device ids they form (single IPUs and
- * multi-IPU groups, as gc-info -l), show one in detail, or their links.
+ * multi-IPU groups, as gc-info -l), show one in detail (with its health and
+ * holder, as gc-info -i), their health and holders (as gc-monitor), or
+ * their links.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "card_health.h"
 #include "topo_view.h"
 
 static const char *prog = "ipu-info";
@@ -23,6 +26,9 @@ static void usage(FILE *f)
 "  -i, --info         the detail view, as `key: value` lines (with -d N: that\n"
 "                     device; alone: every card)\n"
 "  -a, --all          show every card in detail\n"
+"  -m, --monitor      the cards' temperature, power, utilisation, health,\n"
+"                     error counters, recoveries and the process holding\n"
+"                     each (PID, user, command), as gc-monitor does\n"
 "      --links        the IPU-Link channels (as ipu-links)\n"
 "  -j, --json         write JSON instead of text\n"
 "  -h, --help         show this help and exit\n"
@@ -49,6 +55,7 @@ static int show_detail(const struct ipu_card *c,
 {
 	struct ipu_device *dev;
 	struct ipu_device_info info;
+	struct card_health health;
 	struct ipu_error e;
 	bool have_info = false;
 
@@ -64,6 +71,8 @@ static int show_detail(const struct ipu_card *c,
 	if (w)
 		jw_obj_begin(w, NULL);
 	print_card_detail(stdout, w, c, have_info ? &info : NULL);
+	card_health_read(c, &health);
+	print_card_health(stdout, w, &health);
 	if (links_of(topo, c))
 		print_card_links_summary(stdout, w, links_of(topo, c));
 	if (w)
@@ -73,7 +82,8 @@ static int show_detail(const struct ipu_card *c,
 
 /* What the command line asks for. */
 struct info_config {
-	enum { INFO_TABLE, INFO_LIST, INFO_ONE, INFO_ALL, INFO_LINKS } mode;
+	enum { INFO_TABLE, INFO_LIST, INFO_ONE, INFO_ALL, INFO_LINKS,
+	       INFO_MONITOR } mode;
 	unsigned id;		/* INFO_ONE: the card or device id */
 	bool json;
 	bool info;		/* -i */
@@ -91,6 +101,7 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 		{ "list", no_argument, NULL, 'l' },
 		TOOL_OPT_DEVICE,
 		{ "all", no_argument, NULL, 'a' },
+		{ "monitor", no_argument, NULL, 'm' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "links", no_argument, NULL, OPT_LINKS },
 		TOOL_OPT_JSON,
@@ -101,7 +112,7 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 
 	*cfg = (struct info_config){ .mode = INFO_TABLE };
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":ld:aijhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ld:amijhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			cfg->mode = INFO_LIST;
@@ -114,6 +125,9 @@ static int parse_args(int argc, char **argv, struct info_config *cfg)
 			break;
 		case 'a':
 			cfg->mode = INFO_ALL;
+			break;
+		case 'm':
+			cfg->mode = INFO_MONITOR;
 			break;
 		case 'i':
 			cfg->info = true;
@@ -257,6 +271,40 @@ static int show_all(const struct ipu_card *cards, size_t n,
 }
 
 /*
+ * gc-monitor's view of @cards (@n): a table, or {"ipus": [...]} with @json,
+ * each card's id, name and model with its health members.
+ */
+static int show_monitor(const struct ipu_card *cards, size_t n, bool json)
+{
+	struct card_health *hs = calloc(n, sizeof(*hs));
+	struct jw w;
+
+	if (!hs) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < n; i++)
+		card_health_read(&cards[i], &hs[i]);
+	if (!json) {
+		print_health_table(stdout, cards, hs, n);
+	} else {
+		ipus_begin(&w);
+		for (size_t i = 0; i < n; i++) {
+			jw_obj_begin(&w, NULL);
+			jw_u64(&w, "id", cards[i].id);
+			jw_str(&w, "name", cards[i].name);
+			jw_str(&w, "model", cards[i].model_name[0] ?
+				   cards[i].model_name : NULL);
+			print_card_health(stdout, &w, &hs[i]);
+			jw_obj_end(&w);
+		}
+		ipus_end(&w);
+	}
+	free(hs);
+	return EXIT_OK;
+}
+
+/*
  * The topology for every view but the plain table: NULL (and a warning,
  * unless @quiet) when it cannot be read; the views then go without it.
  */
@@ -286,7 +334,7 @@ int main(int argc, char **argv)
 		return ret;
 	if (ipu_enumerate(&cards, &n, &e))
 		return tool_no_cards(prog, &e);
-	if (cfg.mode != INFO_TABLE)
+	if (cfg.mode != INFO_TABLE && cfg.mode != INFO_MONITOR)
 		topo = read_topology(cfg.mode == INFO_ONE || cfg.mode == INFO_ALL);
 	switch (cfg.mode) {
 	case INFO_TABLE:
@@ -300,6 +348,9 @@ int main(int argc, char **argv)
 		break;
 	case INFO_LINKS:
 		ret = topo ? show_links(topo, cfg.json) : EXIT_RUNTIME;
+		break;
+	case INFO_MONITOR:
+		ret = show_monitor(cards, n, cfg.json);
 		break;
 	default:
 		ret = show_all(cards, n, topo, cfg.json);

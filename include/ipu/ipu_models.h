@@ -45,14 +45,16 @@ struct ipu_model {
 	/*
 	 * Telemetry (docs/hw-interface.md "Health and telemetry"): power
 	 * idle and at full utilisation; the die's steady temperature at
-	 * those two powers (25 degC air), the rated maximum, and the time
-	 * constant of its approach to the steady temperature.
+	 * those two powers (25 degC air), the rated maximum, the critical
+	 * temperature (thermal shutdown), and the time constant of its
+	 * approach to the steady temperature.
 	 */
 	uint32_t power_idle_mw;
 	uint32_t power_max_mw;
 	int32_t temp_idle_mc;	/* milli-degC */
 	int32_t temp_load_mc;
 	int32_t temp_max_mc;	/* hwmon temp1_max */
+	int32_t temp_crit_mc;	/* hwmon temp1_crit */
 	uint32_t thermal_tau_ms;
 };
 
@@ -74,13 +76,13 @@ static inline const struct ipu_model *ipu_model_at(size_t i)
 	static const struct ipu_model table[] = {
 		{ IPU_MODEL_GC2, "gc2", "ipu1", "C2", 1216, 256 * 1024,
 		  1300000, IPU_WORKER_THREADS, 10, 3, 8, 32000,
-		  40000, 150000, 40000, 80000, 100000, 5000 },
+		  40000, 150000, 40000, 80000, 100000, 110000, 5000 },
 		{ IPU_MODEL_GC200, "gc200", "ipu2", "GC200", 1472, 624 * 1024,
 		  1330000, IPU_WORKER_THREADS, 10, 4, 16, 32000,
-		  50000, 200000, 40000, 85000, 105000, 5000 },
+		  50000, 200000, 40000, 85000, 105000, 115000, 5000 },
 		{ IPU_MODEL_TEST, "test", "test", "test", 32, 64 * 1024,
 		  1330000, IPU_WORKER_THREADS, 4, 3, 8, 32000,
-		  5000, 20000, 35000, 60000, 90000, 200 },
+		  5000, 20000, 35000, 60000, 90000, 100000, 200 },
 	};
 
 	return i < sizeof(table) / sizeof(table[0]) ? &table[i] : NULL;

@@ -318,6 +318,18 @@ int ipu_test_submit(int fd, struct ipu_cmd *c)
 	return (c->flags & IPU_CMD_FLAG_ASYNC) ? 0 : (int)c->status;
 }
 
+int ipu_test_xfer(int fd, uint32_t op, uint32_t flags, uint32_t handle,
+		  void *p, uint64_t len, uint64_t *seq)
+{
+	struct ipu_cmd c = { .opcode = op, .flags = flags, .handle = handle,
+			     .user_ptr = (uintptr_t)p, .length = len };
+	int ret = ipu_test_submit(fd, &c);
+
+	if (seq)
+		*seq = c.seq;
+	return ret;
+}
+
 int ipu_test_wait_seq(int fd, uint64_t seq, uint32_t flags, uint32_t ms,
 		      struct ipu_wait *out)
 {

@@ -109,6 +109,12 @@ int ipu_test_detach(int fd);
  */
 int ipu_test_submit(int fd, struct ipu_cmd *c);
 /*
+ * SUBMIT of opcode @op with @flags on @handle, @len bytes at @p: as
+ * ipu_test_submit(); the command's seq in *@seq unless it is NULL.
+ */
+int ipu_test_xfer(int fd, uint32_t op, uint32_t flags, uint32_t handle,
+		  void *p, uint64_t len, uint64_t *seq);
+/*
  * WAIT for @seq (or any, with IPU_WAIT_FLAG_ANY in @flags) up to @ms: the
  * command's status or -errno; the reply in *@out unless it is NULL.
  */

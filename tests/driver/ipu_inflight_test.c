@@ -38,18 +38,6 @@
 #define TENSOR_FILL	0x5a
 #define WATCH_MS	300
 
-static int xfer(int fd, uint32_t op, uint32_t flags, uint32_t handle,
-		void *p, uint64_t len, uint64_t *seq)
-{
-	struct ipu_cmd c = { .opcode = op, .flags = flags, .handle = handle,
-			     .user_ptr = (uintptr_t)p, .length = len };
-	int ret = ipu_test_submit(fd, &c);
-
-	if (seq)
-		*seq = c.seq;
-	return ret;
-}
-
 /* Opens card @index, attaches and loads the double graph (+ @big bytes). */
 static int open_loaded(int index, uint32_t model, uint64_t big)
 {
@@ -65,7 +53,7 @@ static int open_loaded(int index, uint32_t model, uint64_t big)
 		close(fd);
 		return -1;
 	}
-	st = xfer(fd, IPU_CMD_LOAD, 0, 0, g, len, NULL);
+	st = ipu_test_xfer(fd, IPU_CMD_LOAD, 0, 0, g, len, NULL);
 	free(g);
 	if (st != IPU_STATUS_OK) {
 		close(fd);
@@ -116,7 +104,7 @@ FIXTURE_SETUP(inflight)
 	ASSERT_NE(NULL, self->dst);
 	ASSERT_NE(NULL, src);
 	memset(src, TENSOR_FILL, BIG_BYTES);
-	ASSERT_EQ(IPU_STATUS_OK, xfer(self->fd, IPU_CMD_WRITE, 0, H_BIG, src,
+	ASSERT_EQ(IPU_STATUS_OK, ipu_test_xfer(self->fd, IPU_CMD_WRITE, 0, H_BIG, src,
 				      BIG_BYTES, NULL));
 	free(src);
 	/* Fault the pages in now: the READ then starts at once. */
@@ -149,7 +137,7 @@ TEST_F(inflight, reset_leaves_memory_alone)
 	for (int round = 0; round < 3; round++) {
 		ASSERT_EQ(0, ipu_get_info(self->fd, &info));
 		count0 = info.reset_count;
-		ASSERT_EQ(0, xfer(self->fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC,
+		ASSERT_EQ(0, ipu_test_xfer(self->fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC,
 				  H_BIG, self->dst, BIG_BYTES, &seq));
 		ASSERT_EQ(0, ipu_reset(self->fd, IPU_RESET_FLAG_NOWAIT, 0, &r));
 		st = ipu_test_wait_seq(self->fd, seq, 0, 20000, NULL);
@@ -203,7 +191,7 @@ TEST_F(inflight, detach_leaves_memory_alone)
 		int st;
 
 		ASSERT_EQ(0, pthread_create(&t, NULL, detach_thread, &d));
-		st = xfer(self->fd, IPU_CMD_READ, 0, H_BIG, self->dst,
+		st = ipu_test_xfer(self->fd, IPU_CMD_READ, 0, H_BIG, self->dst,
 			  BIG_BYTES, NULL);
 		ASSERT_EQ(0, pthread_join(t, NULL));
 		EXPECT_TRUE(st == IPU_STATUS_OK || st == IPU_STATUS_ABORTED ||
@@ -420,12 +408,12 @@ TEST(writable_mappings_are_exclusive)
 	h = ipu_test_buf_pin(fd, p, 4096);
 	ASSERT_LT(0, h);
 	EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd, p + 4000, 200));
-	EXPECT_EQ(-EBUSY, xfer(fd, IPU_CMD_READ, 0, H_Y, p + 64, 256, NULL));
+	EXPECT_EQ(-EBUSY, ipu_test_xfer(fd, IPU_CMD_READ, 0, H_Y, p + 64, 256, NULL));
 	/* The next line is free; memory the card only reads is never busy. */
 	h2 = ipu_test_buf_pin(fd, p + 4096, 64);
 	EXPECT_LT(0, h2);
-	EXPECT_EQ(IPU_STATUS_OK, xfer(fd, IPU_CMD_WRITE, 0, H_X, p, 4096, NULL));
-	EXPECT_EQ(IPU_STATUS_OK, xfer(fd, IPU_CMD_WRITE, 0, H_X, p + 100, 4096,
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_xfer(fd, IPU_CMD_WRITE, 0, H_X, p, 4096, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_xfer(fd, IPU_CMD_WRITE, 0, H_X, p + 100, 4096,
 				      NULL));
 	EXPECT_EQ(0, ipu_test_buf_free(fd, h));
 	EXPECT_EQ(0, ipu_test_buf_free(fd, h2));
@@ -441,9 +429,9 @@ TEST(writable_mappings_are_exclusive)
 	EXPECT_EQ(0, ipu_test_buf_free(fd, h));
 
 	/* Two READs in flight into disjoint lines of one array are fine. */
-	EXPECT_EQ(0, xfer(fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC, H_Y, p,
+	EXPECT_EQ(0, ipu_test_xfer(fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC, H_Y, p,
 			  4 * N_ELEMS / 2, &s1));
-	EXPECT_EQ(0, xfer(fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC, H_Y,
+	EXPECT_EQ(0, ipu_test_xfer(fd, IPU_CMD_READ, IPU_CMD_FLAG_ASYNC, H_Y,
 			  p + 4 * N_ELEMS / 2, 4 * N_ELEMS / 2, &s2));
 	EXPECT_EQ(IPU_STATUS_OK, ipu_test_wait_seq(fd, s1, 0, 5000, NULL));
 	EXPECT_EQ(IPU_STATUS_OK, ipu_test_wait_seq(fd, s2, 0, 5000, NULL));
@@ -455,8 +443,8 @@ TEST(writable_mappings_are_exclusive)
 		 b.mmap_offset);
 	ASSERT_NE(MAP_FAILED, m);
 	EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd, m, 4096));
-	EXPECT_EQ(-EBUSY, xfer(fd, IPU_CMD_READ, 0, H_Y, m, 64, NULL));
-	EXPECT_EQ(IPU_STATUS_OK, xfer(fd, IPU_CMD_WRITE, 0, H_X, m, 4096, NULL));
+	EXPECT_EQ(-EBUSY, ipu_test_xfer(fd, IPU_CMD_READ, 0, H_Y, m, 64, NULL));
+	EXPECT_EQ(IPU_STATUS_OK, ipu_test_xfer(fd, IPU_CMD_WRITE, 0, H_X, m, 4096, NULL));
 
 	/* So are the user queue's rings. */
 	if (ioctl(fd, IPU_IOCTL_UQUEUE, &uq) == 0) {
@@ -473,7 +461,7 @@ TEST(writable_mappings_are_exclusive)
 		h = ipu_test_buf_pin(fd, p + 65536, 4096);
 		EXPECT_LT(0, h);
 		EXPECT_EQ(-EBUSY, ipu_test_buf_pin(fd2, p + 65536, 4096));
-		EXPECT_EQ(-EBUSY, xfer(fd2, IPU_CMD_READ, 0, H_Y, p + 65536,
+		EXPECT_EQ(-EBUSY, ipu_test_xfer(fd2, IPU_CMD_READ, 0, H_Y, p + 65536,
 				       64, NULL));
 		EXPECT_EQ(0, ipu_test_buf_free(fd, h));
 		h = ipu_test_buf_pin(fd2, p + 65536, 4096);

@@ -95,6 +95,7 @@ expect_comp() {	# expect_comp NAME WANT TOOL WORD...
 	if [ "$got" = "$want" ]; then add ok "$name"; else add fail "$name" "got '$got'"; fi
 }
 expect_comp "completion: ipu-info --j -> --json" --json ipu-info ipu-info --j
+expect_comp "completion: ipu-info --mo -> --monitor" --monitor ipu-info ipu-info --mo
 expect_comp "completion: ipu-run -m g -> the gc models" "gc200 gc2" ipu-run ipu-run -m g
 expect_comp "completion: ipu-mkgraph m -> its kinds" "matmul mlp" ipu-mkgraph ipu-mkgraph m
 expect_comp "completion: ipu-train --model c -> cnn" cnn ipu-train ipu-train digits --model c

@@ -20,10 +20,10 @@ nok() { out "not ok" "$1 # $2"; failed=$((failed + 1)); }
 skip() { out ok "$1 # SKIP $2"; }
 
 echo "KTAP version 1"
-echo "1..26"
+echo "1..28"
 
 if [ ! -d /sys/class/ipu ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28; do
 		skip "ipu-tools $i" "no ipu driver"
 	done
 	exit 0
@@ -319,6 +319,29 @@ else
 	done
 fi
 
+# 26-27: health and telemetry (uAPI 1.8): the detail view and the monitor
+health0=$(cat /sys/class/ipu/ipu0/health 2>/dev/null)
+rec0=$(cat /sys/class/ipu/ipu0/recoveries)
+ipu-info -d 0 >"$T/h0" 2>"$T/err"; rc=$?
+if [ "$rc" = 0 ] && [ -n "$health0" ] && grep -qx "ipu health: $health0" "$T/h0" &&
+	grep -qx "recoveries: $rec0" "$T/h0" &&
+	grep -qE '^average die temp: [0-9]+\.[0-9]C$' "$T/h0" &&
+	grep -qE '^ipu power: [0-9]+\.[0-9]W$' "$T/h0" &&
+	grep -qE '^ipu utilisation: [0-9]+%$' "$T/h0" &&
+	grep -qx "dma errors: $(cat /sys/class/ipu/ipu0/errors_dma)" "$T/h0" &&
+	grep -qx "user process id: n/a" "$T/h0"; then ok "ipu-info -d 0 health ($health0)"
+else nok "ipu-info -d 0 health" "rc=$rc health=$health0 $(grep -E '^(average|ipu |recov|dma|user)' "$T/h0" | tr '\n' ';')"; fi
+
+ipu-info -m >"$T/m" 2>"$T/err"; rc=$?
+ipu-info -m --json >"$T/mj" 2>>"$T/err"; rcj=$?
+rows=$(($(wc -l <"$T/m") - 1))
+if [ "$rc" = 0 ] && [ "$rcj" = 0 ] && [ "$rows" = "$ncards" ] &&
+	head -n 1 "$T/m" | grep -q 'TEMP  *POWER  *UTIL  *HEALTH .*PID  *USER  *COMMAND$' &&
+	[ "$(grep -c '"ipu_health": "' "$T/mj")" = "$ncards" ] &&
+	[ "$(grep -c '"user_process_id": null' "$T/mj")" = "$ncards" ]; then
+	ok "ipu-info -m lists $ncards cards (text and JSON)"
+else nok "ipu-info -m" "rc=$rc/$rcj rows=$rows $(cat "$T/err" "$T/m" | tr '\n' ';' | head -c 300)"; fi
+
 # One QMP command through the host (tests/common/ipu_host_qmp.h's
 # protocol: DIR/req-N in, DIR/rsp-N out); its answer on stdout.
 host_qmp() {
@@ -338,7 +361,7 @@ rails() {
 	done
 }
 
-# 26: the rails cut: the blocks they disconnect lose their ids (an M2000's
+# 28: the rails cut: the blocks they disconnect lose their ids (an M2000's
 # 6; a POD16's 24 and 28, whose halves only those rails join), the others
 # keep theirs (a POD16's 30: its rails close at 14-0 and 15-1); both ends
 # show down in sysfs; the rails up again give every id back.

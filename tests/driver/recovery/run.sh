@@ -2,8 +2,8 @@
 # Hang detection and recovery through the driver (host side of
 # vm-driver-recovery-check): boot the VM with 2 cards and a QMP socket
 # served to the guest by tests/common/qmp-serve.py, and run
-# ipu_recovery_test there (guest.sh) with IPU_QMP_DIR set: the test injects
-# faults into card 0 (docs/hw-interface.md "Fault injection (1.6)").
+# ipu_recovery_test and ipu_health_test there (guest.sh) with IPU_QMP_DIR
+# set: the tests inject faults into card 0 (docs/hw-interface.md "Fault injection (1.6)").
 # KTAP to stdout: the test's results, then the guest kernel log's verdict.
 # Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
 set -u
@@ -13,6 +13,8 @@ shift $(($# < 3 ? $# : 3))
 share=$B/$name-share
 rm -rf "$share" && mkdir -p "$share"
 cp "$REPO/tests/driver/recovery/guest.sh" "$share/"
+# IPU_RECOVERY_TESTS picks some of the guest's tests (default: all).
+[ -n "${IPU_RECOVERY_TESTS:-}" ] && echo "$IPU_RECOVERY_TESTS" >"$share/tests"
 
 "$REPO/tools/ipu-vm" -q -n 2 "$@" --share "$share" --timeout 900 \
 	--dmesg "$share/dmesg" \
@@ -26,16 +28,24 @@ wait $vm
 vm_rc=$?
 
 echo "KTAP version 1"
-if [ -f "$share/ipu_recovery_test.ktap" ]; then
-	n=$(grep -cE '^(not )?ok [0-9]+ ' "$share/ipu_recovery_test.ktap")
-	echo "1..$((n + 1))"
-	grep -E '^(ok |not ok |#)' "$share/ipu_recovery_test.ktap"
-else
-	n=1
-	echo "1..2"
-	echo "not ok 1 $name: ipu_recovery_test ran # VM status $vm_rc"
-	sed 's/^/# /' "$share/guest.log" | tail -20
-fi
+# Each test's results, renumbered into one plan, then the kernel log.
+tests=${IPU_RECOVERY_TESTS:-ipu_recovery_test ipu_health_test}
+res=$share/results
+: >"$res"
+for t in $tests; do
+	if [ -f "$share/$t.ktap" ]; then
+		grep -E '^(ok |not ok )[0-9]+ ' "$share/$t.ktap" |
+			sed -E "s/^(ok|not ok) [0-9]+ /\1 N $t: /" >>"$res"
+		grep -E '^#' "$share/$t.ktap" >"$share/$t.diag"
+	else
+		echo "not ok N $name: $t ran # VM status $vm_rc" >>"$res"
+		sed 's/^/# /' "$share/guest.log" | tail -20 >"$share/$t.diag"
+	fi
+done
+n=$(wc -l <"$res")
+echo "1..$((n + 1))"
+awk '{ sub(/ N /, " " NR " "); print }' "$res"
+for t in $tests; do cat "$share/$t.diag"; done
 # The guest kernel log (warnings, oopses) as the last result.
 "$REPO/scripts/dmesg-check.sh" "$share/dmesg" 0 "$name" |
 	awk -v n=$((n + 1)) '/^(not )?ok 2 / { sub(/ok 2 /, "ok " n " "); p = 1 } p'

@@ -486,6 +486,7 @@ static int pci_probe(const char *addr, const char *dir)
 #include "uqueue_tests.h"
 #include "multi_model_tests.h"
 #include "groups_tests.h"
+#include "health_tools_tests.h"
 
 /* The topologies unit --topo NAME VIEW shows (topo_data.h). */
 static bool make_topo(const char *name, struct td *t)
