@@ -404,6 +404,7 @@ struct ipu_device {
 	unsigned long wdt_hb_since;
 	unsigned long wdt_progress_since;
 	atomic_t recoveries;		/* recoveries that brought it back */
+	atomic_t cqe_lost;		/* a completion matched no command */
 
 	/* Debug counters (debugfs). */
 	atomic_t pinned_pages;

@@ -25,7 +25,15 @@
 #define SOAK_ERRNO_MAX		160	/* errno values counted one by one */
 #define SOAK_NOTE_MAX		320
 /* Generous bounds for TCG: "it never completed", not a timing assertion. */
-#define SOAK_JOB_BOUND_S	90	/* one job, attach wait included */
+/*
+ * A job never waits for another user: each command completes or the
+ * driver recovers the card within seconds. Opening waits for the card's
+ * holder (up to 4 jobs of each of the other workers, and their closes).
+ */
+#define SOAK_JOB_BOUND_S	30
+#define SOAK_OPEN_BOUND_S	120
+/* A close drains the card: up to three of the driver's 10 s waits. */
+#define SOAK_CLOSE_BOUND_S	60
 #define SOAK_EXIT_BOUND_S	150	/* the processes, after the soak ended */
 
 /* --- soak_rng.c: splitmix64, one state per process (no global state) --- */
@@ -78,6 +86,9 @@ struct soak_worker_slot {
 	uint64_t by_errno[SOAK_ERRNO_MAX];	/* clear failures by errno */
 	uint64_t pins;		/* jobs whose data was in ipu_buffer_pin() memory */
 	uint64_t bufs;		/* ... in ipu_buffer_alloc() memory */
+	uint64_t max_job_ms;	/* the longest job */
+	uint64_t max_open_ms;	/* the longest open (attach wait) */
+	uint64_t max_close_ms;	/* the longest close (detach) */
 	volatile int phase;	/* enum soak_phase, for a hang's report */
 	volatile unsigned card;	/* the card of the current job */
 	volatile int hung;	/* 1: the job bound expired */

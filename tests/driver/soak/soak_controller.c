@@ -27,8 +27,8 @@ const char *const soak_fault_names[SOAK_F_COUNT] = {
 };
 
 /* Between actions; each card gets one every few seconds. */
-#define GAP_MIN_MS	300
-#define GAP_MAX_MS	2500
+#define GAP_MIN_MS	200
+#define GAP_MAX_MS	1200
 /* A short delay: READY well within the driver's ready timeout (2000 ms). */
 #define READY_DELAY_MIN_MS	100
 #define READY_DELAY_MAX_MS	800

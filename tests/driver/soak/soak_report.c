@@ -11,7 +11,7 @@
 /* The workers' slots added up. */
 struct totals {
 	uint64_t started, verified, wrong, unclear, failed, sessions, reopens;
-	uint64_t bufs, pins, hung;
+	uint64_t bufs, pins, hung, max_job_ms, max_open_ms, max_close_ms;
 	uint64_t by_errno[SOAK_ERRNO_MAX];
 };
 
@@ -31,6 +31,12 @@ static void add_up(const struct soak_stats *st, struct totals *t)
 		t->bufs += w->bufs;
 		t->pins += w->pins;
 		t->hung += w->hung != 0;
+		if (w->max_job_ms > t->max_job_ms)
+			t->max_job_ms = w->max_job_ms;
+		if (w->max_open_ms > t->max_open_ms)
+			t->max_open_ms = w->max_open_ms;
+		if (w->max_close_ms > t->max_close_ms)
+			t->max_close_ms = w->max_close_ms;
 		for (unsigned e = 0; e < SOAK_ERRNO_MAX; e++)
 			t->by_errno[e] += w->by_errno[e];
 		if (w->note[0])
@@ -56,6 +62,10 @@ static void print_counts(const struct soak_config *cfg, const struct soak_stats 
 	printf("# sessions %llu, reopened after an error %llu; data in ipu_buffer_alloc() memory %llu, in ipu_buffer_pin() memory %llu\n",
 	       (unsigned long long)t->sessions, (unsigned long long)t->reopens,
 	       (unsigned long long)t->bufs, (unsigned long long)t->pins);
+	printf("# longest job %llu ms (bound %u s), open with its attach wait %llu ms (%u s), close %llu ms (%u s)\n",
+	       (unsigned long long)t->max_job_ms, SOAK_JOB_BOUND_S,
+	       (unsigned long long)t->max_open_ms, SOAK_OPEN_BOUND_S,
+	       (unsigned long long)t->max_close_ms, SOAK_CLOSE_BOUND_S);
 	for (int e = 1; e < SOAK_ERRNO_MAX; e++)
 		if (t->by_errno[e])
 			printf("# clear error -%s: %llu (%s)\n", soak_errno_name(-e),

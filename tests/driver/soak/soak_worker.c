@@ -5,8 +5,9 @@
  * job's outcome counted in its slot. After an error that ends what the
  * device had (a reset, a recovery, a card gone) it closes the device and
  * opens it again, as a user would, and keeps nothing from before. A job
- * (its attach wait included) that does not end within SOAK_JOB_BOUND_S is
- * a hang: the alarm records it and ends the process.
+ * that does not end within SOAK_JOB_BOUND_S, an open (attach wait) not
+ * within SOAK_OPEN_BOUND_S or a close not within SOAK_CLOSE_BOUND_S is a
+ * hang: the alarm records it and ends the process.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +45,14 @@ static void note(struct soak_worker_slot *slot, const char *what,
 		 card, what, code, ipu_strerror(code), msg);
 }
 
+static void longest(uint64_t *max_ms, int64_t t0)
+{
+	uint64_t ms = (uint64_t)(soak_now_ms() - t0);
+
+	if (ms > *max_ms)
+		*max_ms = ms;
+}
+
 /* Counts a failure; true when the device must be opened again. */
 static bool failure(struct soak_worker_slot *slot, unsigned card, int code,
 		    const struct ipu_error *err)
@@ -71,12 +80,14 @@ static void session(const struct soak_config *cfg, unsigned card,
 	struct ipu_device *dev = NULL;
 	struct ipu_error err;
 	int ret;
+	int64_t t0 = soak_now_ms();
 
 	slot->card = card;
 	slot->phase = SOAK_P_OPEN;
-	alarm(SOAK_JOB_BOUND_S);
+	alarm(SOAK_OPEN_BOUND_S);
 	ipu_error_clear(&err);
 	ret = ipu_device_open(card, IPU_OPEN_ATTACH, &dev, &err);
+	longest(&slot->max_open_ms, t0);
 	if (!ret)
 		ret = ipu_device_info(dev, &info, &err);
 	if (ret) {
@@ -93,7 +104,9 @@ static void session(const struct soak_config *cfg, unsigned card,
 	for (unsigned i = 0; i < jobs && soak_now_ms() < cfg->end_ms; i++) {
 		alarm(SOAK_JOB_BOUND_S);
 		slot->started++;
+		t0 = soak_now_ms();
 		ret = soak_job(dev, info.model, rng, slot, &err);
+		longest(&slot->max_job_ms, t0);
 		if (!ret) {
 			slot->verified++;
 		} else if (ret == 1) {
@@ -106,7 +119,10 @@ static void session(const struct soak_config *cfg, unsigned card,
 	}
 close:
 	slot->phase = SOAK_P_CLOSE;
+	alarm(SOAK_CLOSE_BOUND_S);
+	t0 = soak_now_ms();
 	ipu_device_close(dev);
+	longest(&slot->max_close_ms, t0);
 out:
 	alarm(0);
 	slot->phase = SOAK_P_IDLE;
