@@ -22,15 +22,7 @@ for v in IPU_SOAK_SEED IPU_SOAK_SECONDS; do
 done
 t0=$(date +%s)
 
-"$REPO/tools/ipu-vm" -q -n 3 -m test "$@" --share "$share" --timeout 900 \
-	--dmesg "$share/dmesg" \
-	--qemu-arg -qmp --qemu-arg "unix:$share/qmp.sock,server=on,wait=off" \
-	-- sh ./guest.sh >"$share/guest.log" 2>&1 &
-vm=$!
-# qmp-serve ends when QEMU closes the socket; bounded by the VM's timeout.
-timeout 960 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" \
-	"$share/qmp" >"$share/qmp-serve.log" 2>&1
-wait $vm
+"$REPO/tests/common/vm-qmp.sh" "$REPO" "$share" -n 3 -m test "$@"
 vm_rc=$?
 
 # The results of the soak and of the runner's debug checks, numbered on.
