@@ -136,7 +136,8 @@ int soak_report(const struct soak_config *cfg, const struct soak_stats *st,
  * One random job on @dev (a card of chip @model): a graph of random kind and size built with the
  * public builder, random data, load, write, run, read back, verify against
  * the host's result. Returns 0 when verified, 1 when it completed with a
- * wrong result (@err->msg says where), or the failing call's -errno with
+ * wrong result (@err->msg says where), 2 when the builder failed (the
+ * soak's own defect, @err its message), or the failing call's -errno with
  * @err filled by libipudev. Updates @slot's phase and data-path counters.
  */
 struct ipu_device;

@@ -2,7 +2,7 @@
 /*
  * Which failures of a job are clear: an errno that the events of the soak
  * document for what user space sees, and a message. Anything else (EINVAL,
- * EPROTO, an empty message...) is a defect the soak reports.
+ * ENOSPC, an empty message...) is a defect the soak reports.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -27,6 +27,8 @@ static const struct clear_error clear_errors[] = {
 	{ ECANCELED, "ECANCELED", true, "the command was aborted" },
 	/* hw-interface "Fault injection": dma-error, DMA_ERROR */
 	{ EFAULT, "EFAULT", false, "a transfer failed (injected DMA error)" },
+	/* docs/card-exec.md: a corrupt completion on the run's user queue */
+	{ EPROTO, "EPROTO", true, "a completion entry was corrupt (its run's outcome unknown)" },
 	/* a reset between load and use: the graph is gone (NO_GRAPH) */
 	{ ENOENT, "ENOENT", false, "the graph was lost to a reset" },
 };

@@ -112,6 +112,9 @@ static void session(const struct soak_config *cfg, unsigned card,
 		} else if (ret == 1) {
 			slot->wrong++;
 			note(slot, "wrong result", card, 0, err.msg);
+		} else if (ret == 2) {
+			slot->unclear++;
+			note(slot, "the builder failed", card, err.code, err.msg);
 		} else if (failure(slot, card, ret, &err)) {
 			*reopen = true;
 			break;
