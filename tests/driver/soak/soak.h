@@ -89,6 +89,7 @@ struct soak_worker_slot {
 	uint64_t max_job_ms;	/* the longest job */
 	uint64_t max_open_ms;	/* the longest open (attach wait) */
 	uint64_t max_close_ms;	/* the longest close (detach) */
+	long fds0, fds1;	/* open file descriptors before and after */
 	volatile int phase;	/* enum soak_phase, for a hang's report */
 	volatile unsigned card;	/* the card of the current job */
 	volatile int hung;	/* 1: the job bound expired */
@@ -103,7 +104,8 @@ struct soak_controller_slot {
 	uint64_t refused[SOAK_F_COUNT];	/* refused (already armed, not READY) */
 	uint64_t qmp_errors;		/* requests that got no answer */
 	volatile int hung;
-	char note[SOAK_NOTE_MAX];
+	char note[SOAK_NOTE_MAX];	/* the first failed RESET */
+	char refusal[SOAK_NOTE_MAX];	/* the first refused fault: why */
 };
 
 struct soak_stats {
@@ -174,6 +176,8 @@ long soak_faults_injected(unsigned index, const char *type);
 long soak_sysfs_long(unsigned id, const char *attr);
 /* /proc/vmstat field @name, or -1. */
 long soak_vmstat(const char *name);
+/* The process's open file descriptors (/proc/self/fd), or -1. */
+long soak_open_fds(void);
 /* /sys/module/ipu/refcnt, or -1. */
 long soak_module_refcnt(void);
 /* Sum of the driver's debugfs leak counters of card ipu@id, or -1. */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the soak reads from the guest kernel: a card's sysfs attributes
- * (recoveries, state), /proc/vmstat's pin counters, the module's refcount
- * and the driver's debugfs leak counters (docs/driver.md).
+ * (recoveries, state), /proc/vmstat's pin counters, the module's refcount,
+ * the driver's debugfs leak counters (docs/driver.md) and a process's
+ * open files.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,19 @@ long soak_vmstat(const char *name)
 		}
 	fclose(f);
 	return v;
+}
+
+long soak_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	long n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
 }
 
 long soak_module_refcnt(void)

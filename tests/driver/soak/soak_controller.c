@@ -80,12 +80,17 @@ static void inject(unsigned index, enum soak_fault f, struct soak_rng *rng,
 	else
 		snprintf(value, sizeof(value), "type=%s", soak_fault_names[f]);
 	ret = qom_inject(index, value, rsp, sizeof(rsp));
-	if (!ret)
+	if (!ret) {
 		slot->armed[f]++;
-	else if (ret == 1)
-		slot->refused[f]++;	/* already armed, or fatal while not READY */
-	else
+	} else if (ret == 1) {
+		/* already armed, fatal while not READY, ... */
+		slot->refused[f]++;
+		if (!slot->refusal[0])
+			snprintf(slot->refusal, sizeof(slot->refusal),
+				 "%s on ipu%u: %.200s", value, index, rsp);
+	} else {
 		slot->qmp_errors++;
+	}
 }
 
 void soak_controller(const struct soak_config *cfg,

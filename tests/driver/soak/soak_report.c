@@ -12,6 +12,7 @@
 struct totals {
 	uint64_t started, verified, wrong, unclear, failed, sessions, reopens;
 	uint64_t bufs, pins, hung, max_job_ms, max_open_ms, max_close_ms;
+	unsigned fd_leaks;	/* workers that ended with more files open */
 	uint64_t by_errno[SOAK_ERRNO_MAX];
 };
 
@@ -31,6 +32,11 @@ static void add_up(const struct soak_stats *st, struct totals *t)
 		t->bufs += w->bufs;
 		t->pins += w->pins;
 		t->hung += w->hung != 0;
+		if (!w->hung && (w->fds0 < 0 || w->fds1 != w->fds0)) {
+			t->fd_leaks++;
+			printf("# worker %u: %ld files open at the start, %ld at the end\n",
+			       i, w->fds0, w->fds1);
+		}
 		if (w->max_job_ms > t->max_job_ms)
 			t->max_job_ms = w->max_job_ms;
 		if (w->max_open_ms > t->max_open_ms)
@@ -88,6 +94,8 @@ static void print_counts(const struct soak_config *cfg, const struct soak_stats 
 	printf("# soak wall time %lld ms (guest)\n", (long long)a->wall_ms);
 	if (c->note[0])
 		printf("# controller: %s\n", c->note);
+	if (c->refusal[0])
+		printf("# first refused fault: %s\n", c->refusal);
 }
 
 static int result(unsigned n, int ok, const char *what, const char *why)
@@ -106,7 +114,7 @@ int soak_report(const struct soak_config *cfg, const struct soak_stats *st,
 	struct totals t;
 	int bad = 0;
 
-	printf("KTAP version 1\n1..8\n");
+	printf("KTAP version 1\n1..9\n");
 	add_up(st, &t);
 	print_counts(cfg, st, &t, a);
 	for (unsigned f = 0; f < SOAK_F_COUNT; f++) {
@@ -131,5 +139,6 @@ int soak_report(const struct soak_config *cfg, const struct soak_stats *st,
 	bad += result(7, !a->refcnt, "module refcount back to 0", NULL);
 	bad += result(8, a->cards_clean == cfg->ncards,
 		      "driver buffers, pages and commands all freed", a->leak_note);
+	bad += result(9, !t.fd_leaks, "every worker closed every file it opened", NULL);
 	return bad;
 }

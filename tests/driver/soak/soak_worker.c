@@ -141,9 +141,11 @@ void soak_worker(const struct soak_config *cfg, unsigned k,
 	soak_rng_seed(&rng, cfg->seed, 1 + k);
 	alarm_slot = slot;
 	sigaction(SIGALRM, &sa, NULL);
+	slot->fds0 = soak_open_fds();
 	while (soak_now_ms() < cfg->end_ms) {
 		unsigned c = soak_rng_range(&rng, 0, cfg->ncards - 1);
 
 		session(cfg, cfg->cards[c].id, &rng, slot, &reopen);
 	}
+	slot->fds1 = soak_open_fds();
 }
