@@ -410,6 +410,7 @@ struct ipu_device {
 	unsigned long wdt_progress_since;
 	atomic_t recoveries;		/* recoveries that brought it back */
 	struct device *hwmon;		/* ipu_hwmon.c: probe .. remove, or NULL */
+	atomic_t cqe_lost;		/* a completion matched no command */
 
 	/* Debug counters (debugfs). */
 	atomic_t pinned_pages;

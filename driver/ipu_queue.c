@@ -319,9 +319,14 @@ static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 			   test_and_clear_bit(cid, q->internal)) {
 			q->inflight--;
 		} else {
+			/*
+			 * A corrupt entry: the command it completed is lost,
+			 * so the watchdog recovers the card (ipu_recovery.c).
+			 */
 			dev_warn_ratelimited(&q->idev->dev,
 					     "queue %u: completion for unknown command %u\n",
 					     q->index, cid);
+			atomic_set(&q->idev->cqe_lost, 1);
 		}
 		q->cq_head = (q->cq_head + 1) % IPU_QUEUE_ENTRIES;
 		if (!q->cq_head)

@@ -79,6 +79,12 @@ static u32 ipu_wdt_check(struct ipu_device *idev)
 	if (state == IPU_CARD_STATE_FAILED &&
 	    (ipu_read(idev, IPU_REG_HEALTH) & IPU_HEALTH_FATAL))
 		return IPU_HUNG_FATAL;
+	/*
+	 * A completion that matched no command (hw-interface "corrupt-cqe"):
+	 * which command it ended is unknown, and that one would wait forever.
+	 */
+	if (atomic_xchg(&idev->cqe_lost, 0))
+		return IPU_HUNG_COMMAND;
 	if (state != IPU_CARD_STATE_READY || count != idev->wdt_reset_count ||
 	    READ_ONCE(idev->halted)) {
 		ipu_wdt_rebase(idev, count);
@@ -203,6 +209,7 @@ void ipu_recovery_init(struct ipu_device *idev)
 	INIT_DELAYED_WORK(&idev->wdt_work, ipu_wdt_work);
 	INIT_WORK(&idev->recovery_work, ipu_recovery_work);
 	atomic_set(&idev->recoveries, 0);
+	atomic_set(&idev->cqe_lost, 0);
 }
 
 /*

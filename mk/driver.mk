@@ -150,6 +150,34 @@ vm-driver-recovery-check:
 	@mkdir -p $(B)/results
 	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-driver-recovery.ktap
 
+# --- The soak (VM, faults injected from the host's QMP) -----------------------
+# ipu_soak_test (tests/driver/soak/soak.h) uses only libipudev's public API;
+# it is in /tests (VM_TESTS) and skips without QMP, as ipu_recovery_test.
+SOAK_DIR := $(DRIVER_TDIR)/soak
+SOAK_TEST := $(B)/tests/ipu_soak_test
+SOAK_SRCS := $(sort $(wildcard $(SOAK_DIR)/*.c))
+ALL_TARGETS += $(SOAK_TEST)
+VM_TESTS += $(SOAK_TEST)
+VM_CHECKS += vm-soak-check
+DK_CHECKS += vm-debug-soak-check
+VM_DEBUG_CHECKS += vm-debug-soak-check
+
+$(SOAK_TEST): $(SOAK_SRCS) $(SOAK_DIR)/soak.h $(TEST_COMMON)/ipu_host_qmp.c \
+		$(TEST_COMMON)/ipu_host_qmp.h $(IPUDEV_SO_LINKS) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "soak: $@"
+	@$(CC) $(USER_CFLAGS) -D_GNU_SOURCE -I$(CURDIR)/libipudev -I$(CURDIR)/$(TEST_COMMON) \
+		-o $@ $(SOAK_SRCS) $(TEST_COMMON)/ipu_host_qmp.c -L$(B)/lib -lipudev
+
+.PHONY: vm-soak-check vm-debug-soak-check
+vm-soak-check:
+	@mkdir -p $(B)/results
+	@$(SOAK_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-soak.ktap
+vm-debug-soak-check: $(DK_INITRAMFS)
+	@mkdir -p $(B)/results
+	@$(SOAK_DIR)/run.sh $(CURDIR) $(B) vm-debug-soak --debug-kernel \
+		>$(B)/results/vm-debug-soak.ktap
+
 # ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
 # killed process on one card) loads the shared test graphs, built with
 # libipudev, and runs threads.

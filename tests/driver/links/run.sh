@@ -16,15 +16,7 @@ share=$B/$name-share
 rm -rf "$share" && mkdir -p "$share"
 cp "$REPO/tests/driver/links/guest.sh" "$share/"
 
-"$REPO/tools/ipu-vm" -q -n 4 --topology m2000 "$@" --share "$share" --timeout 900 \
-	--dmesg "$share/dmesg" \
-	--qemu-arg -qmp --qemu-arg "unix:$share/qmp.sock,server=on,wait=off" \
-	-- sh ./guest.sh >"$share/guest.log" 2>&1 &
-vm=$!
-# qmp-serve ends when QEMU closes the socket; bounded by the VM's timeout.
-timeout 960 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" \
-	"$share/qmp" >"$share/qmp-serve.log" 2>&1
-wait $vm
+"$REPO/tests/common/vm-qmp.sh" "$REPO" "$share" -n 4 --topology m2000 "$@"
 vm_rc=$?
 
 echo "KTAP version 1"

@@ -16,15 +16,7 @@ cp "$REPO/tests/driver/recovery/guest.sh" "$share/"
 # IPU_RECOVERY_TESTS picks some of the guest's tests (default: all).
 [ -n "${IPU_RECOVERY_TESTS:-}" ] && echo "$IPU_RECOVERY_TESTS" >"$share/tests"
 
-"$REPO/tools/ipu-vm" -q -n 2 "$@" --share "$share" --timeout 900 \
-	--dmesg "$share/dmesg" \
-	--qemu-arg -qmp --qemu-arg "unix:$share/qmp.sock,server=on,wait=off" \
-	-- sh ./guest.sh >"$share/guest.log" 2>&1 &
-vm=$!
-# qmp-serve ends when QEMU closes the socket; bounded by the VM's timeout.
-timeout 960 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" \
-	"$share/qmp" >"$share/qmp-serve.log" 2>&1
-wait $vm
+"$REPO/tests/common/vm-qmp.sh" "$REPO" "$share" -n 2 "$@"
 vm_rc=$?
 
 echo "KTAP version 1"
