@@ -63,7 +63,9 @@ struct ipue_fabric_ops {
 	/*
 	 * Write @bytes from @src into member @to's tile memory at global tile
 	 * @tile, byte @offset (the engine there checks the range). Returns 0,
-	 * or IPUE_ERANGE / IPUE_EINVAL for a bad member or range.
+	 * IPUE_ERANGE / IPUE_EINVAL for a bad member or range, or
+	 * IPUE_ECANCELED when the run has ended (the engine then asks poll()
+	 * for the run's cause).
 	 */
 	int (*write)(void *ctx, uint32_t to, uint32_t tile, uint32_t offset,
 		     const void *src, uint64_t bytes);

@@ -266,6 +266,21 @@ int ipue_multi_sync(struct ipue_engine *e, struct ipue_run_stats *st)
 }
 
 /*
+ * A push refused because the run had ended meanwhile (IPUE_ECANCELED) ends
+ * this member's run with the run's own cause, as a barrier or poll would
+ * report it (a link down names the link), not with the refusal's echo.
+ */
+static int push_failed(struct ipue_engine *e, int rc)
+{
+	uint32_t link = IPUE_LINK_NONE;
+	int why;
+
+	if (rc == IPUE_ECANCELED && (why = e->fab.ops->poll(e->fab.ctx, &link)))
+		return fab_fail(e, why, link);
+	return rc;
+}
+
+/*
  * A cross-IPU exchange: an external sync (every member finished the phase
  * before), this member's copies (its own and pushes into the others'
  * tiles), then a barrier: all copies read the state from before it.
@@ -282,14 +297,14 @@ int ipue_multi_exchange(struct ipue_engine *e, const struct ipue_rt_exchange *x,
 	if (e->fab.ops->write_batch && x->npush) {
 		rc = e->fab.ops->write_batch(e->fab.ctx, x->push, x->npush);
 		if (rc)
-			return rc;
+			return push_failed(e, rc);
 	}
 	for (uint32_t i = 0; !e->fab.ops->write_batch && i < x->npush; i++) {
 		const struct ipue_rt_push *p = &x->push[i];
 
 		rc = e->fab.ops->write(e->fab.ctx, p->to, p->tile, p->offset, p->src, p->bytes);
 		if (rc)
-			return rc;
+			return push_failed(e, rc);
 	}
 	return barrier(e, &v);
 }
