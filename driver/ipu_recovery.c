@@ -36,6 +36,7 @@ static const char *const ipu_hung_names[] = {
 	[IPU_HUNG_CARD] = "heartbeat stopped",
 	[IPU_HUNG_COMMAND] = "command stalled",
 	[IPU_HUNG_FATAL] = "card failed",
+	[IPU_HUNG_CORRUPT] = "corrupt completion",
 };
 
 /* Start the watchdog's spans again from what the card shows now. */
@@ -123,7 +124,10 @@ static void ipu_wdt_work(struct work_struct *work)
 					       struct ipu_device, wdt_work);
 	u32 cause = 0;
 
-	if (READ_ONCE(watchdog_period_ms)) {
+	/* Lost waiters: recovered even with hang detection off. */
+	if (atomic_xchg(&idev->corrupt_cqe, 0)) {
+		cause = IPU_HUNG_CORRUPT;
+	} else if (READ_ONCE(watchdog_period_ms)) {
 		down_read(&idev->hw_rwsem);
 		if (!READ_ONCE(idev->gone))
 			cause = ipu_wdt_check(idev);
@@ -203,6 +207,8 @@ void ipu_recovery_init(struct ipu_device *idev)
 	INIT_DELAYED_WORK(&idev->wdt_work, ipu_wdt_work);
 	INIT_WORK(&idev->recovery_work, ipu_recovery_work);
 	atomic_set(&idev->recoveries, 0);
+	atomic_set(&idev->corrupt_cqe, 0);
+	atomic64_set(&idev->generation, 0);
 }
 
 /*

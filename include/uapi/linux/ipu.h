@@ -243,6 +243,7 @@ struct ipu_buf {
 #define IPU_HUNG_CARD			1	/* heartbeat stopped */
 #define IPU_HUNG_COMMAND		2	/* a command stalled PROGRESS */
 #define IPU_HUNG_FATAL			3	/* the card entered FAILED */
+#define IPU_HUNG_CORRUPT		4	/* a corrupt completion entry */
 
 #define IPU_LOAD_MSG_MAX	256
 
