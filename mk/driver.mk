@@ -112,7 +112,7 @@ $(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
 		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
 
 # ipu_links_test asks the host for QMP commands (tests/common/ipu_host_qmp.c).
-$(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
+$(KSELFTEST_OUT)/ipu_links_test: \
 		$(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) \
 		$(KSELFTEST_HDRS) $(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
 		$(LINUX_SRC)/.stamp
@@ -120,6 +120,18 @@ $(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
 	@echo "kselftest: $@"
 	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON) \
 		$(TEST_COMMON)/ipu_host_qmp.c
+
+# ipu_recovery_test too, and it checks its faults with verified graph runs
+# (the shared test graphs, built with libipudev).
+$(KSELFTEST_OUT)/ipu_recovery_test: \
+		$(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) \
+		$(KSELFTEST_HDRS) $(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
+		$(KSELFTEST_GRAPHS) $(LINUX_SRC)/.stamp $(IPUDEV_SO_LINKS) libipudev/ipudev.h
+	@mkdir -p $(dir $@)
+	@echo "kselftest: $@"
+	@$(CC) $(KSELFTEST_CFLAGS) -I$(CURDIR)/libipudev -o $@ $< $(KSELFTEST_COMMON) \
+		$(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_graphs.c \
+		-L$(B)/lib -lipudev
 
 # --- Hang detection and recovery (VM, faults injected from the host's QMP) ---
 # ipu_recovery_test is in /tests (VM_TESTS) and skips without QMP; this boot
