@@ -136,13 +136,31 @@ $(KSELFTEST_OUT)/ipu_recovery_test: \
 # --- Hang detection and recovery (VM, faults injected from the host's QMP) ---
 # ipu_recovery_test is in /tests (VM_TESTS) and skips without QMP; this boot
 # gives it the host's QMP proxy.
+# The -msi and -intx runs take the completions and the READY and ERROR
+# causes on MSI and on INTx; the debug run adds KASAN, lockdep, kmemleak and
+# DMA-API debugging.
 RECOVERY_DIR := $(DRIVER_TDIR)/recovery
-VM_CHECKS += vm-driver-recovery-check
+VM_CHECKS += vm-driver-recovery-check vm-driver-recovery-msi-check \
+	vm-driver-recovery-intx-check
+VM_DEBUG_CHECKS += vm-debug-driver-recovery-check
 
-.PHONY: vm-driver-recovery-check
+.PHONY: vm-driver-recovery-check vm-driver-recovery-msi-check \
+	vm-driver-recovery-intx-check vm-debug-driver-recovery-check
 vm-driver-recovery-check:
 	@mkdir -p $(B)/results
 	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-driver-recovery.ktap
+vm-driver-recovery-msi-check:
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) vm-driver-recovery-msi --qemu-arg -global \
+		--qemu-arg ipu.msix=off >$(B)/results/vm-driver-recovery-msi.ktap
+vm-driver-recovery-intx-check:
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) vm-driver-recovery-intx --append pci=nomsi \
+		>$(B)/results/vm-driver-recovery-intx.ktap
+vm-debug-driver-recovery-check: $(DK_INITRAMFS)
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) vm-debug-driver-recovery --debug-kernel \
+		>$(B)/results/vm-debug-driver-recovery.ktap
 
 # ipu_fuzz_test (a seeded fuzz of every ioctl, mmap and poll; threads and a
 # killed process on one card) loads the shared test graphs, built with

@@ -102,16 +102,20 @@ static int count_fds(void)
 	return n - 1;		/* the directory's own descriptor */
 }
 
-static void leak_snap(struct leak_snap *s)
+/* 0, or -1 when one of the numbers could not be read. */
+static int leak_snap(struct leak_snap *s)
 {
+	long long acq = file_value("/proc/vmstat", "nr_foll_pin_acquired");
+	long long rel = file_value("/proc/vmstat", "nr_foll_pin_released");
 	char buf[32];
 
-	s->pins = file_value("/proc/vmstat", "nr_foll_pin_acquired") -
-		  file_value("/proc/vmstat", "nr_foll_pin_released");
+	s->pins = acq - rel;
 	s->slab_kb = file_value("/proc/meminfo", "SUnreclaim");
 	s->fds = count_fds();
 	s->refcnt = ipu_read_file("/sys/module/ipu/refcnt", buf,
 				  sizeof(buf)) ? -1 : atoi(buf);
+	return acq < 0 || rel < 0 || s->slab_kb < 0 || s->fds < 0 ||
+	       s->refcnt < 0 ? -1 : 0;
 }
 
 /* Runs y = x + x (graph loaded) on @n random x: 0 when y is right. */
@@ -284,7 +288,7 @@ FIXTURE_SETUP(recovery)
 		SKIP(return, "no QMP from the host (IPU_QMP_DIR)");
 	IPU_FIND_CARD_OR_SKIP(HUNG_CARD, self->name);
 	ASSERT_EQ(0, ipu_wait_state(self->name, "ready", UEVENT_MS));
-	leak_snap(&self->before);
+	ASSERT_EQ(0, leak_snap(&self->before));
 	self->fd = ipu_test_open_card(HUNG_CARD, O_RDWR);
 	ASSERT_LE(0, self->fd);
 	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
@@ -313,7 +317,7 @@ FIXTURE_TEARDOWN(recovery)
 	EXPECT_EQ(0, ipu_test_no_leaks(HUNG_CARD));
 	/* Unpinning and freeing follow the release: give them a moment. */
 	do {
-		leak_snap(&after);
+		EXPECT_EQ(0, leak_snap(&after));
 		if (after.pins == self->before.pins &&
 		    after.refcnt == self->before.refcnt)
 			break;

@@ -4,8 +4,10 @@
 # served to the guest by tests/common/qmp-serve.py, and run
 # ipu_recovery_test there (guest.sh) with IPU_QMP_DIR set: the test injects
 # faults into card 0 (docs/hw-interface.md "Fault injection (1.6)").
-# KTAP to stdout: the test's results, then the guest kernel log's verdict.
-# Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]]
+# KTAP to stdout: the test's results, under the debug kernel the runner's
+# kmemleak and DMA-API results, then the guest kernel log's verdict.
+# Usage: run.sh REPO BUILD [NAME [IPU-VM OPTIONS...]] (-msi, -intx and the
+# debug kernel variants pass theirs: mk/driver.mk).
 set -u
 REPO=$1 B=$2
 name=${3:-vm-driver-recovery}
@@ -25,11 +27,21 @@ timeout 960 python3 "$REPO/tests/common/qmp-serve.py" "$share/qmp.sock" \
 wait $vm
 vm_rc=$?
 
+# The test's results, then (debug kernel) kmemleak and the DMA-API error
+# count, then the guest kernel log's verdict, numbered on.
+results=$share/results
+ktaps=
+for f in ipu_recovery_test kernel-debug; do
+	[ -f "$results/$f.ktap" ] && ktaps="$ktaps $results/$f.ktap"
+done
 echo "KTAP version 1"
-if [ -f "$share/ipu_recovery_test.ktap" ]; then
-	n=$(grep -cE '^(not )?ok [0-9]+ ' "$share/ipu_recovery_test.ktap")
+if [ -f "$results/ipu_recovery_test.ktap" ]; then
+	# shellcheck disable=SC2086 # one path per word
+	n=$(cat $ktaps | grep -cE '^(not )?ok [0-9]+ ')
 	echo "1..$((n + 1))"
-	grep -E '^(ok |not ok |#)' "$share/ipu_recovery_test.ktap"
+	# shellcheck disable=SC2086
+	cat $ktaps | grep -E '^(ok |not ok |#)' |
+		awk '/^(not )?ok [0-9]+ / { i++; sub(/ok [0-9]+ /, "ok " i " ") } 1'
 else
 	n=1
 	echo "1..2"
