@@ -291,6 +291,7 @@ struct ipu__card {
 	int have_result;
 	struct ipu_buffer *bufs;	/* registered buffers */
 	struct ipu_buffer *bounce;	/* lazily allocated, not in @bufs */
+	uint64_t bounce_gen;		/* the card's reset generation then */
 	int xfer_mode;			/* enum ipu__xfer_mode (IPUDEV_XFER) */
 	int runq_mode;			/* enum ipu__runq_mode (IPUDEV_RUNQ) */
 	struct ipu__uqueue uq;
@@ -423,8 +424,10 @@ struct ipu_buffer *ipu__card_buffer_find(struct ipu__card *c, const void *p,
 					 size_t len);
 /*
  * ipu__card_bounce() - allocate the card's bounce buffer (c->bounce,
- * IPU__BOUNCE_SIZE, not on the list) unless it has one. Returns 0 or a
- * reported error.
+ * IPU__BOUNCE_SIZE, not on the list) unless it has one from the card's
+ * current reset generation (uAPI 1.8: a reset, this process's, another's
+ * or a recovery, makes it stale and unmaps it, so it is replaced). Returns
+ * 0 or a reported error.
  */
 int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err);
 

@@ -123,14 +123,36 @@ int ipu__card_buffer_alloc(struct ipu_device *dev, struct ipu_buffer *b,
 	return r;
 }
 
+/* GET_INFO's reset generation (0 before uAPI 1.8), or -errno reported. */
+static int card_generation(struct ipu_device *dev, uint64_t *gen,
+			   struct ipu_error *err)
+{
+	struct ipu__card *c = dev->priv;
+	struct ipu_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.argsz = sizeof(info);
+	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, &info) < 0)
+		return ipu__err_sys(err, -errno, "GET_INFO on %s", dev->name);
+	*gen = info.generation;
+	return 0;
+}
+
 int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err)
 {
 	struct ipu__card *c = dev->priv;
 	struct ipu_buffer *b;
+	uint64_t gen = 0;
 	int r;
 
-	if (c->bounce)
+	/* Read before BUF_ALLOC: a reset in between is seen next time. */
+	r = card_generation(dev, &gen, err);
+	if (r)
+		return r;
+	if (c->bounce && c->bounce_gen == gen)
 		return 0;
+	if (c->bounce)
+		ipu__card_buffer_free(dev, c->bounce);
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return ipu__err(err, -ENOMEM, "bounce buffer on %s: out of memory",
@@ -143,6 +165,7 @@ int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err)
 		return r;
 	}
 	c->bounce = b;
+	c->bounce_gen = gen;
 	return 0;
 }
 
