@@ -422,6 +422,9 @@ void ipu__card_buffer_free(struct ipu_device *dev, struct ipu_buffer *b);
 /* The registered buffer holding [p, p + len), or NULL. */
 struct ipu_buffer *ipu__card_buffer_find(struct ipu__card *c, const void *p,
 					 size_t len);
+/* GET_INFO into *@info: 0, or -errno reported. */
+int ipu__card_get_info(struct ipu_device *dev, struct ipu_info *info,
+		       struct ipu_error *err);
 /*
  * ipu__card_bounce() - allocate the card's bounce buffer (c->bounce,
  * IPU__BOUNCE_SIZE, not on the list) unless it has one from the card's

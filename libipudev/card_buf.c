@@ -123,32 +123,19 @@ int ipu__card_buffer_alloc(struct ipu_device *dev, struct ipu_buffer *b,
 	return r;
 }
 
-/* GET_INFO's reset generation (0 before uAPI 1.8), or -errno reported. */
-static int card_generation(struct ipu_device *dev, uint64_t *gen,
-			   struct ipu_error *err)
-{
-	struct ipu__card *c = dev->priv;
-	struct ipu_info info;
-
-	memset(&info, 0, sizeof(info));
-	info.argsz = sizeof(info);
-	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, &info) < 0)
-		return ipu__err_sys(err, -errno, "GET_INFO on %s", dev->name);
-	*gen = info.generation;
-	return 0;
-}
-
 int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err)
 {
 	struct ipu__card *c = dev->priv;
 	struct ipu_buffer *b;
-	uint64_t gen = 0;
+	struct ipu_info info;
+	uint64_t gen;
 	int r;
 
 	/* Read before BUF_ALLOC: a reset in between is seen next time. */
-	r = card_generation(dev, &gen, err);
+	r = ipu__card_get_info(dev, &info, err);
 	if (r)
 		return r;
+	gen = info.generation;	/* 0 before uAPI 1.8 */
 	if (c->bounce && c->bounce_gen == gen)
 		return 0;
 	if (c->bounce)
