@@ -20,6 +20,7 @@
 static const char * const ipu_attrs[] = {
 	"serial", "model", "tiles", "tile_memory", "firmware_version",
 	"state", "card_index", "reset_count", "fabric_index", "recoveries",
+	"generation",
 };
 
 TEST(every_function_is_bound)
