@@ -354,20 +354,39 @@ static void card_works(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, run_double(self->fd, 7));
 }
 
+/* sysfs recoveries of the card (the test fails when it cannot be read). */
+static uint32_t recoveries(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(recovery) *self)
+{
+	uint32_t v = 0;
+
+	EXPECT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &v));
+	return v;
+}
+
+/*
+ * After @fault, a FENCE completes HUNG with @cause, the recovery uevent
+ * names it, and sysfs recoveries counts one.
+ */
+static void fence_hangs(struct __test_metadata *_metadata,
+			FIXTURE_DATA(recovery) *self, const char *fault,
+			uint32_t cause)
+{
+	uint32_t before = recoveries(_metadata, self);
+	struct ipu_cmd c;
+
+	ASSERT_EQ(0, inject(_metadata, fault));
+	EXPECT_EQ(IPU_STATUS_HUNG, fence(self->fd, &c));
+	EXPECT_EQ(cause, c.detail);
+	EXPECT_EQ((int)cause, wait_uevent(self->uev, self->name, "recovery"));
+	EXPECT_EQ(before + 1, recoveries(_metadata, self));
+}
+
 /* The next command hangs: it completes HUNG (command), the card works. */
 TEST_F(recovery, hang_job)
 {
-	uint32_t before, after;
-	struct ipu_cmd c;
-
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
-	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
-	EXPECT_EQ(IPU_STATUS_HUNG, fence(self->fd, &c));
-	EXPECT_EQ((uint32_t)IPU_HUNG_COMMAND, c.detail);
-	EXPECT_EQ(IPU_HUNG_COMMAND, wait_uevent(self->uev, self->name, "recovery"));
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
-	EXPECT_EQ(before + 1, after);
+	fence_hangs(_metadata, self, "type=hang-job", IPU_HUNG_COMMAND);
 	card_works(_metadata, self);
 }
 
@@ -412,11 +431,11 @@ TEST_F(recovery, drop_irq)
 	struct ipu_cmd c;
 
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
+	before = recoveries(_metadata, self);
 	ASSERT_EQ(0, inject(_metadata, "type=drop-irq"));
 	EXPECT_EQ(IPU_STATUS_OK, fence(self->fd, &c));
 	card_works(_metadata, self);
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
+	after = recoveries(_metadata, self);
 	EXPECT_EQ(before, after);
 }
 
@@ -453,12 +472,12 @@ TEST_F(recovery, dma_error)
 			     .length = self->graph_len };
 
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
+	before = recoveries(_metadata, self);
 	ASSERT_EQ(0, inject(_metadata, "type=dma-error"));
 	EXPECT_EQ(IPU_STATUS_DMA_ERROR, ipu_test_submit(self->fd, &c));
 	EXPECT_NE(0ull, c.detail | (uint64_t)c.detail2 << 32);
 	card_works(_metadata, self);
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
+	after = recoveries(_metadata, self);
 	EXPECT_EQ(before, after);
 }
 
@@ -469,18 +488,8 @@ TEST_F(recovery, dma_error)
  */
 TEST_F(recovery, corrupt_cqe)
 {
-	uint32_t before, after;
-	struct ipu_cmd c;
-
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
-	ASSERT_EQ(0, inject(_metadata, "type=corrupt-cqe"));
-	EXPECT_EQ(IPU_STATUS_HUNG, fence(self->fd, &c));
-	EXPECT_EQ((uint32_t)IPU_HUNG_CORRUPT, c.detail);
-	EXPECT_EQ(IPU_HUNG_CORRUPT,
-		  wait_uevent(self->uev, self->name, "recovery"));
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
-	EXPECT_EQ(before + 1, after);
+	fence_hangs(_metadata, self, "type=corrupt-cqe", IPU_HUNG_CORRUPT);
 	card_works(_metadata, self);
 }
 
@@ -494,14 +503,14 @@ TEST_F(recovery, ready_delay_timeout)
 	struct ipu_reset r;
 
 	IPU_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &before));
+	before = recoveries(_metadata, self);
 	ASSERT_EQ(0, inject(_metadata, "type=ready-delay,ms=3000"));
 	EXPECT_EQ(-ETIMEDOUT, ipu_reset(self->fd, 0, 500, &r));
 	EXPECT_EQ(0, ipu_wait_state(self->name, "failed", 1000));
 	ASSERT_EQ(0, ipu_reset(self->fd, 0, 10000, &r));
 	EXPECT_EQ((uint32_t)IPU_DEV_STATE_READY, r.state);
 	card_works(_metadata, self);
-	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &after));
+	after = recoveries(_metadata, self);
 	EXPECT_EQ(before, after);
 }
 
@@ -635,12 +644,7 @@ static void by_reset(struct __test_metadata *_metadata,
 static void by_recovery(struct __test_metadata *_metadata,
 			FIXTURE_DATA(recovery) *self)
 {
-	struct ipu_cmd c;
-
-	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
-	EXPECT_EQ(IPU_STATUS_HUNG, fence(self->fd, &c));
-	EXPECT_EQ(IPU_HUNG_COMMAND,
-		  wait_uevent(self->uev, self->name, "recovery"));
+	fence_hangs(_metadata, self, "type=hang-job", IPU_HUNG_COMMAND);
 }
 
 /* Buffers and mappings from before a RESET are stale; new ones work. */
