@@ -419,6 +419,8 @@ static long ipu_buf_create(struct ipu_ctx *ctx, void __user *uarg, bool pin)
 		kfree(buf);
 		return ret;
 	}
+	/* A reset from here on makes the buffer stale: its first use says so. */
+	buf->gen = atomic64_read(&idev->generation);
 	if (pin)
 		ret = ipu_dmamem_pin(idev, &buf->mem, ab.user_addr, ab.size,
 				     true, true, true);
@@ -504,9 +506,45 @@ void ipu_bufs_free_all(struct ipu_ctx *ctx)
 	}
 }
 
+/**
+ * ipu_generation_advance() - a reset starts: every buffer becomes stale
+ * @idev: the card; reset_lock, attach_lock and hw_rwsem (read) held
+ *
+ * Only the attached context has buffers (they go at detach), and
+ * attach_lock keeps it attached. Its file's buffer mappings (offsets from
+ * 4 GiB up, of every process and every file on the same inode) are zapped
+ * after the generation moved on: a mapping made meanwhile either is zapped
+ * here or sees the new generation in ipu_mmap() and is refused. The pages
+ * themselves stay the buffer's until BUF_FREE, detach or release.
+ */
+void ipu_generation_advance(struct ipu_device *idev)
+{
+	struct ipu_ctx *ctx = idev->attached;
+
+	atomic64_inc(&idev->generation);
+	/* Pairs with the barrier in ipu_mmap() after it inserted pages. */
+	smp_mb__after_atomic();
+	if (ctx)
+		unmap_mapping_range(ctx->mapping, BIT_ULL(IPU_MMAP_SHIFT), 0, 1);
+}
+
+/*
+ * Pages of a buffer mapping are inserted at mmap(): a fault means the
+ * mapping was zapped by a reset (the buffer is stale) and gets SIGBUS.
+ */
+static vm_fault_t ipu_buf_fault(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct ipu_buf_vm_ops = {
+	.fault = ipu_buf_fault,
+};
+
 /*
  * mmap() of a BUF_ALLOC buffer at its mmap_offset (plus whole pages), or of
- * a piece of the user queue (below 4 GiB, ipu_uqueue.c).
+ * a piece of the user queue (below 4 GiB, ipu_uqueue.c). A stale buffer
+ * (1.8) is -EIO, also when a reset started while its pages went in.
  * Runs under mmap_lock: takes no ctx->mutex (see the lock order).
  */
 int ipu_mmap(struct file *filp, struct vm_area_struct *vma)
@@ -541,8 +579,20 @@ int ipu_mmap(struct file *filp, struct vm_area_struct *vma)
 		ret = -EINVAL;
 		goto out;
 	}
+	if (ipu_buf_stale(buf)) {
+		ret = -EIO;
+		goto out;
+	}
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_ops = &ipu_buf_vm_ops;
 	ret = vm_insert_pages(vma, vma->vm_start, pages + first, &num);
+	/*
+	 * The vma is not yet on the file's mapping: a reset that zapped it
+	 * meanwhile missed these pages. mmap_region() undoes them on error.
+	 */
+	smp_mb();
+	if (!ret && ipu_buf_stale(buf))
+		ret = -EIO;
 out:
 	ipu_buffer_put(buf);
 	return ret;

@@ -355,6 +355,8 @@ static int ipu_cmd_map_data(struct ipu_ctx *ctx, const struct ipu_cmd *c,
 		buf = xa_load(&ctx->bufs, c->buf);
 		if (!buf)
 			return -ENOENT;
+		if (ipu_buf_stale(buf))
+			return -EIO;
 		if (c->buf_offset > buf->mem.size ||
 		    c->length > buf->mem.size - c->buf_offset)
 			return -ERANGE;
@@ -394,6 +396,8 @@ static int ipu_cmd_map_bind(struct ipu_ctx *ctx, const struct ipu_cmd *c,
 	buf = xa_load(&ctx->bufs, c->buf);
 	if (!buf)
 		return -ENOENT;
+	if (ipu_buf_stale(buf))
+		return -EIO;
 	if (c->buf_offset > buf->mem.size ||
 	    c->length > buf->mem.size - c->buf_offset)
 		return -ERANGE;

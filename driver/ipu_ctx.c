@@ -28,6 +28,7 @@ int ipu_ctx_open(struct ipu_device *idev, struct file *filp)
 	INIT_LIST_HEAD(&ctx->binds);
 	INIT_LIST_HEAD(&ctx->stale_binds);
 	ctx->uq_id = -1;
+	ctx->mapping = filp->f_mapping;
 	filp->private_data = ctx;
 	mutex_lock(&idev->ctxs_lock);
 	list_add_tail(&ctx->node, &idev->ctxs);

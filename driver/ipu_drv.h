@@ -67,6 +67,8 @@
  *     leader's) to signal the leader's eventfd. A member's part is taken
  *     off its list by its completion (q->lock, no ctx->mutex: it holds no
  *     DMA resources, RUN and ABORT only).
+ *   reset_lock -> attach_lock -> hw_rwsem (read) -> i_mmap_rwsem (a reset
+ *     zaps the attached file's buffer mappings, ipu_generation_advance())
  *   ctx->mutex -> mmap_lock (pin_user_pages); mmap() runs under mmap_lock
  *     and so never takes ctx->mutex: it finds the buffer under the xarray's
  *     own lock and holds a buffer reference (kref) while it maps pages.
@@ -193,6 +195,7 @@ struct ipu_buffer {
 	struct kref ref;		/* ctx->bufs, mmap() in progress */
 	struct ipu_device *idev;
 	u32 handle;
+	u64 gen;			/* idev->generation at creation */
 	bool alloc;			/* BUF_ALLOC (mmap-able) */
 	atomic_t busy;			/* commands in flight on the card */
 	struct ipu_dmamem mem;
@@ -318,7 +321,7 @@ struct ipu_ctx {
 	struct ipu_queue *uq;		/* owned while attached, ctx->mutex */
 	struct ipu_dmamem uq_mem;	/* SQ, CQ, records: one mapping */
 	int uq_id;			/* mmap id, -1: no rings */
-	struct address_space *uq_mapping; /* the file's, for unmapping */
+	struct address_space *mapping;	/* the file's: buffers, user queue */
 	struct list_head node;		/* idev->ctxs, under ctxs_lock */
 	pid_t holder_pid;		/* the attaching process (RESET) */
 	char holder_comm[TASK_COMM_LEN];
@@ -410,7 +413,12 @@ struct ipu_device {
 	unsigned long wdt_progress_since;
 	atomic_t recoveries;		/* recoveries that brought it back */
 	struct device *hwmon;		/* ipu_hwmon.c: probe .. remove, or NULL */
-	atomic_t cqe_lost;		/* a completion matched no command */
+	atomic_t corrupt_cqe;		/* a queue saw one; the watchdog recovers */
+	/*
+	 * 1.8: advanced by every reset the driver makes (ipu_do_reset()):
+	 * buffers of an older one are stale (ipu_buf_stale()).
+	 */
+	atomic64_t generation;
 
 	/* Debug counters (debugfs). */
 	atomic_t pinned_pages;
@@ -628,6 +636,13 @@ long ipu_ioctl_buf_pin(struct ipu_ctx *ctx, void __user *uarg);
 long ipu_ioctl_buf_free(struct ipu_ctx *ctx, void __user *uarg);
 void ipu_bufs_free_all(struct ipu_ctx *ctx);
 int ipu_mmap(struct file *filp, struct vm_area_struct *vma);
+void ipu_generation_advance(struct ipu_device *idev);
+
+/* 1.8: @buf is from before the card's last reset ("Resets invalidate"). */
+static inline bool ipu_buf_stale(const struct ipu_buffer *buf)
+{
+	return buf->gen != (u64)atomic64_read(&buf->idev->generation);
+}
 
 /* ipu_cmd.c */
 long ipu_ioctl_submit(struct ipu_ctx *ctx, void __user *uarg);

@@ -90,6 +90,7 @@ static long ipu_ioctl_get_info(struct ipu_device *idev, void __user *uarg)
 	info.fw_version = idev->fw_version;
 	info.clock_khz = idev->clock_khz;
 	info.capabilities = idev->caps;
+	info.generation = atomic64_read(&idev->generation);
 	strscpy(info.serial, idev->serial, sizeof(info.serial));
 	strscpy(info.driver_version, IPU_DRIVER_VERSION,
 		sizeof(info.driver_version));
@@ -138,6 +139,8 @@ int ipu_do_reset(struct ipu_device *idev, struct ipu_reset *rst)
 	if (ret)
 		return ret;
 
+	/* What user space holds from before is stale from now on. */
+	ipu_generation_advance(idev);
 	count = ipu_read(idev, IPU_REG_RESET_COUNT);
 	WRITE_ONCE(idev->timed_out, false);
 	if (READ_ONCE(idev->halted)) {

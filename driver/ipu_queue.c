@@ -286,6 +286,20 @@ static void ipu_run_record_get(struct ipu_run_counters *c,
 	c->stream_bytes_d2h = ipu_from_le64(r->stream_bytes_d2h);
 }
 
+/*
+ * q->lock held: @e names no command of @q (another queue's sq_id, or a cid
+ * not in flight). Whose completion it was is lost, and its waiter would
+ * wait forever: the watchdog recovers the card (IPU_HUNG_CORRUPT).
+ */
+static void ipu_queue_corrupt_cqe(struct ipu_queue *q, struct ipu_cqe *e)
+{
+	dev_warn_ratelimited(&q->idev->dev,
+			     "queue %u: corrupt completion (sq_id %#x, cid %#x): recovering\n",
+			     q->index, ipu_from_le16(e->sq_id),
+			     ipu_from_le16(e->cid));
+	atomic_set(&q->idev->corrupt_cqe, 1);
+}
+
 /* q->lock held, hardware reachable: consume new completions. */
 static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 {
@@ -303,7 +317,9 @@ static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 		dma_rmb();
 		cid = ipu_from_le16(e->cid);
 		cmd = cid < IPU_QUEUE_ENTRIES ? q->slots[cid] : NULL;
-		if (cmd) {
+		if (ipu_from_le16(e->sq_id) != q->index) {
+			ipu_queue_corrupt_cqe(q, e);
+		} else if (cmd) {
 			q->slots[cid] = NULL;
 			q->inflight--;
 			if (cmd->opcode == IPU_CMD_RUN && q->rec)
@@ -319,14 +335,7 @@ static unsigned int ipu_queue_consume_locked(struct ipu_queue *q)
 			   test_and_clear_bit(cid, q->internal)) {
 			q->inflight--;
 		} else {
-			/*
-			 * A corrupt entry: the command it completed is lost,
-			 * so the watchdog recovers the card (ipu_recovery.c).
-			 */
-			dev_warn_ratelimited(&q->idev->dev,
-					     "queue %u: completion for unknown command %u\n",
-					     q->index, cid);
-			atomic_set(&q->idev->cqe_lost, 1);
+			ipu_queue_corrupt_cqe(q, e);
 		}
 		q->cq_head = (q->cq_head + 1) % IPU_QUEUE_ENTRIES;
 		if (!q->cq_head)

@@ -36,6 +36,7 @@ static const char *const ipu_hung_names[] = {
 	[IPU_HUNG_CARD] = "heartbeat stopped",
 	[IPU_HUNG_COMMAND] = "command stalled",
 	[IPU_HUNG_FATAL] = "card failed",
+	[IPU_HUNG_CORRUPT] = "corrupt completion",
 };
 
 /* Start the watchdog's spans again from what the card shows now. */
@@ -79,12 +80,6 @@ static u32 ipu_wdt_check(struct ipu_device *idev)
 	if (state == IPU_CARD_STATE_FAILED &&
 	    (ipu_read(idev, IPU_REG_HEALTH) & IPU_HEALTH_FATAL))
 		return IPU_HUNG_FATAL;
-	/*
-	 * A completion that matched no command (hw-interface "corrupt-cqe"):
-	 * which command it ended is unknown, and that one would wait forever.
-	 */
-	if (atomic_xchg(&idev->cqe_lost, 0))
-		return IPU_HUNG_COMMAND;
 	if (state != IPU_CARD_STATE_READY || count != idev->wdt_reset_count ||
 	    READ_ONCE(idev->halted)) {
 		ipu_wdt_rebase(idev, count);
@@ -129,7 +124,10 @@ static void ipu_wdt_work(struct work_struct *work)
 					       struct ipu_device, wdt_work);
 	u32 cause = 0;
 
-	if (READ_ONCE(watchdog_period_ms)) {
+	/* Lost waiters: recovered even with hang detection off. */
+	if (atomic_xchg(&idev->corrupt_cqe, 0)) {
+		cause = IPU_HUNG_CORRUPT;
+	} else if (READ_ONCE(watchdog_period_ms)) {
 		down_read(&idev->hw_rwsem);
 		if (!READ_ONCE(idev->gone))
 			cause = ipu_wdt_check(idev);
@@ -209,7 +207,8 @@ void ipu_recovery_init(struct ipu_device *idev)
 	INIT_DELAYED_WORK(&idev->wdt_work, ipu_wdt_work);
 	INIT_WORK(&idev->recovery_work, ipu_recovery_work);
 	atomic_set(&idev->recoveries, 0);
-	atomic_set(&idev->cqe_lost, 0);
+	atomic_set(&idev->corrupt_cqe, 0);
+	atomic64_set(&idev->generation, 0);
 }
 
 /*

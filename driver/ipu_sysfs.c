@@ -106,6 +106,15 @@ static ssize_t recoveries_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(recoveries);
 
+/* 1.8: the reset generation ("Resets invalidate old state"). */
+static ssize_t generation_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_ipu_device(dev)->generation));
+}
+static DEVICE_ATTR_RO(generation);
+
 static struct attribute *ipu_attrs[] = {
 	&dev_attr_serial.attr,
 	&dev_attr_model.attr,
@@ -117,6 +126,7 @@ static struct attribute *ipu_attrs[] = {
 	&dev_attr_reset_count.attr,
 	&dev_attr_fabric_index.attr,
 	&dev_attr_recoveries.attr,
+	&dev_attr_generation.attr,
 	NULL
 };
 

@@ -123,7 +123,6 @@ static int ipu_uq_alloc(struct ipu_ctx *ctx, struct file *filp)
 		ipu_uqueue_free(ctx);
 		return ret ?: id;
 	}
-	ctx->uq_mapping = filp->f_mapping;
 	/* mmap() looks at the pages once it sees the id (no ctx->mutex). */
 	smp_store_release(&ctx->uq_id, id);
 	return 0;
@@ -286,7 +285,7 @@ void ipu_uqueue_stop(struct ipu_ctx *ctx)
 	spin_unlock_irqrestore(&q->lock, flags);
 	wake_up_all(&q->wq);
 	ctx->uq = NULL;
-	unmap_mapping_range(ctx->uq_mapping,
+	unmap_mapping_range(ctx->mapping,
 			    ipu_uq_offset(ctx, IPU_UQ_PIECE_DB), PAGE_SIZE, 1);
 }
 

@@ -51,16 +51,26 @@ static void fw_string(uint32_t v, char *buf, size_t size)
 		 v & 0xff);
 }
 
+int ipu__card_get_info(struct ipu_device *dev, struct ipu_info *info,
+		       struct ipu_error *err)
+{
+	struct ipu__card *c = dev->priv;
+
+	memset(info, 0, sizeof(*info));
+	info->argsz = sizeof(*info);
+	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, info) < 0)
+		return ipu__err_sys(err, -errno, "GET_INFO on %s", c->devnode);
+	return 0;
+}
+
 static int card_info(struct ipu_device *dev, struct ipu_device_info *out,
 		     struct ipu_error *err)
 {
-	struct ipu__card *c = dev->priv;
 	struct ipu_info info;
+	int r = ipu__card_get_info(dev, &info, err);
 
-	memset(&info, 0, sizeof(info));
-	info.argsz = sizeof(info);
-	if (ioctl(c->fd, IPU_IOCTL_GET_INFO, &info) < 0)
-		return ipu__err_sys(err, -errno, "GET_INFO on %s", c->devnode);
+	if (r)
+		return r;
 
 	info.serial[sizeof(info.serial) - 1] = '\0';
 	info.driver_version[sizeof(info.driver_version) - 1] = '\0';

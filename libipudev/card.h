@@ -291,6 +291,7 @@ struct ipu__card {
 	int have_result;
 	struct ipu_buffer *bufs;	/* registered buffers */
 	struct ipu_buffer *bounce;	/* lazily allocated, not in @bufs */
+	uint64_t bounce_gen;		/* the card's reset generation then */
 	int xfer_mode;			/* enum ipu__xfer_mode (IPUDEV_XFER) */
 	int runq_mode;			/* enum ipu__runq_mode (IPUDEV_RUNQ) */
 	struct ipu__uqueue uq;
@@ -421,10 +422,15 @@ void ipu__card_buffer_free(struct ipu_device *dev, struct ipu_buffer *b);
 /* The registered buffer holding [p, p + len), or NULL. */
 struct ipu_buffer *ipu__card_buffer_find(struct ipu__card *c, const void *p,
 					 size_t len);
+/* GET_INFO into *@info: 0, or -errno reported. */
+int ipu__card_get_info(struct ipu_device *dev, struct ipu_info *info,
+		       struct ipu_error *err);
 /*
  * ipu__card_bounce() - allocate the card's bounce buffer (c->bounce,
- * IPU__BOUNCE_SIZE, not on the list) unless it has one. Returns 0 or a
- * reported error.
+ * IPU__BOUNCE_SIZE, not on the list) unless it has one from the card's
+ * current reset generation (uAPI 1.8: a reset, this process's, another's
+ * or a recovery, makes it stale and unmaps it, so it is replaced). Returns
+ * 0 or a reported error.
  */
 int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err);
 

@@ -127,10 +127,19 @@ int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err)
 {
 	struct ipu__card *c = dev->priv;
 	struct ipu_buffer *b;
+	struct ipu_info info;
+	uint64_t gen;
 	int r;
 
-	if (c->bounce)
+	/* Read before BUF_ALLOC: a reset in between is seen next time. */
+	r = ipu__card_get_info(dev, &info, err);
+	if (r)
+		return r;
+	gen = info.generation;	/* 0 before uAPI 1.8 */
+	if (c->bounce && c->bounce_gen == gen)
 		return 0;
+	if (c->bounce)
+		ipu__card_buffer_free(dev, c->bounce);
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return ipu__err(err, -ENOMEM, "bounce buffer on %s: out of memory",
@@ -143,6 +152,7 @@ int ipu__card_bounce(struct ipu_device *dev, struct ipu_error *err)
 		return r;
 	}
 	c->bounce = b;
+	c->bounce_gen = gen;
 	return 0;
 }
 

@@ -189,7 +189,9 @@ int ipu__card_status_err(struct ipu_error *err, const struct ipu__cmd_ctx *x,
 				"%s: the card hung (%s) and was recovered: the command was lost",
 				w, detail == IPU_HUNG_CARD ? "heartbeat stopped" :
 				detail == IPU_HUNG_COMMAND ? "a command stalled" :
-				detail == IPU_HUNG_FATAL ? "fatal error" : "unknown cause");
+				detail == IPU_HUNG_FATAL ? "fatal error" :
+				detail == IPU_HUNG_CORRUPT ? "corrupt completion" :
+				"unknown cause");
 	default:
 		return ipu__err(err, -EIO, "%s: unknown completion status %u "
 				"(detail %u/%u)", w, status, detail, detail2);

@@ -114,7 +114,7 @@ $(KSELFTEST_OUT)/ipu_cmd_test $(KSELFTEST_OUT)/ipu_uqueue_test \
 		$(TEST_COMMON)/ipu_graphs.c -L$(B)/lib -lipudev -lpthread
 
 # ipu_links_test asks the host for QMP commands (tests/common/ipu_host_qmp.c).
-$(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
+$(KSELFTEST_OUT)/ipu_links_test: \
 		$(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c $(KSELFTEST_COMMON) \
 		$(KSELFTEST_HDRS) $(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
 		$(LINUX_SRC)/.stamp
@@ -123,12 +123,15 @@ $(KSELFTEST_OUT)/ipu_links_test $(KSELFTEST_OUT)/ipu_recovery_test: \
 	@$(CC) $(KSELFTEST_CFLAGS) -static -o $@ $< $(KSELFTEST_COMMON) \
 		$(TEST_COMMON)/ipu_host_qmp.c
 
-# ipu_health_test (hwmon, health in sysfs, API 1.8) runs a graph (libipudev)
-# and injects a DMA error through the host's QMP when it has it; it checks
-# that lm-sensors' `sensors` lists the card, so the VM gets the host's
-# (scripts/deps.sh installs lm-sensors; without it that check skips).
+# ipu_health_test (hwmon, health in sysfs, API 1.8) and ipu_recovery_test
+# check with verified graph runs (the shared test graphs, built with
+# libipudev) and inject faults through the host's QMP when they have it;
+# ipu_health_test checks that lm-sensors' `sensors` lists the card, so the
+# VM gets the host's (scripts/deps.sh installs lm-sensors; without it that
+# check skips).
 VM_BINS += $(wildcard /usr/bin/sensors)
-$(KSELFTEST_OUT)/ipu_health_test: $(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c \
+$(KSELFTEST_OUT)/ipu_health_test $(KSELFTEST_OUT)/ipu_recovery_test: \
+		$(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c \
 		$(KSELFTEST_COMMON) $(KSELFTEST_HDRS) $(KSELFTEST_GRAPHS) \
 		$(TEST_COMMON)/ipu_host_qmp.c $(TEST_COMMON)/ipu_host_qmp.h \
 		include/ipu/ipu_models.h $(LINUX_SRC)/.stamp $(IPUDEV_SO_LINKS) \
@@ -142,13 +145,31 @@ $(KSELFTEST_OUT)/ipu_health_test: $(KSELFTEST_OUT)/%: $(DRIVER_TDIR)/%.c \
 # --- Hang detection and recovery (VM, faults injected from the host's QMP) ---
 # ipu_recovery_test is in /tests (VM_TESTS) and skips without QMP; this boot
 # gives it the host's QMP proxy, and ipu_health_test's DMA error too.
+# The -msi and -intx runs take the completions and the READY and ERROR
+# causes on MSI and on INTx; the debug run adds KASAN, lockdep, kmemleak and
+# DMA-API debugging.
 RECOVERY_DIR := $(DRIVER_TDIR)/recovery
-VM_CHECKS += vm-driver-recovery-check
+VM_CHECKS += vm-driver-recovery-check vm-driver-recovery-msi-check \
+	vm-driver-recovery-intx-check
+VM_DEBUG_CHECKS += vm-debug-driver-recovery-check
 
-.PHONY: vm-driver-recovery-check
+.PHONY: vm-driver-recovery-check vm-driver-recovery-msi-check \
+	vm-driver-recovery-intx-check vm-debug-driver-recovery-check
 vm-driver-recovery-check:
 	@mkdir -p $(B)/results
 	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) >$(B)/results/vm-driver-recovery.ktap
+vm-driver-recovery-msi-check:
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) vm-driver-recovery-msi --qemu-arg -global \
+		--qemu-arg ipu.msix=off >$(B)/results/vm-driver-recovery-msi.ktap
+vm-driver-recovery-intx-check:
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) vm-driver-recovery-intx --append pci=nomsi \
+		>$(B)/results/vm-driver-recovery-intx.ktap
+vm-debug-driver-recovery-check: $(DK_INITRAMFS)
+	@mkdir -p $(B)/results
+	@$(RECOVERY_DIR)/run.sh $(CURDIR) $(B) vm-debug-driver-recovery --debug-kernel \
+		>$(B)/results/vm-debug-driver-recovery.ktap
 
 # --- The soak (VM, faults injected from the host's QMP) -----------------------
 # ipu_soak_test (tests/driver/soak/soak.h) uses only libipudev's public API;

@@ -221,7 +221,7 @@ struct fmap {
 	uint8_t *addr;
 	size_t len;
 	int prot;
-	int zapped;		/* MADV_DONTNEED: a touch would SIGBUS */
+	int zapped;		/* MADV_DONTNEED, a reset (1.8): touch SIGBUS */
 };
 
 /* One open file of the card and what its users know about it. */
@@ -450,9 +450,11 @@ static bool documented(int kind, int e)
 		return true;
 	switch (kind) {
 	case K_MMAP:
-		/* the driver's EINVAL; the mm core's checks */
-		return e == EINVAL || e == EACCES || e == ENOMEM ||
-		       e == EOVERFLOW || e == EPERM;
+		/* the driver's EINVAL and (1.8) EIO of a stale buffer; the
+		 * mm core's checks
+		 */
+		return e == EINVAL || e == EIO || e == EACCES ||
+		       e == ENOMEM || e == EOVERFLOW || e == EPERM;
 	case K_POLL:
 		return e == EINTR;
 	case K_MM:	/* mremap, madvise: the mm's errnos, any */
@@ -2005,6 +2007,26 @@ static void op_munmap(struct thr *t)
 	end(t, 0);
 }
 
+/* Fills [p, p + n) with @fill, or reads it when -1: -1 on SIGBUS. */
+static int guarded_touch(uint8_t *p, size_t n, int fill)
+{
+	volatile uint8_t sum = 0;
+
+	if (sigsetjmp(bus_jmp, 1)) {
+		bus_armed = 0;
+		return -1;
+	}
+	bus_armed = 1;
+	if (fill >= 0)
+		memset(p, fill, n);
+	else
+		for (size_t i = 0; i < n; i += 64)
+			sum += p[i];
+	bus_armed = 0;
+	(void)sum;
+	return 0;
+}
+
 static void op_touch(struct thr *t)
 {
 	struct ffile *f = t->f;
@@ -2017,14 +2039,9 @@ static void op_touch(struct thr *t)
 
 		if (m->zapped)
 			goto out;
-		volatile uint8_t sum = 0;
-
-		if (chance(t, 50))
-			memset(m->addr + o, (int)rnd(t), n);
-		else
-			for (size_t i = 0; i < n; i += 64)
-				sum += m->addr[o + i];
-		(void)sum;
+		/* uAPI 1.8: a reset made the buffer stale and unmapped it. */
+		if (guarded_touch(m->addr + o, n, chance(t, 50) ? (int)(rnd(t) & 0xff) : -1))
+			__atomic_store_n(&m->zapped, 1, __ATOMIC_RELAXED);
 	}
 out:
 	pthread_rwlock_unlock(&f->maplock);

@@ -23,6 +23,7 @@ static const char * const ipu_attrs[] = {
 	/* 1.8, every card of this stack has CAPS.HEALTH */
 	"utilisation", "health", "errors_dma", "errors_ring", "errors_fatal",
 	"holder",
+	"generation",
 };
 
 TEST(every_function_is_bound)

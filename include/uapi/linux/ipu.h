@@ -55,6 +55,9 @@
  * @capabilities:  out: card CAPS register
  * @serial:        out: board serial, NUL terminated
  * @driver_version: out: driver version string, NUL terminated
+ * @generation:    out (API 1.8; input ignored): the card's reset
+ *                 generation, advanced by every RESET and recovery; buffers
+ *                 of an older one are stale (-EIO, mappings SIGBUS)
  * @reserved:      in: must be 0; out: 0
  */
 struct ipu_info {
@@ -75,7 +78,8 @@ struct ipu_info {
 	__u64 capabilities;
 	char serial[IPU_SERIAL_MAX];
 	char driver_version[IPU_VERSION_STR_MAX];
-	__u64 reserved[4];
+	__u64 generation;
+	__u64 reserved[3];
 };
 
 /* Do not wait for the card to become ready again. */
@@ -239,6 +243,7 @@ struct ipu_buf {
 #define IPU_HUNG_CARD			1	/* heartbeat stopped */
 #define IPU_HUNG_COMMAND		2	/* a command stalled PROGRESS */
 #define IPU_HUNG_FATAL			3	/* the card entered FAILED */
+#define IPU_HUNG_CORRUPT		4	/* a corrupt completion entry */
 
 #define IPU_LOAD_MSG_MAX	256
 
