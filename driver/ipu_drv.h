@@ -685,8 +685,13 @@ extern const struct attribute_group ipu_health_group;
 int ipu_health_read(struct ipu_device *idev, const u32 *regs, u32 *vals,
 		    unsigned int n);
 
-/* ipu_hwmon.c: the hwmon sensors (CAPS.HEALTH) */
+/* ipu_hwmon.c: the hwmon sensors (CAPS.HEALTH), in a kernel with hwmon */
+#if IS_ENABLED(CONFIG_HWMON)
 void ipu_hwmon_add(struct ipu_device *idev);
 void ipu_hwmon_remove(struct ipu_device *idev);
+#else
+static inline void ipu_hwmon_add(struct ipu_device *idev) { }
+static inline void ipu_hwmon_remove(struct ipu_device *idev) { }
+#endif
 
 #endif /* IPU_DRV_H */

@@ -117,8 +117,11 @@ FIXTURE_SETUP(health)
 	ASSERT_EQ(0, ipu_sysfs_read(self->name, "model", model, sizeof(model)));
 	self->m = ipu_model_by_name(model);
 	ASSERT_NE(NULL, self->m) TH_LOG("model %s", model);
-	ASSERT_EQ(0, find_hwmon(self->name, self->hwmon, sizeof(self->hwmon)))
-		TH_LOG("%s has no hwmon device", self->name);
+	/* A kernel without hwmon (the debug kernel) has no sensors to show. */
+	self->hwmon[0] = '\0';
+	if (!access("/sys/class/hwmon", F_OK))
+		ASSERT_EQ(0, find_hwmon(self->name, self->hwmon, sizeof(self->hwmon)))
+			TH_LOG("%s has no hwmon device", self->name);
 	self->fd = ipu_test_open_card(CARD, O_RDWR);
 	ASSERT_LE(0, self->fd);
 }
@@ -136,6 +139,8 @@ TEST_F(health, hwmon_sensors)
 	char path[640], buf[64];
 	long long t, p;
 
+	if (!self->hwmon[0])
+		SKIP(return, "a kernel without hwmon (CONFIG_HWMON)");
 	snprintf(path, sizeof(path), "%s/name", self->hwmon);
 	ASSERT_EQ(0, ipu_read_file(path, buf, sizeof(buf)));
 	EXPECT_STREQ("ipu", buf);
@@ -169,6 +174,8 @@ TEST_F_TIMEOUT(health, sensors_move_under_load, 600)
 	uint64_t seq;
 	long long end;
 
+	if (!self->hwmon[0])
+		SKIP(return, "a kernel without hwmon (CONFIG_HWMON)");
 	ASSERT_EQ(0, attach_loaded(self->fd, m));
 	/* At rest first: a whole window without a command (idle power). */
 	ASSERT_EQ(idle_uw, wait_power(self->hwmon, idle_uw));
@@ -330,6 +337,8 @@ TEST_F(health, sensors_lists_card)
 {
 	char out[8192];
 
+	if (!self->hwmon[0])
+		SKIP(return, "a kernel without hwmon (CONFIG_HWMON)");
 	if (access("/usr/bin/sensors", X_OK))
 		SKIP(return, "no sensors program (lm-sensors) in the VM");
 	ASSERT_EQ(0, run_tool("sensors 'ipu-*' 2>&1", out, sizeof(out)))
@@ -359,6 +368,8 @@ static void read_through_resets(const char *name, const char *hwmon,
 		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
 			int ret;
 
+			if (i < 2 && !hwmon[0])
+				continue;	/* a kernel without hwmon */
 			if (i < 2)
 				snprintf(path, sizeof(path), "%s/%s", hwmon,
 					 attrs[i]);
@@ -414,7 +425,8 @@ TEST_F_TIMEOUT(health, reads_during_function_reset, 600)
 	/* After the resets: figures again, the counters from power-on. */
 	long long t;
 
-	EXPECT_EQ(0, sensor(self->hwmon, "temp1_input", &t));
+	if (self->hwmon[0])
+		EXPECT_EQ(0, sensor(self->hwmon, "temp1_input", &t));
 }
 
 /* An injected DMA error: counted in errors_dma, health "degraded". */
