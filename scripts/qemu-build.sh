@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build QEMU 7.2 from Debian's qemu source package with the IPU card
 # (qemu-device/) compiled in as hw/ipu, linked with the engine's archive.
+# QEMU fixes of its own are in scripts/qemu-patches/, applied once.
 # Usage: qemu-build.sh REPO BUILD_DIR ENGINE_LIB
 #
 # The source is fetched once (apt-get source) into BUILD_DIR/qemu-src, the
@@ -28,6 +29,17 @@ if [ -z "$SRC" ]; then
 	SRC=$(find "$SRC_PARENT" -maxdepth 1 -type d -name 'qemu-7.2*' | head -1)
 	[ -n "$SRC" ] || { echo "qemu: no qemu-7.2 source tree after apt-get source" >&2; exit 1; }
 fi
+
+# Fixes to QEMU itself (each patch says why), applied once: a patch that
+# reverses cleanly is in already.
+for p in "$REPO"/scripts/qemu-patches/*.patch; do
+	[ -f "$p" ] || continue
+	if ! patch -d "$SRC" -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1; then
+		echo "qemu: applying $(basename "$p")"
+		patch -d "$SRC" -p1 -N -s <"$p" ||
+			{ echo "qemu: $(basename "$p") does not apply" >&2; exit 1; }
+	fi
+done
 
 # Register the card with QEMU's build: a link, a meson subdir, a Kconfig source;
 # and a link to the engine's archive where qemu-device/meson.build looks.
