@@ -58,12 +58,18 @@ static bool ipu_wdt_expired(unsigned long since, unsigned int ms)
  * A card in a group may wait at an external sync without PROGRESS for up
  * to the fabric's sync timeout (hw-interface "What a driver may conclude"):
  * a card with IPU-Links may be in one, so it is allowed that much more.
+ * Not a closing queue's command (@active's queue): the detach runs only
+ * UNLOAD, unbinds and ABORTs there, which wait at no sync, and it holds
+ * the card meanwhile.
  */
-static unsigned int ipu_wdt_progress_limit(struct ipu_device *idev)
+static unsigned int ipu_wdt_progress_limit(struct ipu_device *idev,
+					   u32 active)
 {
 	unsigned int ms = READ_ONCE(progress_timeout_ms);
+	unsigned int qi = IPU_ACTIVE_QUEUE(active);
 
-	if (idev->feat.links)
+	if (idev->feat.links &&
+	    !(qi < IPU_NUM_QUEUES && READ_ONCE(idev->queues[qi].closing)))
 		ms += IPU_SYNC_TIMEOUT_MS_DEFAULT;
 	return ms;
 }
@@ -109,7 +115,7 @@ static u32 ipu_wdt_check(struct ipu_device *idev)
 		idev->wdt_progress = progress;
 		idev->wdt_progress_since = jiffies;
 	} else if (ipu_wdt_expired(idev->wdt_progress_since,
-				   ipu_wdt_progress_limit(idev))) {
+				   ipu_wdt_progress_limit(idev, active))) {
 		return IPU_HUNG_COMMAND;
 	}
 	return 0;
