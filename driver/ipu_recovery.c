@@ -288,13 +288,14 @@ bool ipu_recover_detaching(struct ipu_device *idev)
 {
 	u32 cause = 0;
 
+	/* remove stops the queues without attach_lock: it halts the card. */
+	if (READ_ONCE(idev->gone) || !idev->feat.health ||
+	    !idev->feat.soft_reset || !READ_ONCE(watchdog_period_ms))
+		return false;
 	lockdep_assert_held(&idev->attach_lock);
 	/* A finding a detach recovered already is not recovered again. */
 	if (!idev->detach_recovered)
 		cause = READ_ONCE(idev->hung_cause);
-	if (READ_ONCE(idev->gone) || !idev->feat.health ||
-	    !idev->feat.soft_reset || !READ_ONCE(watchdog_period_ms))
-		return false;
 	if (!cause &&
 	    (ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK) ==
 	    IPU_CARD_STATE_FAILED &&
