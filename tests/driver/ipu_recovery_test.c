@@ -368,7 +368,7 @@ static long long close_card(FIXTURE_DATA(recovery) *self)
 	close(self->fd);
 	self->fd = -1;
 	t0 = ipu_now_ms() - t0;
-	ksft_print_msg("close took %lld ms\n", t0);
+	fprintf(stderr, "# close took %lld ms\n", t0);
 	return t0;
 }
 
@@ -404,7 +404,7 @@ TEST_F(recovery, close_hang_unload)
 TEST_F(recovery, close_fatal)
 {
 	char progress[32] = "";
-	int go[2];
+	int go[2], closed[2];
 	struct close_base b;
 	long long ms;
 	pid_t pid;
@@ -416,16 +416,22 @@ TEST_F(recovery, close_fatal)
 	ASSERT_EQ(0, ipu_write_file(PROGRESS_PARAM, "600000"));
 	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
 	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(closed));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
+		/* Our copy of the file: the parent's close is the last. */
 		close(self->fd);
 		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
+		close(closed[0]);
+		if (write(closed[1], "c", 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(2);
 		_exit(inject(_metadata, "type=fatal") ? 1 : 0);
 	}
 	close(go[0]);
+	close(closed[1]);
+	ASSERT_EQ(1, read(closed[0], &c, 1));
+	close(closed[0]);
 	/* The fault goes in while the close waits for the hung UNLOAD. */
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	close(go[1]);
