@@ -47,6 +47,11 @@
  *     -> hw_rwsem (read) -> q->lock as RESET does, and sends its uevent
  *     holding no lock. Neither is queued again once gone is set; remove
  *     cancels them before it takes hw_rwsem for writing.
+ *   a detach that finds the card failed or hung (ipu_card_stuck()) does
+ *     not wait for it: it recovers it itself (ipu_recover_detaching())
+ *     under attach_lock -> ctx->mutex -> hw_rwsem (read) -> q->lock, the
+ *     locks it holds already (attach_lock excludes every other reset),
+ *     never reset_lock, and queues recovery_work for the uevents.
  *   attach_lock (mutex) -> ctx->mutex -> hw_rwsem (read) -> q->lock (spin)
  *   device_lock (PCI core) -> hw_rwsem (write: remove stops the queues,
  *     reset_prepare..reset_done) -> q->lock; remove then takes
@@ -405,6 +410,7 @@ struct ipu_device {
 	struct delayed_work wdt_work;	/* the watchdog */
 	struct work_struct recovery_work; /* one recovery at a time */
 	u32 hung_cause;			/* IPU_HUNG_*, for recovery_work */
+	u32 detach_recovered;		/* a detach recovered it: its cause */
 	u32 wdt_heartbeat;		/* last values the watchdog saw, */
 	u32 wdt_progress;		/* and since when (jiffies); only */
 	u32 wdt_active;			/* wdt_work touches them */
@@ -508,6 +514,8 @@ void ipu_recovery_init(struct ipu_device *idev);
 void ipu_recovery_start(struct ipu_device *idev);
 void ipu_recovery_stop(struct ipu_device *idev);
 void ipu_health_uevent(struct ipu_device *idev, const char *event, u32 cause);
+bool ipu_card_stuck(struct ipu_device *idev);
+bool ipu_recover_detaching(struct ipu_device *idev);
 
 /* ipu_irq.c */
 int ipu_irq_init(struct ipu_device *idev);

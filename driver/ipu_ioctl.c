@@ -116,7 +116,8 @@ static bool ipu_reset_idle(struct ipu_device *idev, void *arg)
 }
 
 /*
- * Called with reset_lock, attach_lock and hw_rwsem (read) held, the card
+ * Called with attach_lock and hw_rwsem (read) held (and reset_lock, but by
+ * a detach's recovery: attach_lock alone excludes the other resets), the card
  * not gone. Commands in flight stay in flight until the card is READY
  * again (ipu_queues_recover()): until then it may still move their data.
  */

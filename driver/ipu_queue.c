@@ -464,9 +464,11 @@ static bool ipu_queue_released(struct ipu_queue *q)
  * ipu_queue_let_go() - wait for the card to confirm that @q stopped
  * @q: a queue written CTRL = 0 (or dropped by a reset)
  *
- * Sleeps (never under q->lock) up to IPU_LETGO_MS. Caller holds hw_rwsem
- * (read or write) with the BAR mapped.
- * Return: true once the card let go, false when it did not in time.
+ * Sleeps (never under q->lock) up to IPU_LETGO_MS, and not at all once the
+ * card is stuck (ipu_card_stuck()). Caller holds hw_rwsem (read or write)
+ * with the BAR mapped.
+ * Return: true once the card let go, false when it did not in time or is
+ * stuck.
  */
 bool ipu_queue_let_go(struct ipu_queue *q)
 {
@@ -474,6 +476,9 @@ bool ipu_queue_let_go(struct ipu_queue *q)
 	unsigned int us = 10;
 
 	while (!ipu_queue_released(q)) {
+		/* Failed or hung: it lets go only when reset. */
+		if (ipu_card_stuck(q->idev))
+			return false;
 		if (time_after(jiffies, deadline)) {
 			dev_warn(&q->idev->dev,
 				 "queue %u: the card did not let go within %u ms\n",
@@ -492,8 +497,11 @@ bool ipu_queue_let_go(struct ipu_queue *q)
  *
  * Caller holds hw_rwsem (read or write) with the BAR still mapped (the card
  * may be "gone" already: remove is then waiting for us), and no spinlock.
- * A card that does not confirm the stop is halted (ipu_card_halt()). After
- * this the card touches nothing the queue referenced. Idempotent.
+ * A card that does not confirm the stop is recovered at once if it failed
+ * or hung (ipu_recover_detaching(): a detach holds attach_lock), else
+ * halted (ipu_card_halt()). Either ends only once the card confirmed it
+ * let go (READY after a reset) or lost its bus mastering. After this the
+ * card touches nothing the queue referenced. Idempotent.
  */
 void ipu_queue_stop_hw(struct ipu_queue *q)
 {
@@ -503,7 +511,7 @@ void ipu_queue_stop_hw(struct ipu_queue *q)
 	if (q->active && q->hw_ok)
 		ipu_queue_disable_locked(q);
 	spin_unlock_irqrestore(&q->lock, flags);
-	if (!ipu_queue_let_go(q))
+	if (!ipu_queue_let_go(q) && !ipu_recover_detaching(q->idev))
 		ipu_card_halt(q->idev);
 }
 
@@ -519,9 +527,10 @@ static bool ipu_queue_idle(struct ipu_queue *q)
 }
 
 /*
- * Waits (uninterruptibly: this is also close() of a dying process). An
- * ABORT that reached the card before its RUN started has nothing to stop,
- * so every poll period without progress sends another one.
+ * Waits (uninterruptibly: this is also close() of a dying process) up to
+ * @ms, not on a stuck card (ipu_card_stuck(): it finishes nothing until
+ * reset). An ABORT that reached the card before its RUN started has
+ * nothing to stop, so every poll period without progress sends another one.
  */
 static bool ipu_queue_wait_idle(struct ipu_queue *q, unsigned int ms)
 {
@@ -530,7 +539,7 @@ static bool ipu_queue_wait_idle(struct ipu_queue *q, unsigned int ms)
 	unsigned long flags;
 
 	while (!ipu_queue_idle(q)) {
-		if (time_after(jiffies, deadline))
+		if (time_after(jiffies, deadline) || ipu_card_stuck(q->idev))
 			return false;
 		if (wait_event_timeout(q->wq, ipu_queue_idle(q),
 				       msecs_to_jiffies(IPU_POLL_MS)))
@@ -568,6 +577,19 @@ void ipu_queue_drain(struct ipu_queue *q)
 	ipu_queue_fail_all_locked(q, IPU_STATUS_ABORTED, 0);
 	spin_unlock_irqrestore(&q->lock, flags);
 	wake_up_all(&q->wq);
+}
+
+/*
+ * A detach's wait for @what on the card ended unfinished: a stuck card
+ * (ipu_card_stuck()) is recovered now, whether or not it would let go of
+ * the queue, since only its reset drops what it holds for the context
+ * (graph, stream bindings to the buffers about to be freed).
+ */
+static void ipu_queue_wait_failed(struct ipu_queue *q, const char *what)
+{
+	if (ipu_card_stuck(q->idev) && ipu_recover_detaching(q->idev))
+		return;
+	dev_warn(&q->idev->dev, "queue %u: %s not done\n", q->index, what);
 }
 
 /*
@@ -625,9 +647,7 @@ static void ipu_queue_unbind_streams(struct ipu_queue *q)
 		left = q->hw_ok ? ipu_queue_push_unbinds_locked(q, skip) : 0;
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (!ipu_queue_wait_idle(q, IPU_DRAIN_MS)) {
-			dev_warn(&q->idev->dev,
-				 "queue %u: streams not unbound within %u ms\n",
-				 q->index, IPU_DRAIN_MS);
+			ipu_queue_wait_failed(q, "stream unbind");
 			break;
 		}
 		skip = total - left;
@@ -661,8 +681,7 @@ void ipu_queue_release_card(struct ipu_queue *q)
 		ipu_queue_push_locked(q, &sqe, NULL);
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (!ipu_queue_wait_idle(q, IPU_DRAIN_MS))
-		dev_warn(&q->idev->dev, "queue %u: UNLOAD not done within %u ms\n",
-			 q->index, IPU_DRAIN_MS);
+		ipu_queue_wait_failed(q, "UNLOAD");
 	ipu_queue_stop_hw(q);
 }
 

@@ -59,12 +59,18 @@ static bool ipu_wdt_expired(unsigned long since, unsigned int ms)
  * A card in a group may wait at an external sync without PROGRESS for up
  * to the fabric's sync timeout (hw-interface "What a driver may conclude"):
  * a card with IPU-Links may be in one, so it is allowed that much more.
+ * Not a closing queue's command (@active's queue): the detach runs only
+ * UNLOAD, unbinds and ABORTs there, which wait at no sync, and it holds
+ * the card meanwhile.
  */
-static unsigned int ipu_wdt_progress_limit(struct ipu_device *idev)
+static unsigned int ipu_wdt_progress_limit(struct ipu_device *idev,
+					   u32 active)
 {
 	unsigned int ms = READ_ONCE(progress_timeout_ms);
+	unsigned int qi = IPU_ACTIVE_QUEUE(active);
 
-	if (idev->feat.links)
+	if (idev->feat.links &&
+	    !(qi < IPU_NUM_QUEUES && READ_ONCE(idev->queues[qi].closing)))
 		ms += IPU_SYNC_TIMEOUT_MS_DEFAULT;
 	return ms;
 }
@@ -104,7 +110,7 @@ static u32 ipu_wdt_check(struct ipu_device *idev)
 		idev->wdt_progress = progress;
 		idev->wdt_progress_since = jiffies;
 	} else if (ipu_wdt_expired(idev->wdt_progress_since,
-				   ipu_wdt_progress_limit(idev))) {
+				   ipu_wdt_progress_limit(idev, active))) {
 		return IPU_HUNG_COMMAND;
 	}
 	return 0;
@@ -131,6 +137,10 @@ static void ipu_wdt_work(struct work_struct *work)
 		down_read(&idev->hw_rwsem);
 		if (!READ_ONCE(idev->gone))
 			cause = ipu_wdt_check(idev);
+		/* The recovery re-checks against the count of the finding. */
+		if (cause)
+			idev->wdt_reset_count = ipu_read(idev,
+							 IPU_REG_RESET_COUNT);
 		up_read(&idev->hw_rwsem);
 	}
 	if (!cause) {
@@ -160,29 +170,60 @@ void ipu_health_uevent(struct ipu_device *idev, const char *event, u32 cause)
 	kobject_uevent_env(&idev->dev.kobj, KOBJ_CHANGE, envp);
 }
 
-/* Reset the card as RESET does, under its locks; the lost commands HUNG. */
-static int ipu_recover(struct ipu_device *idev, u32 cause)
+/*
+ * attach_lock and hw_rwsem (read) held, !gone (attach_lock excludes every
+ * other reset: RESET and recovery_work take it, a function reset takes
+ * hw_rwsem for writing): reset the card for @cause; the lost commands of
+ * the kernel queues complete HUNG once it is READY.
+ */
+static int ipu_recover_locked(struct ipu_device *idev, u32 cause)
 {
 	struct ipu_reset rst = { .argsz = sizeof(rst) };
+	int ret;
+
+	dev_warn(&idev->dev, "card hung (%s): recovering\n",
+		 ipu_hung_names[cause]);
+	trace_ipu_reset(idev->minor, 0, ipu_read(idev, IPU_REG_RESET_COUNT));
+	ipu_queues_mark_hung(idev, cause);
+	ret = ipu_do_reset(idev, &rst);
+	trace_ipu_reset_done(idev->minor, ret, rst.reset_count);
+	if (ret)
+		dev_warn(&idev->dev, "recovery failed: %d\n", ret);
+	else
+		atomic_inc(&idev->recoveries);
+	return ret;
+}
+
+/*
+ * The watchdog's finding @cause (0: none, the work was queued by a detach)
+ * re-checked under RESET's locks: a detach that recovered the card already
+ * gives its cause in *@done and 0; a card reset by someone else since the
+ * finding and READY is left alone (-EALREADY); else it is reset.
+ */
+static int ipu_recover(struct ipu_device *idev, u32 cause, u32 *done)
+{
 	int ret = -ENODEV;
 
 	mutex_lock(&idev->reset_lock);
 	mutex_lock(&idev->attach_lock);
 	down_read(&idev->hw_rwsem);
-	if (!READ_ONCE(idev->gone)) {
-		dev_warn(&idev->dev, "card hung (%s): recovering\n",
-			 ipu_hung_names[cause]);
-		trace_ipu_reset(idev->minor, 0,
-				ipu_read(idev, IPU_REG_RESET_COUNT));
-		ipu_queues_mark_hung(idev, cause);
-		ret = ipu_do_reset(idev, &rst);
-		trace_ipu_reset_done(idev->minor, ret, rst.reset_count);
-		if (ret)
-			dev_warn(&idev->dev, "recovery failed: %d\n", ret);
-		else
-			atomic_inc(&idev->recoveries);
-		ipu_wdt_rebase(idev, ipu_read(idev, IPU_REG_RESET_COUNT));
+	*done = cause;
+	if (READ_ONCE(idev->gone))
+		goto out;
+	ret = -EALREADY;
+	if (idev->detach_recovered) {
+		*done = idev->detach_recovered;
+		WRITE_ONCE(idev->detach_recovered, 0);
+		ret = 0;
+	} else if (cause && !(ipu_card_ready(idev) &&
+			      ipu_read(idev, IPU_REG_RESET_COUNT) !=
+			      idev->wdt_reset_count)) {
+		ret = ipu_recover_locked(idev, cause);
 	}
+	/* Only the watchdog's flight rests it: nobody else runs it now. */
+	if (cause)
+		ipu_wdt_rebase(idev, ipu_read(idev, IPU_REG_RESET_COUNT));
+out:
 	up_read(&idev->hw_rwsem);
 	mutex_unlock(&idev->attach_lock);
 	mutex_unlock(&idev->reset_lock);
@@ -194,12 +235,75 @@ static void ipu_recovery_work(struct work_struct *work)
 	struct ipu_device *idev = container_of(work, struct ipu_device,
 					       recovery_work);
 	u32 cause = READ_ONCE(idev->hung_cause);
+	u32 done;
 
-	if (cause == IPU_HUNG_FATAL)
-		ipu_health_uevent(idev, "fatal", 0);
-	if (!ipu_recover(idev, cause))
-		ipu_health_uevent(idev, "recovery", cause);
+	/* Only a recovery that happened is announced, after it. */
+	if (!ipu_recover(idev, cause, &done)) {
+		if (done == IPU_HUNG_FATAL)
+			ipu_health_uevent(idev, "fatal", 0);
+		ipu_health_uevent(idev, "recovery", done);
+	}
+	if (cause)
+		WRITE_ONCE(idev->hung_cause, 0);
 	ipu_wdt_arm(idev);
+}
+
+/**
+ * ipu_card_stuck() - is waiting for the card to finish or let go futile?
+ * @idev: the card; hw_rwsem held (read or write), the BAR mapped
+ *
+ * True when the card FAILED, or the watchdog found it hung and no detach
+ * recovered it since: only a reset makes it let go. A card being removed
+ * is never stuck (remove halts it after the usual waits).
+ */
+bool ipu_card_stuck(struct ipu_device *idev)
+{
+	u32 status;
+
+	if (READ_ONCE(idev->gone))
+		return false;
+	if (READ_ONCE(idev->hung_cause) && !READ_ONCE(idev->detach_recovered))
+		return true;
+	status = ipu_read(idev, IPU_REG_STATUS);
+	return status != ~0u &&
+	       (status & IPU_CARD_STATE_MASK) == IPU_CARD_STATE_FAILED;
+}
+
+/**
+ * ipu_recover_detaching() - recover, for a detach, a card that needs it
+ * @idev: the card; the caller holds attach_lock, ctx->mutex and hw_rwsem
+ *	(read), the card not gone
+ *
+ * The recovery that recovery_work would do once it gets attach_lock, done
+ * now by the detach that holds it (there is one attached context: its
+ * queue is closing and left alone); recovery_work, queued, then finds the
+ * card recovered and only announces it. Only for a card the watchdog found
+ * hung or that failed with HEALTH.FATAL, and the watchdog on.
+ * Return: true when the card is READY after the reset: it let go of
+ * everything; false when there was nothing to recover or it failed.
+ */
+bool ipu_recover_detaching(struct ipu_device *idev)
+{
+	u32 cause = 0;
+
+	/* remove stops the queues without attach_lock: it halts the card. */
+	if (READ_ONCE(idev->gone) || !idev->feat.health ||
+	    !idev->feat.soft_reset || !READ_ONCE(watchdog_period_ms))
+		return false;
+	lockdep_assert_held(&idev->attach_lock);
+	/* A finding a detach recovered already is not recovered again. */
+	if (!idev->detach_recovered)
+		cause = READ_ONCE(idev->hung_cause);
+	if (!cause &&
+	    (ipu_read(idev, IPU_REG_STATUS) & IPU_CARD_STATE_MASK) ==
+	    IPU_CARD_STATE_FAILED &&
+	    (ipu_read(idev, IPU_REG_HEALTH) & IPU_HEALTH_FATAL))
+		cause = IPU_HUNG_FATAL;
+	if (!cause || ipu_recover_locked(idev, cause) || !ipu_card_ready(idev))
+		return false;
+	WRITE_ONCE(idev->detach_recovered, cause);
+	schedule_work(&idev->recovery_work);
+	return true;
 }
 
 void ipu_recovery_init(struct ipu_device *idev)
@@ -209,6 +313,7 @@ void ipu_recovery_init(struct ipu_device *idev)
 	atomic_set(&idev->recoveries, 0);
 	atomic_set(&idev->corrupt_cqe, 0);
 	atomic64_set(&idev->generation, 0);
+	idev->detach_recovered = 0;
 }
 
 /*

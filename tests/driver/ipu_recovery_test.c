@@ -10,7 +10,9 @@
  * verified. Every test also checks that nothing leaked (see struct
  * leak_snap). The stale_* tests check "Resets invalidate old state":
  * buffers from before a RESET or a recovery are -EIO, their mappings
- * SIGBUS, and new ones work.
+ * SIGBUS, and new ones work. A close while the card hangs on its UNLOAD,
+ * or fails during it, does not wait out the driver's timeouts: it
+ * recovers the card once, and nothing leaks.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +44,13 @@
 #define N_ELEMS		1024
 /* Unreclaimable slab may move this much for reasons of its own. */
 #define SLAB_MARGIN_KB	4096
+/*
+ * The driver's wait for a card to let go of a queue (IPU_LETGO_MS) and for
+ * a detach's UNLOAD (IPU_DRAIN_MS): a close that took this long waited one
+ * of them out instead of recovering the card.
+ */
+#define LETGO_MS	10000
+#define PIN_BYTES	(64 * 4096)
 
 /*
  * What a fault must not leak, taken before the test opens anything and
@@ -659,6 +668,170 @@ TEST_F(recovery, stale_after_recovery)
 {
 	IPU_RETURN_IF_SKIPPED();
 	stale_check(_metadata, self, by_recovery);
+}
+
+/* The ipu module's reference count (each open file holds one), or -1. */
+static long module_refs(void)
+{
+	char buf[32];
+
+	if (ipu_read_file("/sys/module/ipu/refcnt", buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* What a close during a fault is checked against. */
+struct close_base {
+	uint32_t recoveries;
+	uint32_t resets;
+	long refs;		/* the module's, self->fd open */
+	long file_refs;		/* those one open file holds */
+	void *pin;
+};
+
+/*
+ * Card 1's process is done first (its file would change the module's
+ * count); self->fd keeps a pinned buffer, which its close must unpin.
+ */
+static void close_base_take(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(recovery) *self, struct close_base *b)
+{
+	int fd;
+
+	if (self->other > 0) {
+		EXPECT_EQ(0, other_status(self->other));
+		self->other = -1;
+	}
+	b->pin = mmap(NULL, PIN_BYTES, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, b->pin);
+	memset(b->pin, 0x5a, PIN_BYTES);
+	ASSERT_LT(0, ipu_test_buf_pin(self->fd, b->pin, PIN_BYTES));
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &b->recoveries));
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "reset_count", &b->resets));
+	b->refs = module_refs();
+	ASSERT_LT(0, b->refs);
+	fd = ipu_test_open_card(HUNG_CARD, O_RDWR);
+	ASSERT_LE(0, fd);
+	b->file_refs = module_refs() - b->refs;
+	close(fd);
+	ASSERT_LT(0, b->file_refs);
+	ASSERT_EQ(b->refs, module_refs());
+}
+
+/*
+ * The close returned, the recovery for @cause was announced: it was one
+ * recovery (one reset), the card works, and the close left nothing behind.
+ */
+static void close_base_check(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(recovery) *self,
+			     struct close_base *b, uint32_t cause)
+{
+	uint32_t recs, resets;
+
+	if (cause == IPU_HUNG_FATAL)
+		EXPECT_EQ(0, wait_uevent(self->uev, self->name, "fatal"));
+	EXPECT_EQ((int)cause, wait_uevent(self->uev, self->name, "recovery"));
+	EXPECT_EQ(0, ipu_wait_state(self->name, "ready", UEVENT_MS));
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "recoveries", &recs));
+	ASSERT_EQ(0, ipu_sysfs_u32(self->name, "reset_count", &resets));
+	EXPECT_EQ(b->recoveries + 1, recs);
+	EXPECT_EQ(b->resets + 1, resets)
+		TH_LOG("the card was reset %u times", resets - b->resets);
+
+	self->fd = ipu_test_open_card(HUNG_CARD, O_RDWR);
+	ASSERT_LE(0, self->fd);
+	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
+	card_works(_metadata, self);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, ipu_test_no_leaks(HUNG_CARD));
+	EXPECT_EQ(b->refs - b->file_refs, module_refs());
+	munmap(b->pin, PIN_BYTES);
+}
+
+/* Closes self->fd: how long it took, in ms. */
+static long long close_card(FIXTURE_DATA(recovery) *self)
+{
+	long long t0 = ipu_now_ms();
+
+	close(self->fd);
+	self->fd = -1;
+	t0 = ipu_now_ms() - t0;
+	fprintf(stderr, "# close took %lld ms\n", t0);
+	return t0;
+}
+
+/*
+ * The close's UNLOAD hangs: the watchdog finds the command hung, and the
+ * close, which holds the card meanwhile, recovers it instead of waiting
+ * for the UNLOAD and then for the card to let go of its queue.
+ */
+TEST_F(recovery, close_hang_unload)
+{
+	struct close_base b;
+	long long ms;
+
+	IPU_RETURN_IF_SKIPPED();
+	close_base_take(_metadata, self, &b);
+	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
+	ms = close_card(self);
+	EXPECT_GT(LETGO_MS, ms)
+		TH_LOG("close took %lld ms: it waited out the %d ms let-go timeout",
+		       ms, LETGO_MS);
+	close_base_check(_metadata, self, &b, IPU_HUNG_COMMAND);
+}
+
+#define PROGRESS_PARAM	"/sys/module/ipu/parameters/progress_timeout_ms"
+
+/*
+ * The card fails while a close waits for its UNLOAD (hung, and not found
+ * hung meanwhile: the watchdog's progress timeout is raised, since the
+ * fault takes its way through the host's QMP): the close recovers the card
+ * at once, and the recovery the watchdog queued meanwhile finds it
+ * recovered and only announces it, once.
+ */
+TEST_F(recovery, close_fatal)
+{
+	char progress[32] = "";
+	int go[2], closed[2];
+	struct close_base b;
+	long long ms;
+	pid_t pid;
+	char c;
+
+	IPU_RETURN_IF_SKIPPED();
+	close_base_take(_metadata, self, &b);
+	ASSERT_EQ(0, ipu_read_file(PROGRESS_PARAM, progress, sizeof(progress)));
+	ASSERT_EQ(0, ipu_write_file(PROGRESS_PARAM, "600000"));
+	ASSERT_EQ(0, inject(_metadata, "type=hang-job"));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(closed));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* Our copy of the file: the parent's close is the last. */
+		close(self->fd);
+		close(go[1]);
+		close(closed[0]);
+		if (write(closed[1], "c", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(inject(_metadata, "type=fatal") ? 1 : 0);
+	}
+	close(go[0]);
+	close(closed[1]);
+	ASSERT_EQ(1, read(closed[0], &c, 1));
+	close(closed[0]);
+	/* The fault goes in while the close waits for the hung UNLOAD. */
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	ms = close_card(self);
+	EXPECT_EQ(0, ipu_write_file(PROGRESS_PARAM, progress));
+	EXPECT_EQ(0, other_status(pid));
+	EXPECT_GT(LETGO_MS, ms)
+		TH_LOG("close took %lld ms: it waited out the %d ms let-go timeout",
+		       ms, LETGO_MS);
+	close_base_check(_metadata, self, &b, IPU_HUNG_FATAL);
 }
 
 TEST_HARNESS_MAIN
