@@ -131,4 +131,8 @@ int ipu_test_buf_free(int fd, uint32_t h);
  */
 int ipu_test_no_leaks(int index);
 
+/* A kernel uevent socket (NETLINK_KOBJECT_UEVENT, group 1, a 1 MiB receive
+ * buffer so that bursts are not lost): the fd, or -1 with errno. */
+int ipu_test_uevent_open(void);
+
 #endif /* IPU_TEST_H */

@@ -552,23 +552,6 @@ TEST_F(links, ioctl_read_only_file)
 
 /* --- uevents -------------------------------------------------------------- */
 
-/* A kernel uevent socket (NETLINK_KOBJECT_UEVENT, group 1); fd or -1. */
-static int uevent_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-	int sz = 1 << 20;
-
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* A link uevent: the card (ipuN), port and state; */
 struct link_event {
 	char card[IPU_TEST_NAME_MAX];
@@ -700,7 +683,7 @@ TEST_F(links, retrain_after_reset)
 	ASSERT_NE(NULL, c);
 	n = ends_of(self, c, ends, sizeof(ends) / sizeof(ends[0]));
 	ASSERT_LT(0, n);
-	fd = uevent_open();
+	fd = ipu_test_uevent_open();
 	ASSERT_LE(0, fd);
 
 	ASSERT_EQ(0, ipu_reset(c->fd, 0, 0, &r));
@@ -841,7 +824,7 @@ TEST_F(links, qmp_down_up_uevents)
 	ASSERT_TRUE(a && b);
 	ends[0] = (struct link_end){ .c = a, .port = IPU_PORT_RAIL_UP, .last = -1 };
 	ends[1] = (struct link_end){ .c = b, .port = IPU_PORT_RAIL_DOWN, .last = -1 };
-	fd = uevent_open();
+	fd = ipu_test_uevent_open();
 	ASSERT_LE(0, fd);
 
 	snprintf(val, sizeof(val), "index=1,port=%d,state=down", IPU_PORT_RAIL_UP);
@@ -914,7 +897,7 @@ TEST_F(links, qmp_errors)
 
 	ends[0] = (struct link_end){ .c = a, .port = IPU_PORT_RUNG1, .last = -1 };
 	ends[1] = (struct link_end){ .c = b, .port = IPU_PORT_RUNG1, .last = -1 };
-	fd = uevent_open();
+	fd = ipu_test_uevent_open();
 	ASSERT_LE(0, fd);
 	snprintf(val, sizeof(val), "index=0,port=%d,type=uncorrectable", IPU_PORT_RUNG1);
 	ASSERT_EQ(0, qmp_set(_metadata, "inject-error", val));

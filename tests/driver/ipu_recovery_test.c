@@ -172,23 +172,6 @@ static int load(int fd, const void *graph, size_t len)
 	return ipu_test_submit(fd, &c);
 }
 
-static int uevent_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
-			NETLINK_KOBJECT_UEVENT);
-	int sz = 1 << 20;
-
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /*
  * Waits for @card's KOBJ_CHANGE IPU_EVENT=@event uevent: its IPU_HUNG
  * cause (0 without one), or -1 when none came within UEVENT_MS.
@@ -303,7 +286,7 @@ FIXTURE_SETUP(recovery)
 	ASSERT_LE(0, self->fd);
 	ASSERT_LE(0, ipu_test_attach(self->fd, 0));
 	ASSERT_EQ(0, double_graph(self->fd, &self->graph, &self->graph_len));
-	self->uev = uevent_open();
+	self->uev = ipu_test_uevent_open();
 	ASSERT_LE(0, self->uev);
 	if (ipu_find_card(OTHER_CARD, other, sizeof(other)) == 0)
 		self->other = start_other();
