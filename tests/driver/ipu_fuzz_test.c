@@ -1884,6 +1884,16 @@ static void op_uq_drive(struct thr *t)
 	end(t, 0);
 }
 
+/* The card's reset generation (GET_INFO, 1.8), or ~0 when unreadable. */
+static uint64_t card_generation(int fd)
+{
+	struct ipu_info info;
+
+	return ipu_get_info(fd, &info) ? ~0ull : info.generation;
+}
+
+static int guarded_touch(uint8_t *p, size_t n, int fill);
+
 /* ---- mmap ---- */
 
 static void map_keep(struct thr *t, uint8_t *p, size_t len, int prot)
@@ -1902,6 +1912,7 @@ static void map_keep(struct thr *t, uint8_t *p, size_t len, int prot)
 
 static void op_mmap(struct thr *t)
 {
+	uint64_t gen;
 	static const int prots[] = {
 		PROT_READ | PROT_WRITE, PROT_READ | PROT_WRITE,
 		PROT_READ | PROT_WRITE, PROT_READ, PROT_WRITE, PROT_NONE,
@@ -1961,26 +1972,32 @@ static void op_mmap(struct thr *t)
 	begin(t, "mmap %s off %#llx len %llu prot %d flags %d fd %s", what,
 	      (unsigned long long)off, (unsigned long long)len, prot, flags,
 	      fd == f->fd ? "rw" : "ro");
+	gen = card_generation(f->fd);
 	p = mmap(NULL, len, prot, flags, fd, off);
 	err = p == MAP_FAILED ? errno : 0;
 	record(t, OP_MMAP, err, ex.n ? &ex : NULL);
 	end(t, err);
 	if (err)
 		return;
-	/* Touch it: reads everywhere readable, writes to buffers. */
+	/*
+	 * Touch it: reads everywhere readable, writes to buffers. A RESET by
+	 * another thread may zap a buffer's mapping meanwhile (1.8: SIGBUS);
+	 * a fault is a failure only when the card's generation stood still.
+	 */
 	if (prot & PROT_READ) {
 		int faulted = 0;
 
 		for (uint64_t i = 0; i < len; i += PAGE)
 			guarded_load(p + i, &faulted);
-		if (faulted && fd == f->fd && off >= (1ull << 32))
+		if (faulted && fd == f->fd && off >= (1ull << 32) &&
+		    card_generation(f->fd) == gen)
 			fail(t, "a mapped buffer faulted on read [%s]",
 			     R->slots[t->idx].cur);
 	}
 	if (off >= (1ull << 32) && (prot & PROT_WRITE) &&
 	    (prot & PROT_READ) && fd == f->fd && flags == MAP_SHARED &&
-	    chance(t, 70)) {
-		memset(p, (int)rnd(t), len < 256 ? len : 256);
+	    chance(t, 70) &&
+	    !guarded_touch(p, len < 256 ? len : 256, (int)(rnd(t) & 0xff))) {
 		map_keep(t, p, len, prot);
 		return;
 	}
